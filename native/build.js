@@ -1,0 +1,1 @@
+// Placeholder until the addon sources land: nothing to build yet.

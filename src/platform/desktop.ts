@@ -1,0 +1,94 @@
+/**
+ * The narrow interface between axpage and a desktop platform. Everything above it
+ * (pipeline, tree, diff, summary, capture, tools) is platform-free. Linux implements
+ * it over AT-SPI2 + X11; macOS will implement it over AX + CGEvent.
+ */
+import type { Rect, Snapshot, SnapshotLimits } from '../model/element.js';
+
+export interface AppInfo {
+  pid: number;
+  name: string;
+  /** Number of top-level windows the app exposes. */
+  windows: number;
+  /** The app owns the active (frontmost) window. */
+  active: boolean;
+}
+
+export interface AccessReport {
+  ok: boolean;
+  /** Why not, in one sentence (when !ok). */
+  reason?: string;
+  /** What the user should do about it (when !ok). */
+  suggestion?: string;
+  /** Facts gathered on the way (bus address, display, registry pid, app count...). */
+  details: Record<string, string | number | boolean>;
+}
+
+/** Raw pixels, RGB or RGBA, row-major, no padding. */
+export interface RawImage {
+  width: number;
+  height: number;
+  channels: 3 | 4;
+  data: Buffer;
+}
+
+export interface Frontmost {
+  pid: number;
+  windowTitle: string;
+  windowFrame?: Rect;
+}
+
+export interface SnapshotOptions extends SnapshotLimits {
+  /** Walk only below this element (an Element.id); the root itself is included. */
+  rootId?: string;
+}
+
+export type MouseButton = 'left' | 'right' | 'middle';
+
+export interface KeyCombo {
+  /** A key name ("Return", "Tab", "F5", "a", "A", "space"); see the backend's key table. */
+  key: string;
+  modifiers: Array<'ctrl' | 'shift' | 'alt' | 'super' | 'cmd' | 'opt'>;
+}
+
+export interface Desktop {
+  readonly platform: string;
+
+  /** Is the accessibility stack reachable, and if not, why and what to do. */
+  checkAccess(): Promise<AccessReport>;
+  listApps(): Promise<AppInfo[]>;
+  /** The process owning the active window, or null when nothing is active. */
+  frontmost(): Promise<Frontmost | null>;
+  /** Walk one app, bounded by the limits, windows ordered dialogs first. */
+  snapshot(pid: number, options: SnapshotOptions): Promise<Snapshot>;
+
+  screenSize(): Promise<{ w: number; h: number }>;
+  /** Pixels of a screen region (clipped to the screen), or the whole screen. */
+  capture(rect?: Rect): Promise<RawImage>;
+
+  // Semantic (background) actions on elements, addressed by Element.id.
+  doAction(elementId: string, action: string): Promise<void>;
+  setText(elementId: string, text: string): Promise<void>;
+  insertText(elementId: string, text: string, position: number): Promise<void>;
+  focusElement(elementId: string): Promise<void>;
+  /** Current text of an element, for read-back; undefined when it has none. Never for secure fields. */
+  readText(elementId: string): Promise<string | undefined>;
+
+  // Input events (foreground): the target must be in front.
+  /** Bring the app's window to the front; resolves to a function restoring the previous one. */
+  activate(pid: number): Promise<() => Promise<void>>;
+  click(x: number, y: number, button: MouseButton, count: number): Promise<void>;
+  pressKey(combo: KeyCombo): Promise<void>;
+  typeText(text: string): Promise<void>;
+  /** Scroll wheel at a point: positive dy scrolls content down (reveals what is below). */
+  scroll(x: number, y: number, dx: number, dy: number): Promise<void>;
+  drag(from: { x: number; y: number }, to: { x: number; y: number }, durationMs: number): Promise<void>;
+
+  /**
+   * Calls `onChange` whenever the app's tree or states change (best effort).
+   * Resolves to an unsubscribe function. Used to settle after actions.
+   */
+  watchChanges(pid: number, onChange: () => void): Promise<() => Promise<void>>;
+
+  close(): Promise<void>;
+}

@@ -1,0 +1,254 @@
+/**
+ * A small AT-SPI2 client on dbus-next. It sends raw `Message` calls: proxy objects
+ * would cost an introspection round trip per object, and a walk makes thousands of
+ * calls. Every call carries a timeout, because an app under a modal grab or a hung
+ * app can leave a call unanswered forever.
+ */
+import dbus from 'dbus-next';
+
+const { Message } = dbus;
+
+export const ATSPI = 'org.a11y.atspi.';
+export const REGISTRY = 'org.a11y.atspi.Registry';
+export const ROOT_PATH = '/org/a11y/atspi/accessible/root';
+export const NULL_PATH = '/org/a11y/atspi/null';
+export const CACHE_PATH = '/org/a11y/atspi/cache';
+
+/** Default per-call timeout: generous for a loaded machine, short enough to stay responsive. */
+export const DEFAULT_CALL_TIMEOUT_MS = 3000;
+
+export class AtspiCallError extends Error {
+  constructor(
+    message: string,
+    readonly dbusName?: string,
+  ) {
+    super(message);
+    this.name = 'AtspiCallError';
+  }
+}
+
+export class AtspiTimeoutError extends AtspiCallError {
+  constructor(what: string, ms: number) {
+    super(`${what} did not answer within ${ms} ms`);
+    this.name = 'AtspiTimeoutError';
+  }
+}
+
+/** (bus name, object path): how AT-SPI references an accessible. */
+export type ObjectRef = [string, string];
+
+export interface RegisteredApp {
+  bus: string;
+  path: string;
+  pid: number | null;
+  name: string;
+  childCount: number;
+}
+
+/** The a11y bus address: $AT_SPI_BUS_ADDRESS, else org.a11y.Bus.GetAddress on the session bus. */
+export async function resolveA11yAddress(
+  env: NodeJS.ProcessEnv = process.env,
+  timeoutMs = DEFAULT_CALL_TIMEOUT_MS,
+): Promise<string> {
+  if (env.AT_SPI_BUS_ADDRESS) return env.AT_SPI_BUS_ADDRESS;
+  if (!env.DBUS_SESSION_BUS_ADDRESS) {
+    throw new AtspiCallError(
+      'no D-Bus session bus: neither AT_SPI_BUS_ADDRESS nor DBUS_SESSION_BUS_ADDRESS is set',
+    );
+  }
+  const session = dbus.sessionBus({ busAddress: env.DBUS_SESSION_BUS_ADDRESS });
+  // dbus-next emits connection errors; without a listener they would crash the process.
+  session.on('error', () => undefined);
+  try {
+    const reply = await withTimeout(
+      session.call(
+        new Message({
+          destination: 'org.a11y.Bus',
+          path: '/org/a11y/bus',
+          interface: 'org.a11y.Bus',
+          member: 'GetAddress',
+        }),
+      ),
+      timeoutMs,
+      'org.a11y.Bus.GetAddress on the session bus',
+    );
+    const address = reply?.body[0] as string | undefined;
+    if (!address) throw new AtspiCallError('org.a11y.Bus.GetAddress returned no address');
+    return address;
+  } finally {
+    session.disconnect();
+  }
+}
+
+export class AtspiBus {
+  private closed = false;
+
+  private constructor(
+    private readonly bus: dbus.MessageBus,
+    readonly address: string,
+    readonly callTimeoutMs: number,
+  ) {
+    bus.on('error', () => {
+      this.closed = true;
+    });
+  }
+
+  static async connect(
+    address: string,
+    callTimeoutMs = DEFAULT_CALL_TIMEOUT_MS,
+  ): Promise<AtspiBus> {
+    const bus = dbus.sessionBus({ busAddress: address });
+    await withTimeout(
+      new Promise<void>((resolve, reject) => {
+        bus.once('connect', () => resolve());
+        bus.once('error', (err: unknown) => reject(asError(err)));
+      }),
+      callTimeoutMs,
+      `connecting to the a11y bus at ${address}`,
+    );
+    return new AtspiBus(bus, address, callTimeoutMs);
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** One method call; resolves to the reply body. */
+  async call(
+    destination: string,
+    path: string,
+    iface: string,
+    member: string,
+    signature?: string,
+    body?: unknown[],
+    timeoutMs = this.callTimeoutMs,
+  ): Promise<unknown[]> {
+    const fields: ConstructorParameters<typeof Message>[0] = {
+      destination,
+      path,
+      interface: iface,
+      member,
+    };
+    if (signature) {
+      fields.signature = signature;
+      fields.body = body;
+    }
+    try {
+      const reply = await withTimeout(
+        this.bus.call(new Message(fields)),
+        timeoutMs,
+        `${iface.replace(ATSPI, '')}.${member} on ${destination}${path}`,
+      );
+      return (reply?.body ?? []) as unknown[];
+    } catch (err) {
+      if (err instanceof AtspiCallError) throw err;
+      const e = err as { type?: string; text?: string; message?: string };
+      throw new AtspiCallError(
+        `${iface.replace(ATSPI, '')}.${member} failed: ${e.text ?? e.message ?? String(err)}`,
+        e.type,
+      );
+    }
+  }
+
+  async getProperty(destination: string, path: string, iface: string, prop: string): Promise<unknown> {
+    const [variant] = await this.call(
+      destination,
+      path,
+      'org.freedesktop.DBus.Properties',
+      'Get',
+      'ss',
+      [iface, prop],
+    );
+    return (variant as { value: unknown }).value;
+  }
+
+  async pidOf(busName: string): Promise<number> {
+    const [pid] = await this.call(
+      'org.freedesktop.DBus',
+      '/org/freedesktop/DBus',
+      'org.freedesktop.DBus',
+      'GetConnectionUnixProcessID',
+      's',
+      [busName],
+    );
+    return pid as number;
+  }
+
+  /** Every application registered with the AT-SPI registry, with its pid. */
+  async registeredApps(): Promise<RegisteredApp[]> {
+    const [children] = await this.call(REGISTRY, ROOT_PATH, ATSPI + 'Accessible', 'GetChildren');
+    const refs = children as ObjectRef[];
+    const apps = await Promise.all(
+      refs.map(async ([name, path]): Promise<RegisteredApp | null> => {
+        // An app that exits between GetChildren and these calls is simply left out.
+        const [pid, appName, childCount] = await Promise.all([
+          this.pidOf(name).catch(() => null),
+          this.getProperty(name, path, ATSPI + 'Accessible', 'Name').catch(() => null),
+          this.getProperty(name, path, ATSPI + 'Accessible', 'ChildCount').catch(() => null),
+        ]);
+        if (appName === null && childCount === null) return null;
+        return {
+          bus: name,
+          path,
+          pid,
+          name: (appName as string | null) ?? '',
+          childCount: (childCount as number | null) ?? 0,
+        };
+      }),
+    );
+    return apps.filter((a): a is RegisteredApp => a !== null);
+  }
+
+  /** Add a match rule on the bus (for AT-SPI event signals). */
+  async addMatch(rule: string): Promise<void> {
+    await this.call(
+      'org.freedesktop.DBus',
+      '/org/freedesktop/DBus',
+      'org.freedesktop.DBus',
+      'AddMatch',
+      's',
+      [rule],
+    );
+  }
+
+  async removeMatch(rule: string): Promise<void> {
+    await this.call(
+      'org.freedesktop.DBus',
+      '/org/freedesktop/DBus',
+      'org.freedesktop.DBus',
+      'RemoveMatch',
+      's',
+      [rule],
+    );
+  }
+
+  /** Listen to every signal that reaches this connection. Returns an unsubscribe function. */
+  onSignal(listener: (msg: dbus.Message) => void): () => void {
+    const handler = (msg: dbus.Message): void => {
+      if (msg.type === dbus.MessageType.SIGNAL) listener(msg);
+    };
+    this.bus.on('message', handler);
+    return () => {
+      this.bus.removeListener('message', handler);
+    };
+  }
+
+  disconnect(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.bus.disconnect();
+  }
+}
+
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AtspiTimeoutError(what, ms)), ms);
+    timer.unref();
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error(String(err));
+}
