@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Installs the Debian/Ubuntu packages axpage needs to run and test on Linux:
+#   - the headless desktop: Xvfb, a private D-Bus session bus, the AT-SPI2 bus and registry,
+#     the GTK3 atk-bridge, openbox (focus and _NET_ACTIVE_WINDOW need a window manager),
+#     x11-utils (xprop/xdpyinfo, for debugging and the WM check);
+#   - test apps: gtk3-widget-factory, zenity, and the python3-gi fixtures in test/fixtures/apps;
+#   - python3-pyatspi: the benchmark's baseline;
+#   - the native addon's build deps (g++, make, python3 for node-gyp, X11/XExt/XTest headers).
+# xdotool is deliberately not here: axpage never runs it.
+#
+# Idempotent: when every package is already installed it checks dpkg and exits without touching
+# apt. Runs apt through sudo only when not root.
+set -euo pipefail
+
+PACKAGES=(
+  xvfb dbus dbus-x11 at-spi2-core libatk-adaptor gtk-3-examples zenity openbox x11-utils
+  python3-gi gir1.2-gtk-3.0 gir1.2-atspi-2.0 python3-pyatspi
+  g++ make python3 libx11-dev libxext-dev libxtst-dev
+)
+
+die() {
+  echo "install-system-deps: $*" >&2
+  exit 1
+}
+
+command -v dpkg-query >/dev/null 2>&1 ||
+  die "dpkg-query not found: this script supports Debian/Ubuntu (apt) only. Install the equivalents of: ${PACKAGES[*]}"
+
+# One dpkg-query call for all packages; "install ok installed" is the only status that means
+# a package is fully set up. Packages dpkg has never heard of print nothing (error to /dev/null).
+declare -A installed=()
+while read -r pkg want ok state; do
+  [ "$want $ok $state" = "install ok installed" ] && installed[$pkg]=1
+done < <(dpkg-query -W -f='${Package} ${Status}\n' "${PACKAGES[@]}" 2>/dev/null || true)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  [ -n "${installed[$pkg]:-}" ] || missing+=("$pkg")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-system-deps: all ${#PACKAGES[@]} packages already installed" >&2
+  exit 0
+fi
+
+command -v apt-get >/dev/null 2>&1 ||
+  die "apt-get not found; cannot install the missing packages: ${missing[*]}"
+
+SUDO=()
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null 2>&1 ||
+    die "not root and sudo not found; run as root to install: ${missing[*]}"
+  SUDO=(sudo)
+fi
+
+echo "install-system-deps: installing ${missing[*]}" >&2
+# sudo resets the environment, so DEBIAN_FRONTEND goes through env(1).
+APT=("${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get)
+"${APT[@]}" update
+"${APT[@]}" install -y --no-install-recommends "${missing[@]}"
+echo "install-system-deps: done" >&2

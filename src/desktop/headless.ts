@@ -1,0 +1,784 @@
+/**
+ * The headless Linux desktop axpage runs on: Xvfb (with -fbdir, for fast screenshots), a
+ * private D-Bus session bus, the AT-SPI bus launcher and its bus, the AT-SPI registry and
+ * openbox (focus and _NET_ACTIVE_WINDOW need a window manager). The CLI, the demo, the tests
+ * and the benchmarks all bring it up through startDesktop(), so they all run on the same
+ * real stack. Every step waits for a readiness signal with a short poll and a bound, never
+ * a fixed sleep, and its time is kept in `timings`.
+ *
+ * The daemons are started detached (own sessions, unref'd), so a caller like
+ * `axpage desktop up` can exit while the desktop keeps running; their pids go to a state
+ * file, and stop() signals only those recorded pids.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import dbus from 'dbus-next';
+
+import { AtspiBus, REGISTRY } from '../platform/linux/atspi/bus.js';
+import type { LaunchedApp, LaunchOptions } from './apps.js';
+import { launchApp } from './apps.js';
+import type { RecordedPid, StopReport } from './procs.js';
+import { isAlive, logTail, pollUntil, startTimeOf, stopRecorded } from './procs.js';
+import type { DesktopState } from './state.js';
+import {
+  STATE_VERSION,
+  claimStateDir,
+  defaultStateDir,
+  ensurePrivateDir,
+  listStates,
+  readApps,
+  readState,
+  recordApp,
+  writeState,
+} from './state.js';
+import type { XServerInfo } from './x11.js';
+import { probeDisplay, windowManagerCheck, xSocketPath } from './x11.js';
+
+export const DEFAULT_SIZE = '1280x800x24';
+/** Auto-picked displays start here, clear of the :0/:1 of real sessions and common CI :99. */
+export const FIRST_AUTO_DISPLAY = 90;
+const AUTO_DISPLAY_TRIES = 100;
+
+/**
+ * Variables a desktop client must NOT inherit: NO_AT_BRIDGE=1 turns GTK's atk-bridge off,
+ * GTK_A11Y=atk makes GTK4 expose nothing (GTK3 ignores it), and a WAYLAND_DISPLAY would
+ * pull toolkits away from our X server.
+ */
+export const UNSET_VARS = ['NO_AT_BRIDGE', 'GTK_A11Y', 'WAYLAND_DISPLAY'] as const;
+
+/** Path of the script that installs the system packages, for error messages. */
+export const INSTALL_SCRIPT = fileURLToPath(
+  new URL('../../scripts/install-system-deps.sh', import.meta.url),
+);
+
+export type DesktopErrorCode = 'missing-binary' | 'display-busy' | 'start-failed' | 'not-up';
+
+export class DesktopError extends Error {
+  override name = 'DesktopError';
+  constructor(
+    message: string,
+    readonly code: DesktopErrorCode,
+  ) {
+    super(message);
+  }
+}
+
+export interface StartOptions {
+  /** X display number; default: the first free one from 90 up. */
+  display?: number;
+  /** Xvfb screen geometry WxHxDepth; default 1280x800x24. */
+  size?: string;
+  /** Where state, logs, the framebuffer file and XDG_RUNTIME_DIR live; default per display. */
+  stateDir?: string;
+  /** Start openbox; default true. */
+  windowManager?: boolean;
+  /** Bound for each step's readiness wait; default 10 s. */
+  stepTimeoutMs?: number;
+  /** Progress lines (one per step, with its time); default: none. */
+  log?: (line: string) => void;
+}
+
+export interface DesktopHealth {
+  /** The X server answers the connection handshake. */
+  x: XServerInfo | null;
+  /** The session bus answers and the a11y bus launcher owns org.a11y.Bus on it. */
+  a11yLauncher: boolean;
+  /** The a11y bus answers at AT_SPI_BUS_ADDRESS. */
+  a11yBus: boolean;
+  /** org.a11y.atspi.Registry has an owner on the a11y bus. */
+  registry: boolean;
+  /** A window manager passes the EWMH check (null when the desktop runs without one). */
+  windowManager: boolean | null;
+  /** Every recorded daemon and app, and whether it still runs. */
+  pids: Array<RecordedPid & { alive: boolean }>;
+}
+
+interface Binaries {
+  xvfb: string;
+  dbusDaemon: string;
+  busLauncher: string;
+  registryd: string;
+  openbox: string | null;
+}
+
+function findInPath(name: string): string | null {
+  for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(':')) {
+    const p = path.join(dir || '.', name);
+    try {
+      fs.accessSync(p, fs.constants.X_OK);
+      return p;
+    } catch {
+      // keep looking
+    }
+  }
+  return null;
+}
+
+function firstExisting(paths: string[]): string | null {
+  return paths.find((p) => fs.existsSync(p)) ?? null;
+}
+
+/** Locates every program the desktop needs; one error naming all that are missing. */
+export function findBinaries(windowManager: boolean): Binaries {
+  // at-spi2-core puts its daemons in libexec (Debian 12+) or lib/at-spi2-core (older Ubuntu).
+  const libexec = (n: string): string | null =>
+    firstExisting([
+      `/usr/libexec/${n}`,
+      `/usr/lib/at-spi2-core/${n}`,
+      `/usr/lib/x86_64-linux-gnu/${n}`,
+      `/usr/lib/aarch64-linux-gnu/${n}`,
+    ]);
+  const found = {
+    xvfb: findInPath('Xvfb'),
+    dbusDaemon: findInPath('dbus-daemon'),
+    busLauncher: libexec('at-spi-bus-launcher'),
+    registryd: libexec('at-spi2-registryd'),
+    openbox: windowManager ? findInPath('openbox') : null,
+  };
+  const missing: string[] = [];
+  if (!found.xvfb) missing.push('Xvfb (package xvfb)');
+  if (!found.dbusDaemon) missing.push('dbus-daemon (package dbus)');
+  if (!found.busLauncher) missing.push('at-spi-bus-launcher (package at-spi2-core)');
+  if (!found.registryd) missing.push('at-spi2-registryd (package at-spi2-core)');
+  if (windowManager && !found.openbox) missing.push('openbox (package openbox)');
+  if (missing.length > 0) {
+    throw new DesktopError(
+      `missing: ${missing.join(', ')}. Install the system packages with: bash ${INSTALL_SCRIPT}`,
+      'missing-binary',
+    );
+  }
+  return found as Binaries;
+}
+
+/** The display has an X socket or lock file (someone's X server, maybe a dead one's lock). */
+export function displayInUse(display: number): boolean {
+  return fs.existsSync(xSocketPath(display)) || fs.existsSync(`/tmp/.X${display}-lock`);
+}
+
+/** The process environment for a desktop client: ours minus UNSET_VARS, plus the desktop's. */
+export function clientEnv(
+  desktopEnv: Record<string, string>,
+  base: NodeJS.ProcessEnv = process.env,
+): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base };
+  for (const k of UNSET_VARS) delete env[k];
+  // The caller's own session buses must not leak in (the desktop env sets its own).
+  delete env.AT_SPI_BUS_ADDRESS;
+  delete env.DBUS_SESSION_BUS_ADDRESS;
+  return { ...env, ...desktopEnv };
+}
+
+/** `export NAME='value'` lines (single quotes escaped for sh). */
+export function formatExports(env: Record<string, string>): string {
+  return Object.entries(env)
+    .map(([k, v]) => `export ${k}='${v.replace(/'/g, `'\\''`)}'`)
+    .join('\n');
+}
+
+const round = (ms: number): number => Math.round(ms * 10) / 10;
+
+/** Spawns a daemon in its own session with stdout+stderr to `logFile`; resolves once it runs. */
+async function spawnDaemon(
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  logFile: string,
+  extraFds: Array<'pipe'> = [],
+): Promise<ChildProcess> {
+  const fd = fs.openSync(logFile, 'a', 0o600);
+  let child: ChildProcess;
+  try {
+    child = spawn(cmd, args, { env, detached: true, stdio: ['ignore', fd, fd, ...extraFds] });
+  } finally {
+    fs.closeSync(fd);
+  }
+  await new Promise<void>((resolve, reject) => {
+    child.once('spawn', () => resolve());
+    child.once('error', (err) =>
+      reject(new DesktopError(`cannot start ${cmd}: ${err.message}`, 'start-failed')),
+    );
+  });
+  child.unref();
+  return child;
+}
+
+/** Reads the first line a child writes to its fd 3 (Xvfb -displayfd, dbus-daemon --print-address). */
+function firstLineOnFd3(child: ChildProcess, what: string, timeoutMs: number): Promise<string> {
+  const stream = child.stdio[3] as NodeJS.ReadableStream & { destroy(): void; unref?(): void };
+  return new Promise((resolve, reject) => {
+    let acc = '';
+    const finish = (err: Error | null, line?: string): void => {
+      clearTimeout(timer);
+      child.removeListener('exit', onExit);
+      stream.removeListener('data', onData);
+      // Our end of the pipe is not needed any more, and must not keep the process alive.
+      stream.destroy();
+      if (err) reject(err);
+      else resolve(line as string);
+    };
+    const onData = (chunk: Buffer | string): void => {
+      acc += chunk.toString();
+      const nl = acc.indexOf('\n');
+      if (nl >= 0) finish(null, acc.slice(0, nl).trim());
+    };
+    const onExit = (code: number | null, signal: string | null): void =>
+      finish(
+        new DesktopError(`${what} exited (${code ?? signal}) before it was ready`, 'start-failed'),
+      );
+    const timer = setTimeout(
+      () =>
+        finish(new DesktopError(`${what} was not ready within ${timeoutMs} ms`, 'start-failed')),
+      timeoutMs,
+    );
+    stream.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
+
+function record(pids: RecordedPid[], pid: number, name: string): void {
+  pids.push({ pid, name, start: startTimeOf(pid) });
+}
+
+async function nameHasOwner(bus: AtspiBus, name: string): Promise<boolean> {
+  const [has] = await bus.call(
+    'org.freedesktop.DBus',
+    '/org/freedesktop/DBus',
+    'org.freedesktop.DBus',
+    'NameHasOwner',
+    's',
+    [name],
+  );
+  return has === true;
+}
+
+export class HeadlessDesktop {
+  private a11yConn: Promise<AtspiBus> | null = null;
+  private readonly ownApps: RecordedPid[] = [];
+  private stopped = false;
+
+  private constructor(private readonly state: DesktopState) {}
+
+  /** A handle on a desktop that is already up (from its state file). */
+  static attach(state: DesktopState): HeadlessDesktop {
+    return new HeadlessDesktop(state);
+  }
+
+  get display(): number {
+    return this.state.display;
+  }
+  get size(): string {
+    return this.state.size;
+  }
+  get stateDir(): string {
+    return this.state.stateDir;
+  }
+  get windowManager(): boolean {
+    return this.state.windowManager;
+  }
+  /** Variables to set for clients: DISPLAY, DBUS_SESSION_BUS_ADDRESS, AT_SPI_BUS_ADDRESS, ... */
+  get env(): Readonly<Record<string, string>> {
+    return this.state.env;
+  }
+  /** Bring-up time of each step in ms (xvfb, sessionBus, a11yBus, registry, wm, total). */
+  get timings(): Readonly<Record<string, number>> {
+    return this.state.timings;
+  }
+  get created(): string {
+    return this.state.created;
+  }
+  /** Daemons in start order, then apps launched into this desktop (by anyone). */
+  get pids(): RecordedPid[] {
+    const apps = readApps(this.stateDir);
+    const extra = this.ownApps.filter((a) => !apps.some((b) => b.pid === a.pid));
+    return [...this.state.pids, ...apps, ...extra];
+  }
+  get logDir(): string {
+    return path.join(this.stateDir, 'logs');
+  }
+
+  /** Full environment for a process that should run in this desktop. */
+  processEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+    return { ...clientEnv(this.state.env), ...extra };
+  }
+
+  /** A shared connection to this desktop's a11y bus (closed by stop() or release()). */
+  a11yBus(): Promise<AtspiBus> {
+    if (!this.a11yConn) {
+      const conn = AtspiBus.connect(this.state.env.AT_SPI_BUS_ADDRESS);
+      this.a11yConn = conn;
+      conn.catch(() => {
+        if (this.a11yConn === conn) this.a11yConn = null;
+      });
+    }
+    return this.a11yConn.then((bus) => {
+      if (!bus.isClosed) return bus;
+      this.a11yConn = null;
+      return this.a11yBus();
+    });
+  }
+
+  /**
+   * Starts an app in this desktop (own process group) and waits until it is registered with
+   * the AT-SPI registry and, by default, shows a top-level window.
+   */
+  launch(cmd: string, args: string[] = [], opts: LaunchOptions = {}): Promise<LaunchedApp> {
+    if (this.stopped) {
+      return Promise.reject(new DesktopError('this desktop has been stopped', 'not-up'));
+    }
+    return launchApp(
+      {
+        env: this.processEnv(),
+        logDir: this.logDir,
+        a11yBus: () => this.a11yBus(),
+        record: (entry) => {
+          this.ownApps.push(entry);
+          try {
+            recordApp(this.stateDir, entry);
+          } catch {
+            // The state dir is gone (stopped from elsewhere); the in-memory record still counts.
+          }
+        },
+      },
+      cmd,
+      args,
+      opts,
+    );
+  }
+
+  /** What is up: X, the buses, the registry, the WM, and which recorded pids still run. */
+  async health(timeoutMs = 1000): Promise<DesktopHealth> {
+    const pids = this.pids.map((p) => ({ ...p, alive: isAlive(p.pid, p.start) }));
+    const [x, wm, launcher, a11y] = await Promise.all([
+      probeDisplay(this.display, timeoutMs),
+      this.windowManager ? windowManagerCheck(this.display, timeoutMs) : Promise.resolve(null),
+      (async () => {
+        const s = await AtspiBus.connect(this.state.env.DBUS_SESSION_BUS_ADDRESS, timeoutMs);
+        try {
+          return await nameHasOwner(s, 'org.a11y.Bus');
+        } finally {
+          s.disconnect();
+        }
+      })().catch(() => false),
+      (async () => {
+        const b = await AtspiBus.connect(this.state.env.AT_SPI_BUS_ADDRESS, timeoutMs);
+        try {
+          return { bus: true, registry: await nameHasOwner(b, REGISTRY) };
+        } finally {
+          b.disconnect();
+        }
+      })().catch(() => ({ bus: false, registry: false })),
+    ]);
+    return {
+      x,
+      a11yLauncher: launcher,
+      a11yBus: a11y.bus,
+      registry: a11y.registry,
+      windowManager: this.windowManager ? wm !== null : null,
+      pids,
+    };
+  }
+
+  /** Closes this process's connections but leaves the desktop running (for `desktop up`). */
+  release(): void {
+    const conn = this.a11yConn;
+    this.a11yConn = null;
+    void conn?.then((b) => b.disconnect()).catch(() => undefined);
+  }
+
+  /**
+   * Stops every recorded pid (apps first, then the daemons in reverse start order):
+   * SIGTERM, then SIGKILL after a bound; zombies count as gone. Then removes the state.
+   */
+  async stop(): Promise<StopReport> {
+    const entries = this.pids;
+    this.stopped = true;
+    this.release();
+    const report = await stopRecorded(entries);
+    removeOwnState(this.stateDir);
+    return report;
+  }
+}
+
+/** Removes what startDesktop put in the state dir, then the dir itself if that leaves it empty. */
+function removeOwnState(stateDir: string): void {
+  for (const name of ['state.json', 'apps.jsonl', 'owner.json', 'xdg', 'fb', 'logs']) {
+    fs.rmSync(path.join(stateDir, name), { recursive: true, force: true });
+  }
+  try {
+    fs.rmdirSync(stateDir);
+  } catch {
+    // Not empty (a caller-given dir with other files) or already gone.
+  }
+}
+
+/** Picks the display and claims its state dir. */
+function* displayCandidates(opts: StartOptions): Generator<number> {
+  if (opts.display !== undefined) {
+    yield opts.display;
+    return;
+  }
+  for (let n = FIRST_AUTO_DISPLAY; n < FIRST_AUTO_DISPLAY + AUTO_DISPLAY_TRIES; n++) {
+    if (!displayInUse(n)) yield n;
+  }
+}
+
+/** Brings up a headless desktop and returns once every part answers. */
+export async function startDesktop(opts: StartOptions = {}): Promise<HeadlessDesktop> {
+  const size = opts.size ?? DEFAULT_SIZE;
+  if (!/^\d+x\d+(x\d+)?$/.test(size)) {
+    throw new DesktopError(
+      `bad screen size ${JSON.stringify(size)}: expected WxH or WxHxDepth`,
+      'start-failed',
+    );
+  }
+  if (opts.display !== undefined && (!Number.isInteger(opts.display) || opts.display < 0)) {
+    throw new DesktopError(`bad display number ${opts.display}`, 'start-failed');
+  }
+  const wm = opts.windowManager ?? true;
+  const bins = findBinaries(wm);
+  const stepTimeout = opts.stepTimeoutMs ?? 10_000;
+  const log = opts.log ?? (() => undefined);
+  const tAll = performance.now();
+
+  for (const display of displayCandidates(opts)) {
+    if (opts.display !== undefined && displayInUse(display)) {
+      throw new DesktopError(
+        `display :${display} is busy (${xSocketPath(display)} or /tmp/.X${display}-lock exists); ` +
+          'pick another with --display, or omit it to take the first free one',
+        'display-busy',
+      );
+    }
+    const stateDir = opts.stateDir ?? defaultStateDir(display);
+    if (opts.stateDir) {
+      ensurePrivateDir(stateDir);
+      const prev = readState(stateDir);
+      if (prev && [...prev.pids, ...readApps(stateDir)].some((p) => isAlive(p.pid, p.start))) {
+        throw new DesktopError(
+          `${stateDir} belongs to desktop :${prev.display}, which is still running`,
+          'display-busy',
+        );
+      }
+      removeOwnState(stateDir);
+      ensurePrivateDir(stateDir);
+    } else if (!claimStateDir(stateDir)) {
+      if (opts.display !== undefined) {
+        throw new DesktopError(
+          `display :${display} is being used by another axpage desktop`,
+          'display-busy',
+        );
+      }
+      continue;
+    }
+    const result = await tryStart(display, stateDir, size, wm, bins, stepTimeout, log, tAll);
+    if (result !== 'busy') return result;
+    if (opts.display !== undefined) {
+      throw new DesktopError(
+        `display :${display} is busy: another X server took it (see ${stateDir}/logs/xvfb.log)`,
+        'display-busy',
+      );
+    }
+    // Lost a race for this display to some other X server: try the next one.
+  }
+  throw new DesktopError(
+    `no free X display between :${FIRST_AUTO_DISPLAY} and :${FIRST_AUTO_DISPLAY + AUTO_DISPLAY_TRIES - 1}`,
+    'display-busy',
+  );
+}
+
+async function tryStart(
+  display: number,
+  stateDir: string,
+  size: string,
+  wm: boolean,
+  bins: Binaries,
+  stepTimeout: number,
+  log: (line: string) => void,
+  tAll: number,
+): Promise<HeadlessDesktop | 'busy'> {
+  const xdg = path.join(stateDir, 'xdg');
+  const fbDir = path.join(stateDir, 'fb');
+  const logDir = path.join(stateDir, 'logs');
+  for (const d of [xdg, fbDir, logDir]) ensurePrivateDir(d);
+  fs.chmodSync(xdg, 0o700);
+  const logOf = (n: string): string => path.join(logDir, `${n}.log`);
+
+  const pids: RecordedPid[] = [];
+  const timings: Record<string, number> = {};
+  const env: Record<string, string> = {
+    DISPLAY: `:${display}`,
+    XDG_RUNTIME_DIR: xdg,
+    XVFB_FB: path.join(fbDir, 'Xvfb_screen0'),
+    GDK_BACKEND: 'x11',
+    GSETTINGS_BACKEND: 'memory',
+    // Qt: X11 platform and its AT-SPI bridge always on (Qt otherwise waits for a screen reader).
+    QT_QPA_PLATFORM: 'xcb',
+    QT_ACCESSIBILITY: '1',
+    QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1',
+  };
+  const buses: AtspiBus[] = [];
+  // The log of the step in progress: its tail goes into the error when the step fails.
+  let currentLog = 'xvfb';
+  const step = async <T>(
+    name: string,
+    what: string,
+    logName: string,
+    fn: () => Promise<T>,
+  ): Promise<T> => {
+    currentLog = logName;
+    const t0 = performance.now();
+    const v = await fn();
+    timings[name] = round(performance.now() - t0);
+    log(`${what} ready in ${timings[name]} ms`);
+    return v;
+  };
+  const fail = async (err: unknown, logName?: string): Promise<never> => {
+    for (const b of buses) b.disconnect();
+    await stopRecorded(pids, { graceMs: 1000 });
+    const tail = logName ? logTail(logOf(logName)) : '';
+    removeOwnState(stateDir);
+    const msg = err instanceof Error ? err.message : String(err);
+    throw new DesktopError(
+      `desktop :${display} failed to start: ${msg}` +
+        (tail ? `\n--- ${logName}.log ---\n${tail}` : ''),
+      err instanceof DesktopError ? err.code : 'start-failed',
+    );
+  };
+
+  // 1. Xvfb. -displayfd makes it write the display number once it accepts clients: a
+  // readiness signal from our own server, which a poll of the socket cannot tell apart from
+  // another server that won a race for the same display. -noreset keeps root properties when
+  // the last client disconnects; -fbdir keeps the screen as an mmap'able XWD file.
+  let xvfb: ChildProcess;
+  try {
+    xvfb = await spawnDaemon(
+      bins.xvfb,
+      [
+        `:${display}`,
+        ...[
+          '-screen',
+          '0',
+          size,
+          '-fbdir',
+          fbDir,
+          '-nolisten',
+          'tcp',
+          '-ac',
+          '-noreset',
+          '-dpi',
+          '96',
+        ],
+        ...['+extension', 'XTEST', '+extension', 'RANDR', '-displayfd', '3'],
+      ],
+      clientEnv(env),
+      logOf('xvfb'),
+      ['pipe'],
+    );
+  } catch (err) {
+    return fail(err, 'xvfb');
+  }
+  record(pids, xvfb.pid as number, 'xvfb');
+  try {
+    await step('xvfb', `Xvfb :${display}`, 'xvfb', async () => {
+      const said = await firstLineOnFd3(xvfb, 'Xvfb', stepTimeout);
+      if (said !== String(display)) {
+        throw new DesktopError(`Xvfb reported display ${said}, not ${display}`, 'start-failed');
+      }
+      const info = await probeDisplay(display, stepTimeout);
+      if (!info) throw new DesktopError(`X display :${display} does not answer`, 'start-failed');
+    });
+  } catch (err) {
+    const text = logTail(logOf('xvfb'), 40);
+    if (
+      /already active|Cannot establish any listening sockets|Could not create server lock/i.test(
+        text,
+      )
+    ) {
+      await stopRecorded(pids, { graceMs: 500 });
+      removeOwnState(stateDir);
+      return 'busy';
+    }
+    return fail(err, 'xvfb');
+  }
+
+  // The window manager needs only X, and takes longer to get ready than the buses (it loads
+  // its theme and fonts): start it now and wait for it last, so the two overlap.
+  let aborted = false;
+  let wmReady: Promise<void> | null = null;
+  if (wm && bins.openbox) {
+    const t0 = performance.now();
+    let o: ChildProcess;
+    try {
+      o = await spawnDaemon(bins.openbox, ['--sm-disable'], clientEnv(env), logOf('openbox'));
+    } catch (err) {
+      return fail(err, 'openbox');
+    }
+    record(pids, o.pid as number, 'openbox');
+    let exited: number | string | null = null;
+    o.once('exit', (code, sig) => {
+      exited = code ?? sig;
+    });
+    wmReady = pollUntil(
+      async () => {
+        if (exited !== null) throw new DesktopError(`openbox exited (${exited})`, 'start-failed');
+        if (aborted) throw new DesktopError('bring-up aborted', 'start-failed');
+        return windowManagerCheck(display, 1000);
+      },
+      { timeoutMs: stepTimeout, intervalMs: 5, what: 'openbox (_NET_SUPPORTING_WM_CHECK)' },
+    ).then(() => {
+      timings.wm = round(performance.now() - t0);
+      log(`openbox ready in ${timings.wm} ms`);
+    });
+    // Awaited below; until then a rejection must not count as unhandled.
+    wmReady.catch(() => undefined);
+  }
+
+  try {
+    // 2. Private session bus. --nofork keeps the pid we spawned; the address comes on fd 3.
+    const busSocket = path.join(xdg, 'bus');
+    // sockaddr_un paths are limited to 108 bytes; a long custom stateDir falls back to a tmpdir.
+    const listen = busSocket.length < 100 ? `unix:path=${busSocket}` : 'unix:tmpdir=/tmp';
+    const sessionAddr = await step('sessionBus', 'session bus', 'dbus-session', async () => {
+      const d = await spawnDaemon(
+        bins.dbusDaemon,
+        ['--session', '--nofork', '--nopidfile', `--address=${listen}`, '--print-address=3'],
+        clientEnv(env),
+        logOf('dbus-session'),
+        ['pipe'],
+      );
+      record(pids, d.pid as number, 'dbus-session');
+      return firstLineOnFd3(d, 'dbus-daemon --session', stepTimeout);
+    });
+    env.DBUS_SESSION_BUS_ADDRESS = sessionAddr;
+
+    // 3. AT-SPI bus launcher. It must own org.a11y.Bus before anyone calls GetAddress:
+    // that call would D-Bus-activate a second launcher. NameHasOwner activates nothing.
+    const session = await AtspiBus.connect(sessionAddr, stepTimeout);
+    buses.push(session);
+    const a11yAddr = await step('a11yBus', 'AT-SPI bus', 'at-spi-bus-launcher', async () => {
+      const l = await spawnDaemon(
+        bins.busLauncher,
+        ['--launch-immediately'],
+        clientEnv(env),
+        logOf('at-spi-bus-launcher'),
+      );
+      const spawnedPid = l.pid as number;
+      record(pids, spawnedPid, 'at-spi-bus-launcher');
+      await pollUntil(() => nameHasOwner(session, 'org.a11y.Bus'), {
+        timeoutMs: stepTimeout,
+        intervalMs: 5,
+        what: 'at-spi-bus-launcher owning org.a11y.Bus',
+      });
+      const owner = await session.pidOf('org.a11y.Bus');
+      // Someone else's call activated another launcher first: that one is ours to stop too.
+      if (owner !== spawnedPid) record(pids, owner, 'at-spi-bus-launcher(activated)');
+      const [addr] = await session.call(
+        'org.a11y.Bus',
+        '/org/a11y/bus',
+        'org.a11y.Bus',
+        'GetAddress',
+      );
+      if (typeof addr !== 'string' || !addr) {
+        throw new DesktopError('org.a11y.Bus.GetAddress returned no address', 'start-failed');
+      }
+      return addr;
+    });
+    env.AT_SPI_BUS_ADDRESS = a11yAddr;
+    const a11y = await AtspiBus.connect(a11yAddr, stepTimeout);
+    buses.push(a11y);
+    // The launcher's child dbus-daemon serves the a11y bus; the bus driver reports its pid.
+    record(pids, await a11y.pidOf('org.freedesktop.DBus'), 'a11y-dbus-daemon');
+
+    // 4. Tell toolkits accessibility is on (Qt checks it; GTK3 does not need it).
+    await session.call(
+      'org.a11y.Bus',
+      '/org/a11y/bus',
+      'org.freedesktop.DBus.Properties',
+      'Set',
+      'ssv',
+      ['org.a11y.Status', 'IsEnabled', new dbus.Variant('b', true)],
+    );
+
+    // 5. Registry. Started by us (it is also D-Bus-activatable) so we own its pid and the
+    // first app does not pay activation latency.
+    await step('registry', 'AT-SPI registry', 'at-spi2-registryd', async () => {
+      const r = await spawnDaemon(bins.registryd, [], clientEnv(env), logOf('at-spi2-registryd'));
+      record(pids, r.pid as number, 'at-spi2-registryd');
+      await pollUntil(() => nameHasOwner(a11y, REGISTRY), {
+        timeoutMs: stepTimeout,
+        intervalMs: 5,
+        what: 'at-spi2-registryd owning org.a11y.atspi.Registry',
+      });
+      const owner = await a11y.pidOf(REGISTRY);
+      if (owner !== r.pid) record(pids, owner, 'at-spi2-registryd(activated)');
+    });
+
+    // 6. The window manager, started right after Xvfb: it needs only X.
+    if (wmReady) {
+      currentLog = 'openbox';
+      await wmReady;
+    }
+  } catch (err) {
+    aborted = true;
+    return fail(err, currentLog);
+  }
+  for (const b of buses) b.disconnect();
+
+  timings.total = round(performance.now() - tAll);
+  const state: DesktopState = {
+    version: STATE_VERSION,
+    display,
+    size,
+    stateDir,
+    env,
+    pids,
+    created: new Date().toISOString(),
+    windowManager: wm,
+    timings,
+  };
+  writeState(state);
+  fs.rmSync(path.join(stateDir, 'owner.json'), { force: true });
+  log(`desktop :${display} ready in ${timings.total} ms`);
+  return HeadlessDesktop.attach(state);
+}
+
+/** Every desktop with a state file, oldest first, with whether its X server still runs. */
+export function listDesktops(): Array<{ state: DesktopState; up: boolean }> {
+  return listStates().map((state) => {
+    const x = state.pids.find((p) => p.name === 'xvfb');
+    return { state, up: x ? isAlive(x.pid, x.start) : false };
+  });
+}
+
+/**
+ * The desktop to act on: the one on `display`, else the only (or most recent) one that is
+ * up. Throws a DesktopError('not-up') saying what is there instead.
+ */
+export function findDesktop(display?: number): HeadlessDesktop {
+  const all = listDesktops();
+  if (display !== undefined) {
+    const hit = all.find((d) => d.state.display === display);
+    if (!hit) throw new DesktopError(`no axpage desktop on :${display}${upList(all)}`, 'not-up');
+    if (!hit.up) {
+      throw new DesktopError(
+        `the axpage desktop on :${display} is not running any more (its Xvfb is gone); ` +
+          `clean it up with: axpage desktop down --display ${display}`,
+        'not-up',
+      );
+    }
+    return HeadlessDesktop.attach(hit.state);
+  }
+  const up = all.filter((d) => d.up);
+  if (up.length === 0) {
+    throw new DesktopError('no axpage desktop is up; start one with: axpage desktop up', 'not-up');
+  }
+  return HeadlessDesktop.attach(up[up.length - 1].state);
+}
+
+function upList(all: Array<{ state: DesktopState; up: boolean }>): string {
+  const up = all.filter((d) => d.up).map((d) => `:${d.state.display}`);
+  return up.length ? ` (up: ${up.join(', ')})` : ' (none is up)';
+}
