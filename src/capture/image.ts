@@ -1,0 +1,120 @@
+/**
+ * Raw screen pixels → PNG, with secure fields redacted first, and a clipped crop.
+ * Pure pixel work plus sharp's encoder: no files, no platform.
+ */
+import sharp from 'sharp';
+import type { Rect } from '../model/element.js';
+import type { RawImage } from '../platform/desktop.js';
+import { fillRegion, toPixelBox, type PixelBox } from './redact.js';
+
+/** A point in screen points. */
+export interface Point {
+  x: number;
+  y: number;
+}
+
+export interface EncodeOptions {
+  /** Screen point of the image's top-left pixel. */
+  origin: Point;
+  /** Screen rects (points) of secure fields: their pixels never reach the PNG. */
+  redact?: Rect[];
+  /** zlib level 0-9. Default 6: ~5 ms and ~30 KiB for a 1280x800 UI frame (level 9 is 3.5x slower). */
+  compressionLevel?: number;
+  /** Image pixels per screen point (2 on a Retina capture). Default 1. */
+  scale?: number;
+}
+
+/** A crop remembers where it sits on screen, so redaction rects still line up. */
+export interface CroppedImage extends RawImage {
+  origin: Point;
+}
+
+/**
+ * Redacts every `redact` rect that meets the image, then encodes a PNG. The caller's
+ * buffer is never modified (it is copied only when something must be redacted).
+ *
+ * No palette: quantizing costs 30-70 ms per UI frame and seconds on photos (research
+ * mcp-sdk.md §4), for files that are already small at level 6.
+ */
+export async function encodePng(image: RawImage, opts: EncodeOptions): Promise<Buffer> {
+  checkImage(image);
+  const level = opts.compressionLevel ?? 6;
+  if (!Number.isInteger(level) || level < 0 || level > 9) {
+    throw new RangeError(`compressionLevel must be a whole number 0-9, got ${level}`);
+  }
+  const scale = checkScale(opts.scale);
+  let data = image.data;
+  const boxes: PixelBox[] = [];
+  for (const rect of opts.redact ?? []) {
+    const box = toPixelBox(rect, opts.origin, scale, image.width, image.height);
+    if (box) boxes.push(box);
+  }
+  if (boxes.length > 0) {
+    data = Buffer.from(image.data);
+    const target = { ...image, data };
+    for (const box of boxes) fillRegion(target, box);
+  }
+  return sharp(data, {
+    raw: { width: image.width, height: image.height, channels: image.channels },
+  })
+    .png({ compressionLevel: level, palette: false })
+    .toBuffer();
+}
+
+/**
+ * Copies the part of `image` (whose top-left is at screen point `origin`) inside the
+ * screen rect `rect`, clipped to the image. An empty intersection gives a 0x0 image.
+ */
+export function cropToRect(image: RawImage, origin: Point, rect: Rect, scale = 1): CroppedImage {
+  checkImage(image);
+  scale = checkScale(scale);
+  const box = toPixelBox(rect, origin, scale, image.width, image.height);
+  if (!box) {
+    return {
+      width: 0,
+      height: 0,
+      channels: image.channels,
+      data: Buffer.alloc(0),
+      origin: { ...origin },
+    };
+  }
+  const { channels } = image;
+  const width = box.x1 - box.x0;
+  const height = box.y1 - box.y0;
+  const rowBytes = width * channels;
+  const data = Buffer.allocUnsafe(rowBytes * height);
+  for (let y = 0; y < height; y++) {
+    const src = ((box.y0 + y) * image.width + box.x0) * channels;
+    image.data.copy(data, y * rowBytes, src, src + rowBytes);
+  }
+  return {
+    width,
+    height,
+    channels,
+    data,
+    origin: { x: origin.x + box.x0 / scale, y: origin.y + box.y0 / scale },
+  };
+}
+
+function checkImage(image: RawImage): void {
+  const { width, height, channels, data } = image;
+  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 0 || height < 0) {
+    throw new RangeError(`image size must be whole pixels, got ${width}x${height}`);
+  }
+  if (channels !== 3 && channels !== 4) {
+    throw new RangeError(`image must have 3 or 4 channels, got ${String(channels)}`);
+  }
+  if (data.length !== width * height * channels) {
+    throw new RangeError(
+      `image data is ${data.length} bytes, expected ${width}x${height}x${channels} = ${width * height * channels}`,
+    );
+  }
+}
+
+function checkScale(scale: number | undefined): number {
+  if (scale === undefined) return 1;
+  if (!Number.isFinite(scale) || scale <= 0) {
+    throw new RangeError(`scale must be a positive number of pixels per point, got ${scale}`);
+  }
+  return scale;
+}

@@ -1,0 +1,24 @@
+/** Screenshot → PNG (with secure fields redacted), crops, and the artifact store. */
+export {
+  encodePng,
+  cropToRect,
+  type EncodeOptions,
+  type CroppedImage,
+  type Point,
+} from './image.js';
+export {
+  ArtifactStore,
+  type ArtifactNames,
+  type ArtifactStoreOptions,
+  type PruneResult,
+} from './artifacts.js';
+export { resolveArtifactDir, ensurePrivateDir } from './dir.js';
+export { ArtifactError, type ArtifactErrorCode } from './errors.js';
+export {
+  retentionFromEnv,
+  parseByteSize,
+  DEFAULT_MAX_PAIRS,
+  DEFAULT_MAX_BYTES,
+  type RetentionLimits,
+} from './limits.js';
+export { parseArtifactFile } from './names.js';
