@@ -1,0 +1,79 @@
+/**
+ * The structured twin of the summary text (MCP structuredContent). Tools `.extend()`
+ * `summaryShape` with their own fields for their outputSchema. Every field but
+ * `status` is absent when it does not apply, as its text line is.
+ */
+import { z } from 'zod';
+
+export const visibleElementShape = z.object({
+  role: z.string(),
+  /** Capped (about 60 chars, `…` when cut); secure values masked. */
+  text: z.string(),
+  ref: z.string(),
+  x: z.number(),
+  y: z.number(),
+  w: z.number(),
+  h: z.number(),
+  /** Action tools: the element was added or modified by the action. */
+  change: z.enum(['added', 'modified']).optional(),
+});
+
+export const textChangeShape = z.object({
+  role: z.string(),
+  label: z.string(),
+  ref: z.string(),
+  /** Each side capped around the changed span, `…` marking cuts. */
+  old: z.string(),
+  new: z.string(),
+});
+
+export const summaryShape = z.object({
+  status: z.enum(['success', 'error']),
+  pid: z.number().int().optional(),
+  app: z.string().optional(),
+  dialog: z.object({ role: z.string(), title: z.string() }).optional(),
+  /** Absolute path of the tree file. */
+  file: z.string().optional(),
+  /** UTF-8 bytes of the tree file. */
+  file_size: z.number().int().optional(),
+  elements: z.number().int().optional(),
+  /** Why the snapshot stopped short; absent when complete. */
+  truncated: z.string().optional(),
+  screenshot: z.string().optional(),
+  screenshot_error: z.string().optional(),
+  error: z.string().optional(),
+  /** The summary line: what was done and the change counts. */
+  summary: z.string().optional(),
+  changes: z
+    .object({
+      added: z.number().int(),
+      removed: z.number().int(),
+      modified: z.number().int(),
+      moved: z.number().int(),
+    })
+    .optional(),
+  route: z.string().optional(),
+  delivery: z.string().optional(),
+  effect: z.string().optional(),
+  escalation: z.object({ recommended: z.string(), reason: z.string() }).optional(),
+  /** Milliseconds the UI took to settle after the action. */
+  settle_ms: z.number().int().optional(),
+  text_changes: z.array(textChangeShape).optional(),
+  text_changes_omitted: z.number().int().optional(),
+  visible_elements: z.array(visibleElementShape).optional(),
+  /** Candidates left out of visible_elements (they are in the file). */
+  visible_elements_omitted: z.number().int().optional(),
+  app_switch: z
+    .object({
+      name: z.string(),
+      pid: z.number().int(),
+      elements: z.number().int(),
+      visible: z.number().int(),
+      visible_elements: z.array(visibleElementShape),
+      visible_elements_omitted: z.number().int().optional(),
+    })
+    .optional(),
+});
+
+export type SummaryStructured = z.infer<typeof summaryShape>;
+export type VisibleElementStructured = z.infer<typeof visibleElementShape>;

@@ -1,0 +1,259 @@
+/**
+ * What the summary lists, chosen from the data: visible elements worth naming, text
+ * changes worth showing, a role worth grepping. The pipeline calls these and passes the
+ * results to renderSummary, which only caps and formats.
+ */
+import type { Rect, Snapshot } from '../model/element.js';
+import type { TextChange, TreeDiff } from '../model/diff.js';
+import type { SnapshotView } from '../model/view.js';
+import { isSecure, maskLeak, primaryText } from '../tree/line.js';
+import { CONTROL_ROLES, ITEM_ROLES, isInteractiveRole, isTextRole } from '../tree/roles.js';
+import { SECURE_MASK } from '../tree/text.js';
+
+export const MAX_VISIBLE_INTERACTIVE = 30;
+export const MAX_VISIBLE_TEXT = 10;
+
+export interface VisibleItem {
+  /** Index in the snapshot's elements (tree order). */
+  index: number;
+  role: string;
+  /** Raw (unescaped, uncapped) primary text, secure values masked. */
+  text: string;
+  ref: string;
+  frame: Rect;
+  kind: 'interactive' | 'text';
+  /** Action tools: added or modified by the action (moves alone do not count). */
+  change?: 'added' | 'modified';
+}
+
+export interface VisibleSelection {
+  /** In rank order (most worth showing first); the summary shows them changed-first, then in tree order. */
+  items: VisibleItem[];
+  /** Candidates left out by the caps. */
+  omitted: number;
+}
+
+export interface SelectOptions {
+  /** Action tools: rank what the action added or modified first. */
+  diff?: TreeDiff;
+  /** Elements to rank right after the changed ones (find results), by index. */
+  prefer?: readonly number[];
+  maxInteractive?: number;
+  maxText?: number;
+}
+
+/**
+ * The visible elements worth naming in the summary.
+ *
+ * Candidates: visible interactive elements (exact role set, see tree/roles.ts) and
+ * visible text elements (AXStaticText, AXHeading) with non-empty text. Unlabeled cells
+ * and rows are skipped (a table has hundreds); unlabeled controls stay (an icon button
+ * is still a target, by ref).
+ *
+ * Rank, best first, each tier in tree order: (0) added or modified by the action,
+ * then preferred ones (find results), (1) focused, (2) labeled controls and text, (3) labeled cells/rows, (4) unlabeled
+ * controls.
+ * The caps (30 interactive, 10 text) take the best-ranked; `omitted` counts the rest.
+ */
+export function selectVisibleElements(
+  view: SnapshotView,
+  opts: SelectOptions = {},
+): VisibleSelection {
+  const maxInteractive = opts.maxInteractive ?? MAX_VISIBLE_INTERACTIVE;
+  const maxText = opts.maxText ?? MAX_VISIBLE_TEXT;
+  const els = view.snapshot.elements;
+  const changed = new Map<number, 'added' | 'modified'>();
+  if (opts.diff) {
+    for (const m of opts.diff.modified) if (!m.moved) changed.set(m.after, 'modified');
+    for (const i of opts.diff.added) changed.set(i, 'added');
+  }
+  const preferred = new Set(opts.prefer ?? []);
+  const ranked: Array<{ tier: number; item: VisibleItem }> = [];
+  for (let i = 0; i < els.length; i++) {
+    if (!view.visible[i]) continue;
+    const el = els[i];
+    const frame = el.frame;
+    if (!frame) continue;
+    const text = primaryText(el);
+    const change = changed.get(i);
+    let kind: VisibleItem['kind'];
+    let tier: number;
+    if (isInteractiveRole(el.role)) {
+      kind = 'interactive';
+      if (text === '' && ITEM_ROLES.has(el.role) && !change && !preferred.has(i)) continue;
+      if (change) tier = 0;
+      else if (preferred.has(i)) tier = 0.5;
+      else if (el.flags.includes('focused')) tier = 1;
+      else if (text !== '' && CONTROL_ROLES.has(el.role)) tier = 2;
+      else if (text !== '') tier = 3;
+      else tier = 4;
+    } else if (isTextRole(el.role) && text.trim() !== '') {
+      kind = 'text';
+      // Ranked with the labeled controls: text competes only within its own cap.
+      tier = change ? 0 : preferred.has(i) ? 0.5 : 2;
+    } else continue;
+    const item: VisibleItem = {
+      index: i,
+      role: el.role,
+      text,
+      ref: view.refs[i] ?? '',
+      frame,
+      kind,
+    };
+    if (change) item.change = change;
+    ranked.push({ tier, item });
+  }
+  ranked.sort((a, b) => a.tier - b.tier || a.item.index - b.item.index);
+  const items: VisibleItem[] = [];
+  let interactive = 0;
+  let text = 0;
+  for (const { item } of ranked) {
+    if (item.kind === 'interactive' ? interactive < maxInteractive : text < maxText) {
+      items.push(item);
+      if (item.kind === 'interactive') interactive++;
+      else text++;
+    }
+  }
+  return { items, omitted: ranked.length - items.length };
+}
+
+/**
+ * Text changes (value, then name) of modified elements, as full old/new strings taken
+ * from the snapshots (not character bags), values first, each group in tree order.
+ * Secure values are masked. The summary shows at most 3 and says how many more.
+ */
+export function collectTextChanges(
+  diff: TreeDiff,
+  before: Snapshot,
+  after: Snapshot,
+  refs: readonly string[],
+): TextChange[] {
+  const values: Array<TextChange & { at: number }> = [];
+  const names: Array<TextChange & { at: number }> = [];
+  for (const m of diff.modified) {
+    const b = before.elements[m.before];
+    const a = after.elements[m.after];
+    if (!a || !b) continue;
+    const secure = isSecure(a) || isSecure(b);
+    const hide = (t: string): string => (secure ? maskLeak(maskLeak(t, b.value), a.value) : t);
+    const fields = new Set(m.changes.map((c) => c.field));
+    if (fields.has('value')) {
+      const oldValue = secure ? SECURE_MASK : (b.value ?? '');
+      const newValue = secure ? SECURE_MASK : (a.value ?? '');
+      if (secure || oldValue !== newValue) {
+        const label = hide(a.name || b.name || a.description || '');
+        values.push({
+          at: m.after,
+          role: a.role,
+          label,
+          ref: refs[m.after] ?? '',
+          old: oldValue,
+          new: newValue,
+        });
+      }
+    }
+    if (fields.has('name') && a.name !== b.name) {
+      names.push({
+        at: m.after,
+        role: a.role,
+        label: '',
+        ref: refs[m.after] ?? '',
+        old: hide(b.name),
+        new: hide(a.name),
+      });
+    }
+  }
+  const byPlace = (x: { at: number }, y: { at: number }) => x.at - y.at;
+  return [...values.sort(byPlace), ...names.sort(byPlace)].map(
+    ({ role, label, ref, old, new: next }) => ({ role, label, ref, old, new: next }),
+  );
+}
+
+function commonest(counts: Map<string, number>): string | null {
+  let best: string | null = null;
+  let bestN = 0;
+  for (const [role, n] of [...counts].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+    if (n > bestN) {
+      best = role;
+      bestN = n;
+    }
+  }
+  return best;
+}
+
+/**
+ * A role for the `hint:` grep that is really in the file: AXButton when one is
+ * visible, else the commonest visible interactive role, else the commonest role
+ * (ties by name). Null for an empty tree.
+ */
+export function pickHintRole(view: SnapshotView): string | null {
+  const visibleInteractive = new Map<string, number>();
+  const all = new Map<string, number>();
+  const els = view.snapshot.elements;
+  for (let i = 0; i < els.length; i++) {
+    const role = els[i].role;
+    if (!role) continue;
+    all.set(role, (all.get(role) ?? 0) + 1);
+    if (view.visible[i] && isInteractiveRole(role)) {
+      visibleInteractive.set(role, (visibleInteractive.get(role) ?? 0) + 1);
+    }
+  }
+  if (visibleInteractive.has('AXButton')) return 'AXButton';
+  return commonest(visibleInteractive) ?? commonest(all);
+}
+
+export interface DiffCounts {
+  added: number;
+  removed: number;
+  /** Includes the moved ones. */
+  modified: number;
+  moved: number;
+}
+
+export function diffCounts(diff: TreeDiff): DiffCounts {
+  return {
+    added: diff.added.length,
+    removed: diff.removed.length,
+    modified: diff.modified.length,
+    moved: diff.modified.filter((m) => m.moved).length,
+  };
+}
+
+function countVisible(view: SnapshotView): number {
+  let v = 0;
+  for (let i = 0; i < view.snapshot.elements.length; i++) if (view.visible[i]) v++;
+  return v;
+}
+
+/** The summary facts one view provides (spread into a SummaryInput). */
+export function viewFacts(view: SnapshotView, opts: SelectOptions = {}) {
+  const s = view.snapshot;
+  return {
+    pid: s.pid,
+    app: s.app,
+    dialog: view.dialog ? { role: view.dialog.role, title: view.dialog.title } : null,
+    elements: s.elements.length,
+    truncated: s.truncated,
+    hintRole: pickHintRole(view),
+    visible: selectVisibleElements(view, opts),
+  };
+}
+
+export interface AppSwitchFacts {
+  name: string;
+  pid: number;
+  elements: number;
+  /** Count of visible elements. */
+  visibleCount: number;
+  visible: VisibleSelection;
+}
+
+export function appSwitchFacts(view: SnapshotView): AppSwitchFacts {
+  return {
+    name: view.snapshot.app,
+    pid: view.snapshot.pid,
+    elements: view.snapshot.elements.length,
+    visibleCount: countVisible(view),
+    visible: selectVisibleElements(view),
+  };
+}

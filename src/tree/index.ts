@@ -1,0 +1,23 @@
+export { renderTreeFile, type ActionFacts, type TreeFileInput } from './file.js';
+export {
+  TREE_TEXT_CHARS,
+  elementTexts,
+  formatElementHead,
+  formatElementLine,
+  isSecure,
+  primaryText,
+  roleLabel,
+  type ElementTexts,
+  type LineOptions,
+} from './line.js';
+export { CONTROL_ROLES, ITEM_ROLES, TEXT_ROLES, isInteractiveRole, isTextRole } from './roles.js';
+export {
+  ELLIPSIS,
+  SECURE_MASK,
+  charLength,
+  clipChange,
+  clipMiddle,
+  clipText,
+  escapeText,
+  shellQuote,
+} from './text.js';

@@ -1,0 +1,51 @@
+/**
+ * Which window scopes what the agent can see and use: a blocking dialog (sheet, modal,
+ * or a dialog the user is in), else the target window.
+ */
+import type { Snapshot, WindowInfo } from '../model/element.js';
+
+function exists(snapshot: Snapshot, w: WindowInfo): boolean {
+  return Number.isInteger(w.index) && w.index >= 0 && w.index < snapshot.elements.length;
+}
+
+/**
+ * The dialog that blocks the app's target window, or null.
+ *
+ * - `targetWindow` (an element index, as in WindowInfo.index) naming a dialog returns
+ *   that dialog: the caller aims at it, so it scopes the view.
+ * - A modal dialog/alert/sheet blocks every window of its app (GTK modality is
+ *   app-wide; a macOS sheet blocks its window). Among several, the active one, else
+ *   the first listed (backends list dialogs first, in stacking order where known).
+ * - A non-modal dialog blocks when it is active and the target window (or, with no
+ *   target, every non-dialog window) is not: the user is in the dialog (a font chooser
+ *   without the modal state). An app whose only windows are dialogs (zenity) counts.
+ */
+export function findBlockingDialog(snapshot: Snapshot, targetWindow?: number): WindowInfo | null {
+  const windows = snapshot.windows.filter((w) => exists(snapshot, w));
+  const target =
+    targetWindow === undefined ? undefined : windows.find((w) => w.index === targetWindow);
+  if (target?.dialog) return target;
+  const dialogs = windows.filter((w) => w.dialog);
+  if (dialogs.length === 0) return null;
+  const modal = dialogs.filter((w) => w.modal);
+  if (modal.length > 0) return modal.find((w) => w.active) ?? modal[0];
+  const activeDialog = dialogs.find((w) => w.active);
+  if (!activeDialog) return null;
+  const mains = target ? [target] : windows.filter((w) => !w.dialog);
+  return mains.some((w) => w.active) ? null : activeDialog;
+}
+
+/**
+ * The window the viewport reports when no dialog scopes it: the target window when
+ * given, else the active non-dialog window, else the first non-dialog one, else the
+ * first window of any kind.
+ */
+export function mainWindow(snapshot: Snapshot, windowIndex?: number): WindowInfo | null {
+  const windows = snapshot.windows.filter((w) => exists(snapshot, w));
+  if (windowIndex !== undefined) {
+    const hit = windows.find((w) => w.index === windowIndex);
+    if (hit) return hit;
+  }
+  const normal = windows.filter((w) => !w.dialog);
+  return normal.find((w) => w.active) ?? normal[0] ?? windows[0] ?? null;
+}

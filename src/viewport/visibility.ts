@@ -1,0 +1,137 @@
+/**
+ * Which elements the agent can actually see: an element is visible when its frame (with
+ * a positive area) overlaps the region it can be drawn in, and the platform did not
+ * flag it `offscreen`. That region is its surface (window, menu, popover) clipped to the
+ * screen and to every scrolling ancestor, and, while a blocking dialog is up, only the
+ * dialog's subtree counts. A frame, not a point: a button half scrolled out is visible,
+ * one whose top-left corner alone is inside is not enough.
+ */
+import type { Element, Rect, Snapshot, WindowInfo } from '../model/element.js';
+import { findBlockingDialog, mainWindow } from './dialog.js';
+import { clipForReport, hasArea, intersect } from './geometry.js';
+
+/**
+ * Containers whose frame is the visible part of scrolled content. Lists, tables and
+ * outlines are not here: on macOS their frame is the whole content (clipping by it adds
+ * nothing), on GTK the scroll pane around them already clips, and on web pages a list
+ * whose items float has a zero-height frame, so clipping by it would hide real items.
+ */
+export const VIEWPORT_ROLES: ReadonlySet<string> = new Set(['AXScrollArea', 'AXWebArea']);
+/** Native (AT-SPI) roles that are viewports whatever they are normalized to. */
+const VIEWPORT_NATIVE_ROLES: ReadonlySet<string> = new Set(['scroll pane', 'viewport']);
+
+/**
+ * Separate surfaces drawn above their parent (a menu below a small window, a popover):
+ * they are clipped to the screen, not to the ancestors they hang from.
+ */
+export const SURFACE_ROLES: ReadonlySet<string> = new Set([
+  'AXWindow',
+  'AXDialog',
+  'AXSheet',
+  'AXDrawer',
+  'AXMenu',
+  'AXPopover',
+  'AXHelpTag',
+]);
+const SURFACE_NATIVE_ROLES: ReadonlySet<string> = new Set([
+  'window',
+  'frame',
+  'dialog',
+  'alert',
+  'file chooser',
+  'menu',
+  'popup menu',
+  'tool tip',
+]);
+
+export function isViewportLike(el: Element): boolean {
+  return VIEWPORT_ROLES.has(el.role) || VIEWPORT_NATIVE_ROLES.has(el.nativeRole);
+}
+
+function isSurfaceRole(el: Element): boolean {
+  return SURFACE_ROLES.has(el.role) || SURFACE_NATIVE_ROLES.has(el.nativeRole);
+}
+
+export interface VisibilityOptions {
+  /** The target window (an element index, as in WindowInfo.index). */
+  windowIndex?: number;
+}
+
+export interface Visibility {
+  /** The region the summary and file report: the dialog, else the target/active window, on screen. */
+  viewport: Rect;
+  dialog: WindowInfo | null;
+  /** One entry per snapshot element. */
+  visible: boolean[];
+}
+
+export function computeVisibility(
+  snapshot: Snapshot,
+  screen: Rect,
+  opts: VisibilityOptions = {},
+): Visibility {
+  const { elements } = snapshot;
+  const n = elements.length;
+  const dialog = findBlockingDialog(snapshot, opts.windowIndex);
+  const dialogIndex = dialog ? dialog.index : -1;
+  const windowIndices = new Set(snapshot.windows.map((w) => w.index));
+  const screenRect: Rect | null = hasArea(screen) ? screen : null;
+
+  const visible = new Array<boolean>(n).fill(false);
+  // Where an element's descendants can be drawn (null: nowhere).
+  const region = new Array<Rect | null>(n).fill(null);
+  // Inside the dialog's subtree (or no dialog).
+  const scoped = new Uint8Array(n);
+  // 0 = pending, 1 = on the current ancestor chain, 2 = done.
+  const state = new Uint8Array(n);
+
+  const compute = (i: number): void => {
+    const el = elements[i];
+    const p = el.parent;
+    const hasParent = Number.isInteger(p) && p >= 0 && p < n && p !== i && state[p] === 2;
+    const base = hasParent ? region[p] : screenRect;
+    const inScope = dialogIndex < 0 || i === dialogIndex || (hasParent && scoped[p] === 1);
+    scoped[i] = inScope ? 1 : 0;
+    const surface = !hasParent || windowIndices.has(i) || isSurfaceRole(el);
+    const frame = el.frame;
+    const clip = surface ? screenRect : base;
+    visible[i] =
+      inScope &&
+      clip !== null &&
+      hasArea(frame) &&
+      !el.flags.includes('offscreen') &&
+      intersect(frame, clip) !== null;
+    if (surface) {
+      // A surface without a frame inherits; one with a degenerate frame shows nothing.
+      if (frame === undefined) region[i] = hasParent ? base : screenRect;
+      else region[i] = hasArea(frame) && screenRect ? intersect(frame, screenRect) : null;
+    } else if (isViewportLike(el) && frame !== undefined) {
+      region[i] = hasArea(frame) && base ? intersect(frame, base) : null;
+    } else {
+      region[i] = base;
+    }
+    state[i] = 2;
+  };
+
+  for (let i = 0; i < n; i++) {
+    if (state[i] === 2) continue;
+    // Parents normally come first; walk up for any that do not, and stop at a cycle.
+    const chain: number[] = [];
+    let j = i;
+    while (j >= 0 && j < n && state[j] === 0) {
+      state[j] = 1;
+      chain.push(j);
+      const p = elements[j].parent;
+      j = Number.isInteger(p) && p !== j ? p : -1;
+    }
+    for (let k = chain.length - 1; k >= 0; k--) compute(chain[k]);
+  }
+
+  const scope = dialog ?? mainWindow(snapshot, opts.windowIndex);
+  const frame = scope?.frame ?? (scope ? elements[scope.index]?.frame : undefined);
+  const viewport =
+    frame && hasArea(frame) && screenRect
+      ? clipForReport(frame, screenRect)
+      : { x: screen.x, y: screen.y, w: Math.max(0, screen.w), h: Math.max(0, screen.h) };
+  return { viewport, dialog, visible };
+}
