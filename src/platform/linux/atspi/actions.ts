@@ -1,0 +1,343 @@
+/**
+ * Semantic (background) actions and read-backs on one element, addressed by its id
+ * (`<bus name><object path>`). These need no focus and no pointer: AT-SPI `DoAction`,
+ * `EditableText`, `Component.GrabFocus` and the `Value` interface. Each checks that the
+ * element has the interface first, so a wrong target gets a message that says what the
+ * element is and what it can do, not a bare D-Bus error.
+ *
+ * Secure (password) elements: text is never read from them (readText returns undefined,
+ * readElement leaves value unset); writing to them is allowed.
+ */
+import type { Element } from '../../../model/element.js';
+import { roleName } from '../roles.js';
+import type { AtspiBus, ObjectRef } from './bus.js';
+import { AtspiCallError, ROOT_PATH } from './bus.js';
+import { parseId } from './ids.js';
+import {
+  directCall,
+  getProp,
+  IFACE,
+  isSecure,
+  isTopLevelParent,
+  mayBeLong,
+  readActionNames,
+  readBasics,
+  readExtras,
+  readTextContent,
+  toElement,
+} from './read.js';
+import type { Basics } from './read.js';
+import { stateNames } from './states.js';
+
+/** AtspiRelationType, index = enum value (libatspi 2.46). */
+const RELATIONS = [
+  'null',
+  'label-for',
+  'labelled-by',
+  'controller-for',
+  'controlled-by',
+  'member-of',
+  'tooltip-for',
+  'node-child-of',
+  'node-parent-of',
+  'extended',
+  'flows-to',
+  'flows-from',
+  'subwindow-of',
+  'embeds',
+  'embedded-by',
+  'popup-for',
+  'parent-window-of',
+  'description-for',
+  'described-by',
+  'details',
+  'details-for',
+  'error-message',
+  'error-for',
+];
+
+/** What a caller asks for when it just wants "the" action (a click). */
+const GENERIC = new Set(['click', 'press', 'activate', 'default', 'toggle']);
+/** Which native action a generic request takes, in order of preference. */
+const DEFAULT_ACTIONS = ['click', 'press', 'activate', 'toggle', 'jump', 'open', 'select'];
+
+export class AtspiActionError extends AtspiCallError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AtspiActionError';
+  }
+}
+
+interface Target {
+  ref: ObjectRef;
+  basics: Basics;
+  role: string;
+  describe: string;
+}
+
+async function target(bus: AtspiBus, id: string): Promise<Target> {
+  const ref = parseId(id);
+  let basics: Basics;
+  try {
+    basics = await readBasics(directCall(bus), ref);
+  } catch (err) {
+    throw new AtspiActionError(
+      `element ${id} cannot be read (it may be gone): ${(err as Error).message}`,
+    );
+  }
+  const role = roleName(basics.role);
+  const describe = `[${role}] "${basics.name}" (${id})`;
+  return { ref, basics, role, describe };
+}
+
+function need(t: Target, iface: string, what: string): void {
+  if (!t.basics.ifaces.has(iface)) {
+    const has = [...t.basics.ifaces].map((i) => i.replace('org.a11y.atspi.', '')).join(', ');
+    throw new AtspiActionError(
+      `${t.describe} cannot ${what}: it has no ${iface.replace('org.a11y.atspi.', '')} interface (it has ${has})`,
+    );
+  }
+}
+
+/** Index of the action to run for `wanted` (a name, or an index), or an error naming the choices. */
+export function pickAction(names: readonly string[], wanted?: string | number): number {
+  if (typeof wanted === 'number') {
+    if (Number.isInteger(wanted) && wanted >= 0 && wanted < names.length) return wanted;
+    return -1;
+  }
+  const want = (wanted ?? 'click').trim().toLowerCase();
+  const lower = names.map((n) => n.toLowerCase());
+  const exact = lower.indexOf(want);
+  if (exact >= 0) return exact;
+  if (!GENERIC.has(want)) return -1;
+  for (const d of DEFAULT_ACTIONS) {
+    const i = lower.indexOf(d);
+    if (i >= 0) return i;
+  }
+  return names.length === 1 ? 0 : -1;
+}
+
+/**
+ * Runs an action: the one named `nameOrIndex` (case-insensitive), or for a generic request
+ * ("click", "press", "activate", "default", "toggle", or none) the element's
+ * click/press/activate/toggle action. Returns the name of the action run. GTK3 runs
+ * actions from an idle callback: the effect follows the reply, it is not in it.
+ */
+export async function doAction(
+  bus: AtspiBus,
+  id: string,
+  nameOrIndex?: string | number,
+): Promise<string> {
+  const t = await target(bus, id);
+  need(t, IFACE.Action, 'perform actions');
+  const names = await readActionNames(directCall(bus), t.ref);
+  const index = pickAction(names, nameOrIndex);
+  if (index < 0) {
+    const list = names.length ? names.map((n, i) => `${i}:"${n}"`).join(', ') : 'none';
+    throw new AtspiActionError(
+      `${t.describe} has no action "${nameOrIndex ?? 'click'}"; available: ${list}`,
+    );
+  }
+  const [ok] = await bus.call(t.ref[0], t.ref[1], IFACE.Action, 'DoAction', 'i', [index]);
+  if (ok === false) {
+    throw new AtspiActionError(`${t.describe} refused action "${names[index]}"`);
+  }
+  return names[index];
+}
+
+/** Replaces the whole text of an editable element. */
+export async function setTextContents(bus: AtspiBus, id: string, text: string): Promise<void> {
+  const t = await target(bus, id);
+  need(t, IFACE.EditableText, 'take text');
+  const [ok] = await bus.call(t.ref[0], t.ref[1], IFACE.EditableText, 'SetTextContents', 's', [
+    text,
+  ]);
+  if (ok === false) throw new AtspiActionError(`${t.describe} refused the new text (read-only?)`);
+}
+
+/**
+ * Inserts `text` at character `position`; a negative position appends at the end.
+ * The length argument of InsertText is in bytes (ATK passes it to the toolkit as such).
+ */
+export async function insertText(
+  bus: AtspiBus,
+  id: string,
+  text: string,
+  position: number,
+): Promise<void> {
+  const t = await target(bus, id);
+  need(t, IFACE.EditableText, 'take text');
+  let pos = position;
+  if (pos < 0) {
+    pos = t.basics.ifaces.has(IFACE.Text)
+      ? ((await getProp(directCall(bus), t.ref, IFACE.Text, 'CharacterCount')) as number)
+      : 0;
+  }
+  const [ok] = await bus.call(t.ref[0], t.ref[1], IFACE.EditableText, 'InsertText', 'isi', [
+    pos,
+    text,
+    Buffer.byteLength(text, 'utf8'),
+  ]);
+  if (ok === false) throw new AtspiActionError(`${t.describe} refused the inserted text`);
+}
+
+/** Moves keyboard focus to the element (Component.GrabFocus). */
+export async function grabFocus(bus: AtspiBus, id: string): Promise<void> {
+  const t = await target(bus, id);
+  need(t, IFACE.Component, 'take focus');
+  const [ok] = await bus.call(t.ref[0], t.ref[1], IFACE.Component, 'GrabFocus');
+  if (ok === false) throw new AtspiActionError(`${t.describe} did not take the focus`);
+}
+
+/**
+ * The element's current text (capped like a snapshot's); undefined when it has no Text
+ * interface, and always undefined for secure (password) elements: their text is never read.
+ */
+export async function readText(bus: AtspiBus, id: string): Promise<string | undefined> {
+  const t = await target(bus, id);
+  if (isSecure(t.role) || !t.basics.ifaces.has(IFACE.Text)) return undefined;
+  return readTextContent(directCall(bus), t.ref, mayBeLong(t.role, t.basics));
+}
+
+export interface ValueInfo {
+  value: number;
+  min: number;
+  max: number;
+  step: number;
+}
+
+/** Current value and bounds of a Value-interface element (slider, spin button, scroll bar). */
+export async function readValue(bus: AtspiBus, id: string): Promise<ValueInfo> {
+  const t = await target(bus, id);
+  need(t, IFACE.Value, 'report a value');
+  if (isSecure(t.role))
+    throw new AtspiActionError(`${t.describe} is secure: its value is never read`);
+  const [all] = (await bus.call(
+    t.ref[0],
+    t.ref[1],
+    'org.freedesktop.DBus.Properties',
+    'GetAll',
+    's',
+    [IFACE.Value],
+  )) as [Record<string, { value: number }>];
+  return {
+    value: all.CurrentValue?.value ?? 0,
+    min: all.MinimumValue?.value ?? 0,
+    max: all.MaximumValue?.value ?? 0,
+    step: all.MinimumIncrement?.value ?? 0,
+  };
+}
+
+/** Sets a Value-interface element's value; the toolkit clamps it to its bounds. */
+export async function setCurrentValue(bus: AtspiBus, id: string, value: number): Promise<void> {
+  if (!Number.isFinite(value))
+    throw new AtspiActionError(`value must be a finite number, not ${value}`);
+  const t = await target(bus, id);
+  need(t, IFACE.Value, 'take a value');
+  const { Variant } = (await import('dbus-next')).default;
+  await bus.call(t.ref[0], t.ref[1], 'org.freedesktop.DBus.Properties', 'Set', 'ssv', [
+    IFACE.Value,
+    'CurrentValue',
+    new Variant('d', value),
+  ]);
+}
+
+/**
+ * A fresh read of one element, for read-backs after an action: the same fields a snapshot
+ * gives it, with parent -1 and depth 0 (it stands alone).
+ */
+export async function readElement(bus: AtspiBus, id: string): Promise<Element> {
+  const t = await target(bus, id);
+  const call = directCall(bus);
+  const [extras, parentRole] = await Promise.all([
+    readExtras(call, t.ref, t.role, t.basics, t.basics.accessibleId === undefined),
+    parentRoleOf(bus, t.basics.parent),
+  ]);
+  return toElement(
+    {
+      bus: t.ref[0],
+      path: t.ref[1],
+      basics: t.basics,
+      extras,
+      topLevel: isTopLevelParent(t.basics.parent),
+      parentRole,
+    },
+    -1,
+    0,
+  );
+}
+
+async function parentRoleOf(bus: AtspiBus, parent: ObjectRef | undefined) {
+  if (!parent || parent[1] === ROOT_PATH || parent[1] === '/org/a11y/atspi/null') return undefined;
+  try {
+    const [role] = await bus.call(parent[0], parent[1], IFACE.Accessible, 'GetRole');
+    return roleName(role as number);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Everything else AT-SPI knows about an element, for ax_get_attributes: interfaces, raw
+ * state names, toolkit attributes, relations, the action list with descriptions and key
+ * bindings, and the app's toolkit. Text of secure elements is not included.
+ */
+export async function elementDetails(bus: AtspiBus, id: string): Promise<Record<string, unknown>> {
+  const t = await target(bus, id);
+  const [dest, path] = t.ref;
+  const opt = <T>(p: Promise<T>): Promise<T | undefined> => p.catch(() => undefined);
+  const [attrs, relations, actions, app, localized, index] = await Promise.all([
+    opt(
+      bus
+        .call(dest, path, IFACE.Accessible, 'GetAttributes')
+        .then((b) => b[0] as Record<string, string>),
+    ),
+    opt(
+      bus
+        .call(dest, path, IFACE.Accessible, 'GetRelationSet')
+        .then((b) => b[0] as Array<[number, ObjectRef[]]>),
+    ),
+    t.basics.ifaces.has(IFACE.Action)
+      ? opt(
+          bus.call(dest, path, IFACE.Action, 'GetActions').then((b) =>
+            (b[0] as Array<[string, string, string]>).map(([name, description, keys]) => ({
+              name,
+              description,
+              keys,
+            })),
+          ),
+        )
+      : Promise.resolve(undefined),
+    opt(bus.call(dest, path, IFACE.Accessible, 'GetApplication').then((b) => b[0] as ObjectRef)),
+    opt(bus.call(dest, path, IFACE.Accessible, 'GetLocalizedRoleName').then((b) => b[0] as string)),
+    opt(bus.call(dest, path, IFACE.Accessible, 'GetIndexInParent').then((b) => b[0] as number)),
+  ]);
+  let toolkit: string | undefined;
+  if (app) {
+    const [name, version] = await Promise.all([
+      opt(bus.getProperty(app[0], app[1], IFACE.Application, 'ToolkitName')),
+      opt(bus.getProperty(app[0], app[1], IFACE.Application, 'Version')),
+    ]);
+    if (name) toolkit = `${name as string} ${(version as string | undefined) ?? ''}`.trim();
+  }
+  return {
+    id,
+    role: t.role,
+    localizedRole: localized,
+    name: t.basics.name,
+    description: t.basics.description,
+    accessibleId: t.basics.accessibleId,
+    states: stateNames(t.basics.states),
+    interfaces: [...t.basics.ifaces].map((i) => i.replace('org.a11y.atspi.', '')),
+    childCount: t.basics.childCount,
+    indexInParent: index,
+    parent: t.basics.parent ? t.basics.parent[0] + t.basics.parent[1] : undefined,
+    attributes: attrs,
+    relations: relations?.map(([type, targets]) => ({
+      type: RELATIONS[type] ?? `relation ${type}`,
+      targets: targets.map(([b, p]) => b + p),
+    })),
+    actions,
+    toolkit,
+  };
+}

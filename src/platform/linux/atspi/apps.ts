@@ -1,0 +1,189 @@
+/**
+ * Applications and their top-level windows, as the AT-SPI registry sees them: the app
+ * list with pids, the frontmost app (the top-level with STATE_ACTIVE; the caller
+ * cross-checks with X11's _NET_ACTIVE_WINDOW), and the one-time call that turns on an
+ * app's bridge cache.
+ */
+import type { AppInfo, Frontmost } from '../../desktop.js';
+import type { Rect } from '../../../model/element.js';
+import type { AtspiBus, ObjectRef } from './bus.js';
+import { REGISTRY, ROOT_PATH } from './bus.js';
+import { formatId } from './ids.js';
+import { frameOf, IFACE } from './read.js';
+import { hasState, STATE } from './states.js';
+import type { StateBits } from './states.js';
+import { roleName } from '../roles.js';
+
+/** One registered application: its bus name and root, its pid and name. */
+export interface AppRef {
+  bus: string;
+  path: string;
+  pid: number;
+  name: string;
+}
+
+export interface TopLevel {
+  ref: ObjectRef;
+  id: string;
+  role: string;
+  name: string;
+  states: StateBits;
+}
+
+/** Per connection: app bus name → its peer-to-peer address ('' when it has none). */
+const woken = new WeakMap<AtspiBus, Map<string, Promise<string>>>();
+
+/**
+ * Calls `Application.GetApplicationBusAddress` once per app and connection, and resolves
+ * to the app's peer-to-peer address ('' when it has none). The at-spi2 ATK bridge keeps
+ * its Cache interface off until a client makes this call (research gotcha 6:
+ * `Cache.GetItems` answers UnknownMethod on a fresh GTK app). Toolkits without the method
+ * (GTK4, Qt) just fail it; either way it is not repeated.
+ */
+export function wakeBridge(bus: AtspiBus, app: { bus: string; path: string }): Promise<string> {
+  let map = woken.get(bus);
+  if (!map) woken.set(bus, (map = new Map()));
+  let address = map.get(app.bus);
+  if (!address) {
+    address = bus
+      .call(
+        app.bus,
+        app.path,
+        IFACE.Application,
+        'GetApplicationBusAddress',
+        undefined,
+        undefined,
+        1000,
+      )
+      .then(([a]) => (typeof a === 'string' ? a : ''))
+      .catch(() => '');
+    map.set(app.bus, address);
+  }
+  return address;
+}
+
+/** Registry children with their pids (apps that vanish meanwhile are left out). */
+async function registryRefs(bus: AtspiBus): Promise<Array<{ ref: ObjectRef; pid: number }>> {
+  const [children] = await bus.call(REGISTRY, ROOT_PATH, IFACE.Accessible, 'GetChildren');
+  const out = await Promise.all(
+    (children as ObjectRef[]).map(async (ref) => {
+      const pid = await bus.pidOf(ref[0]).catch(() => null);
+      return pid === null ? null : { ref, pid };
+    }),
+  );
+  return out.filter((x): x is { ref: ObjectRef; pid: number } => x !== null);
+}
+
+/** The top-level windows of an app (children of its root) with role, name and states. */
+export async function topLevels(bus: AtspiBus, app: { bus: string; path: string }) {
+  const [children] = await bus.call(app.bus, app.path, IFACE.Accessible, 'GetChildren');
+  const out = await Promise.all(
+    (children as ObjectRef[]).map(async (ref): Promise<TopLevel | null> => {
+      const [dest, path] = ref;
+      try {
+        const [[role], [name], [states]] = await Promise.all([
+          bus.call(dest, path, IFACE.Accessible, 'GetRole'),
+          bus.getProperty(dest, path, IFACE.Accessible, 'Name').then((n) => [n]),
+          bus.call(dest, path, IFACE.Accessible, 'GetState'),
+        ]);
+        return {
+          ref,
+          id: formatId(dest, path),
+          role: roleName(role as number),
+          name: (name as string) ?? '',
+          states: states as number[],
+        };
+      } catch {
+        return null; // closed while we looked
+      }
+    }),
+  );
+  return out.filter((t): t is TopLevel => t !== null);
+}
+
+const showing = (t: TopLevel): boolean =>
+  hasState(t.states, STATE.SHOWING) && hasState(t.states, STATE.VISIBLE);
+
+/**
+ * Every registered app with a pid. `windows` counts the top-levels that are showing
+ * (GTK keeps hidden windows around as children of the app root); `active` is true for
+ * the app owning the top-level with STATE_ACTIVE.
+ */
+export async function listApps(bus: AtspiBus): Promise<AppInfo[]> {
+  const refs = await registryRefs(bus);
+  const apps = await Promise.all(
+    refs.map(async ({ ref, pid }): Promise<AppInfo | null> => {
+      try {
+        const [name, tops] = await Promise.all([
+          bus.getProperty(ref[0], ref[1], IFACE.Accessible, 'Name'),
+          topLevels(bus, { bus: ref[0], path: ref[1] }),
+        ]);
+        const visible = tops.filter(showing);
+        return {
+          pid,
+          name: (name as string) ?? '',
+          windows: visible.length,
+          active: visible.some((t) => hasState(t.states, STATE.ACTIVE)),
+        };
+      } catch {
+        return null;
+      }
+    }),
+  );
+  return apps.filter((a): a is AppInfo => a !== null);
+}
+
+/**
+ * The registered app running as `pid`, or null. When a process holds more than one
+ * registration (rare: a second toolkit in the process), the one with windows wins.
+ */
+export async function appRefForPid(bus: AtspiBus, pid: number): Promise<AppRef | null> {
+  const mine = (await registryRefs(bus)).filter((r) => r.pid === pid);
+  if (mine.length === 0) return null;
+  const withInfo = await Promise.all(
+    mine.map(async ({ ref }) => {
+      const [name, count] = await Promise.all([
+        bus.getProperty(ref[0], ref[1], IFACE.Accessible, 'Name').catch(() => ''),
+        bus.getProperty(ref[0], ref[1], IFACE.Accessible, 'ChildCount').catch(() => 0),
+      ]);
+      return { ref, name: name as string, count: count as number };
+    }),
+  );
+  withInfo.sort((a, b) => b.count - a.count);
+  const best = withInfo[0];
+  return { bus: best.ref[0], path: best.ref[1], pid, name: best.name ?? '' };
+}
+
+/**
+ * The app whose top-level has STATE_ACTIVE, with that window's title and frame; null when
+ * no window is active (no window manager, or the focus is on the root window).
+ */
+export async function findFrontmost(bus: AtspiBus): Promise<Frontmost | null> {
+  const refs = await registryRefs(bus);
+  const hits = await Promise.all(
+    refs.map(async ({ ref, pid }) => {
+      const tops = await topLevels(bus, { bus: ref[0], path: ref[1] }).catch(() => []);
+      const active = tops.find((t) => hasState(t.states, STATE.ACTIVE) && showing(t));
+      return active ? { pid, top: active } : null;
+    }),
+  );
+  const hit = hits.find((h) => h !== null);
+  if (!hit) return null;
+  let frame: Rect | undefined;
+  try {
+    const [ext] = await bus.call(
+      hit.top.ref[0],
+      hit.top.ref[1],
+      IFACE.Component,
+      'GetExtents',
+      'u',
+      [0],
+    );
+    frame = frameOf(ext as number[]);
+  } catch {
+    frame = undefined;
+  }
+  const out: Frontmost = { pid: hit.pid, windowTitle: hit.top.name };
+  if (frame) out.windowFrame = frame;
+  return out;
+}

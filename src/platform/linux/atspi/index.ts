@@ -1,0 +1,27 @@
+/**
+ * The AT-SPI2 half of the Linux backend: snapshots, apps, actions and events, as plain
+ * functions over an `AtspiBus`. The Linux `Desktop` combines these with X11.
+ */
+export { snapshotApp, windowRank, MAX_IN_FLIGHT } from './walk.js';
+export { appRefForPid, findFrontmost, listApps, topLevels, wakeBridge } from './apps.js';
+export type { AppRef, TopLevel } from './apps.js';
+export {
+  AtspiActionError,
+  doAction,
+  elementDetails,
+  grabFocus,
+  insertText,
+  pickAction,
+  readElement,
+  readText,
+  readValue,
+  setCurrentValue,
+  setTextContents,
+} from './actions.js';
+export type { ValueInfo } from './actions.js';
+export { watchApp, WATCHED_EVENTS } from './events.js';
+export type { AtspiEvent } from './events.js';
+export { formatId, parseId } from './ids.js';
+export { TEXT_CAP } from './read.js';
+export { closeWires } from './wire.js';
+export { flagsFor, hasState, stateBits, stateNames, STATE } from './states.js';

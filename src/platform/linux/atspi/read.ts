@@ -1,0 +1,348 @@
+/**
+ * Reading one accessible: the "basics" every element needs (role, name, description,
+ * states, interfaces, child count) and the "extras" that depend on its interfaces (frame,
+ * text or value, action names, identifier). The walk and the one-element read-back share
+ * these, so a snapshot and a read-back never disagree on what an element is.
+ *
+ * Calls go through a `CallFn` so that the walk can route them through its bounded,
+ * prioritized queue while a read-back calls the bus directly.
+ */
+import type { Element, Rect } from '../../../model/element.js';
+import { axRole, roleName, SECURE_ROLES } from '../roles.js';
+import type { AtspiBus, ObjectRef } from './bus.js';
+import { ATSPI, ROOT_PATH } from './bus.js';
+import { formatId } from './ids.js';
+import { flagsFor, hasState, STATE } from './states.js';
+import type { StateBits } from './states.js';
+
+export type CallFn = (
+  dest: string,
+  path: string,
+  iface: string,
+  member: string,
+  signature?: string,
+  body?: unknown[],
+) => Promise<unknown[]>;
+
+export const IFACE = {
+  Accessible: ATSPI + 'Accessible',
+  Action: ATSPI + 'Action',
+  Application: ATSPI + 'Application',
+  Cache: ATSPI + 'Cache',
+  Component: ATSPI + 'Component',
+  EditableText: ATSPI + 'EditableText',
+  Text: ATSPI + 'Text',
+  Value: ATSPI + 'Value',
+} as const;
+
+const PROPS = 'org.freedesktop.DBus.Properties';
+
+/** Longest text read from one element; the rest is left on the app's side. */
+export const TEXT_CAP = 10_000;
+
+/** GetExtents answers INT_MIN for unmapped and scrolled-away widgets (research gotcha 8). */
+const INT_MIN = -2147483648;
+
+/** Coordinate type for GetExtents: 0 = screen (ATSPI_COORD_TYPE_SCREEN). */
+const COORD_SCREEN = 0;
+
+export function directCall(bus: AtspiBus): CallFn {
+  return (dest, path, iface, member, signature, body) =>
+    bus.call(dest, path, iface, member, signature, body);
+}
+
+export function getProp(call: CallFn, [dest, path]: ObjectRef, iface: string, prop: string) {
+  return call(dest, path, PROPS, 'Get', 'ss', [iface, prop]).then(
+    (b) => (b[0] as { value: unknown }).value,
+  );
+}
+
+export interface Basics {
+  role: number;
+  name: string;
+  description: string;
+  states: StateBits;
+  ifaces: ReadonlySet<string>;
+  /** -1 when the toolkit does not say (cached MANAGES_DESCENDANTS containers). */
+  childCount: number;
+  /** Read with the basics on a live read (free in GetAll); undefined when not read yet. */
+  accessibleId?: string;
+  /** The parent's ref, when the read told it (GetAll / the cache). */
+  parent?: ObjectRef;
+}
+
+/** Connections whose toolkit rejects Properties.GetAll (read the properties one by one). */
+const noGetAll = new Set<string>();
+
+/** Role, name, description, states, interfaces and child count: 4 concurrent calls. */
+export async function readBasics(call: CallFn, ref: ObjectRef): Promise<Basics> {
+  const [dest, path] = ref;
+  const [[role], props, [states], [ifaces]] = await Promise.all([
+    call(dest, path, IFACE.Accessible, 'GetRole'),
+    readAccessibleProps(call, ref),
+    call(dest, path, IFACE.Accessible, 'GetState'),
+    call(dest, path, IFACE.Accessible, 'GetInterfaces'),
+  ]);
+  return {
+    role: role as number,
+    name: props.name,
+    description: props.description,
+    states: states as number[],
+    ifaces: new Set(ifaces as string[]),
+    childCount: props.childCount,
+    accessibleId: props.accessibleId,
+    parent: props.parent,
+  };
+}
+
+interface AccessibleProps {
+  name: string;
+  description: string;
+  childCount: number;
+  accessibleId: string;
+  parent?: ObjectRef;
+}
+
+async function readAccessibleProps(call: CallFn, ref: ObjectRef): Promise<AccessibleProps> {
+  const [dest, path] = ref;
+  if (!noGetAll.has(dest)) {
+    try {
+      const [all] = (await call(dest, path, PROPS, 'GetAll', 's', [IFACE.Accessible])) as [
+        Record<string, { value: unknown }>,
+      ];
+      return {
+        name: (all.Name?.value as string | undefined) ?? '',
+        description: (all.Description?.value as string | undefined) ?? '',
+        childCount: (all.ChildCount?.value as number | undefined) ?? 0,
+        accessibleId: (all.AccessibleId?.value as string | undefined) ?? '',
+        parent: all.Parent?.value as ObjectRef | undefined,
+      };
+    } catch (err) {
+      // Only a toolkit that lacks GetAll falls back; a dead object fails either way.
+      if (!/UnknownMethod|not supported|Unknown method/i.test(String(err))) throw err;
+      noGetAll.add(dest);
+    }
+  }
+  const get = (prop: string) => getProp(call, ref, IFACE.Accessible, prop);
+  const [name, description, childCount, accessibleId, parent] = await Promise.all([
+    get('Name'),
+    get('Description').catch(() => ''),
+    get('ChildCount'),
+    get('AccessibleId').catch(() => ''),
+    get('Parent').catch(() => undefined),
+  ]);
+  return {
+    name: (name as string) ?? '',
+    description: (description as string) ?? '',
+    childCount: childCount as number,
+    accessibleId: (accessibleId as string) ?? '',
+    parent: parent as ObjectRef | undefined,
+  };
+}
+
+export function frameOf(ext: readonly number[] | undefined): Rect | undefined {
+  if (!ext || ext.length < 4) return undefined;
+  const [x, y, w, h] = ext;
+  if (x === INT_MIN || y === INT_MIN || w < 0 || h < 0) return undefined;
+  return { x, y, w, h };
+}
+
+export function isSecure(nativeRole: string): boolean {
+  return SECURE_ROLES.has(nativeRole);
+}
+
+/**
+ * Rows and cells carry their text as their name in every toolkit seen (GTK3 text cells,
+ * Qt items), and an unnamed GTK3 cell is a container of cells: reading their text again
+ * would cost a call per cell for nothing (3,000 in a 3,000-row table).
+ */
+const NAME_IS_TEXT = new Set(['table cell', 'list item', 'tree item', 'table row']);
+
+/**
+ * Which elements get their text read: every Text-interface element except secure ones and
+ * non-editable rows and cells.
+ */
+export function wantsText(nativeRole: string, b: Basics): boolean {
+  if (!b.ifaces.has(IFACE.Text) || isSecure(nativeRole)) return false;
+  if (NAME_IS_TEXT.has(nativeRole) && !b.ifaces.has(IFACE.EditableText)) return false;
+  return true;
+}
+
+/** Value is read only where no text was: a spin button's text is its formatted value. */
+export function wantsValue(nativeRole: string, b: Basics): boolean {
+  return b.ifaces.has(IFACE.Value) && !wantsText(nativeRole, b) && !isSecure(nativeRole);
+}
+
+const LONG_TEXT_ROLES = new Set([
+  'terminal',
+  'document text',
+  'document web',
+  'document frame',
+  'paragraph',
+]);
+
+/**
+ * Elements that can hold a whole file: editable multi-line text (GtkTextView) and
+ * documents. Labels are MULTI_LINE in GTK3 too, but short: they are read in one call.
+ */
+export function mayBeLong(nativeRole: string, b: Basics): boolean {
+  return (
+    LONG_TEXT_ROLES.has(nativeRole) ||
+    (hasState(b.states, STATE.MULTI_LINE) && b.ifaces.has(IFACE.EditableText))
+  );
+}
+
+/**
+ * The element's text, capped at TEXT_CAP characters. Long-text elements get their length
+ * asked first so that only the capped span crosses the bus; others are read whole (asking
+ * for a span past the end is unsafe: GTK3's label reads past its string). Never called for
+ * secure elements.
+ */
+export async function readTextContent(
+  call: CallFn,
+  ref: ObjectRef,
+  multiLine: boolean,
+): Promise<string> {
+  const [dest, path] = ref;
+  let end = -1;
+  if (multiLine) {
+    const count = (await getProp(call, ref, IFACE.Text, 'CharacterCount')) as number;
+    if (count > TEXT_CAP) end = TEXT_CAP;
+  }
+  const [text] = await call(dest, path, IFACE.Text, 'GetText', 'ii', [0, end]);
+  const s = (text as string) ?? '';
+  // Characters, not UTF-16 units: a capped string must not end in half a surrogate pair.
+  if (s.length <= TEXT_CAP) return s;
+  return Array.from(s).slice(0, TEXT_CAP).join('');
+}
+
+export function formatNumber(v: number): string {
+  if (Number.isInteger(v)) return String(v);
+  // Doubles from the toolkit carry binary noise (0.30000000000000004).
+  return String(Number(v.toPrecision(12)));
+}
+
+export async function readActionNames(call: CallFn, [dest, path]: ObjectRef): Promise<string[]> {
+  const [actions] = await call(dest, path, IFACE.Action, 'GetActions');
+  return (actions as Array<[string, string, string]>).map((a) => a[0]);
+}
+
+/**
+ * Pure layout containers: toolkits do not give them developer ids (GTK3 boxes, grids and
+ * scrolled windows), so the cache walk does not spend a call per container asking.
+ */
+const LAYOUT_ROLES = new Set([
+  'filler',
+  'panel',
+  'viewport',
+  'scroll pane',
+  'separator',
+  'layered pane',
+  'root pane',
+  'glass pane',
+  'section',
+  'scroll bar',
+]);
+
+export interface Extras {
+  frame?: Rect;
+  /** The toolkit answered GetExtents with no position (INT_MIN): not really on screen. */
+  unplaced?: boolean;
+  value?: string;
+  actions: string[];
+  accessibleId?: string;
+}
+
+/**
+ * The interface-dependent reads, all concurrent; each one that fails (an object that went
+ * away mid-walk, a toolkit that half-implements an interface) just stays empty.
+ * `readId`: also read AccessibleId (the cache does not carry it).
+ */
+export async function readExtras(
+  call: CallFn,
+  ref: ObjectRef,
+  nativeRole: string,
+  b: Basics,
+  readId: boolean,
+): Promise<Extras> {
+  const [dest, path] = ref;
+  const out: Extras = { actions: [] };
+  const jobs: Array<Promise<unknown>> = [];
+  // A widget that is not SHOWING (scrolled out, unmapped, on a hidden page) has no useful
+  // frame: GTK answers INT_MIN. Skipping the call saves thousands in a long table.
+  if (b.ifaces.has(IFACE.Component) && hasState(b.states, STATE.SHOWING)) {
+    jobs.push(
+      call(dest, path, IFACE.Component, 'GetExtents', 'u', [COORD_SCREEN]).then(([ext]) => {
+        out.frame = frameOf(ext as number[]);
+        // SHOWING yet no position: GTK3 says so for cells of a hidden tree-view column.
+        if (!out.frame) out.unplaced = true;
+      }),
+    );
+  }
+  if (wantsText(nativeRole, b)) {
+    jobs.push(readTextContent(call, ref, mayBeLong(nativeRole, b)).then((t) => (out.value = t)));
+  } else if (wantsValue(nativeRole, b)) {
+    jobs.push(
+      getProp(call, ref, IFACE.Value, 'CurrentValue').then(
+        (v) => (out.value = formatNumber(v as number)),
+      ),
+    );
+  }
+  if (b.ifaces.has(IFACE.Action)) {
+    jobs.push(readActionNames(call, ref).then((names) => (out.actions = names)));
+  }
+  if (readId && !LAYOUT_ROLES.has(nativeRole)) {
+    jobs.push(
+      getProp(call, ref, IFACE.Accessible, 'AccessibleId').then(
+        (id) => (out.accessibleId = id as string),
+      ),
+    );
+  }
+  await Promise.all(jobs.map((j) => j.catch(() => undefined)));
+  return out;
+}
+
+/** Everything `toElement` needs about one accessible. */
+export interface ElementParts {
+  bus: string;
+  path: string;
+  basics: Basics;
+  extras: Extras;
+  /** The parent is the application root. */
+  topLevel: boolean;
+  parentRole?: string;
+}
+
+export function toElement(p: ElementParts, parent: number, depth: number): Element {
+  const { basics: b, extras: x } = p;
+  const native = roleName(b.role);
+  const el: Element = {
+    id: formatId(p.bus, p.path),
+    parent,
+    depth,
+    role: axRole(native, {
+      topLevel: p.topLevel,
+      modal: hasState(b.states, STATE.MODAL),
+      multiLine: hasState(b.states, STATE.MULTI_LINE),
+      expandable: hasState(b.states, STATE.EXPANDABLE),
+      parentRole: p.parentRole,
+    }),
+    nativeRole: native,
+    name: b.name,
+    flags: flagsFor(native, b.states),
+    actions: x.actions,
+    childCount: Math.max(b.childCount, 0),
+  };
+  if (x.unplaced && !el.flags.includes('offscreen')) el.flags.push('offscreen');
+  if (x.value !== undefined && !isSecure(native)) el.value = x.value;
+  if (b.description) el.description = b.description;
+  if (x.frame) el.frame = x.frame;
+  const id = x.accessibleId ?? b.accessibleId;
+  if (id) el.identifier = id;
+  return el;
+}
+
+/** Is `ref` a direct child of its application's root? */
+export function isTopLevelParent(parent: ObjectRef | undefined): boolean {
+  return parent !== undefined && parent[1] === ROOT_PATH;
+}

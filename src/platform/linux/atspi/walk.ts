@@ -1,0 +1,417 @@
+/**
+ * A bounded snapshot of one app as the flat `Element[]` of the tree model.
+ *
+ * The hybrid walk (research §5): one `Cache.GetItems` call gives role, name, description,
+ * states, interfaces and child count of every cached accessible; the ATK bridge leaves out
+ * the children of MANAGES_DESCENDANTS containers (tables, tree views, menus: cached with
+ * childCount -1, gotcha 7) so those subtrees are walked live; frames, text, values, action
+ * names and identifiers are then read concurrently for the elements that have the
+ * interface. When the cache is missing (Qt answers an empty list; GTK4 has none) or
+ * fails, everything is walked live. All calls go through one bounded queue (256 in flight)
+ * in tree order, so huge trees cannot explode memory and a capped walk keeps the first
+ * elements of the tree file.
+ *
+ * Bounds: `maxElements` (admitted elements, in tree order per window), `maxDepth` (depth 0
+ * = top-level windows, or the `rootId` element), `timeBudgetMs` (when it runs out the walk
+ * returns what is complete; calls still in flight are abandoned). `truncated` names the
+ * first bound that cut something.
+ *
+ * Order: windows first by importance (modal dialogs, other dialogs, the active window, the
+ * rest; hidden top-levels last), then depth-first, children in the toolkit's order.
+ *
+ * Frames are screen coordinates (GetExtents COORD_TYPE_SCREEN). GTK4 on X11 cannot report
+ * screen coordinates and answers relative to its window ("Screen coordinates not
+ * supported"): the caller must add the window's X11 position for GTK4 apps. Not handled
+ * here.
+ */
+import type { Element, Snapshot, WindowInfo } from '../../../model/element.js';
+import type { SnapshotOptions } from '../../desktop.js';
+import { DIALOG_ROLES, roleName } from '../roles.js';
+import type { AppRef } from './apps.js';
+import { wakeBridge } from './apps.js';
+import type { AtspiBus, ObjectRef } from './bus.js';
+import { AtspiCallError, CACHE_PATH } from './bus.js';
+import { formatId, parseId } from './ids.js';
+import { CallQueue } from './queue.js';
+import type { Priority } from './queue.js';
+import { IFACE, isTopLevelParent, readBasics, readExtras, toElement } from './read.js';
+import type { Basics, CallFn, Extras } from './read.js';
+import { hasState, STATE } from './states.js';
+import { fastCall } from './wire.js';
+
+/** Calls in flight at once, per walk. */
+export const MAX_IN_FLIGHT = 256;
+
+/** One `Cache.GetItems` entry: a((so)(so)(so)iiassusau). */
+type CacheItem = [
+  ObjectRef, // the accessible
+  ObjectRef, // its application
+  ObjectRef, // its parent
+  number, // index in parent (-1 when the toolkit does not know)
+  number, // child count (-1: MANAGES_DESCENDANTS, children not cached)
+  string[], // interfaces
+  string, // name
+  number, // role
+  string, // description
+  number[], // states
+];
+
+interface Node {
+  ref: ObjectRef;
+  key: Priority;
+  depth: number;
+  parent: Node | null;
+  topLevel: boolean;
+  basics?: Basics;
+  /** Cached children's ids in order, when the cache holds all of them. */
+  cachedKids?: string[];
+  children: Node[];
+  /** Set once every extra read settled (before the walk stopped). */
+  extras?: Extras;
+}
+
+interface Cache {
+  items: Map<string, CacheItem>;
+  kids: Map<string, string[]>;
+}
+
+/** Window importance: modal dialogs, other dialogs, the active window, the rest; hidden last. */
+export function windowRank(nativeRole: string, states: readonly number[]): number {
+  const dialog = DIALOG_ROLES.has(nativeRole);
+  const active = hasState(states, STATE.ACTIVE);
+  let rank: number;
+  if (dialog) rank = hasState(states, STATE.MODAL) ? 0 : active ? 1 : 2;
+  else rank = active ? 3 : 4;
+  const shown = hasState(states, STATE.SHOWING) && hasState(states, STATE.VISIBLE);
+  return shown ? rank : rank + 5;
+}
+
+function basicsFromCache(it: CacheItem): Basics {
+  return {
+    role: it[7],
+    name: it[6] ?? '',
+    description: it[8] ?? '',
+    states: it[9],
+    ifaces: new Set(it[5]),
+    childCount: it[4],
+    parent: it[2],
+  };
+}
+
+/** The cache as maps: id → item, parent id → child ids in index order. */
+function indexCache(items: CacheItem[]): Cache {
+  const byId = new Map<string, CacheItem>();
+  const kids = new Map<string, Array<{ id: string; idx: number; n: number }>>();
+  items.forEach((it, n) => {
+    const id = formatId(it[0][0], it[0][1]);
+    byId.set(id, it);
+    const parent = formatId(it[2][0], it[2][1]);
+    if (parent === id) return; // the application root names itself as parent
+    let list = kids.get(parent);
+    if (!list) kids.set(parent, (list = []));
+    list.push({ id, idx: it[3], n });
+  });
+  const ordered = new Map<string, string[]>();
+  for (const [parent, list] of kids) {
+    // Unknown indexes (-1: GTK3 scroll bars of a scrolled window) go after the known ones.
+    list.sort((a, b) => (a.idx < 0 ? 1e9 : a.idx) - (b.idx < 0 ? 1e9 : b.idx) || a.n - b.n);
+    ordered.set(
+      parent,
+      list.map((k) => k.id),
+    );
+  }
+  return { items: byId, kids: ordered };
+}
+
+class Walk {
+  readonly q = new CallQueue(MAX_IN_FLIGHT);
+  truncated: string | null = null;
+  cache: Cache | null = null;
+  private admitted = 0;
+  private readonly seen = new Set<string>();
+  private pending = 0;
+  private onIdle: (() => void) | null = null;
+
+  constructor(
+    readonly bus: AtspiBus,
+    readonly app: AppRef,
+    readonly opts: SnapshotOptions,
+  ) {}
+
+  /** How calls travel: the lean wire connection when available (see wire.ts). */
+  send: CallFn = (d, p, i, m, s, b) => this.bus.call(d, p, i, m, s, b);
+
+  callAt(key: Priority): CallFn {
+    return (dest, path, iface, member, signature, body) =>
+      this.q.run(key, () => this.send(dest, path, iface, member, signature, body));
+  }
+
+  truncate(reason: string): void {
+    this.truncated ??= reason;
+  }
+
+  /** Counts a pending job; the walk is done when none is left. */
+  track(p: Promise<unknown>): void {
+    this.pending++;
+    p.catch(() => undefined).finally(() => {
+      if (--this.pending === 0) this.onIdle?.();
+    });
+  }
+
+  idle(): Promise<void> {
+    if (this.pending === 0) return Promise.resolve();
+    return new Promise((resolve) => (this.onIdle = resolve));
+  }
+
+  /** Claims a place in the element list; false (and truncated) once the cap is reached. */
+  admit(id: string): boolean {
+    if (this.seen.has(id)) return false; // a cycle or a duplicate report: keep the first
+    if (this.admitted >= this.opts.maxElements) {
+      this.truncate(`max elements ${this.opts.maxElements}`);
+      return false;
+    }
+    this.seen.add(id);
+    this.admitted++;
+    return true;
+  }
+
+  node(ref: ObjectRef, parent: Node | null, key: Priority, depth: number, topLevel: boolean): Node {
+    const id = formatId(ref[0], ref[1]);
+    const n: Node = { ref, key, depth, parent, topLevel, children: [] };
+    const it = this.cache?.items.get(id);
+    if (it) {
+      n.basics = basicsFromCache(it);
+      const kids = this.cache!.kids.get(id) ?? [];
+      if (it[4] >= 0 && kids.length === it[4]) n.cachedKids = kids;
+    }
+    return n;
+  }
+
+  /** Reads a live node's basics, then visits it. */
+  fetchAndVisit(n: Node): void {
+    this.track(
+      readBasics(this.callAt(n.key), n.ref).then((b) => {
+        if (this.q.stopped) return;
+        n.basics = b;
+        this.visit(n);
+      }),
+    );
+  }
+
+  /** A node with basics: schedule its extras, then its children (within maxDepth). */
+  visit(n: Node): void {
+    const b = n.basics!;
+    const native = roleName(b.role);
+    // The cache has no AccessibleId; live reads got it free with GetAll.
+    const readId = b.accessibleId === undefined;
+    this.track(
+      readExtras(this.callAt(n.key), n.ref, native, b, readId).then((x) => {
+        if (!this.q.stopped) n.extras = x;
+      }),
+    );
+    if (b.childCount === 0) return;
+    if (n.depth >= this.opts.maxDepth) {
+      this.truncate(`max depth ${this.opts.maxDepth}`);
+      return;
+    }
+    if (n.cachedKids) {
+      n.cachedKids.forEach((id, i) => {
+        if (!this.admit(id)) return;
+        const child = this.node(parseId(id), n, [...n.key, i], n.depth + 1, false);
+        n.children.push(child);
+        this.visit(child);
+      });
+      return;
+    }
+    this.track(this.expandLive(n));
+  }
+
+  /** GetChildren, then each child from the cache when it is there, else read live. */
+  async expandLive(n: Node): Promise<void> {
+    const [refs] = (await this.callAt(n.key)(
+      n.ref[0],
+      n.ref[1],
+      IFACE.Accessible,
+      'GetChildren',
+    )) as [ObjectRef[]];
+    if (this.q.stopped) return;
+    if (n.basics!.childCount < 0) n.basics!.childCount = refs.length;
+    refs.forEach((ref, i) => {
+      if (!this.admit(formatId(ref[0], ref[1]))) return;
+      const child = this.node(ref, n, [...n.key, i], n.depth + 1, false);
+      n.children.push(child);
+      if (child.basics) this.visit(child);
+      else this.fetchAndVisit(child);
+    });
+  }
+
+  /** Top-level windows (or the rootId element) with their basics, ordered by importance. */
+  async roots(): Promise<Node[]> {
+    const rootId = this.opts.rootId;
+    if (rootId && rootId !== formatId(this.app.bus, this.app.path)) {
+      const ref = parseId(rootId);
+      if (ref[0] !== this.app.bus) {
+        throw new AtspiCallError(
+          `element ${rootId} does not belong to ${this.app.name} (${this.app.bus})`,
+        );
+      }
+      const n = this.node(ref, null, [0], 0, false);
+      if (!n.basics) n.basics = await readBasics(this.callAt([]), ref);
+      n.topLevel = isTopLevelParent(n.basics.parent);
+      return [n];
+    }
+    const appId = formatId(this.app.bus, this.app.path);
+    let refs: ObjectRef[];
+    const cachedApp = this.cache?.items.get(appId);
+    const cachedTops = this.cache?.kids.get(appId) ?? [];
+    if (cachedApp && cachedApp[4] === cachedTops.length) refs = cachedTops.map(parseId);
+    else {
+      const [children] = await this.send(
+        this.app.bus,
+        this.app.path,
+        IFACE.Accessible,
+        'GetChildren',
+      );
+      refs = children as ObjectRef[];
+    }
+    const tops = await Promise.all(
+      refs.map(async (ref) => {
+        const n = this.node(ref, null, [], 0, true);
+        if (!n.basics) n.basics = await readBasics(this.callAt([]), ref).catch(() => undefined);
+        return n;
+      }),
+    );
+    const live = tops
+      .map((n, i) => ({ n, i }))
+      .filter(({ n }) => n.basics !== undefined)
+      .map(({ n, i }) => ({ n, i, rank: windowRank(roleName(n.basics!.role), n.basics!.states) }));
+    live.sort((a, b) => a.rank - b.rank || a.i - b.i);
+    return live.map(({ n }, pos) => {
+      n.key = [pos];
+      return n;
+    });
+  }
+
+  assemble(roots: Node[]): { elements: Element[]; windows: WindowInfo[] } {
+    const elements: Element[] = [];
+    const windows: WindowInfo[] = [];
+    const emit = (n: Node, parent: number): void => {
+      if (!n.basics || !n.extras) return; // cut by the time budget
+      const index = elements.length;
+      const parentRole = n.parent?.basics ? roleName(n.parent.basics.role) : undefined;
+      const el = toElement(
+        {
+          bus: n.ref[0],
+          path: n.ref[1],
+          basics: n.basics,
+          extras: n.extras,
+          topLevel: n.topLevel,
+          parentRole,
+        },
+        parent,
+        n.depth,
+      );
+      elements.push(el);
+      if (n.topLevel) {
+        const win: WindowInfo = {
+          index,
+          title: el.name,
+          role: el.role,
+          modal: hasState(n.basics.states, STATE.MODAL),
+          dialog: DIALOG_ROLES.has(el.nativeRole),
+          active: hasState(n.basics.states, STATE.ACTIVE),
+        };
+        if (el.frame) win.frame = el.frame;
+        windows.push(win);
+      }
+      for (const c of n.children) emit(c, index);
+    };
+    for (const r of roots) emit(r, -1);
+    return { elements, windows };
+  }
+}
+
+/** Remaining ms before the deadline, never negative. */
+const remaining = (deadline: number): number => Math.max(0, deadline - performance.now());
+
+/** Resolves to `value` when `p` settles in time, or to `timedOut` at the deadline. */
+async function beforeDeadline<T, U>(p: Promise<T>, deadline: number, timedOut: U): Promise<T | U> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<U>((resolve) => {
+    timer = setTimeout(() => resolve(timedOut), remaining(deadline));
+  });
+  try {
+    return await Promise.race([p, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const TIMED_OUT = Symbol('timed out');
+
+/**
+ * Walks one app within the limits. Element ids are `<bus name><object path>` (see ids.ts).
+ * Throws only when the app cannot be read at all (gone, or answering errors); a walk that
+ * runs out of time returns what it has with `truncated` set.
+ */
+export async function snapshotApp(
+  bus: AtspiBus,
+  app: AppRef,
+  options: SnapshotOptions,
+): Promise<Snapshot> {
+  const takenAt = Date.now();
+  const t0 = performance.now();
+  const deadline = t0 + Math.max(0, options.timeBudgetMs);
+  const budget = `time budget ${options.timeBudgetMs} ms`;
+  const walk = new Walk(bus, app, options);
+
+  const done = (method: string, roots: Node[]): Snapshot => {
+    const { elements, windows } = walk.assemble(roots);
+    return {
+      pid: app.pid,
+      app: app.name,
+      elements,
+      windows,
+      truncated: walk.truncated,
+      elapsedMs: Math.round((performance.now() - t0) * 10) / 10,
+      takenAt,
+      method,
+    };
+  };
+  const outOfTime = (method: string, roots: Node[] = []): Snapshot => {
+    walk.truncate(budget);
+    walk.q.stop(budget);
+    return done(method, roots);
+  };
+
+  const setup = (async () => {
+    const address = await wakeBridge(bus, app);
+    const send = await fastCall(
+      bus,
+      process.env.AXPAGE_ATSPI_P2P === '0' ? undefined : { bus: app.bus, address },
+    );
+    walk.send = send;
+    try {
+      const [items] = (await send(app.bus, CACHE_PATH, IFACE.Cache, 'GetItems')) as [CacheItem[]];
+      const cache = indexCache(items);
+      // An empty list (Qt) or one without the app root is no cache at all.
+      if (cache.items.has(formatId(app.bus, app.path))) walk.cache = cache;
+    } catch {
+      walk.cache = null; // no Cache interface: walk live
+    }
+    return walk.roots();
+  })();
+  // The setup keeps running after a timeout; its late failure must not go unhandled.
+  setup.catch(() => undefined);
+  const roots = await beforeDeadline(setup, deadline, TIMED_OUT);
+  const method = walk.cache ? 'atspi-cache+live' : 'atspi-walk';
+  if (roots === TIMED_OUT) return outOfTime(method);
+
+  for (const r of roots) {
+    if (!walk.admit(formatId(r.ref[0], r.ref[1]))) continue;
+    walk.visit(r);
+  }
+  const finished = await beforeDeadline(walk.idle(), deadline, TIMED_OUT);
+  if (finished === TIMED_OUT) return outOfTime(method, roots);
+  return done(method, roots);
+}
