@@ -26,17 +26,22 @@ const PY = '/usr/bin/python3';
 const APPS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/apps');
 const FULL: SnapshotOptions = { maxElements: 20_000, maxDepth: 200, timeBudgetMs: 30_000 };
 
-/** What pyatspi (libatspi) sees below an app: element count and role histogram. */
-function pyatspiWalk(
-  env: NodeJS.ProcessEnv,
-  pid: number,
-): { count: number; roles: Record<string, number> } {
+interface PyWalk {
+  count: number;
+  roles: Record<string, number>;
+  /** [depth, role, name] in depth-first order, windows in the toolkit's order. */
+  seq: Array<[number, string, string]>;
+}
+
+/** What pyatspi (libatspi, not our client) sees below an app. */
+function pyatspiWalk(env: NodeJS.ProcessEnv, pid: number): PyWalk {
   const script = `
 import sys, json, pyatspi
 pid = int(sys.argv[1])
 app = next(a for a in pyatspi.Registry.getDesktop(0) if a is not None and a.get_process_id() == pid)
 roles = {}
-def walk(acc):
+seq = []
+def walk(acc, depth):
     n = 0
     for i in range(acc.childCount):
         c = acc.getChildAtIndex(i)
@@ -44,9 +49,10 @@ def walk(acc):
             continue
         r = c.getRoleName()
         roles[r] = roles.get(r, 0) + 1
-        n += 1 + walk(c)
+        seq.append([depth, r, c.name])
+        n += 1 + walk(c, depth + 1)
     return n
-print(json.dumps({"count": walk(app), "roles": roles}))
+print(json.dumps({"count": walk(app, 0), "roles": roles, "seq": seq}))
 `;
   const out = execFileSync(PY, ['-c', script, String(pid)], {
     env,
@@ -54,7 +60,7 @@ print(json.dumps({"count": walk(app), "roles": roles}))
     timeout: 120_000,
     maxBuffer: 1 << 24,
   });
-  return JSON.parse(out) as { count: number; roles: Record<string, number> };
+  return JSON.parse(out) as PyWalk;
 }
 
 function roleHistogram(s: Snapshot): Record<string, number> {
@@ -167,7 +173,45 @@ describe('AT-SPI backend on a headless desktop', () => {
     expect(snap.method).toBe('atspi-cache+live');
     expect(snap.elements.length).toBe(py.count);
     expect(roleHistogram(snap)).toEqual(py.roles);
+    // One window: then the order must be the toolkit's child order too.
+    expect(snap.windows).toHaveLength(1);
+    expect(snap.elements.map((e) => [e.depth, e.nativeRole, e.name])).toEqual(py.seq);
     expectWellFormed(snap);
+  });
+
+  it.each([
+    ['gtk3-widget-factory', () => factoryRef],
+    ['gtk3-demo', () => demoRef],
+  ])(
+    '%s: the all-live walk (no cache, no p2p: the Qt path) gives the same tree',
+    async (_n, ref) => {
+      const shape = (s: Snapshot) =>
+        s.elements.map((e) => [
+          e.id,
+          e.parent,
+          e.depth,
+          e.role,
+          e.name,
+          e.actions.join(','),
+          e.childCount,
+        ]);
+      const hybrid = await at.snapshotApp(bus, ref(), FULL);
+      const live = await at.snapshotApp(bus, ref(), FULL, { cache: false, peerToPeer: false });
+      expect(live.method).toBe('atspi-walk');
+      expect(live.truncated).toBeNull();
+      expect(shape(live)).toEqual(shape(hybrid));
+      expect(live.windows).toEqual(hybrid.windows);
+    },
+  );
+
+  it('a managed container cut by max depth still reports its child count', async () => {
+    const full = await at.snapshotApp(bus, demoRef, FULL);
+    const tree = find(full, (e) => e.nativeRole === 'tree table', 'tree table');
+    const cut = await at.snapshotApp(bus, demoRef, { ...FULL, maxDepth: tree.depth });
+    const same = cut.elements.find((e) => e.id === tree.id)!;
+    expect(same.childCount).toBe(tree.childCount);
+    expect(same.childCount).toBeGreaterThan(40);
+    expect(cut.elements.some((e) => e.parent === cut.elements.indexOf(same))).toBe(false);
   });
 
   it('gtk3-widget-factory: known widgets with their AX roles, values and actions', async () => {

@@ -7,7 +7,7 @@
 import type { AppInfo, Frontmost } from '../../desktop.js';
 import type { Rect } from '../../../model/element.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
-import { REGISTRY, ROOT_PATH } from './bus.js';
+import { AtspiTimeoutError, REGISTRY, ROOT_PATH } from './bus.js';
 import { formatId } from './ids.js';
 import { frameOf, IFACE } from './read.js';
 import { hasState, STATE } from './states.js';
@@ -56,7 +56,11 @@ export function wakeBridge(bus: AtspiBus, app: { bus: string; path: string }): P
         1000,
       )
       .then(([a]) => (typeof a === 'string' ? a : ''))
-      .catch(() => '');
+      .catch((err: unknown) => {
+        // A busy app may answer late: ask again next time. A refusal is final.
+        if (err instanceof AtspiTimeoutError) map!.delete(app.bus);
+        return '';
+      });
     map.set(app.bus, address);
   }
   return address;

@@ -16,6 +16,10 @@
  * returns what is complete; calls still in flight are abandoned). `truncated` names the
  * first bound that cut something.
  *
+ * `rootId` walks one subtree: the root element comes first at depth 0 and parent -1, and
+ * `windows` lists only top-levels that are in the walk (none when the root is inside a
+ * window).
+ *
  * Order: windows first by importance (modal dialogs, other dialogs, the active window, the
  * rest; hidden top-levels last), then depth-first, children in the toolkit's order.
  *
@@ -30,11 +34,11 @@ import { DIALOG_ROLES, roleName } from '../roles.js';
 import type { AppRef } from './apps.js';
 import { wakeBridge } from './apps.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
-import { AtspiCallError, CACHE_PATH } from './bus.js';
+import { AtspiCallError, CACHE_PATH, NULL_PATH } from './bus.js';
 import { formatId, parseId } from './ids.js';
 import { CallQueue } from './queue.js';
 import type { Priority } from './queue.js';
-import { IFACE, isTopLevelParent, readBasics, readExtras, toElement } from './read.js';
+import { getProp, IFACE, isTopLevelParent, readBasics, readExtras, toElement } from './read.js';
 import type { Basics, CallFn, Extras } from './read.js';
 import { hasState, STATE } from './states.js';
 import { fastCall } from './wire.js';
@@ -212,6 +216,14 @@ class Walk {
     if (b.childCount === 0) return;
     if (n.depth >= this.opts.maxDepth) {
       this.truncate(`max depth ${this.opts.maxDepth}`);
+      // A cached managed container says -1: ask, so the cut element tells what it holds.
+      if (b.childCount < 0) {
+        this.track(
+          getProp(this.callAt(n.key), n.ref, IFACE.Accessible, 'ChildCount').then((c) => {
+            b.childCount = c as number;
+          }),
+        );
+      }
       return;
     }
     if (n.cachedKids) {
@@ -221,9 +233,33 @@ class Walk {
         n.children.push(child);
         this.visit(child);
       });
+      if (n.children.length > 1) this.track(this.reorder(n));
       return;
     }
     this.track(this.expandLive(n));
+  }
+
+  /**
+   * Puts cached children in the toolkit's child order. The cache's index-in-parent is not
+   * always that order (GTK3's header bar numbers its packed children differently from the
+   * order it lists them in), and pyatspi, the live walk and the user see the listed order.
+   */
+  async reorder(n: Node): Promise<void> {
+    const [refs] = (await this.callAt(n.key)(
+      n.ref[0],
+      n.ref[1],
+      IFACE.Accessible,
+      'GetChildren',
+    )) as [ObjectRef[]];
+    if (this.q.stopped) return;
+    const pos = new Map<string, number>();
+    refs.forEach((r, i) => pos.set(formatId(r[0], r[1]), i));
+    const at = (c: Node): number => pos.get(formatId(c.ref[0], c.ref[1])) ?? refs.length;
+    // Stable: children the listing does not know (changed meanwhile) keep their place at the end.
+    n.children = n.children
+      .map((c, i) => ({ c, i }))
+      .sort((a, b) => at(a.c) - at(b.c) || a.i - b.i)
+      .map(({ c }) => c);
   }
 
   /** GetChildren, then each child from the cache when it is there, else read live. */
@@ -237,6 +273,7 @@ class Walk {
     if (this.q.stopped) return;
     if (n.basics!.childCount < 0) n.basics!.childCount = refs.length;
     refs.forEach((ref, i) => {
+      if (ref[1] === NULL_PATH) return; // a toolkit's placeholder for a child it lost
       if (!this.admit(formatId(ref[0], ref[1]))) return;
       const child = this.node(ref, n, [...n.key, i], n.depth + 1, false);
       n.children.push(child);
@@ -256,24 +293,22 @@ class Walk {
         );
       }
       const n = this.node(ref, null, [0], 0, false);
-      if (!n.basics) n.basics = await readBasics(this.callAt([]), ref);
+      if (!n.basics) {
+        n.basics = await readBasics(this.callAt([]), ref).catch((err: Error) => {
+          throw new AtspiCallError(`element ${rootId} cannot be read (gone?): ${err.message}`);
+        });
+      }
       n.topLevel = isTopLevelParent(n.basics.parent);
       return [n];
     }
-    const appId = formatId(this.app.bus, this.app.path);
-    let refs: ObjectRef[];
-    const cachedApp = this.cache?.items.get(appId);
-    const cachedTops = this.cache?.kids.get(appId) ?? [];
-    if (cachedApp && cachedApp[4] === cachedTops.length) refs = cachedTops.map(parseId);
-    else {
-      const [children] = await this.send(
-        this.app.bus,
-        this.app.path,
-        IFACE.Accessible,
-        'GetChildren',
-      );
-      refs = children as ObjectRef[];
-    }
+    // Always listed live (one call): the cache's order of top-levels is not the toolkit's.
+    const [children] = await this.send(
+      this.app.bus,
+      this.app.path,
+      IFACE.Accessible,
+      'GetChildren',
+    );
+    const refs = (children as ObjectRef[]).filter((r) => r[1] !== NULL_PATH);
     const tops = await Promise.all(
       refs.map(async (ref) => {
         const n = this.node(ref, null, [], 0, true);
@@ -349,6 +384,14 @@ async function beforeDeadline<T, U>(p: Promise<T>, deadline: number, timedOut: U
 
 const TIMED_OUT = Symbol('timed out');
 
+/** Switches for tests and benchmarks; production leaves both on. */
+export interface WalkTuning {
+  /** Use `Cache.GetItems` when the app has it (default true); false walks everything live. */
+  cache?: boolean;
+  /** Talk to the app over its peer-to-peer socket when it has one (default true). */
+  peerToPeer?: boolean;
+}
+
 /**
  * Walks one app within the limits. Element ids are `<bus name><object path>` (see ids.ts).
  * Throws only when the app cannot be read at all (gone, or answering errors); a walk that
@@ -358,6 +401,7 @@ export async function snapshotApp(
   bus: AtspiBus,
   app: AppRef,
   options: SnapshotOptions,
+  tuning: WalkTuning = {},
 ): Promise<Snapshot> {
   const takenAt = Date.now();
   const t0 = performance.now();
@@ -388,9 +432,10 @@ export async function snapshotApp(
     const address = await wakeBridge(bus, app);
     const send = await fastCall(
       bus,
-      process.env.AXPAGE_ATSPI_P2P === '0' ? undefined : { bus: app.bus, address },
+      tuning.peerToPeer === false ? undefined : { bus: app.bus, address },
     );
     walk.send = send;
+    if (tuning.cache === false) return walk.roots();
     try {
       const [items] = (await send(app.bus, CACHE_PATH, IFACE.Cache, 'GetItems')) as [CacheItem[]];
       const cache = indexCache(items);
