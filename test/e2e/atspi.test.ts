@@ -624,6 +624,23 @@ describe('AT-SPI backend on a headless desktop', () => {
     }
   });
 
+  it('an app that exits: snapshots and actions fail at once with a clear error', async () => {
+    const app = await desktop.launch('zenity', ['--info', '--text=bye']);
+    const ref = (await at.appRefForPid(bus, app.pid))!;
+    const s = await at.snapshotApp(bus, ref, FULL);
+    const ok = find(s, (e) => e.nativeRole === 'push button', 'OK');
+    await app.stop();
+    const t0 = performance.now();
+    const err = await at.snapshotApp(bus, ref, FULL).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(at.AppGoneError);
+    expect((err as Error).message).toBe(
+      `zenity (pid ${app.pid}) is no longer on the accessibility bus: it has exited or closed its connection`,
+    );
+    await expect(at.doAction(bus, ok.id)).rejects.toThrow(/cannot be read \(it may be gone\)/);
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect(await at.appRefForPid(bus, app.pid)).toBeNull();
+  });
+
   it('snapshot timings (median of 5 after a warm-up)', async () => {
     const lines: string[] = [];
     for (const [name, ref] of [

@@ -2,7 +2,7 @@
  * The AT-SPI2 half of the Linux backend: snapshots, apps, actions and events, as plain
  * functions over an `AtspiBus`. The Linux `Desktop` combines these with X11.
  */
-export { snapshotApp, windowRank, MAX_IN_FLIGHT } from './walk.js';
+export { AppGoneError, snapshotApp, windowRank, MAX_IN_FLIGHT } from './walk.js';
 export type { WalkTuning } from './walk.js';
 export { appRefForPid, findFrontmost, listApps, topLevels, wakeBridge } from './apps.js';
 export type { AppRef, TopLevel } from './apps.js';

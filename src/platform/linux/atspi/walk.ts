@@ -366,6 +366,25 @@ class Walk {
   }
 }
 
+/** The app left the bus: it exited, crashed, or closed its accessibility connection. */
+export class AppGoneError extends AtspiCallError {
+  constructor(readonly app: AppRef) {
+    super(
+      `${app.name || 'the app'} (pid ${app.pid}) is no longer on the accessibility bus: it has exited or closed its connection`,
+      'org.freedesktop.DBus.Error.ServiceUnknown',
+    );
+    this.name = 'AppGoneError';
+  }
+}
+
+const GONE =
+  /ServiceUnknown|NameHasNoOwner|UnknownObject|was not provided by any|connection closed/;
+
+function gone(err: unknown): boolean {
+  if (!(err instanceof AtspiCallError)) return false;
+  return GONE.test(err.dbusName ?? '') || GONE.test(err.message);
+}
+
 /** Remaining ms before the deadline, never negative. */
 const remaining = (deadline: number): number => Math.max(0, deadline - performance.now());
 
@@ -448,7 +467,9 @@ export async function snapshotApp(
   })();
   // The setup keeps running after a timeout; its late failure must not go unhandled.
   setup.catch(() => undefined);
-  const roots = await beforeDeadline(setup, deadline, TIMED_OUT);
+  const roots = await beforeDeadline(setup, deadline, TIMED_OUT).catch((err: unknown) => {
+    throw gone(err) ? new AppGoneError(app) : err;
+  });
   const method = walk.cache ? 'atspi-cache+live' : 'atspi-walk';
   if (roots === TIMED_OUT) return outOfTime(method);
 
