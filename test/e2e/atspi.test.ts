@@ -482,6 +482,23 @@ describe('AT-SPI backend on a headless desktop', () => {
     expect(details.interfaces).toContain('EditableText');
   });
 
+  it('grabFocus moves the keyboard focus to an element', async () => {
+    const s = await at.snapshotApp(bus, factoryRef, FULL);
+    const entries = s.elements.filter(
+      (e) =>
+        e.nativeRole === 'text' && e.flags.includes('enabled') && !e.flags.includes('offscreen'),
+    );
+    const target = entries.find((e) => !e.flags.includes('focused'))!;
+    await at.grabFocus(bus, target.id);
+    await until('the focus', async () =>
+      (await at.readElement(bus, target.id)).flags.includes('focused'),
+    );
+    const after = await at.snapshotApp(bus, factoryRef, FULL);
+    expect(after.elements.filter((e) => e.flags.includes('focused')).map((e) => e.id)).toEqual([
+      target.id,
+    ]);
+  });
+
   it('form fixture: setTextContents reaches the app; the password is never read', async () => {
     const secret = 'Sekrit-' + Date.now();
     const app = await desktop.launch(PY, [path.join(APPS, 'form.py')], {
