@@ -8,6 +8,8 @@
  * Secure (password) elements: text is never read from them (readText returns undefined,
  * readElement leaves value unset); writing to them is allowed.
  */
+import dbus from 'dbus-next';
+
 import type { Element } from '../../../model/element.js';
 import { roleName } from '../roles.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
@@ -234,11 +236,10 @@ export async function setCurrentValue(bus: AtspiBus, id: string, value: number):
     throw new AtspiActionError(`value must be a finite number, not ${value}`);
   const t = await target(bus, id);
   need(t, IFACE.Value, 'take a value');
-  const { Variant } = (await import('dbus-next')).default;
   await bus.call(t.ref[0], t.ref[1], 'org.freedesktop.DBus.Properties', 'Set', 'ssv', [
     IFACE.Value,
     'CurrentValue',
-    new Variant('d', value),
+    new dbus.Variant('d', value),
   ]);
 }
 
