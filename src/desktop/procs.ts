@@ -5,6 +5,9 @@
  * a stop sequence that only ever signals pids we recorded.
  */
 import fs from 'node:fs';
+import { procStat } from '../platform/linux/proc.js';
+
+export { procStat };
 
 /** A process the desktop started and owns. */
 export interface RecordedPid {
@@ -16,26 +19,6 @@ export interface RecordedPid {
   group?: boolean;
   /** The command line, for apps (informational). */
   cmd?: string[];
-}
-
-interface ProcStat {
-  state: string;
-  ppid: number;
-  pgrp: number;
-  start: number;
-}
-
-/** Parsed /proc/<pid>/stat, or null when there is no such process. */
-export function procStat(pid: number): ProcStat | null {
-  let text: string;
-  try {
-    text = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
-  } catch {
-    return null;
-  }
-  // The command name is in parentheses and may itself contain spaces or ')'.
-  const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return { state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), start: Number(f[19]) };
 }
 
 export function startTimeOf(pid: number): number | null {

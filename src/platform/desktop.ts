@@ -38,6 +38,14 @@ export interface Frontmost {
   windowFrame?: Rect;
 }
 
+/** A top-level window as the window system sees it (for connecting by title). */
+export interface DesktopWindow {
+  pid: number;
+  title: string;
+  frame: Rect;
+  active: boolean;
+}
+
 export interface SnapshotOptions extends SnapshotLimits {
   /** Walk only below this element (an Element.id); the root itself is included. */
   rootId?: string;
@@ -59,6 +67,10 @@ export interface Desktop {
   listApps(): Promise<AppInfo[]>;
   /** The process owning the active window, or null when nothing is active. */
   frontmost(): Promise<Frontmost | null>;
+  /** Top-level windows of all apps (or one app), front to back where known. */
+  listWindows(pid?: number): Promise<DesktopWindow[]>;
+  /** Pids of live processes started by `pid` (children and their descendants). */
+  childProcesses(pid: number): Promise<number[]>;
   /** Walk one app, bounded by the limits, windows ordered dialogs first. */
   snapshot(pid: number, options: SnapshotOptions): Promise<Snapshot>;
 
@@ -71,6 +83,12 @@ export interface Desktop {
   setText(elementId: string, text: string): Promise<void>;
   insertText(elementId: string, text: string, position: number): Promise<void>;
   focusElement(elementId: string): Promise<void>;
+  /** Set a numeric value (sliders, spin buttons, scroll bars) through the Value interface. */
+  setValue(elementId: string, value: number): Promise<void>;
+  /** Current numeric value and bounds of a Value-interface element. */
+  readValue(elementId: string): Promise<{ value: number; min: number; max: number; step: number }>;
+  /** Everything else the platform knows about an element (interfaces, toolkit attributes, raw states). */
+  elementDetails(elementId: string): Promise<Record<string, unknown>>;
   /** Current text of an element, for read-back; undefined when it has none. Never for secure fields. */
   readText(elementId: string): Promise<string | undefined>;
 

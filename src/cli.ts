@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+/**
+ * axpage command line:
+ *   axpage [serve]                 MCP server on stdio (what MCP clients run)
+ *   axpage desktop up|run|down|env|status   a headless desktop of our own
+ *   axpage demo                    the main job on an embedded default
+ */
+import { loadConfig, ConfigError } from './config.js';
+
+const USAGE = `usage: axpage [serve]            run the MCP server on stdio
+       axpage desktop up|run|down|env|status [...]   headless desktop (see axpage desktop --help)
+       axpage demo [--keep]         bring up a headless desktop, drive a GTK demo through a real MCP client
+       axpage --version | --help`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command = 'serve', ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      return serve();
+    case 'desktop': {
+      const { runDesktopCommand } = await import('./cli/desktop.js');
+      return runDesktopCommand(rest);
+    }
+    case 'demo': {
+      const { runDemo } = await import('./demo/demo.js');
+      return runDemo(rest);
+    }
+    case '--version':
+    case '-v': {
+      const { createRequire } = await import('node:module');
+      const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
+      process.stdout.write(`${pkg.version}\n`);
+      return 0;
+    }
+    case '--help':
+    case '-h':
+    case 'help':
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    default:
+      process.stderr.write(`axpage: unknown command '${command}'\n${USAGE}\n`);
+      return 2;
+  }
+}
+
+async function serve(): Promise<number> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`axpage: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  const [{ StdioServerTransport }, { createServer }, { openDesktop }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('./server.js'),
+    import('./platform/index.js'),
+  ]);
+  const handle = createServer(() => openDesktop(), config);
+  const transport = new StdioServerTransport();
+  let closing: Promise<void> | undefined;
+  const shutdown = (): Promise<void> => {
+    closing ??= handle.close().catch((err: unknown) => {
+      process.stderr.write(`axpage: error while closing: ${String(err)}\n`);
+    });
+    return closing;
+  };
+  // The SDK's stdio transport does not end on stdin EOF; open D-Bus connections would
+  // keep the process alive after the client has gone.
+  process.stdin.on('end', () => void shutdown().then(() => process.exit(0)));
+  process.on('SIGTERM', () => void shutdown().then(() => process.exit(0)));
+  process.on('SIGINT', () => void shutdown().then(() => process.exit(0)));
+  await handle.server.connect(transport);
+  return new Promise<number>(() => undefined);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== undefined) process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`axpage: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

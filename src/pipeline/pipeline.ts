@@ -1,0 +1,423 @@
+/**
+ * The one response pipeline every tool runs through:
+ *
+ *   resolve app ─► before view (cached while the app is unchanged) ─► act ─► settle
+ *   ─► after snapshot ─► frontmost check (handoff) ─► diff ─► publish
+ *
+ * Observation tools take the same path without act/settle/diff. A tool declares only its
+ * schema and its action; publishing (screenshot, tree file, summary) lives in publish.ts.
+ */
+import type { Config } from '../config.js';
+import type { Rect, SnapshotLimits } from '../model/element.js';
+import type { SnapshotView } from '../model/view.js';
+import { dropHidden } from '../model/filter.js';
+import type { TreeDiff } from '../model/diff.js';
+import type { AccessReport, Desktop } from '../platform/desktop.js';
+import { diffSnapshots } from '../diff/index.js';
+import { AppDirectory, type ResolvedApp } from './apps.js';
+import { AxError, describeError } from './errors.js';
+import { KeyedLock } from './lock.js';
+import {
+  Publisher,
+  type ActionReport,
+  type PublishRequest,
+  type ReportRequest,
+} from './publish.js';
+import { RefRegistry } from './refs.js';
+import type { ToolResponse } from './response.js';
+import { settle, type SettleResult } from './settle.js';
+import { resolveInView, type ResolvedTarget, type TargetSpec } from './target.js';
+import { ViewCache } from './views.js';
+
+/** What an observation tool sees: the view and, when it named one, its target. */
+export interface Observed {
+  view: SnapshotView;
+  target?: ResolvedTarget;
+  desktop: Desktop;
+}
+
+export interface ObserveRequest {
+  app?: string | number;
+  /** Walk only below this element (a ref or query resolved against the full view). */
+  root?: TargetSpec;
+  /** An element the tool is about (get_value, assert): resolved against the view. */
+  target?: TargetSpec;
+  limits?: Partial<SnapshotLimits>;
+  /** Leave out subtrees the app reports as not showing (get_tree's default). */
+  dropHidden?: boolean;
+  /** Reads beyond the snapshot (fresh values, attributes), before publishing. */
+  inspect?: (seen: Observed) => Promise<Record<string, unknown>>;
+  /** One line saying what was done; gets the element counts appended. */
+  describe: (seen: Observed, facts: Record<string, unknown>) => string;
+  /** A result list (find) written to the tree file and capped in the summary. */
+  results?: (seen: Observed) => { title: string; indices: number[] } | undefined;
+  /** The result is a failure (e.g. a wait that timed out), though the snapshot worked. */
+  failure?: (seen: Observed, facts: Record<string, unknown>) => string | undefined;
+  capture?: { rect?: Rect; windowIndex?: number };
+  includeImage?: boolean;
+}
+
+export interface ActContext {
+  desktop: Desktop;
+  pid: number;
+  view: SnapshotView;
+  target?: ResolvedTarget;
+  /** Resolve a second target (e.g. a drag's end) against the same view. */
+  resolve: (spec: TargetSpec) => ResolvedTarget;
+}
+
+export interface ActOutcome {
+  /** What was done, e.g. `Clicked [AXButton] "Submit" e12`. No typed text in it. */
+  did: string;
+  route: string;
+  delivery: 'background' | 'foreground';
+  /** Read back the effect on the after view; default: any change counts as confirmed. */
+  verify?: (after: SnapshotView, diff: TreeDiff) => Pick<ActionReport, 'effect' | 'escalation'>;
+  /** Read the effect back from the app directly (e.g. a slider value); true = confirmed. */
+  readBack?: () => Promise<boolean>;
+  /** Put the previously frontmost window back (foreground delivery). */
+  restore?: () => Promise<void>;
+  /** A step failed after earlier ones ran: reported, never swallowed. */
+  error?: string;
+}
+
+export interface ActRequest {
+  app?: string | number;
+  target?: TargetSpec;
+  /** The target must resolve to an element (not just a point). */
+  needsElement?: boolean;
+  perform: (ctx: ActContext) => Promise<ActOutcome>;
+  extra?: (after: SnapshotView, outcome: ActOutcome) => Record<string, unknown>;
+}
+
+export class Pipeline {
+  readonly refs = new RefRegistry();
+  readonly apps = new AppDirectory();
+  readonly views = new ViewCache(this.refs);
+  private readonly lock = new KeyedLock();
+  private readonly publisher: Publisher;
+  private desktopPromise?: Promise<Desktop>;
+
+  constructor(
+    private readonly openDesktop: () => Promise<Desktop>,
+    readonly config: Config,
+  ) {
+    this.publisher = new Publisher(() => this.desktop(), config);
+  }
+
+  /** The platform backend, opened on first use; a failure is retried on the next call. */
+  desktop(): Promise<Desktop> {
+    this.desktopPromise ??= this.openDesktop().catch((err: unknown) => {
+      this.desktopPromise = undefined;
+      throw err;
+    });
+    return this.desktopPromise;
+  }
+
+  async resolveApp(app: string | number | undefined): Promise<ResolvedApp> {
+    return this.apps.resolve(await this.desktop(), app);
+  }
+
+  /** The pid an app argument or a ref points at; a ref wins and must agree with app. */
+  private async targetPid(app: string | number | undefined, spec?: TargetSpec): Promise<number> {
+    if (spec?.ref !== undefined) {
+      const origin = this.refs.originOf(spec.ref);
+      if (app !== undefined) {
+        const resolved = await this.resolveApp(app);
+        if (resolved.pid !== origin.pid) {
+          throw new AxError(
+            'bad_argument',
+            `ref ${spec.ref.trim()} belongs to pid ${origin.pid}, not to ${resolved.name} (pid ${resolved.pid})`,
+            'Drop app (a ref already names its app) or pass a ref from this app',
+          );
+        }
+      }
+      return origin.pid;
+    }
+    return (await this.resolveApp(app)).pid;
+  }
+
+  /** A fresh full snapshot of an app, presented (refs + visibility) and cached. */
+  async snapshot(pid: number, tool: string, limits?: Partial<SnapshotLimits>): Promise<SnapshotView> {
+    const desktop = await this.desktop();
+    void this.views.watch(desktop, pid);
+    this.views.beginSnapshot(pid);
+    const snapshot = await desktop.snapshot(pid, { ...this.config.limits, ...limits });
+    const partial = limits?.maxDepth !== undefined && limits.maxDepth < this.config.limits.maxDepth;
+    return this.views.present(snapshot, await desktop.screenSize(), tool, partial);
+  }
+
+  /** The app's view: the cached one while no change event came in, else a new walk. */
+  async currentView(pid: number, tool: string): Promise<SnapshotView> {
+    return this.views.fresh(pid) ?? this.snapshot(pid, tool);
+  }
+
+  resolveTarget(view: SnapshotView, spec: TargetSpec): ResolvedTarget {
+    return resolveInView(view, spec, (ref) =>
+      this.views.indexOf(view, ref, this.refs.originOf(ref)),
+    );
+  }
+
+  async observe(tool: string, req: ObserveRequest): Promise<ToolResponse> {
+    const pid = await this.targetPid(req.app, req.root ?? req.target);
+    return this.lock.run(pid, async () => {
+      const desktop = await this.desktop();
+      let view = await this.snapshot(pid, tool, req.limits);
+      if (req.root) {
+        const root = this.resolveTarget(view, req.root);
+        const sub = await desktop.snapshot(pid, {
+          ...this.config.limits,
+          ...req.limits,
+          rootId: root.element?.id,
+        });
+        view = this.views.present(sub, await desktop.screenSize(), tool, true);
+      }
+      let notes: string[] = [];
+      if (req.dropHidden) {
+        const { snapshot, dropped } = dropHidden(view.snapshot);
+        if (dropped > 0) {
+          view = this.views.present(snapshot, await desktop.screenSize(), tool, true);
+          notes = [`hidden: ${dropped} elements the app reports as not showing were left out (include_invisible: true keeps them)`];
+        }
+      }
+      const target = req.target ? this.resolveTarget(view, req.target) : undefined;
+      const seen: Observed = { view, target, desktop };
+      const facts = req.inspect ? await req.inspect(seen) : {};
+      return this.publisher.publish(tool, {
+        view,
+        did: req.describe(seen, facts),
+        error: req.failure?.(seen, facts),
+        extra: facts,
+        results: req.results?.(seen),
+        capture: req.capture,
+        includeImage: req.includeImage,
+        notes,
+      });
+    });
+  }
+
+  async act(tool: string, req: ActRequest): Promise<ToolResponse> {
+    const pid = await this.targetPid(req.app, req.target);
+    return this.lock.run(pid, async () => {
+      const desktop = await this.desktop();
+      const before = await this.currentView(pid, tool);
+      const target = req.target ? this.resolveTarget(before, req.target) : undefined;
+      if (req.needsElement && target && target.index === undefined) {
+        throw new AxError(
+          'bad_argument',
+          'this action needs an element, not coordinates',
+          'Pass ref or query to name the element',
+        );
+      }
+      const childrenBefore = new Set(await desktop.childProcesses(pid).catch(() => []));
+      const watching = (await this.views.watch(desktop, pid)) !== null;
+      const startedAt = Date.now();
+      const outcome = await req.perform({
+        desktop,
+        pid,
+        view: before,
+        target,
+        resolve: (spec) => this.resolveTarget(before, spec),
+      });
+      const actMs = Date.now() - startedAt;
+      const settled = await settle(
+        desktop,
+        this.views,
+        pid,
+        childrenBefore,
+        Date.now(),
+        {
+          quietMs: this.config.settleQuietMs,
+          firstEventMs: outcome.delivery === 'foreground' ? 150 : 100,
+          maxMs: this.config.settleMaxMs,
+          spawnWaitMs: this.config.spawnWaitMs,
+        },
+        watching,
+      );
+      const after = await this.afterView(pid, tool, before, watching);
+      const diff = diffSnapshots(before.snapshot, after.snapshot);
+      const appSwitch = await this.handoff(pid, tool, settled);
+      // Restore only when the target is still in front: never bury a window the action opened.
+      if (outcome.restore && !appSwitch) await outcome.restore().catch(() => undefined);
+      let verdict = outcome.verify
+        ? outcome.verify(after, diff)
+        : defaultVerdict(diff, appSwitch !== undefined, outcome.delivery);
+      if (outcome.readBack) {
+        const ok = await outcome.readBack().catch(() => false);
+        verdict = ok
+          ? { effect: 'confirmed' }
+          : { effect: 'suspected_noop', escalation: verdict.escalation };
+      }
+      const request: PublishRequest = {
+        view: after,
+        did: outcome.did,
+        before,
+        diff,
+        appSwitch,
+        action: {
+          route: outcome.route,
+          delivery: outcome.delivery,
+          effect: verdict.effect,
+          escalation: verdict.escalation,
+          actMs,
+          settleMs: settled.ms,
+          settleReason: settled.reason,
+        },
+        error: outcome.error,
+        extra: req.extra?.(after, outcome),
+      };
+      return this.publisher.publish(tool, request);
+    });
+  }
+
+  /** After an action: a new walk; without change events, walk until two walks agree. */
+  private async afterView(
+    pid: number,
+    tool: string,
+    before: SnapshotView,
+    watching: boolean,
+  ): Promise<SnapshotView> {
+    let view = await this.snapshot(pid, tool);
+    if (watching) return view;
+    for (let i = 0; i < 3; i++) {
+      const again = await this.snapshot(pid, tool);
+      const d = diffSnapshots(view.snapshot, again.snapshot);
+      view = again;
+      if (d.added.length + d.removed.length + d.modified.length === 0) break;
+    }
+    void before;
+    return view;
+  }
+
+  /** Another process came to the front, or one the action started showed a window. */
+  private async handoff(
+    pid: number,
+    tool: string,
+    settled: SettleResult,
+  ): Promise<SnapshotView | undefined> {
+    const desktop = await this.desktop();
+    const front = await desktop.frontmost().catch(() => null);
+    let other = front && front.pid !== pid ? front.pid : undefined;
+    if (other === undefined && settled.spawned.length > 0) other = settled.spawned[0];
+    if (other === undefined) return undefined;
+    const apps = await desktop.listApps();
+    if (!apps.some((a) => a.pid === other)) return undefined;
+    return this.snapshot(other, tool);
+  }
+
+  /** Wait until no change event came for `quietMs`, bounded by `timeoutMs`. */
+  async waitIdle(
+    pid: number,
+    quietMs: number,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<{ idle: boolean; ms: number; events: number }> {
+    const desktop = await this.desktop();
+    const watching = (await this.views.watch(desktop, pid)) !== null;
+    const start = Date.now();
+    const first = this.views.activity(pid).count;
+    if (!watching) {
+      // No events: idle when two walks a quiet period apart agree.
+      let prev = await this.snapshot(pid, 'ax_wait_idle');
+      for (;;) {
+        await delay(quietMs);
+        const next = await this.snapshot(pid, 'ax_wait_idle');
+        const d = diffSnapshots(prev.snapshot, next.snapshot);
+        const ms = Date.now() - start;
+        if (d.added.length + d.removed.length + d.modified.length === 0) return { idle: true, ms, events: 0 };
+        if (ms >= timeoutMs || signal?.aborted) return { idle: false, ms, events: 0 };
+        prev = next;
+      }
+    }
+    for (;;) {
+      const now = Date.now();
+      const { lastAt, count } = this.views.activity(pid);
+      if (now - Math.max(lastAt, start) >= quietMs) return { idle: true, ms: now - start, events: count - first };
+      if (now - start >= timeoutMs || signal?.aborted) return { idle: false, ms: now - start, events: count - first };
+      await delay(Math.min(20, quietMs));
+    }
+  }
+
+  /**
+   * Re-read the app whenever it changes (and at least every 500 ms) until the predicate
+   * holds for its view, bounded by `timeoutMs`.
+   */
+  async waitUntil(
+    pid: number,
+    tool: string,
+    predicate: (view: SnapshotView) => boolean,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<{ satisfied: boolean; ms: number }> {
+    const desktop = await this.desktop();
+    await this.views.watch(desktop, pid);
+    const start = Date.now();
+    for (;;) {
+      const seen = this.views.activity(pid).count;
+      const view = await this.lock.run(pid, () => this.snapshot(pid, tool));
+      if (predicate(view)) return { satisfied: true, ms: Date.now() - start };
+      const readAt = Date.now();
+      for (;;) {
+        const elapsed = Date.now() - start;
+        if (elapsed >= timeoutMs || signal?.aborted) return { satisfied: false, ms: elapsed };
+        await delay(20);
+        if (this.views.activity(pid).count !== seen || Date.now() - readAt >= 500) break;
+      }
+    }
+  }
+
+  /** Is the accessibility stack reachable; a failure to open the backend is the answer, not an error. */
+  async accessReport(): Promise<AccessReport> {
+    let desktop: Desktop;
+    try {
+      desktop = await this.desktop();
+    } catch (err) {
+      const { message } = describeError(err);
+      return {
+        ok: false,
+        reason: message,
+        suggestion:
+          'Start axpage inside a desktop session (DISPLAY and DBUS_SESSION_BUS_ADDRESS set, AT-SPI running), or bring one up with `axpage desktop up` and export what it prints',
+        details: {},
+      };
+    }
+    return desktop.checkAccess();
+  }
+
+  /** A response that is not about one app's tree (access check, app list). */
+  report(tool: string, req: ReportRequest): Promise<ToolResponse> {
+    return this.publisher.report(tool, req);
+  }
+
+  errorResponse(tool: string, err: unknown): ToolResponse {
+    return this.publisher.error(tool, err);
+  }
+
+  async close(): Promise<void> {
+    await this.views.close();
+    if (this.desktopPromise) {
+      const desktop = await this.desktopPromise.catch(() => undefined);
+      await desktop?.close();
+    }
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function defaultVerdict(
+  diff: TreeDiff,
+  switched: boolean,
+  delivery: 'background' | 'foreground',
+): Pick<ActionReport, 'effect' | 'escalation'> {
+  const changed = diff.added.length + diff.removed.length + diff.modified.length > 0;
+  if (changed || switched) return { effect: 'confirmed' };
+  return {
+    effect: 'suspected_noop',
+    escalation:
+      delivery === 'background'
+        ? { recommended: 'foreground', reason: 'nothing changed in the tree after a background action' }
+        : undefined,
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * Per-app view state: the last full snapshot with its refs and visibility, whether the
+ * app changed since (from the backend's change events), and the identity → ref map that
+ * keeps refs stable across snapshots, full or partial.
+ */
+import type { Snapshot } from '../model/element.js';
+import type { SnapshotView } from '../model/view.js';
+import type { Desktop } from '../platform/desktop.js';
+import { identityKeys, matchElements } from '../diff/index.js';
+import { computeVisibility } from '../viewport/index.js';
+import { AxError } from './errors.js';
+import type { RefRegistry } from './refs.js';
+
+interface AppState {
+  view?: SnapshotView;
+  refByKey: Map<string, string>;
+  indexByRef?: Map<string, number>;
+  /** Set by change events; cleared when a snapshot starts. */
+  dirty: boolean;
+  /** Epoch ms of the last change event, for settling. */
+  lastEventAt: number;
+  eventCount: number;
+  /** Resolves to the unsubscribe function, or null when the backend cannot watch. */
+  watch?: Promise<(() => Promise<void>) | null>;
+}
+
+export class ViewCache {
+  private readonly apps = new Map<number, AppState>();
+  private snapshotCounter = 0;
+
+  constructor(private readonly refs: RefRegistry) {}
+
+  private state(pid: number): AppState {
+    let s = this.apps.get(pid);
+    if (!s) {
+      s = { refByKey: new Map(), dirty: true, lastEventAt: 0, eventCount: 0 };
+      this.apps.set(pid, s);
+    }
+    return s;
+  }
+
+  /** Start watching an app's change events (once). Safe to call on every snapshot. */
+  watch(desktop: Desktop, pid: number): Promise<(() => Promise<void>) | null> {
+    const s = this.state(pid);
+    s.watch ??= desktop
+      .watchChanges(pid, () => {
+        s.dirty = true;
+        s.lastEventAt = Date.now();
+        s.eventCount++;
+      })
+      .catch(() => null);
+    return s.watch;
+  }
+
+  /** Events seen for this app so far and when the last one came. */
+  activity(pid: number): { count: number; lastAt: number; watching: Promise<unknown> | undefined } {
+    const s = this.state(pid);
+    return { count: s.eventCount, lastAt: s.lastEventAt, watching: s.watch };
+  }
+
+  /** The last full view when nothing changed since it was taken, else undefined. */
+  fresh(pid: number): SnapshotView | undefined {
+    const s = this.apps.get(pid);
+    return s && !s.dirty ? s.view : undefined;
+  }
+
+  last(pid: number): SnapshotView | undefined {
+    return this.apps.get(pid)?.view;
+  }
+
+  /** Mark the app clean just before walking it: events during the walk make it dirty again. */
+  beginSnapshot(pid: number): void {
+    this.state(pid).dirty = false;
+  }
+
+  markDirty(pid: number): void {
+    this.state(pid).dirty = true;
+  }
+
+  /**
+   * Give a snapshot refs and visibility. A full snapshot becomes the app's current view;
+   * a partial one (root or depth limited) borrows refs without replacing it.
+   */
+  present(
+    snapshot: Snapshot,
+    screen: { w: number; h: number },
+    tool: string,
+    partial = false,
+  ): SnapshotView {
+    const s = this.state(snapshot.pid);
+    const snapshotId = `s${(++this.snapshotCounter).toString(36)}`;
+    const keys = identityKeys(snapshot);
+    const prev = s.view;
+    const matchOf = prev && !partial ? matchElements(prev.snapshot, snapshot) : undefined;
+    const refs = keys.map((key, i) => {
+      const known = s.refByKey.get(key);
+      if (known) return known;
+      const m = matchOf ? matchOf[i] : -1;
+      if (prev && m >= 0) return prev.refs[m];
+      return this.refs.mint({ pid: snapshot.pid, snapshotId, tool });
+    });
+    const { viewport, dialog, visible } = computeVisibility(snapshot, {
+      x: 0,
+      y: 0,
+      w: screen.w,
+      h: screen.h,
+    });
+    const view: SnapshotView = { snapshot, snapshotId, refs, visible, viewport, dialog };
+    if (partial) {
+      keys.forEach((key, i) => s.refByKey.set(key, refs[i]));
+    } else {
+      // Rebuilt from the latest full tree, so memory follows the app's size, not its history.
+      s.refByKey = new Map(keys.map((key, i) => [key, refs[i]]));
+      s.view = view;
+      s.indexByRef = undefined;
+    }
+    return view;
+  }
+
+  /** Index of a ref in the app's current view; a clear error when the element is gone. */
+  indexOf(view: SnapshotView, ref: string, origin: { snapshotId: string; tool: string }): number {
+    const s = this.state(view.snapshot.pid);
+    let index: Map<string, number>;
+    if (s.view === view) {
+      s.indexByRef ??= new Map(view.refs.map((r, i) => [r, i]));
+      index = s.indexByRef;
+    } else {
+      index = new Map(view.refs.map((r, i) => [r, i]));
+    }
+    const i = index.get(ref);
+    if (i === undefined) {
+      throw new AxError(
+        'stale_ref',
+        `ref ${ref} is stale: it came from snapshot ${origin.snapshotId} (${origin.tool}) and that element is no longer in ${view.snapshot.app}'s tree (snapshot ${view.snapshotId})`,
+        'The element is gone or was re-created: use the refs of the latest summary or tree file, or a query',
+      );
+    }
+    return i;
+  }
+
+  /** Forget an app that exited; stops its watcher. */
+  async forget(pid: number): Promise<void> {
+    const s = this.apps.get(pid);
+    this.apps.delete(pid);
+    const unwatch = await s?.watch;
+    await unwatch?.().catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.apps.keys()].map((pid) => this.forget(pid)));
+  }
+}

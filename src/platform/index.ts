@@ -1,0 +1,12 @@
+/** Picks the backend for this platform; loaded lazily so the server starts fast. */
+import type { Desktop } from './desktop.js';
+
+export async function openDesktop(env: NodeJS.ProcessEnv = process.env): Promise<Desktop> {
+  if (process.platform === 'linux') {
+    const { LinuxDesktop } = await import('./linux/index.js');
+    return LinuxDesktop.open(env);
+  }
+  throw new Error(
+    `axpage has no backend for ${process.platform} yet: Linux (AT-SPI2 + X11) works today; the macOS backend is planned`,
+  );
+}

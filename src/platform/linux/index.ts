@@ -1,0 +1,343 @@
+/**
+ * The Linux Desktop: AT-SPI2 over D-Bus for the trees and semantic actions, X11 (the
+ * native addon) for pixels, input and the window manager's view of the front window.
+ */
+import type { Rect, Snapshot } from '../../model/element.js';
+import { AxError } from '../../pipeline/errors.js';
+import type {
+  AccessReport,
+  AppInfo,
+  Desktop,
+  DesktopWindow,
+  Frontmost,
+  KeyCombo,
+  MouseButton,
+  RawImage,
+  SnapshotOptions,
+} from '../desktop.js';
+import { AtspiBus, AtspiCallError, resolveA11yAddress } from './atspi/bus.js';
+import * as atspi from './atspi/index.js';
+import { descendants } from './proc.js';
+import { X11 } from './x11.js';
+
+const MODIFIER_KEYSYMS: Record<KeyCombo['modifiers'][number], string> = {
+  ctrl: 'Control_L',
+  shift: 'Shift_L',
+  alt: 'Alt_L',
+  opt: 'Alt_L',
+  super: 'Super_L',
+  cmd: 'Super_L',
+};
+
+export class LinuxDesktop implements Desktop {
+  readonly platform = 'linux';
+  private x11?: X11;
+  private x11Error?: Error;
+
+  private constructor(
+    private readonly bus: AtspiBus,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  static async open(env: NodeJS.ProcessEnv = process.env): Promise<LinuxDesktop> {
+    let address: string;
+    try {
+      address = await resolveA11yAddress(env);
+    } catch (err) {
+      throw new AxError(
+        'no_desktop',
+        `cannot reach the AT-SPI accessibility bus: ${(err as Error).message}`,
+        'Run axpage inside a desktop session with accessibility on (DISPLAY and DBUS_SESSION_BUS_ADDRESS set), or start a headless one with `axpage desktop up` and export what it prints',
+      );
+    }
+    let bus: AtspiBus;
+    try {
+      bus = await AtspiBus.connect(address);
+    } catch (err) {
+      throw new AxError(
+        'no_desktop',
+        `the AT-SPI bus at ${address} does not answer: ${(err as Error).message}`,
+        'Check that at-spi-bus-launcher is running in this session (or restart it with `axpage desktop down` / `up`)',
+      );
+    }
+    return new LinuxDesktop(bus, env);
+  }
+
+  /** The X11 connection, opened on first use; a clear error without a display. */
+  private display(): X11 {
+    if (this.x11) return this.x11;
+    if (this.x11Error) throw this.x11Error;
+    if (!this.env.DISPLAY) {
+      throw new AxError(
+        'no_desktop',
+        'DISPLAY is not set: screenshots and input need the X server',
+        'Export DISPLAY of the desktop the apps run on (`axpage desktop env` prints it)',
+      );
+    }
+    try {
+      this.x11 = X11.open(this.env.DISPLAY, { framebuffer: this.env.XVFB_FB ?? false });
+      return this.x11;
+    } catch (err) {
+      this.x11Error = new AxError(
+        'no_desktop',
+        `cannot open X display ${this.env.DISPLAY}: ${(err as Error).message}`,
+        'Check that the X server is running and DISPLAY is right',
+      );
+      throw this.x11Error;
+    }
+  }
+
+  async checkAccess(): Promise<AccessReport> {
+    const details: AccessReport['details'] = { a11y_bus: this.bus.address };
+    try {
+      const apps = await atspi.listApps(this.bus);
+      details.registry = 'answering';
+      details.apps = apps.length;
+    } catch (err) {
+      return {
+        ok: false,
+        reason: `the AT-SPI registry does not answer: ${(err as Error).message}`,
+        suggestion: 'Start at-spi2-registryd in this session (axpage desktop up does)',
+        details,
+      };
+    }
+    try {
+      const x = this.display();
+      details.display = this.env.DISPLAY ?? '';
+      const wm = x.windowManager();
+      details.window_manager = wm ? wm.name : 'none (focus and frontmost detection need one)';
+    } catch (err) {
+      details.display = `unavailable: ${(err as Error).message}`;
+    }
+    return { ok: true, details };
+  }
+
+  listApps(): Promise<AppInfo[]> {
+    return atspi.listApps(this.bus);
+  }
+
+  async frontmost(): Promise<Frontmost | null> {
+    // The window manager's _NET_ACTIVE_WINDOW is authoritative where there is one;
+    // AT-SPI's ACTIVE state is the fallback (and agrees with it under openbox).
+    try {
+      const x = this.display();
+      const active = x.activeWindow();
+      if (active?.pid) {
+        const info = x.windowInfo(active.window);
+        return {
+          pid: active.pid,
+          windowTitle: info.title,
+          windowFrame: { x: info.x, y: info.y, w: info.w, h: info.h },
+        };
+      }
+    } catch {
+      // fall through to AT-SPI
+    }
+    return atspi.findFrontmost(this.bus);
+  }
+
+  async listWindows(pid?: number): Promise<DesktopWindow[]> {
+    const x = this.display();
+    const active = x.activeWindow()?.window;
+    return x
+      .listWindows()
+      .filter((w) => w.mapped && w.pid !== null && (pid === undefined || w.pid === pid))
+      .map((w) => ({
+        pid: w.pid as number,
+        title: w.title,
+        frame: { x: w.x, y: w.y, w: w.w, h: w.h },
+        active: w.window === active,
+      }));
+  }
+
+  async childProcesses(pid: number): Promise<number[]> {
+    return descendants(pid);
+  }
+
+  async snapshot(pid: number, options: SnapshotOptions): Promise<Snapshot> {
+    const ref = await atspi.appRefForPid(this.bus, pid);
+    if (!ref) {
+      throw new AxError(
+        'app_not_found',
+        `pid ${pid} is not (or no longer) an app on the accessibility bus`,
+        'It may have exited; call ax_list_apps for what runs now',
+      );
+    }
+    let snapshot: Snapshot;
+    try {
+      snapshot = await atspi.snapshotApp(this.bus, ref, options);
+    } catch (err) {
+      throw platformError(err);
+    }
+    this.titleUntitledWindows(snapshot);
+    return snapshot;
+  }
+
+  /**
+   * GTK windows with a header bar often have no accessible name; the window manager
+   * knows their title. Match by pid and frame and borrow it, so windows can be named.
+   */
+  private titleUntitledWindows(snapshot: Snapshot): void {
+    if (!snapshot.windows.some((w) => !w.title)) return;
+    let native;
+    try {
+      native = this.display()
+        .listWindows()
+        .filter((w) => w.mapped && w.pid === snapshot.pid && w.title);
+    } catch {
+      return;
+    }
+    for (const win of snapshot.windows) {
+      if (win.title || !win.frame) continue;
+      const f = win.frame;
+      const hit = native.find(
+        (n) => Math.abs(n.x - f.x) <= 2 && Math.abs(n.y - f.y) <= 2 && Math.abs(n.w - f.w) <= 2 && Math.abs(n.h - f.h) <= 2,
+      );
+      if (!hit) continue;
+      win.title = hit.title;
+      const el = snapshot.elements[win.index];
+      if (!el.name) snapshot.elements[win.index] = { ...el, name: hit.title };
+    }
+  }
+
+  async screenSize(): Promise<{ w: number; h: number }> {
+    return this.display().screenSize();
+  }
+
+  async capture(rect?: Rect): Promise<RawImage> {
+    const img = this.display().captureRegion(rect);
+    return { width: img.width, height: img.height, channels: img.channels, data: img.data };
+  }
+
+  async doAction(elementId: string, action: string): Promise<void> {
+    await wrap(() => atspi.doAction(this.bus, elementId, action));
+  }
+
+  async setText(elementId: string, text: string): Promise<void> {
+    await wrap(() => atspi.setTextContents(this.bus, elementId, text));
+  }
+
+  async insertText(elementId: string, text: string, position: number): Promise<void> {
+    await wrap(() => atspi.insertText(this.bus, elementId, text, position));
+  }
+
+  async focusElement(elementId: string): Promise<void> {
+    await wrap(() => atspi.grabFocus(this.bus, elementId));
+  }
+
+  async setValue(elementId: string, value: number): Promise<void> {
+    await wrap(() => atspi.setCurrentValue(this.bus, elementId, value));
+  }
+
+  async readValue(elementId: string): Promise<{ value: number; min: number; max: number; step: number }> {
+    const v = await wrap(() => atspi.readValue(this.bus, elementId));
+    return { value: v.value, min: v.min, max: v.max, step: v.step };
+  }
+
+  elementDetails(elementId: string): Promise<Record<string, unknown>> {
+    return wrap(() => atspi.elementDetails(this.bus, elementId));
+  }
+
+  readText(elementId: string): Promise<string | undefined> {
+    return wrap(() => atspi.readText(this.bus, elementId));
+  }
+
+  async activate(pid: number): Promise<() => Promise<void>> {
+    const x = this.display();
+    const previous = x.activeWindow();
+    const windows = x.listWindows().filter((w) => w.mapped && w.pid === pid);
+    if (windows.length === 0) {
+      throw new AxError(
+        'action_failed',
+        `pid ${pid} has no mapped window to bring to the front`,
+        'Use a background action (delivery_mode: "background"), or check the app is showing a window',
+      );
+    }
+    // Front to back: the first of the app's windows is the one in front (its dialog, if any).
+    const target = windows[0];
+    if (previous?.window !== target.window) {
+      const result = await x.activate(target.window);
+      if (!result.active) {
+        throw new AxError(
+          'action_failed',
+          `the window manager did not activate "${target.title}" within ${result.elapsedMs} ms`,
+          'Is a window manager running? Focus and input need one (axpage desktop up starts openbox)',
+        );
+      }
+    }
+    return async () => {
+      if (previous && previous.window !== target.window) {
+        await x.activate(previous.window).catch(() => undefined);
+      }
+    };
+  }
+
+  async click(x: number, y: number, button: MouseButton, count: number): Promise<void> {
+    await this.display().click(x, y, button, count);
+  }
+
+  async pressKey(combo: KeyCombo): Promise<void> {
+    const keys = [...combo.modifiers.map((m) => MODIFIER_KEYSYMS[m]), combo.key];
+    try {
+      this.display().pressKey(keys);
+    } catch (err) {
+      if (err instanceof AxError) throw err;
+      throw new AxError(
+        'bad_argument',
+        `cannot press '${combo.key}': ${(err as Error).message}`,
+        'Use a key name like Return, Escape, Tab, BackSpace, Up, Page_Down, F5, or a single character',
+      );
+    }
+  }
+
+  async typeText(text: string): Promise<void> {
+    await this.display().typeText(text);
+  }
+
+  async scroll(x: number, y: number, dx: number, dy: number): Promise<void> {
+    this.display().scroll(x, y, dx, dy);
+  }
+
+  async drag(from: { x: number; y: number }, to: { x: number; y: number }, durationMs: number): Promise<void> {
+    await this.display().drag(from, to, durationMs);
+  }
+
+  async watchChanges(pid: number, onChange: () => void): Promise<() => Promise<void>> {
+    const ref = await atspi.appRefForPid(this.bus, pid);
+    if (!ref) throw new AxError('app_not_found', `pid ${pid} is not on the accessibility bus`);
+    return atspi.watchApp(this.bus, ref.bus, () => onChange());
+  }
+
+  async close(): Promise<void> {
+    await atspi.closeWires(this.bus).catch(() => undefined);
+    this.bus.disconnect();
+    this.x11?.close();
+  }
+}
+
+async function wrap<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw platformError(err);
+  }
+}
+
+/** AT-SPI failures as actionable errors: a vanished element or app says so. */
+function platformError(err: unknown): unknown {
+  if (err instanceof AxError) return err;
+  if (err instanceof atspi.AppGoneError) {
+    return new AxError('element_gone', err.message, 'Call ax_list_apps to see what runs now');
+  }
+  if (err instanceof AtspiCallError) {
+    const gone = /UnknownObject|ServiceUnknown|NoReply|Disconnected|UnknownMethod/.test(
+      `${err.dbusName ?? ''} ${err.message}`,
+    );
+    return new AxError(
+      gone ? 'element_gone' : 'action_failed',
+      gone ? `the element is gone from the app (${err.message})` : err.message,
+      gone ? 'Take a fresh tree (ax_get_tree) and use its refs' : undefined,
+    );
+  }
+  return err;
+}

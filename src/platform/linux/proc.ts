@@ -1,0 +1,51 @@
+/** Reading /proc: process state, parents and descendants (Linux only). */
+import fs from 'node:fs';
+
+export interface ProcStat {
+  state: string;
+  ppid: number;
+  pgrp: number;
+  start: number;
+}
+
+/** Parsed /proc/<pid>/stat, or null when there is no such process. */
+export function procStat(pid: number): ProcStat | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return null;
+  }
+  // The command name is in parentheses and may itself contain spaces or ')'.
+  const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return { state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), start: Number(f[19]) };
+}
+
+/** Live (non-zombie) descendants of `pid`: its children, their children, and so on. */
+export function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  for (const e of entries) {
+    const p = Number(e);
+    if (!Number.isInteger(p) || p <= 0) continue;
+    const st = procStat(p);
+    if (!st || st.state === 'Z' || st.state === 'X') continue;
+    const list = children.get(st.ppid);
+    if (list) list.push(p);
+    else children.set(st.ppid, [p]);
+  }
+  const out: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    for (const c of children.get(queue.shift() as number) ?? []) {
+      out.push(c);
+      queue.push(c);
+    }
+  }
+  return out;
+}

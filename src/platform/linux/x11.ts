@@ -1,0 +1,487 @@
+/**
+ * Typed X11 access for the Linux backend: screen capture, XTest input and EWMH windows,
+ * over the `@axpage/native` addon. Native calls are synchronous and short (a few X round
+ * trips, or one image copy: about 3 ms for 1280x800), so they run on the JS thread; only
+ * what waits on purpose (drag duration, waiting for activation, pacing long typing) is
+ * async.
+ *
+ * Screenshots read Xvfb's -fbdir framebuffer file when one is given for this display
+ * (env XVFB_FB or the `framebuffer` option), patching in the area around the pointer
+ * from the X server because the file holds the software cursor: the same pixels as the
+ * X path, with the server doing almost nothing. Otherwise they come from the X server
+ * (XShmGetImage, falling back to XGetImage).
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import type * as NativeApi from '@axpage/native';
+import type {
+  ActiveWindow,
+  Display as NativeDisplay,
+  NativeWindow,
+  RgbImage,
+  XwdInfo,
+} from '@axpage/native';
+import type { Rect } from '../../model/element.js';
+import type { MouseButton, RawImage } from '../desktop.js';
+
+type NativeModule = typeof NativeApi;
+
+let nativeModule: NativeModule | undefined;
+/** Loaded on first use, so importing this module never fails on a machine without the addon. */
+function native(): NativeModule {
+  nativeModule ??= createRequire(import.meta.url)('@axpage/native') as NativeModule;
+  return nativeModule;
+}
+
+export type { ActiveWindow, NativeWindow as X11Window };
+
+export type CaptureSource = 'framebuffer' | 'shm' | 'getimage';
+
+/** RGB pixels of a region, with where it came from after clipping to the screen. */
+export interface CapturedImage extends RawImage {
+  channels: 3;
+  /** Top-left of the captured (clipped) region in screen coordinates. */
+  x: number;
+  y: number;
+  source: CaptureSource;
+}
+
+export interface X11Options {
+  /**
+   * Xvfb's framebuffer file (`<fbdir>/Xvfb_screen0`) for this display; default env
+   * XVFB_FB. `false` never uses one. Ignored (with `framebufferProblem` saying why) when
+   * unreadable or when its header names another display or another screen size.
+   */
+  framebuffer?: string | false;
+  /**
+   * How long after the last typing to restore keycodes remapped for characters missing
+   * from the keymap. Clients look up the keymap when they process a key event, so
+   * restoring at once would lose those characters. Default 250 ms.
+   */
+  keymapRestoreMs?: number;
+}
+
+export interface ActivateResult {
+  /** The window became the active one (or got the input focus, without a WM) in time. */
+  active: boolean;
+  elapsedMs: number;
+  /** 'ewmh': asked the window manager; 'focus': no WM, raised and focused directly. */
+  method: 'ewmh' | 'focus';
+}
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+const BUTTONS: Record<MouseButton, number> = { left: 1, middle: 2, right: 3 };
+
+/** Pause between the clicks of a double/triple click (see click()). */
+const MULTI_CLICK_GAP_MS = 5;
+
+/** How far from the hotspot a cursor image can reach (themes go up to 64 px). */
+const CURSOR_REACH = 64;
+
+/**
+ * Friendly names for keys whose X keysym names differ ("ctrl" → Control_L). Looked up
+ * lowercased, only when the name is not a keysym name itself ("a" and "A" stay distinct).
+ */
+const KEY_ALIASES: Record<string, string> = {
+  ctrl: 'Control_L',
+  control: 'Control_L',
+  shift: 'Shift_L',
+  alt: 'Alt_L',
+  super: 'Super_L',
+  meta: 'Meta_L',
+  enter: 'Return',
+  return: 'Return',
+  esc: 'Escape',
+  escape: 'Escape',
+  tab: 'Tab',
+  space: 'space',
+  backspace: 'BackSpace',
+  delete: 'Delete',
+  del: 'Delete',
+  insert: 'Insert',
+  home: 'Home',
+  end: 'End',
+  pageup: 'Prior',
+  pagedown: 'Next',
+  up: 'Up',
+  down: 'Down',
+  left: 'Left',
+  right: 'Right',
+  menu: 'Menu',
+};
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Resolves a key name to a keysym, or throws naming the key. */
+export function keysymOf(name: string): number {
+  const { keysymFromName } = native();
+  const sym = keysymFromName(name) ?? keysymFromName(KEY_ALIASES[name.toLowerCase()] ?? '');
+  if (sym === null) {
+    throw new Error(
+      `unknown key name '${name}': use an X keysym name (Return, Tab, Escape, BackSpace, F5, ` +
+        `Left, Page_Up, Control_L, a, A...), one character, or ctrl/shift/alt/super/enter/esc`,
+    );
+  }
+  return sym;
+}
+
+function checkInt(value: number, what: string, min: number, max: number): void {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new TypeError(`${what} must be an integer in [${min}, ${max}], got ${value}`);
+  }
+}
+
+/** Rounds a rect outwards to whole pixels, rejecting what is not a rect. */
+function pixelRect(rect: Rect): Rect {
+  for (const k of ['x', 'y', 'w', 'h'] as const) {
+    if (typeof rect[k] !== 'number' || !Number.isFinite(rect[k])) {
+      throw new TypeError(`captureRegion: rect.${k} must be a finite number, got ${rect[k]}`);
+    }
+  }
+  if (rect.w <= 0 || rect.h <= 0) {
+    throw new TypeError(`captureRegion: rect size must be positive, got ${rect.w}x${rect.h}`);
+  }
+  const x = Math.floor(rect.x);
+  const y = Math.floor(rect.y);
+  return { x, y, w: Math.ceil(rect.x + rect.w) - x, h: Math.ceil(rect.y + rect.h) - y };
+}
+
+/** ":91", "host:91.0" → 91 (or null when the name has no display number). */
+function displayNumber(name: string): number | null {
+  const m = /:(\d+)(?:\.\d+)?$/.exec(name);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * Xvfb's -fbdir file: a live XWD image of the screen. Each read fetches the header and only
+ * the rows of the region, into one buffer reused across reads.
+ */
+class Framebuffer {
+  private constructor(
+    private readonly fd: number,
+    private readonly buf: Buffer,
+    private readonly info: XwdInfo,
+  ) {}
+
+  /** Opens the file if it is the framebuffer of this display; otherwise says why not. */
+  static open(
+    file: string,
+    displayName: string,
+    screen: { w: number; h: number },
+  ): Framebuffer | string {
+    let fd: number;
+    try {
+      fd = fs.openSync(file, 'r');
+    } catch (err) {
+      return `cannot open ${file}: ${(err as Error).message}`;
+    }
+    try {
+      const size = fs.fstatSync(fd).size;
+      const buf = Buffer.alloc(size);
+      fs.readSync(fd, buf, 0, Math.min(size, 65536), 0);
+      const info = native().xwdInfo(buf);
+      if (info.byteLength > size) return `${file} is shorter than its XWD header says`;
+      const want = displayNumber(displayName);
+      const has = /:(\d+)\.(\d+)$/.exec(info.name);
+      if (want !== null && has && (Number(has[1]) !== want || has[2] !== '0')) {
+        return `${file} is the framebuffer of "${info.name}", not of display ${displayName}`;
+      }
+      if (info.width !== screen.w || info.height !== screen.h) {
+        return `${file} is ${info.width}x${info.height} but the screen is ${screen.w}x${screen.h}`;
+      }
+      const fb = new Framebuffer(fd, buf, info);
+      fd = -1;
+      return fb;
+    } catch (err) {
+      return `${file} is not a usable XWD framebuffer: ${(err as Error).message}`;
+    } finally {
+      if (fd >= 0) fs.closeSync(fd);
+    }
+  }
+
+  read(r: Rect): RgbImage {
+    const { dataOffset, bytesPerLine, height } = this.info;
+    fs.readSync(this.fd, this.buf, 0, dataOffset, 0);
+    const y0 = Math.max(0, r.y);
+    const y1 = Math.min(height, r.y + r.h);
+    if (y1 > y0) {
+      const start = dataOffset + y0 * bytesPerLine;
+      fs.readSync(this.fd, this.buf, start, (y1 - y0) * bytesPerLine, start);
+    }
+    // Clips like the X path and throws the same RangeError when nothing is left.
+    return native().decodeXwd(this.buf, r.x, r.y, r.w, r.h);
+  }
+
+  close(): void {
+    fs.closeSync(this.fd);
+  }
+}
+
+export class X11 {
+  private fb: Framebuffer | null = null;
+  /** Why the framebuffer fast path is off (null when on, or when none was configured). */
+  framebufferProblem: string | null = null;
+  private restoreTimer: NodeJS.Timeout | null = null;
+  private readonly keymapRestoreMs: number;
+
+  private constructor(
+    private readonly dpy: NativeDisplay,
+    options: X11Options,
+  ) {
+    this.keymapRestoreMs = options.keymapRestoreMs ?? 250;
+    const file = options.framebuffer ?? process.env.XVFB_FB;
+    if (file) {
+      const fb = Framebuffer.open(file, dpy.name, dpy.screenSize());
+      if (typeof fb === 'string') this.framebufferProblem = fb;
+      else this.fb = fb;
+    }
+  }
+
+  /** Connects to `display` (default $DISPLAY). Throws when the addon or the server is missing. */
+  static open(display?: string, options: X11Options = {}): X11 {
+    return new X11(new (native().Display)(display), options);
+  }
+
+  get displayName(): string {
+    return this.dpy.name;
+  }
+
+  /** False once closed, or once the X server went away. */
+  get usable(): boolean {
+    return this.dpy.usable;
+  }
+
+  /** Whether captures read the framebuffer file. */
+  get usesFramebuffer(): boolean {
+    return this.fb !== null;
+  }
+
+  screenSize(): { w: number; h: number } {
+    return this.dpy.screenSize();
+  }
+
+  /**
+   * RGB pixels of a screen region (whole screen by default), clipped to the screen; a rect
+   * entirely outside throws RangeError. `source` forces a path (for tests and benchmarks).
+   */
+  captureRegion(rect?: Rect, source: 'auto' | CaptureSource = 'auto'): CapturedImage {
+    const r = rect ? pixelRect(rect) : { x: 0, y: 0, ...this.screenSize() };
+    if (source === 'framebuffer' && !this.fb) {
+      throw new Error(
+        `no framebuffer file for display ${this.dpy.name}: ${this.framebufferProblem ?? 'none configured (XVFB_FB)'}`,
+      );
+    }
+    if (this.fb && (source === 'auto' || source === 'framebuffer')) {
+      try {
+        const img = this.fb.read(r);
+        this.patchPointer(img);
+        return { ...img, channels: 3, source: 'framebuffer' };
+      } catch (err) {
+        if (err instanceof RangeError || source === 'framebuffer') throw err;
+        // The file went away (Xvfb restarted?): use the X server from now on.
+        this.framebufferProblem = `reading the framebuffer failed: ${(err as Error).message}`;
+        this.fb.close();
+        this.fb = null;
+      }
+    }
+    const method = source === 'shm' || source === 'getimage' ? source : 'auto';
+    const img = this.dpy.capture(r.x, r.y, r.w, r.h, method);
+    const { x, y, width, height, data } = img;
+    return { x, y, width, height, data, channels: 3, source: img.method };
+  }
+
+  /**
+   * Xvfb draws its software cursor into the framebuffer, while X captures leave it out.
+   * Re-read the area the cursor can cover from the X server so both paths agree (and no
+   * screenshot shows a pointer). Cursor images are at most CURSOR_REACH px from the hotspot.
+   */
+  private patchPointer(img: RgbImage): void {
+    const p = this.dpy.pointer();
+    const x0 = Math.max(img.x, p.x - CURSOR_REACH);
+    const y0 = Math.max(img.y, p.y - CURSOR_REACH);
+    const x1 = Math.min(img.x + img.width, p.x + CURSOR_REACH);
+    const y1 = Math.min(img.y + img.height, p.y + CURSOR_REACH);
+    if (x1 <= x0 || y1 <= y0) return;
+    const patch = this.dpy.capture(x0, y0, x1 - x0, y1 - y0);
+    const rowBytes = patch.width * 3;
+    for (let row = 0; row < patch.height; row++) {
+      const src = row * rowBytes;
+      const dst = ((patch.y + row - img.y) * img.width + (patch.x - img.x)) * 3;
+      patch.data.copy(img.data, dst, src, src + rowBytes);
+    }
+  }
+
+  /** Moves the pointer without clicking. */
+  mouseMove(x: number, y: number): void {
+    this.dpy.mouseMove(Math.round(x), Math.round(y));
+  }
+
+  /**
+   * Moves there and clicks `count` times. Press and release go out back to back (toolkits
+   * need no delay); the clicks of a multi-click are MULTI_CLICK_GAP_MS apart, because a
+   * second press with the same server timestamp as the first is swallowed by openbox's
+   * click-to-focus grab about one time in five (measured), breaking double-clicks.
+   */
+  async click(
+    x: number,
+    y: number,
+    button: MouseButton | number = 'left',
+    count = 1,
+  ): Promise<void> {
+    const b = typeof button === 'number' ? button : BUTTONS[button];
+    if (b === undefined) throw new TypeError(`click: unknown button '${String(button)}'`);
+    checkInt(count, 'click: count', 1, 10);
+    this.dpy.mouseMove(Math.round(x), Math.round(y));
+    for (let i = 0; i < count; i++) {
+      if (i > 0) await sleep(MULTI_CLICK_GAP_MS);
+      this.dpy.mouseButton(b, true);
+      this.dpy.mouseButton(b, false);
+    }
+  }
+
+  /**
+   * Presses the keys in order and releases them in reverse: modifiers first, the key last
+   * (["Control_L", "s"], ["ctrl", "shift", "Tab"]). A shifted key alone ("A", "exclam")
+   * gets Shift added. Unknown names throw before anything is pressed.
+   */
+  pressKey(keys: string[]): void {
+    if (!Array.isArray(keys) || keys.length === 0) {
+      throw new TypeError('pressKey: give at least one key name');
+    }
+    this.dpy.keyCombo(keys.map(keysymOf));
+    this.scheduleKeymapRestore();
+  }
+
+  /**
+   * Types text exactly, one key tap per character with the right Shift level; characters
+   * missing from the keymap go through temporarily remapped spare keycodes. Control
+   * characters other than \n, \r and \t throw before anything is typed.
+   */
+  async typeText(text: string): Promise<void> {
+    let rest = text;
+    while (rest.length > 0) {
+      const r = this.dpy.typeText(rest);
+      if (r.pendingRestore > 0) this.scheduleKeymapRestore();
+      rest = rest.slice(r.consumed);
+      // All spare keycodes were just used: let clients translate those keys first.
+      if (rest.length > 0) await sleep(Math.max(1, Math.ceil(r.retryAfterMs)));
+    }
+  }
+
+  /**
+   * Scroll wheel at (x, y), in wheel clicks: positive dy reveals what is below (button 5),
+   * negative dy what is above (4); positive dx what is to the right (7), negative the left (6).
+   */
+  scroll(x: number, y: number, dx: number, dy: number): void {
+    checkInt(dx, 'scroll: dx', -1000, 1000);
+    checkInt(dy, 'scroll: dy', -1000, 1000);
+    this.dpy.mouseMove(Math.round(x), Math.round(y));
+    const tap = (button: number, n: number): void => {
+      for (let i = 0; i < n; i++) {
+        this.dpy.mouseButton(button, true);
+        this.dpy.mouseButton(button, false);
+      }
+    };
+    tap(dy > 0 ? 5 : 4, Math.abs(dy));
+    tap(dx > 0 ? 7 : 6, Math.abs(dx));
+  }
+
+  /**
+   * Left-button drag: press at `from`, move in `steps` even steps spread over
+   * `durationMs`, release at `to`. The button is released even if a step fails.
+   */
+  async drag(from: Point, to: Point, durationMs = 0, steps?: number): Promise<void> {
+    const n = steps ?? Math.max(5, Math.ceil(durationMs / 16));
+    checkInt(n, 'drag: steps', 1, 10_000);
+    const pause = durationMs > 0 ? durationMs / n : 0;
+    this.dpy.mouseMove(Math.round(from.x), Math.round(from.y));
+    this.dpy.mouseButton(1, true);
+    try {
+      for (let i = 1; i <= n; i++) {
+        if (pause > 0) await sleep(pause);
+        const t = i / n;
+        this.dpy.mouseMove(
+          Math.round(from.x + (to.x - from.x) * t),
+          Math.round(from.y + (to.y - from.y) * t),
+        );
+      }
+    } finally {
+      if (this.dpy.usable) this.dpy.mouseButton(1, false);
+    }
+  }
+
+  pointer(): Point {
+    const { x, y } = this.dpy.pointer();
+    return { x, y };
+  }
+
+  /** The active window and its pid (null without one, or without an EWMH window manager). */
+  activeWindow(): ActiveWindow | null {
+    return this.dpy.activeWindow();
+  }
+
+  /** Top-level client windows, front to back where the window manager says. */
+  listWindows(): NativeWindow[] {
+    return this.dpy.listWindows();
+  }
+
+  windowInfo(window: number): NativeWindow {
+    return this.dpy.windowInfo(window);
+  }
+
+  /** The running EWMH window manager, or null. */
+  windowManager(): { window: number; name: string } | null {
+    return this.dpy.windowManager();
+  }
+
+  /**
+   * Activates a window and waits (polling, up to timeoutMs) until the window manager
+   * reports it active. Resolves either way; `active` says which.
+   */
+  async activate(window: number, timeoutMs = 500): Promise<ActivateResult> {
+    const t0 = performance.now();
+    const { method } = this.dpy.activateWindow(window);
+    const isActive = (): boolean =>
+      method === 'ewmh'
+        ? this.dpy.activeWindow()?.window === window
+        : this.dpy.inputFocus() === window;
+    for (;;) {
+      const active = isActive();
+      const elapsedMs = Math.round((performance.now() - t0) * 10) / 10;
+      if (active || elapsedMs >= timeoutMs) return { active, elapsedMs, method };
+      await sleep(Math.min(5, timeoutMs - elapsedMs));
+    }
+  }
+
+  /** Restores remapped keycodes now (close() does too). */
+  restoreKeymap(): number {
+    if (this.restoreTimer) clearTimeout(this.restoreTimer);
+    this.restoreTimer = null;
+    return this.dpy.usable ? this.dpy.restoreKeymap() : 0;
+  }
+
+  close(): void {
+    if (this.restoreTimer) clearTimeout(this.restoreTimer);
+    this.restoreTimer = null;
+    this.fb?.close();
+    this.fb = null;
+    this.dpy.close();
+  }
+
+  private scheduleKeymapRestore(): void {
+    if (this.restoreTimer) clearTimeout(this.restoreTimer);
+    this.restoreTimer = setTimeout(() => {
+      this.restoreTimer = null;
+      try {
+        if (this.dpy.usable) this.dpy.restoreKeymap();
+      } catch {
+        // The server went away: nothing left to restore.
+      }
+    }, this.keymapRestoreMs);
+    this.restoreTimer.unref();
+  }
+}

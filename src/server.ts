@@ -1,0 +1,47 @@
+/**
+ * The MCP server: tools registered from their definitions, one pipeline behind them.
+ * Transport-agnostic; cli.ts wires stdio.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { createRequire } from 'node:module';
+import type { Config } from './config.js';
+import type { Desktop } from './platform/desktop.js';
+import { Pipeline } from './pipeline/pipeline.js';
+import { summaryShape } from './summary/index.js';
+import { registerTool } from './tools/define.js';
+import { allTools } from './tools/index.js';
+
+const require = createRequire(import.meta.url);
+const pkg = require('../package.json') as { version: string };
+
+export const INSTRUCTIONS = `axpage lets you see and operate desktop apps through their accessibility trees.
+Every call writes a tree file (one element per line: [AXRole (native role)] "text" eN x: y: w: h: flags) and a PNG screenshot of the same moment, and returns a short summary with their paths.
+- Grep the tree file (grep -n 'AXButton' <file>) instead of asking for more output; elements carry refs (e42).
+- Act by ref (ref: "e42"), by query ("button:Save", "Name"), or by coordinates. A ref names its app by itself.
+- Action summaries list what changed (added/removed/modified, text old -> new) and the visible elements after the action; an app_switch section appears when another app came to the front.
+- app accepts a name, pid, alias or window title; connecting first is optional.`;
+
+export interface ServerHandle {
+  server: McpServer;
+  pipeline: Pipeline;
+  close(): Promise<void>;
+}
+
+export function createServer(openDesktop: () => Promise<Desktop>, config: Config): ServerHandle {
+  const server = new McpServer(
+    { name: 'axpage', version: pkg.version },
+    { capabilities: { logging: {} }, instructions: INSTRUCTIONS },
+  );
+  const pipeline = new Pipeline(openDesktop, config);
+  for (const tool of allTools) {
+    registerTool(server, tool, summaryShape, (extra) => ({ pipeline, signal: extra.signal }));
+  }
+  return {
+    server,
+    pipeline,
+    async close() {
+      await pipeline.close();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,130 @@
+/** Assertions: does an element have the expected state? Pass/fail with every failure listed. */
+import { z } from 'zod';
+import type { Element } from '../model/element.js';
+import { AxError } from '../pipeline/errors.js';
+import { defineTool } from './define.js';
+import { appArg, queryArg, refArg, strategyArg } from './schemas.js';
+
+const assertionsShape = z.object({
+  exists: z.boolean().optional(),
+  enabled: z.boolean().optional(),
+  focused: z.boolean().optional(),
+  value: z.string().optional().describe('Exact value (text, number as text, "true"/"false" for check boxes).'),
+  title: z.string().optional().describe('Exact name.'),
+  role: z.string().optional().describe('AX role (AXButton) or native role (push button).'),
+  visible: z.boolean().optional(),
+  contains_text: z.string().optional().describe('Name, value or description contains this (case-insensitive).'),
+  checked: z.boolean().optional(),
+});
+
+type Assertions = z.infer<typeof assertionsShape>;
+interface Failure {
+  property: string;
+  expected: unknown;
+  actual: unknown;
+}
+
+export const assertTool = defineTool({
+  name: 'ax_assert',
+  title: 'Assert element state',
+  description:
+    'Check that an element (ref or query) has the expected state: exists, enabled, focused, value, title, role, visible, contains_text, checked. Returns passed plus each failure with expected and actual. A failed assertion is a result, not an error.',
+  kind: 'read',
+  input: z.object({
+    app: appArg.optional(),
+    ref: refArg.optional(),
+    query: queryArg.optional(),
+    strategy: strategyArg.optional(),
+    assertions: assertionsShape,
+  }),
+  output: z.object({
+    passed: z.boolean(),
+    checked_properties: z.array(z.string()),
+    failures: z.array(z.object({ property: z.string(), expected: z.unknown(), actual: z.unknown() })),
+    element_ref: z.string().optional(),
+  }),
+  async handle(args, { pipeline }) {
+    if (args.ref === undefined && args.query === undefined) {
+      throw new AxError('bad_argument', 'no element given', 'Pass ref or query');
+    }
+    const keys = Object.keys(args.assertions).filter((k) => args.assertions[k as keyof Assertions] !== undefined);
+    if (keys.length === 0) {
+      throw new AxError('bad_argument', 'assertions is empty', 'Give at least one of exists, enabled, focused, value, title, role, visible, contains_text, checked');
+    }
+    return pipeline.observe('ax_assert', {
+      app: args.app,
+      inspect: async ({ view, desktop }) => {
+        let index: number | undefined;
+        try {
+          index = pipeline.resolveTarget(view, { ref: args.ref, query: args.query, strategy: args.strategy }).index;
+        } catch (err) {
+          if (!(err instanceof AxError) || !['no_match', 'stale_ref'].includes(err.code)) throw err;
+        }
+        const failures: Failure[] = [];
+        const a = args.assertions;
+        const exists = index !== undefined;
+        if (a.exists !== undefined && a.exists !== exists) failures.push({ property: 'exists', expected: a.exists, actual: exists });
+        if (index !== undefined) {
+          const el = view.snapshot.elements[index];
+          const value = el.flags.includes('secure')
+            ? undefined
+            : ((await desktop.readText(el.id).catch(() => undefined)) ?? checkValue(el) ?? el.value);
+          const check = (property: string, expected: unknown, actual: unknown, ok = expected === actual): void => {
+            if (!ok) failures.push({ property, expected, actual });
+          };
+          if (a.enabled !== undefined) check('enabled', a.enabled, !el.flags.includes('disabled'));
+          if (a.focused !== undefined) check('focused', a.focused, el.flags.includes('focused'));
+          if (a.visible !== undefined) check('visible', a.visible, view.visible[index]);
+          if (a.checked !== undefined) check('checked', a.checked, el.flags.includes('checked'));
+          if (a.title !== undefined) check('title', a.title, el.name);
+          if (a.value !== undefined) {
+            check('value', a.value, el.flags.includes('secure') ? '(secure: not readable)' : (value ?? null));
+          }
+          if (a.role !== undefined) {
+            const want = a.role.toLowerCase();
+            const ok = [el.role.toLowerCase(), el.role.toLowerCase().replace(/^ax/, ''), el.nativeRole.toLowerCase()].includes(want);
+            check('role', a.role, `${el.role} (${el.nativeRole})`, ok);
+          }
+          if (a.contains_text !== undefined) {
+            const hay = [el.name, value ?? '', el.description ?? ''].join('\n').toLowerCase();
+            check('contains_text', a.contains_text, clip(`${el.name} ${value ?? ''}`), hay.includes(a.contains_text.toLowerCase()));
+          }
+        } else {
+          for (const k of keys.filter((k) => k !== 'exists')) failures.push({ property: k, expected: args.assertions[k as keyof Assertions], actual: 'element not found' });
+        }
+        return {
+          passed: failures.length === 0,
+          checked_properties: keys,
+          failures,
+          element_ref: index !== undefined ? view.refs[index] : undefined,
+        };
+      },
+      results: ({ view }) => {
+        const ref = args.ref?.trim();
+        const i = ref ? view.refs.indexOf(ref) : -1;
+        return i >= 0 ? { title: 'asserted element', indices: [i] } : undefined;
+      },
+      describe: (_seen, facts) => {
+        const failures = facts.failures as Failure[];
+        const what = args.ref ?? `'${args.query}'`;
+        if (failures.length === 0) return `PASSED: ${what} ${keys.join(', ')} (${keys.length} checks)`;
+        return `FAILED ${failures.length} of ${keys.length} checks on ${what}: ${failures
+          .slice(0, 3)
+          .map((f) => `${f.property} expected ${JSON.stringify(f.expected)} got ${JSON.stringify(f.actual)}`)
+          .join('; ')}${failures.length > 3 ? '; …' : ''}`;
+      },
+    });
+  },
+});
+
+function checkValue(el: Element): string | undefined {
+  if (['AXCheckBox', 'AXRadioButton', 'AXToggleButton'].includes(el.role)) return el.flags.includes('checked') ? 'true' : 'false';
+  return undefined;
+}
+
+function clip(text: string): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > 80 ? `${one.slice(0, 79)}…` : one;
+}
+
+export const assertTools = [assertTool];

@@ -1,0 +1,124 @@
+/** Connection tools: is accessibility reachable, which apps run, connect one (with an alias). */
+import { z } from 'zod';
+import { defineTool } from './define.js';
+import { appArg } from './schemas.js';
+
+export const isAccessible = defineTool({
+  name: 'ax_is_accessible',
+  title: 'Check accessibility access',
+  description:
+    'Check that the desktop accessibility stack is reachable (Linux: the AT-SPI bus and registry; macOS: the Accessibility permission). Call it first when other tools fail; when not enabled, the summary says why and what to do.',
+  kind: 'read',
+  input: z.object({}),
+  output: z.object({
+    enabled: z.boolean(),
+    process_name: z.string().optional(),
+    suggestion: z.string().optional(),
+    details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  }),
+  async handle(_args, { pipeline }) {
+    const report = await pipeline.accessReport();
+    return pipeline.report('ax_is_accessible', {
+      did: report.ok
+        ? `Accessibility is enabled (${Object.entries(report.details)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join(', ')})`
+        : `Accessibility is NOT enabled: ${report.reason}`,
+      error: report.ok ? undefined : `${report.reason}. ${report.suggestion ?? ''}`.trim(),
+      extra: {
+        enabled: report.ok,
+        process_name: 'axpage',
+        suggestion: report.suggestion,
+        details: report.details,
+      },
+    });
+  },
+});
+
+export const listApps = defineTool({
+  name: 'ax_list_apps',
+  title: 'List running applications',
+  description:
+    'List the running apps that expose accessibility, with pids, window counts and which one is frontmost. The full list goes to the file; use a name or pid as `app` in any tool.',
+  kind: 'read',
+  input: z.object({}),
+  output: z.object({
+    apps: z.array(
+      z.object({
+        name: z.string(),
+        pid: z.number().int(),
+        windows: z.number().int(),
+        frontmost: z.boolean(),
+        connected: z.boolean(),
+        alias: z.string().optional(),
+      }),
+    ),
+  }),
+  async handle(_args, { pipeline }) {
+    const desktop = await pipeline.desktop();
+    const apps = await desktop.listApps();
+    const rows = apps.map((a) => ({
+      name: a.name,
+      pid: a.pid,
+      windows: a.windows,
+      frontmost: a.active,
+      connected: pipeline.views.last(a.pid) !== undefined,
+      alias: pipeline.apps.aliasOf(a.pid),
+    }));
+    const front = rows.find((r) => r.frontmost);
+    return pipeline.report('ax_list_apps', {
+      did: `${rows.length} apps with accessibility${front ? `; frontmost: ${front.name} (pid ${front.pid})` : ''}`,
+      listing: {
+        title: 'apps (pid, name, windows, frontmost)',
+        lines: rows.map(
+          (r) =>
+            `pid:${r.pid} "${r.name}" windows:${r.windows}${r.frontmost ? ' frontmost' : ''}${r.alias ? ` alias:${r.alias}` : ''}`,
+        ),
+      },
+      extra: { apps: rows },
+    });
+  },
+});
+
+export const connect = defineTool({
+  name: 'ax_connect',
+  title: 'Connect to an application',
+  description:
+    'Connect to an app by name, pid or window title, optionally giving it an alias for later calls, and take its first snapshot (tree file + screenshot). Connecting is optional: every tool accepts app directly. An ambiguous name returns the candidates.',
+  kind: 'session',
+  input: z.object({
+    app: appArg,
+    alias: z
+      .string()
+      .regex(/^[A-Za-z][\w.-]{0,39}$/, 'an alias is a short name: letters, digits, . _ -')
+      .optional()
+      .describe('A short name for this app in later calls.'),
+  }),
+  output: z.object({
+    connected: z.boolean(),
+    app_name: z.string(),
+    pid: z.number().int(),
+    windows: z.number().int(),
+    alias: z.string().optional(),
+    matched_by: z.string(),
+  }),
+  async handle(args, { pipeline }) {
+    const app = await pipeline.resolveApp(args.app);
+    if (args.alias) pipeline.apps.setAlias(args.alias, app.pid);
+    return pipeline.observe('ax_connect', {
+      app: app.pid,
+      describe: ({ view }) =>
+        `Connected to ${app.name} (pid ${app.pid}, matched by ${app.matchedBy})${args.alias ? ` as '${args.alias}'` : ''}: ${view.snapshot.windows.length} windows`,
+      inspect: async ({ view }) => ({
+        connected: true,
+        app_name: app.name,
+        pid: app.pid,
+        windows: view.snapshot.windows.length,
+        alias: args.alias,
+        matched_by: app.matchedBy,
+      }),
+    });
+  },
+});
+
+export const connectTools = [isAccessible, listApps, connect];

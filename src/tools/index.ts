@@ -1,0 +1,8 @@
+import { actTools } from './act.js';
+import { assertTools } from './assert.js';
+import { connectTools } from './connect.js';
+import { findTools } from './find.js';
+import { observeTools } from './observe.js';
+
+/** Every tool the server registers, by family. */
+export const allTools = [...connectTools, ...observeTools, ...findTools, ...actTools, ...assertTools];

@@ -1,0 +1,155 @@
+/** Observation tools: the tree, a screenshot, the windows. Same pipeline, no action. */
+import { z } from 'zod';
+import { defineTool } from './define.js';
+import { appArg, queryArg, rectShape, refArg } from './schemas.js';
+
+export const getTree = defineTool({
+  name: 'ax_get_tree',
+  title: 'Get the element tree',
+  description:
+    'Walk an app (all its windows, dialogs first) into a greppable tree file with a screenshot; return a short summary with the file path, counts and the visible interactive elements. Grep the file by role (AXButton) or text. Options: a root element (ref or root_query), max_depth, include_invisible.',
+  kind: 'read',
+  input: z.object({
+    app: appArg.optional().describe('The app (name, alias, pid or window title); default: the frontmost app.'),
+    root: refArg.optional().describe('Walk only below this element ref.'),
+    root_query: queryArg.optional().describe('Walk only below the best match of this query.'),
+    max_depth: z
+      .number()
+      .int()
+      .min(0)
+      .max(200)
+      .optional()
+      .describe('Levels below the root to walk (default: the server limit, 60). 0 = the root only.'),
+    include_invisible: z
+      .boolean()
+      .optional()
+      .describe(
+        'Keep elements the app reports as not showing (hidden pages, collapsed menus). Default false: they are left out and counted in the file header. Elements merely scrolled out of view are always kept.',
+      ),
+  }),
+  async handle(args, { pipeline }) {
+    return pipeline.observe('ax_get_tree', {
+      app: args.app,
+      root:
+        args.root !== undefined
+          ? { ref: args.root }
+          : args.root_query !== undefined
+            ? { query: args.root_query }
+            : undefined,
+      limits: args.max_depth !== undefined ? { maxDepth: args.max_depth } : undefined,
+      dropHidden: !(args.include_invisible ?? false),
+      describe: ({ view }) =>
+        `Walked ${view.snapshot.app} (pid ${view.snapshot.pid}): ${view.snapshot.elements.length} elements, ${countTrue(view.visible)} visible, in ${Math.round(view.snapshot.elapsedMs)} ms`,
+    });
+  },
+});
+
+export const screenshot = defineTool({
+  name: 'ax_screenshot',
+  title: 'Capture a screenshot',
+  description:
+    'Capture an app window (default: its dialog if one is up, else its main window), a window by index, or a screen region, as a PNG file next to a tree file of the same moment. Password fields are blurred. Set include_image to also get the PNG inline.',
+  kind: 'read',
+  input: z.object({
+    app: appArg.optional().describe('The app; default: the frontmost app.'),
+    window_index: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('Which of the app\'s windows (as ax_list_windows numbers them); default: its dialog or active window.'),
+    region: rectShape.optional().describe('A screen region in points instead of a window.'),
+    full_screen: z.boolean().optional().describe('Capture the whole screen.'),
+    include_image: z
+      .boolean()
+      .optional()
+      .describe('Also return the PNG as image content (costs context); default false: the path only.'),
+  }),
+  async handle(args, { pipeline }) {
+    const desktop = await pipeline.desktop();
+    const screen = await desktop.screenSize();
+    return pipeline.observe('ax_screenshot', {
+      app: args.app,
+      capture: args.full_screen
+        ? { rect: { x: 0, y: 0, w: screen.w, h: screen.h } }
+        : { rect: args.region, windowIndex: args.window_index },
+      includeImage: args.include_image ?? false,
+      describe: ({ view }) => {
+        if (args.window_index !== undefined && !view.snapshot.windows[args.window_index]) {
+          return `Captured ${view.snapshot.app}: window_index ${args.window_index} does not exist (it has ${view.snapshot.windows.length}); captured its main view instead`;
+        }
+        const what = args.full_screen
+          ? 'the full screen'
+          : args.region
+            ? `region ${args.region.x},${args.region.y} ${args.region.w}x${args.region.h}`
+            : args.window_index !== undefined
+              ? `window ${args.window_index}`
+              : view.dialog
+                ? `its dialog "${view.dialog.title}"`
+                : 'its window';
+        return `Captured ${what} of ${view.snapshot.app} (pid ${view.snapshot.pid})`;
+      },
+    });
+  },
+});
+
+export const listWindows = defineTool({
+  name: 'ax_list_windows',
+  title: 'List an app\'s windows',
+  description:
+    'List the windows and dialogs of an app with index, title, role, frame, and whether each is active or modal (index 0 first: dialogs, then the active window). Writes the tree file and screenshot like every call.',
+  kind: 'read',
+  input: z.object({ app: appArg }),
+  output: z.object({
+    windows: z.array(
+      z.object({
+        index: z.number().int(),
+        title: z.string(),
+        role: z.string(),
+        ref: z.string(),
+        position: z.array(z.number()).optional(),
+        size: z.array(z.number()).optional(),
+        focused: z.boolean(),
+        modal: z.boolean(),
+        dialog: z.boolean(),
+        minimized: z.boolean(),
+      }),
+    ),
+  }),
+  async handle(args, { pipeline }) {
+    return pipeline.observe('ax_list_windows', {
+      app: args.app,
+      describe: ({ view }) =>
+        `${view.snapshot.app} has ${view.snapshot.windows.length} windows: ${view.snapshot.windows
+          .slice(0, 4)
+          .map((w, i) => `${i}:"${w.title.slice(0, 30)}"${w.active ? ' (active)' : ''}${w.modal ? ' (modal)' : ''}`)
+          .join(', ')}${view.snapshot.windows.length > 4 ? ', …' : ''}`,
+      results: ({ view }) => ({
+        title: 'windows',
+        indices: view.snapshot.windows.map((w) => w.index),
+      }),
+      inspect: async ({ view }) => ({
+        windows: view.snapshot.windows.map((w, i) => ({
+          index: i,
+          title: w.title,
+          role: w.role,
+          ref: view.refs[w.index],
+          position: w.frame ? [w.frame.x, w.frame.y] : undefined,
+          size: w.frame ? [w.frame.w, w.frame.h] : undefined,
+          focused: w.active,
+          modal: w.modal,
+          dialog: w.dialog,
+          minimized: view.snapshot.elements[w.index].flags.includes('offscreen'),
+        })),
+      }),
+    });
+  },
+});
+
+function countTrue(values: boolean[]): number {
+  let n = 0;
+  for (const v of values) if (v) n++;
+  return n;
+}
+
+export const observeTools = [getTree, screenshot, listWindows];

@@ -1,0 +1,151 @@
+/**
+ * Finding and reading end to end: queries in every form, explorer options, attributes,
+ * values, waits and assertions, on gtk3-widget-factory and our fixture apps.
+ */
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LaunchedApp } from '../../src/desktop/apps.js';
+import { Session } from '../../src/harness/session.js';
+
+let session: Session;
+let factory: LaunchedApp;
+let form: LaunchedApp;
+
+beforeAll(async () => {
+  session = await Session.start();
+  await session.client.listTools();
+  factory = await session.launch('gtk3-widget-factory');
+  form = await session.launchFixture('form.py');
+});
+
+afterAll(async () => {
+  await session?.close();
+});
+
+type Found = { found: boolean; count: number; role?: string; title?: string; element_ref?: string; strategy?: string; candidates: Array<{ ref: string }>; tried: string[]; suggestions?: string[]; position?: number[]; size?: number[] };
+
+describe('ax_find', () => {
+  it('finds by plain text', async () => {
+    const r = await session.call('ax_find', { app: form.pid, query: 'Submit' });
+    const s = r.structured as Found;
+    expect(r.isError, r.text).toBe(false);
+    expect(s).toMatchObject({ found: true, role: 'AXButton', title: 'Submit' });
+    expect(s.element_ref).toMatch(/^e[0-9]+$/);
+  });
+
+  it('finds by role:title', async () => {
+    const r = await session.call('ax_find', { app: form.pid, query: 'checkbox:Subscribe' });
+    expect((r.structured as Found).role).toBe('AXCheckBox');
+  });
+
+  it('finds by regex', async () => {
+    const r = await session.call('ax_find', { app: form.pid, query: '/^sub(mit|scribe)$/i', strategy: 'regex' });
+    const s = r.structured as Found;
+    expect(s.found).toBe(true);
+    expect(s.count).toBe(2);
+  });
+
+  it('finds by path', async () => {
+    const r = await session.call('ax_find', { app: form.pid, query: 'window:"Fixture Form" >> button:Submit' });
+    const s = r.structured as Found;
+    expect(r.isError, r.text).toBe(false);
+    expect(s).toMatchObject({ found: true, title: 'Submit' });
+  });
+
+  it('returns candidates for an ambiguous query, all listed in the file', async () => {
+    const r = await session.call('ax_find', { app: factory.pid, query: 'role:button' });
+    const s = r.structured as Found;
+    expect(s.count).toBeGreaterThan(3);
+    expect(s.candidates.length).toBeGreaterThan(1);
+    const file = fs.readFileSync(r.fields.file, 'utf8');
+    for (const c of s.candidates) expect(file).toContain(` ${c.ref} `);
+  });
+
+  it('says what was tried and suggests names when nothing matches', async () => {
+    const r = await session.call('ax_find', { app: form.pid, query: 'Submitt' });
+    const s = r.structured as Found;
+    expect(s.found).toBe(false);
+    expect(s.tried.length).toBeGreaterThan(0);
+    expect(s.suggestions).toContain('Submit');
+    expect(r.fields.summary).toMatch(/tried/);
+  });
+
+  it('position scope finds the widget under a point', async () => {
+    const target = (await session.call('ax_find', { app: form.pid, query: 'button:Submit' })).structured as Found;
+    const [x, y] = target.position ?? [0, 0];
+    const [w, h] = target.size ?? [0, 0];
+    const r = await session.call('ax_find', { app: form.pid, scope: 'position', x: x + w / 2, y: y + h / 2 });
+    expect((r.structured as Found).element_ref).toBe(target.element_ref);
+  });
+
+  it('filters and element types narrow the search', async () => {
+    const r = await session.call('ax_find', { app: form.pid, element_types: ['text_field'], filter: { titleContains: 'mai' } });
+    expect(r.structured).toMatchObject({ found: true, title: 'Email', count: 1 });
+  });
+});
+
+describe('reading', () => {
+  it('ax_get_attributes tells everything and masks secure values', async () => {
+    const r = await session.call('ax_get_attributes', { app: form.pid, query: 'Password' });
+    expect(r.isError, r.text).toBe(false);
+    const attrs = (r.structured as { attributes: Record<string, unknown> }).attributes;
+    expect(attrs.role).toBe('AXTextField');
+    expect(attrs.value).toBe('•••');
+    expect(JSON.stringify(r.structured)).not.toContain('hunter2');
+  });
+
+  it('ax_get_value reads fresh values', async () => {
+    await session.call('ax_set_value', { app: form.pid, query: 'Name', value: 'Grace' });
+    const r = await session.call('ax_get_value', { app: form.pid, query: 'Name' });
+    expect(r.structured).toMatchObject({ found: true, value: 'Grace' });
+  });
+});
+
+describe('waiting', () => {
+  it('ax_wait_idle returns and says how long it waited', async () => {
+    const r = await session.call('ax_wait_idle', { app: factory.pid, timeout_ms: 3000 });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured).toMatchObject({ idle: true });
+  });
+
+  it('ax_wait_for returns when a fixture changes later', async () => {
+    const app = await session.launchFixture('dialog.py', ['--open-after-ms', '700']);
+    const r = await session.call('ax_wait_for', { app: app.pid, query: 'button:OK', timeout_ms: 5000 });
+    expect(r.isError, r.text).toBe(false);
+    const s = r.structured as { satisfied: boolean; waited_ms: number };
+    expect(s.satisfied).toBe(true);
+    expect(s.waited_ms).toBeGreaterThan(300);
+    const gone = await session.call('ax_wait_for', { app: app.pid, query: 'button:Nothing Like This', timeout_ms: 300 });
+    expect(gone.isError).toBe(true);
+    expect(gone.fields.error).toMatch(/timed out/);
+    await app.stop();
+  });
+});
+
+describe('ax_assert', () => {
+  it('passes on real state', async () => {
+    const r = await session.call('ax_assert', {
+      app: form.pid,
+      query: 'button:Submit',
+      assertions: { exists: true, enabled: true, visible: true, role: 'AXButton', title: 'Submit' },
+    });
+    expect(r.structured).toMatchObject({ passed: true, failures: [] });
+  });
+
+  it('fails with expected and actual', async () => {
+    const r = await session.call('ax_assert', {
+      app: form.pid,
+      query: 'checkbox:Subscribe',
+      assertions: { checked: true, title: 'Unsubscribe' },
+    });
+    const s = r.structured as { passed: boolean; failures: Array<{ property: string; expected: unknown; actual: unknown }> };
+    expect(s.passed).toBe(false);
+    expect(s.failures).toContainEqual({ property: 'title', expected: 'Unsubscribe', actual: 'Subscribe' });
+    expect(r.fields.summary).toMatch(/^FAILED/);
+  });
+
+  it('exists: false passes for a missing element', async () => {
+    const r = await session.call('ax_assert', { app: form.pid, query: 'button:Not There', assertions: { exists: false } });
+    expect(r.structured).toMatchObject({ passed: true });
+  });
+});

@@ -1,0 +1,199 @@
+/**
+ * Observation end to end: a real headless desktop, real GTK apps, `axpage serve` over
+ * stdio through the MCP SDK's own client (which validates structuredContent against each
+ * tool's outputSchema).
+ */
+import fs from 'node:fs';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Session } from '../../src/harness/session.js';
+import type { LaunchedApp } from '../../src/desktop/apps.js';
+
+const SECRET = 'hunter2-Sup3rSecret';
+const SUMMARY_CAP = 2048;
+
+let session: Session;
+let factory: LaunchedApp;
+let form: LaunchedApp;
+
+beforeAll(async () => {
+  session = await Session.start();
+  await session.client.listTools(); // lets the client validate structured output
+  factory = await session.launch('gtk3-widget-factory');
+  form = await session.launchFixture('form.py', [], { env: { AXPAGE_FIXTURE_SECRET: SECRET } });
+});
+
+afterAll(async () => {
+  await session?.close();
+});
+
+function mode(file: string): number {
+  return fs.statSync(file).mode & 0o777;
+}
+
+describe('ax_get_tree', () => {
+  it('writes a tree file and a same-basename PNG of the window, both 0600, in a 0700 dir', async () => {
+    const r = await session.call('ax_get_tree', { app: factory.pid });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.fields.status).toBe('success');
+    expect(r.fields.pid).toBe(String(factory.pid));
+    const file = r.fields.file;
+    const png = r.fields.screenshot;
+    expect(file).toMatch(/\/[0-9]{13}(-[0-9]+)?_get_tree\.txt$/);
+    expect(png).toBe(file.replace(/\.txt$/, '.png'));
+    expect(mode(file)).toBe(0o600);
+    expect(mode(png)).toBe(0o600);
+    expect(mode(session.artifactDir)).toBe(0o700);
+    const meta = await sharp(png).metadata();
+    expect(meta.format).toBe('png');
+    const windows = r.structured as { viewport?: unknown };
+    void windows;
+    // The PNG is the window (clipped to the screen), not the whole screen.
+    const header = fs.readFileSync(file, 'utf8').split('\n').slice(0, 6).join('\n');
+    const vp = /# viewport: (-?\d+),(-?\d+) (\d+)x(\d+)/.exec(header);
+    expect(vp, header).not.toBeNull();
+    expect(meta.width).toBe(Number(vp?.[3]));
+    expect(meta.height).toBe(Number(vp?.[4]));
+    expect(meta.width).toBeLessThanOrEqual(1280);
+  });
+
+  it('lets grep by role find known widgets, with refs and frames', async () => {
+    const r = await session.call('ax_get_tree', { app: 'gtk3-widget-factory' });
+    const text = fs.readFileSync(r.fields.file, 'utf8');
+    const buttons = text.split('\n').filter((l) => /\[AXButton \(/.test(l));
+    expect(buttons.length).toBeGreaterThan(3);
+    for (const line of buttons) expect(line).toMatch(/ e[0-9]+( |$)/);
+    expect(text).toMatch(/\[AXCheckBox \(check box\)\][^\n]*x:\d+ y:\d+ w:\d+ h:\d+/);
+    // GTK's header-bar windows have no accessible name: the window manager's title fills in.
+    expect(text).toMatch(/^\[AXWindow \(frame\)\] "gtk3-widget-factory" e[0-9]+ /m);
+    expect(r.fields.hint).toContain(r.fields.file);
+  });
+
+  it('keeps refs stable across calls for the same elements', async () => {
+    const a = await session.call('ax_get_tree', { app: factory.pid });
+    const b = await session.call('ax_get_tree', { app: factory.pid });
+    const refsOf = (file: string): string[] =>
+      fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l.includes('[AXButton'))
+        .map((l) => /\be[0-9]+\b/.exec(l)?.[0] ?? '');
+    expect(refsOf(b.fields.file)).toEqual(refsOf(a.fields.file));
+  });
+
+  it('never writes a password to disk or into the summary', async () => {
+    const r = await session.call('ax_get_tree', { app: form.pid });
+    expect(r.isError, r.text).toBe(false);
+    const text = fs.readFileSync(r.fields.file, 'utf8');
+    expect(text).toMatch(/secure/);
+    expect(text).toContain('•••');
+    expect(text).not.toContain(SECRET);
+    expect(r.text).not.toContain(SECRET);
+    expect(JSON.stringify(r.structured)).not.toContain(SECRET);
+    const png = fs.readFileSync(r.fields.screenshot);
+    expect(png.includes(Buffer.from(SECRET))).toBe(false);
+  });
+
+  it('walks only below a root and to a max depth when asked', async () => {
+    const full = await session.call('ax_get_tree', { app: factory.pid });
+    const shallow = await session.call('ax_get_tree', { app: factory.pid, max_depth: 2 });
+    const count = (r: typeof full): number => Number(/\((\d+) elements/.exec(r.fields.file_size)?.[1]);
+    expect(count(shallow)).toBeLessThan(count(full));
+    expect(count(shallow)).toBeGreaterThan(0);
+  });
+});
+
+describe('the summary', () => {
+  it('has the fixed line order and stays under the byte cap on a large tree', async () => {
+    const big = await session.launchFixture('big_table.py', ['3000']);
+    const r = await session.call('ax_get_tree', { app: big.pid });
+    expect(r.isError, r.text).toBe(false);
+    expect(Buffer.byteLength(r.text)).toBeLessThanOrEqual(SUMMARY_CAP);
+    expect(r.text).not.toMatch(/\n\n/);
+    const order = ['status', 'pid', 'app', 'file', 'file_size', 'hint', 'screenshot', 'summary'];
+    expect(r.order.filter((k) => order.includes(k))).toEqual(order);
+    const elements = Number(/\((\d+) elements/.exec(r.fields.file_size)?.[1]);
+    expect(elements).toBeGreaterThan(3000);
+    expect(r.lists.visible_elements.length).toBeLessThanOrEqual(41);
+    expect(r.text).toMatch(/more in file/);
+    const bytes = Number(/^(\d+) bytes/.exec(r.fields.file_size)?.[1]);
+    expect(bytes).toBe(fs.statSync(r.fields.file).size);
+    await big.stop();
+  });
+});
+
+describe('observation tools', () => {
+  it('ax_list_apps lists the running apps with pids', async () => {
+    const r = await session.call('ax_list_apps');
+    expect(r.isError, r.text).toBe(false);
+    const apps = (r.structured as { apps: Array<{ pid: number; name: string }> }).apps;
+    expect(apps.map((a) => a.pid)).toEqual(expect.arrayContaining([factory.pid, form.pid]));
+    expect(fs.readFileSync(r.fields.file, 'utf8')).toContain(`pid:${factory.pid}`);
+  });
+
+  it('ax_connect by name gives an alias that later calls accept', async () => {
+    const r = await session.call('ax_connect', { app: 'gtk3-widget-factory', alias: 'wf' });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured).toMatchObject({ connected: true, pid: factory.pid, alias: 'wf' });
+    const t = await session.call('ax_get_tree', { app: 'wf' });
+    expect(t.fields.pid).toBe(String(factory.pid));
+  });
+
+  it('ax_connect by window title finds the app', async () => {
+    const r = await session.call('ax_connect', { app: 'Fixture Form' });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured).toMatchObject({ pid: form.pid });
+  });
+
+  it('ax_list_windows lists windows with frames', async () => {
+    const r = await session.call('ax_list_windows', { app: factory.pid });
+    const windows = (r.structured as { windows: Array<{ title: string; size?: number[] }> }).windows;
+    expect(windows.length).toBeGreaterThan(0);
+    expect(windows[0].title).toBe('gtk3-widget-factory');
+    expect(windows[0].size?.[0]).toBeGreaterThan(100);
+  });
+
+  it('ax_screenshot returns the path, and the image inline only when asked', async () => {
+    const plain = await session.call('ax_screenshot', { app: factory.pid });
+    expect(plain.images).toHaveLength(0);
+    expect(fs.existsSync(plain.fields.screenshot)).toBe(true);
+    const inline = await session.call('ax_screenshot', {
+      app: factory.pid,
+      region: { x: 10, y: 20, w: 200, h: 100 },
+      include_image: true,
+    });
+    expect(inline.images).toHaveLength(1);
+    const meta = await sharp(Buffer.from(inline.images[0].data, 'base64')).metadata();
+    expect([meta.width, meta.height]).toEqual([200, 100]);
+  });
+
+  it('ax_is_accessible reports the AT-SPI bus', async () => {
+    const r = await session.call('ax_is_accessible');
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured).toMatchObject({ enabled: true });
+  });
+});
+
+describe('bad input', () => {
+  it('a bad pid gives a clear error and the server stays up', async () => {
+    const r = await session.call('ax_get_tree', { app: 999999 });
+    expect(r.isError).toBe(true);
+    expect(r.fields.status).toBe('error');
+    expect(r.fields.error).toMatch(/no accessible app has pid 999999/);
+    expect(r.fields.error).toMatch(/Running: /);
+    const ok = await session.call('ax_get_tree', { app: factory.pid });
+    expect(ok.isError).toBe(false);
+  });
+
+  it('an unknown app name lists what is running', async () => {
+    const r = await session.call('ax_get_tree', { app: 'no-such-app-xyz' });
+    expect(r.isError).toBe(true);
+    expect(r.fields.error).toMatch(/no running app matches 'no-such-app-xyz'/);
+  });
+
+  it('an invalid argument is rejected with the reason', async () => {
+    const r = await session.call('ax_get_tree', { app: factory.pid, max_depth: -3 });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/max_depth/);
+  });
+});
