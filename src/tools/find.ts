@@ -232,7 +232,7 @@ export const getAttributes = defineTool({
             parent_ref: el.parent >= 0 ? view.refs[el.parent] : undefined,
             children_refs: children,
             platform_id: el.id,
-            ...platform,
+            platform,
           },
         };
       },

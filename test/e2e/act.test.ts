@@ -80,7 +80,7 @@ describe('typing', () => {
     const r = await session.call('ax_type', { app: form.pid, query: 'textfield:Name', text: ' Lovelace' });
     expect(r.isError, r.text).toBe(false);
     await form.output?.waitForEvent((e) => e.event === 'changed' && e.value === 'Ada Lovelace', { from });
-    expect(r.text).toMatch(/\[AXTextField\] "Name": 'Ada' -> 'Ada Lovelace'/);
+    expect(r.text).toMatch(/\[AXTextField\] "Name" e[0-9]+: 'Ada' -> 'Ada Lovelace'/);
     expect(r.text).toMatch(/effect: confirmed/);
     // Typed text is not echoed in the summary line.
     expect(r.fields.summary).not.toContain('Lovelace');
