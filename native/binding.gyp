@@ -1,0 +1,26 @@
+{
+  'targets': [
+    {
+      'target_name': 'axpage_native',
+      'dependencies': [
+        "<!(node -p \"require('node-addon-api').targets\"):node_addon_api_except",
+      ],
+      'defines': ['NAPI_VERSION=8', 'NODE_ADDON_API_DISABLE_DEPRECATED'],
+      'conditions': [
+        ['OS=="linux"', {
+          'sources': [
+            'src/addon.cc',
+            'src/display.cc',
+            'src/keyboard.cc',
+            'src/pixels.cc',
+            'src/windows.cc',
+            'src/xerrors.cc',
+            'src/xwd.cc',
+          ],
+          'libraries': ['-lX11', '-lXext', '-lXtst'],
+          'cflags_cc': ['-O3', '-Wall', '-Wextra', '-Wno-unused-parameter'],
+        }],
+      ],
+    },
+  ],
+}

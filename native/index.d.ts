@@ -1,0 +1,162 @@
+// Types of the native addon (Linux X11). Every Display method is synchronous and short
+// (a few X round trips or one image copy) and runs on the calling thread.
+//
+// Errors: bad arguments throw TypeError (RangeError for a rect outside the screen/image);
+// X protocol errors throw Error with code 'X11_PROTOCOL' (and errorCode, requestCode,
+// resourceId); a lost server connection throws code 'X11_CONNECTION_LOST' and leaves the
+// Display unusable; calls on a closed Display throw code 'X11_CLOSED'.
+
+/** Tightly packed RGB pixels of a region, row-major; x/y is the region after clipping. */
+export interface RgbImage {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** width * height * 3 bytes: R, G, B per pixel, no row padding. */
+  data: Buffer;
+}
+
+export interface CaptureResult extends RgbImage {
+  /** How the pixels were read: MIT-SHM (XShmGetImage) or plain XGetImage. */
+  method: 'shm' | 'getimage';
+}
+
+export interface NativeWindow {
+  window: number;
+  /** _NET_WM_PID, or null when the client does not set it. */
+  pid: number | null;
+  /** _NET_WM_NAME (UTF-8) or WM_NAME. */
+  title: string;
+  /** Client area in root coordinates (without window-manager decorations). */
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  /** Viewable (mapped, and all ancestors mapped). */
+  mapped: boolean;
+  overrideRedirect: boolean;
+  /** WM_TRANSIENT_FOR, or null. */
+  transientFor: number | null;
+  /** _NET_WM_STATE_MODAL is set. */
+  modal: boolean;
+  /** _NET_WM_STATE_HIDDEN is set (minimized). */
+  hidden: boolean;
+  /** _NET_WM_STATE atoms, lowercased without the prefix: "modal", "above", "fullscreen"... */
+  states: string[];
+  /** _NET_WM_WINDOW_TYPE without the prefix ("normal", "dialog", "utility"...); EWMH default when unset. */
+  type: string;
+  /** WM_CLASS class and instance, or null. */
+  wmClass: string | null;
+  wmInstance: string | null;
+}
+
+export interface ActiveWindow {
+  window: number;
+  pid: number | null;
+}
+
+export interface TypeTextResult {
+  /**
+   * UTF-16 units of the text that were typed. Less than text.length only when every spare
+   * keycode is already in use by this text: call again with the rest after a short pause.
+   */
+  consumed: number;
+  /** Characters typed (key taps). */
+  keys: number;
+  /** Spare keycodes remapped by this call. */
+  remapped: number;
+  /** Remapped spare keycodes not yet restored (call restoreKeymap once the typing has landed). */
+  pendingRestore: number;
+  /** When consumed < text.length: how long to wait before typing the rest. */
+  retryAfterMs: number;
+}
+
+export declare class Display {
+  /** Opens a connection (name like ':91'; default $DISPLAY). Throws code 'X11_OPEN_FAILED'. */
+  constructor(name?: string | null);
+  readonly name: string;
+  /** False once closed or once the server connection was lost. */
+  readonly usable: boolean;
+  readonly extensions: { shm: boolean; xtest: boolean };
+  /** Restores remapped keycodes, releases the SHM segment and closes. Idempotent. */
+  close(): void;
+
+  screenSize(): { w: number; h: number };
+  /**
+   * The root-window region, clipped to the screen (RangeError when nothing is left).
+   * 'auto' uses XShmGetImage when MIT-SHM works (one segment, reused, re-created when a
+   * larger region is asked for) and falls back to XGetImage.
+   */
+  capture(
+    x: number,
+    y: number,
+    w: number,
+    h: number,
+    method?: 'auto' | 'shm' | 'getimage',
+  ): CaptureResult;
+
+  mouseMove(x: number, y: number): void;
+  /** Buttons: 1 left, 2 middle, 3 right, 4/5 wheel up/down, 6/7 wheel left/right, 8/9 back/forward. */
+  mouseButton(button: number, down: boolean): void;
+  pointer(): { x: number; y: number; buttons: number };
+
+  /**
+   * One key event by keysym (number) or key name (keysym name or one character). A keysym
+   * missing from the keymap is mapped onto a spare keycode. Returns the keycode used.
+   */
+  key(keysym: number | string, down: boolean): number;
+  keyCode(code: number, down: boolean): void;
+  /** Presses the keys in order and releases them in reverse (modifiers first, key last). Adds Shift for a shifted key. */
+  keyCombo(keys: Array<number | string>): void;
+  /** Types text with the right shift level per character; see TypeTextResult.consumed. */
+  typeText(text: string): TypeTextResult;
+  /** Restores spare keycodes remapped for typing; returns how many. */
+  restoreKeymap(): number;
+
+  /**
+   * Root _NET_ACTIVE_WINDOW with its _NET_WM_PID (null when unset); null when no window is
+   * active or no EWMH window manager runs (a dead one leaves a stale property behind).
+   */
+  activeWindow(): ActiveWindow | null;
+  /** The X input focus window; null for None/PointerRoot. */
+  inputFocus(): number | null;
+  /** Top-level client windows, front to back where the WM says (_NET_CLIENT_LIST_STACKING). */
+  listWindows(): NativeWindow[];
+  windowInfo(window: number): NativeWindow;
+  /**
+   * Asks the WM to activate the window (_NET_ACTIVE_WINDOW client message, source 2,
+   * current server time), or without a WM raises it and sets the input focus. Returns at
+   * once: poll activeWindow()/inputFocus() to see it take effect.
+   */
+  activateWindow(window: number): { method: 'ewmh' | 'focus'; timestamp: number };
+  /** The running EWMH window manager, or null. */
+  windowManager(): { window: number; name: string } | null;
+}
+
+export interface XwdInfo {
+  width: number;
+  height: number;
+  depth: number;
+  bitsPerPixel: number;
+  bytesPerLine: number;
+  /** Offset of the first pixel row (header_size + ncolors * 12). */
+  dataOffset: number;
+  /** dataOffset + bytesPerLine * height. */
+  byteLength: number;
+  /** The window name in the header; Xvfb writes "Xvfb <host>:<display>.<screen>". */
+  name: string;
+}
+
+/** Decodes (a region of) an XWD image such as Xvfb's -fbdir file. Throws code 'XWD_INVALID' on bad input. */
+export declare function decodeXwd(
+  buffer: Uint8Array,
+  x?: number,
+  y?: number,
+  w?: number,
+  h?: number,
+): RgbImage;
+export declare function xwdInfo(buffer: Uint8Array): XwdInfo;
+/** XStringToKeysym, or the keysym of a single character; null when unknown. */
+export declare function keysymFromName(name: string): number | null;
+export declare function keysymName(keysym: number): string | null;
+export declare const platform: 'linux-x11';

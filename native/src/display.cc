@@ -1,0 +1,410 @@
+#include "display.h"
+
+#include <X11/XKBlib.h>
+#include <X11/extensions/XTest.h>
+#include <sys/ipc.h>
+#include <sys/shm.h>
+
+#include <climits>
+#include <cstring>
+
+#include "args.h"
+#include "pixels.h"
+#include "xerrors.h"
+
+namespace axpage {
+
+Napi::Function XDisplay::Init(Napi::Env env) {
+  return DefineClass(
+      env, "Display",
+      {
+          InstanceAccessor<&XDisplay::Name>("name"),
+          InstanceAccessor<&XDisplay::Usable>("usable"),
+          InstanceAccessor<&XDisplay::Extensions>("extensions"),
+          InstanceMethod<&XDisplay::Close>("close"),
+          InstanceMethod<&XDisplay::ScreenSize>("screenSize"),
+          InstanceMethod<&XDisplay::Capture>("capture"),
+          InstanceMethod<&XDisplay::MouseMove>("mouseMove"),
+          InstanceMethod<&XDisplay::MouseButton>("mouseButton"),
+          InstanceMethod<&XDisplay::Pointer>("pointer"),
+          InstanceMethod<&XDisplay::Key>("key"),
+          InstanceMethod<&XDisplay::SendKeyCode>("keyCode"),
+          InstanceMethod<&XDisplay::KeyCombo>("keyCombo"),
+          InstanceMethod<&XDisplay::TypeText>("typeText"),
+          InstanceMethod<&XDisplay::RestoreKeymap>("restoreKeymap"),
+          InstanceMethod<&XDisplay::ActiveWindow>("activeWindow"),
+          InstanceMethod<&XDisplay::FocusWindow>("inputFocus"),
+          InstanceMethod<&XDisplay::ListWindows>("listWindows"),
+          InstanceMethod<&XDisplay::WindowInfo>("windowInfo"),
+          InstanceMethod<&XDisplay::ActivateWindow>("activateWindow"),
+          InstanceMethod<&XDisplay::WindowManager>("windowManager"),
+      });
+}
+
+XDisplay::XDisplay(const Napi::CallbackInfo& info) : Napi::ObjectWrap<XDisplay>(info) {
+  Napi::Env env = info.Env();
+  InstallErrorHandlers();
+  const char* requested = nullptr;
+  std::string arg;
+  if (info.Length() > 0 && !info[0].IsUndefined() && !info[0].IsNull()) {
+    if (!info[0].IsString()) {
+      throw Napi::TypeError::New(env, "Display(name): name must be a string like ':91', got " +
+                                          Describe(info[0]));
+    }
+    arg = info[0].As<Napi::String>().Utf8Value();
+    requested = arg.c_str();
+  }
+  const char* shown = requested ? requested : XDisplayName(nullptr);
+  name_ = shown ? shown : "";
+  dpy_ = XOpenDisplay(requested);
+  if (!dpy_) {
+    throw CodedError(env, "X11_OPEN_FAILED",
+                     "cannot open X display '" + name_ +
+                         "': is the X server running, and is the name (or DISPLAY) right?");
+  }
+  TrackDisplay(dpy_);
+  XSetIOErrorExitHandler(dpy_, &XDisplay::OnIOExit, this);
+  screen_ = DefaultScreen(dpy_);
+  root_ = RootWindow(dpy_, screen_);
+  hasShm_ = XShmQueryExtension(dpy_) == True;
+  int evBase, errBase, major, minor;
+  hasXTest_ = XTestQueryExtension(dpy_, &evBase, &errBase, &major, &minor) == True;
+  int xkbOpcode, xkbEvent, xkbError, xkbMajor = XkbMajorVersion, xkbMinor = XkbMinorVersion;
+  hasXkb_ = XkbQueryExtension(dpy_, &xkbOpcode, &xkbEvent, &xkbError, &xkbMajor, &xkbMinor) == True;
+  // Keep XTest events flowing even if another client grabs the server.
+  if (hasXTest_) XTestGrabControl(dpy_, True);
+  InternAtoms();
+  XSetWindowAttributes wa{};
+  wa.event_mask = PropertyChangeMask;
+  helper_ = XCreateWindow(dpy_, root_, -10, -10, 1, 1, 0, CopyFromParent, InputOnly,
+                          CopyFromParent, CWEventMask, &wa);
+  XSync(dpy_, False);
+  XErrorRecord rec;
+  if (dead_ || TakeError(dpy_, &rec)) {
+    std::string why = dead_ ? "the connection dropped" : DescribeError(dpy_, rec);
+    Shutdown();
+    throw CodedError(env, "X11_OPEN_FAILED", "X display '" + name_ + "' failed to set up: " + why);
+  }
+}
+
+XDisplay::~XDisplay() { Shutdown(); }
+
+void XDisplay::OnIOExit(Display*, void* self) {
+  // Returning (instead of exiting, as Xlib's default does) makes the pending Xlib call
+  // return a failure; the Call guard then throws and the display stays unusable.
+  static_cast<XDisplay*>(self)->dead_ = true;
+}
+
+void XDisplay::Shutdown() {
+  if (!dpy_) return;
+  if (!dead_) {
+    RestoreSpares(nullptr);
+    ReleaseShm();
+    if (helper_) XDestroyWindow(dpy_, helper_);
+    XSync(dpy_, False);
+  } else if (shmAttached_) {
+    shmdt(shm_.shmaddr);  // the server side went away with the connection
+    shmAttached_ = false;
+  }
+  helper_ = 0;
+  // XCloseDisplay on a dead connection only runs into the (returning) IO handlers again
+  // and then frees the structure and the socket.
+  XCloseDisplay(dpy_);
+  UntrackDisplay(dpy_);
+  dpy_ = nullptr;
+}
+
+XDisplay::Call::Call(XDisplay* d, const Napi::CallbackInfo& info) : d_(d), env_(info.Env()) {
+  if (!d->dpy_) {
+    throw CodedError(env_, "X11_CLOSED", "X display '" + d->name_ + "' is closed");
+  }
+  if (!d->dead_) {
+    // Events reach us only unsolicited (MappingNotify after keymap changes) or on the
+    // helper window; drop them so the queue never grows.
+    while (!d->dead_ && XPending(d->dpy_) > 0) {
+      XEvent ev;
+      XNextEvent(d->dpy_, &ev);
+      if (ev.type == MappingNotify) XRefreshKeyboardMapping(&ev.xmapping);
+    }
+  }
+  Check();
+  ClearErrors(d->dpy_);
+}
+
+void XDisplay::Call::Check() {
+  if (d_->dead_) {
+    throw CodedError(env_, "X11_CONNECTION_LOST",
+                     "lost the connection to X display '" + d_->name_ +
+                         "' (the X server went away); this Display is unusable, open a new one");
+  }
+  XErrorRecord rec;
+  if (TakeError(d_->dpy_, &rec)) {
+    Napi::Error e = CodedError(env_, "X11_PROTOCOL", "X error: " + DescribeError(d_->dpy_, rec));
+    e.Set("errorCode", Napi::Number::New(env_, rec.errorCode));
+    e.Set("requestCode", Napi::Number::New(env_, rec.requestCode));
+    e.Set("resourceId", Napi::Number::New(env_, static_cast<double>(rec.resourceId)));
+    throw e;
+  }
+}
+
+void XDisplay::Call::Sync() {
+  if (!d_->dead_) XSync(d_->dpy_, False);
+  Check();
+}
+
+Napi::Value XDisplay::Name(const Napi::CallbackInfo& info) {
+  return Napi::String::New(info.Env(), name_);
+}
+
+Napi::Value XDisplay::Usable(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), dpy_ != nullptr && !dead_);
+}
+
+Napi::Value XDisplay::Extensions(const Napi::CallbackInfo& info) {
+  Napi::Object o = Napi::Object::New(info.Env());
+  o.Set("shm", Napi::Boolean::New(info.Env(), hasShm_ && !shmBroken_));
+  o.Set("xtest", Napi::Boolean::New(info.Env(), hasXTest_));
+  return o;
+}
+
+Napi::Value XDisplay::Close(const Napi::CallbackInfo& info) {
+  Shutdown();
+  return info.Env().Undefined();
+}
+
+Napi::Value XDisplay::ScreenSize(const Napi::CallbackInfo& info) {
+  Call c(this, info);
+  XWindowAttributes ra;
+  // Asked fresh each time: RANDR can resize the screen under us.
+  if (!XGetWindowAttributes(dpy_, root_, &ra)) c.Check();
+  c.Check();
+  Napi::Object o = Napi::Object::New(info.Env());
+  o.Set("w", Napi::Number::New(info.Env(), ra.width));
+  o.Set("h", Napi::Number::New(info.Env(), ra.height));
+  return o;
+}
+
+// ---- capture --------------------------------------------------------------------------
+
+namespace {
+
+int MaskShift(unsigned long mask) {
+  int s = 0;
+  while (mask && !(mask & 1)) {
+    mask >>= 1;
+    s++;
+  }
+  return s;
+}
+
+int MaskBits(unsigned long mask) {
+  int n = 0;
+  for (; mask; mask >>= 1) n += mask & 1;
+  return n;
+}
+
+uint8_t Scale(unsigned long pixel, unsigned long mask) {
+  int bits = MaskBits(mask);
+  if (bits == 0) return 0;
+  unsigned long v = (pixel & mask) >> MaskShift(mask);
+  return static_cast<uint8_t>(bits >= 8 ? v >> (bits - 8) : (v * 255) / ((1UL << bits) - 1));
+}
+
+void ConvertImage(XImage* img, uint8_t* out) {
+  PixelLayout layout;
+  if (LayoutFromMasks(img->bits_per_pixel, img->byte_order == MSBFirst, img->red_mask,
+                      img->green_mask, img->blue_mask, &layout)) {
+    ConvertToRgb(reinterpret_cast<const uint8_t*>(img->data), img->bytes_per_line, layout, 0, 0,
+                 img->width, img->height, out);
+    return;
+  }
+  // Unusual visuals (16 bpp and the like): correct but slow, pixel by pixel.
+  for (int y = 0; y < img->height; y++) {
+    for (int x = 0; x < img->width; x++, out += 3) {
+      unsigned long p = XGetPixel(img, x, y);
+      out[0] = Scale(p, img->red_mask);
+      out[1] = Scale(p, img->green_mask);
+      out[2] = Scale(p, img->blue_mask);
+    }
+  }
+}
+
+}  // namespace
+
+bool XDisplay::EnsureShmSegment(size_t bytes) {
+  if (shmAttached_ && shmCapacity_ >= bytes) return true;
+  ReleaseShm();
+  int id = shmget(IPC_PRIVATE, bytes, IPC_CREAT | 0600);
+  if (id < 0) return false;
+  void* addr = shmat(id, nullptr, 0);
+  if (addr == reinterpret_cast<void*>(-1)) {
+    shmctl(id, IPC_RMID, nullptr);
+    return false;
+  }
+  shm_.shmid = id;
+  shm_.shmaddr = static_cast<char*>(addr);
+  shm_.readOnly = False;
+  ClearErrors(dpy_);
+  Status ok = XShmAttach(dpy_, &shm_);
+  XSync(dpy_, False);
+  XErrorRecord rec;
+  bool failed = !ok || TakeError(dpy_, &rec) || dead_;
+  // Marked for removal now: the kernel frees it once both we and the server detach, so
+  // no segment outlives the process even if it dies.
+  shmctl(id, IPC_RMID, nullptr);
+  if (failed) {
+    shmdt(addr);
+    return false;
+  }
+  shmAttached_ = true;
+  shmCapacity_ = bytes;
+  return true;
+}
+
+void XDisplay::ReleaseShm() {
+  if (!shmAttached_) return;
+  if (!dead_) {
+    XShmDetach(dpy_, &shm_);
+    XSync(dpy_, False);
+  }
+  shmdt(shm_.shmaddr);
+  shmAttached_ = false;
+  shmCapacity_ = 0;
+}
+
+bool XDisplay::CaptureShm(Call& c, int x, int y, int w, int h, uint8_t* out) {
+  XImage* img = XShmCreateImage(dpy_, DefaultVisual(dpy_, screen_), DefaultDepth(dpy_, screen_),
+                                ZPixmap, nullptr, &shm_, w, h);
+  if (!img) return false;
+  size_t bytes = static_cast<size_t>(img->bytes_per_line) * h;
+  if (!EnsureShmSegment(bytes)) {
+    XDestroyImage(img);
+    c.Check();  // an IO error while attaching must not be mistaken for "no SHM"
+    shmBroken_ = true;
+    return false;
+  }
+  img->data = shm_.shmaddr;
+  Status ok = XShmGetImage(dpy_, root_, img, x, y, AllPlanes);
+  XErrorRecord rec;
+  bool failed = !ok || TakeError(dpy_, &rec);
+  if (!failed) ConvertImage(img, out);
+  img->data = nullptr;  // the segment is ours, not the image's
+  XDestroyImage(img);
+  c.Check();
+  return !failed;
+}
+
+void XDisplay::CaptureGetImage(Call& c, int x, int y, int w, int h, uint8_t* out) {
+  XImage* img = XGetImage(dpy_, root_, x, y, w, h, AllPlanes, ZPixmap);
+  if (!img) {
+    c.Check();
+    throw CodedError(c.env(), "X11_CAPTURE_FAILED", "XGetImage returned no image");
+  }
+  ConvertImage(img, out);
+  XDestroyImage(img);
+}
+
+Napi::Value XDisplay::Capture(const Napi::CallbackInfo& info) {
+  Call c(this, info);
+  Napi::Env env = info.Env();
+  const char* fn = "capture(x, y, w, h)";
+  long long x = IntArg(info, 0, fn, "x", INT_MIN, INT_MAX);
+  long long y = IntArg(info, 1, fn, "y", INT_MIN, INT_MAX);
+  long long w = IntArg(info, 2, fn, "w", 1, INT_MAX);
+  long long h = IntArg(info, 3, fn, "h", 1, INT_MAX);
+  std::string method = "auto";
+  if (info.Length() > 4 && !info[4].IsUndefined()) {
+    if (info[4].IsString()) method = info[4].As<Napi::String>().Utf8Value();
+    if (!info[4].IsString() || (method != "auto" && method != "shm" && method != "getimage")) {
+      throw Napi::TypeError::New(env, std::string(fn) +
+                                          ": method must be 'auto', 'shm' or 'getimage', got " +
+                                          Describe(info[4]));
+    }
+  }
+  XWindowAttributes ra;
+  if (!XGetWindowAttributes(dpy_, root_, &ra)) c.Check();
+  c.Check();
+  ClippedRect r;
+  if (!ClipToBounds(x, y, w, h, ra.width, ra.height, &r)) {
+    throw Napi::RangeError::New(
+        env, "capture: rect {x: " + std::to_string(x) + ", y: " + std::to_string(y) +
+                 ", w: " + std::to_string(w) + ", h: " + std::to_string(h) + "} lies outside the " +
+                 std::to_string(ra.width) + "x" + std::to_string(ra.height) + " screen");
+  }
+  Napi::Buffer<uint8_t> data =
+      Napi::Buffer<uint8_t>::New(env, static_cast<size_t>(r.w) * static_cast<size_t>(r.h) * 3);
+  std::string used;
+  if (method != "getimage") {
+    if (hasShm_ && !shmBroken_ && CaptureShm(c, r.x, r.y, r.w, r.h, data.Data())) {
+      used = "shm";
+    } else if (method == "shm") {
+      throw CodedError(env, "X11_NO_SHM",
+                       hasShm_ ? "capture: MIT-SHM is advertised but does not work with this "
+                                 "server (remote display or another IPC namespace)"
+                               : "capture: the X server has no MIT-SHM extension");
+    }
+  }
+  if (used.empty()) {
+    CaptureGetImage(c, r.x, r.y, r.w, r.h, data.Data());
+    used = "getimage";
+  }
+  c.Check();
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("x", Napi::Number::New(env, r.x));
+  o.Set("y", Napi::Number::New(env, r.y));
+  o.Set("width", Napi::Number::New(env, r.w));
+  o.Set("height", Napi::Number::New(env, r.h));
+  o.Set("data", data);
+  o.Set("method", Napi::String::New(env, used));
+  return o;
+}
+
+// ---- mouse ----------------------------------------------------------------------------
+
+Napi::Value XDisplay::MouseMove(const Napi::CallbackInfo& info) {
+  Call c(this, info);
+  RequireXTest(c);
+  const char* fn = "mouseMove(x, y)";
+  int x = static_cast<int>(IntArg(info, 0, fn, "x", -32768, 32767));
+  int y = static_cast<int>(IntArg(info, 1, fn, "y", -32768, 32767));
+  XTestFakeMotionEvent(dpy_, screen_, x, y, CurrentTime);
+  c.Sync();
+  return info.Env().Undefined();
+}
+
+Napi::Value XDisplay::MouseButton(const Napi::CallbackInfo& info) {
+  Call c(this, info);
+  RequireXTest(c);
+  const char* fn = "mouseButton(button, down)";
+  // 1-3 left/middle/right, 4/5 wheel up/down, 6/7 wheel left/right, 8/9 back/forward.
+  unsigned button = static_cast<unsigned>(IntArg(info, 0, fn, "button", 1, 9));
+  bool down = BoolArg(info, 1, fn, "down");
+  XTestFakeButtonEvent(dpy_, button, down ? True : False, CurrentTime);
+  c.Sync();
+  return info.Env().Undefined();
+}
+
+Napi::Value XDisplay::Pointer(const Napi::CallbackInfo& info) {
+  Call c(this, info);
+  Window rootRet, child;
+  int rx, ry, wx, wy;
+  unsigned mask;
+  if (!XQueryPointer(dpy_, root_, &rootRet, &child, &rx, &ry, &wx, &wy, &mask)) c.Check();
+  c.Check();
+  Napi::Object o = Napi::Object::New(info.Env());
+  o.Set("x", Napi::Number::New(info.Env(), rx));
+  o.Set("y", Napi::Number::New(info.Env(), ry));
+  o.Set("buttons", Napi::Number::New(info.Env(), (mask >> 8) & 0x1f));
+  return o;
+}
+
+void XDisplay::RequireXTest(Call& c) {
+  if (!hasXTest_) {
+    throw CodedError(c.env(), "X11_NO_XTEST",
+                     "X display '" + name_ +
+                         "' has no XTEST extension: input cannot be injected (start Xvfb with "
+                         "+extension XTEST)");
+  }
+}
+
+}  // namespace axpage

@@ -1,0 +1,156 @@
+// The Display class: one Xlib connection with screen capture (XShm / XGetImage), XTest
+// input and EWMH window queries. Every method runs on the JS thread and is short (one to a
+// few round trips, or one image copy); every method syncs with the server before
+// returning, so X errors surface as exceptions of the call that caused them.
+#pragma once
+
+// napi.h first: Xlib defines macros (Status, Bool, None, True, False) it must not see.
+#include <napi.h>
+
+#include <X11/Xlib.h>
+#include <X11/Xutil.h>
+#include <X11/extensions/XShm.h>
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace axpage {
+
+// The core keyboard mapping, fetched fresh per keyboard call: Xlib's own cache
+// (XKeysymToKeycode) goes stale after our XChangeKeyboardMapping because we never process
+// MappingNotify before the next lookup.
+struct KeyMap {
+  int minCode = 0, maxCode = 0, perCode = 0;
+  std::vector<KeySym> syms;
+  KeySym At(int code, int level) const;
+  bool Empty(int code) const;
+  // Keycode and shift level (0 or 1, group 1) producing sym; false when none.
+  bool Find(KeySym sym, int* code, int* level) const;
+  void Set(int code, KeySym sym);
+};
+
+class XDisplay : public Napi::ObjectWrap<XDisplay> {
+ public:
+  static Napi::Function Init(Napi::Env env);
+  explicit XDisplay(const Napi::CallbackInfo& info);
+  ~XDisplay() override;
+
+  // One per method call: refuses closed/dead displays, drains pending events, clears the
+  // error record; Check() throws the first X error (or the IO error) since then.
+  class Call {
+   public:
+    Call(XDisplay* d, const Napi::CallbackInfo& info);
+    void Check();
+    void Sync();  // XSync + Check
+    Napi::Env env() const { return env_; }
+
+   private:
+    XDisplay* d_;
+    Napi::Env env_;
+  };
+
+ private:
+  friend class Call;
+  static void OnIOExit(Display* dpy, void* self);
+
+  // Lifecycle and properties.
+  Napi::Value Close(const Napi::CallbackInfo& info);
+  Napi::Value Name(const Napi::CallbackInfo& info);
+  Napi::Value Usable(const Napi::CallbackInfo& info);
+  Napi::Value Extensions(const Napi::CallbackInfo& info);
+  Napi::Value ScreenSize(const Napi::CallbackInfo& info);
+
+  // Capture.
+  Napi::Value Capture(const Napi::CallbackInfo& info);
+  bool CaptureShm(Call& c, int x, int y, int w, int h, uint8_t* out);
+  void CaptureGetImage(Call& c, int x, int y, int w, int h, uint8_t* out);
+  bool EnsureShmSegment(size_t bytes);
+  void ReleaseShm();
+
+  // Mouse.
+  Napi::Value MouseMove(const Napi::CallbackInfo& info);
+  Napi::Value MouseButton(const Napi::CallbackInfo& info);
+  Napi::Value Pointer(const Napi::CallbackInfo& info);
+
+  // Keyboard (keyboard.cc).
+  Napi::Value Key(const Napi::CallbackInfo& info);
+  Napi::Value SendKeyCode(const Napi::CallbackInfo& info);
+  Napi::Value KeyCombo(const Napi::CallbackInfo& info);
+  Napi::Value TypeText(const Napi::CallbackInfo& info);
+  Napi::Value RestoreKeymap(const Napi::CallbackInfo& info);
+  void RequireXTest(Call& c);
+  KeyMap LoadKeyMap(Call& c);
+  // Keycodes for syms, mapping spare ones for those the keymap lacks (one batch), and the
+  // shift level of the last one.
+  std::vector<int> ResolveKeys(Call& c, KeyMap& map, const std::vector<KeySym>& syms,
+                               int* lastLevel);
+  bool IsSpare(int code) const;
+  // A keycode for a new symbol: an empty one, else the spare idle the longest that this
+  // call has not used. 0 when the keymap is full; -1 (with *retryAfterMs) when waitForIdle
+  // and that spare was typed with less than kSpareSettleMs ago, or all are used here.
+  int PickSpare(const KeyMap& map, const std::vector<int>& usedInCall, bool waitForIdle,
+                double* retryAfterMs);
+  // Records code → sym in map and remapped_, and queues the change for ApplyMappings.
+  void AssignSpare(KeyMap& map, int code, KeySym sym,
+                   std::vector<std::pair<int, KeySym>>* pending);
+  // Sends keymap changes: one XChangeKeyboardMapping per run of adjacent keycodes.
+  void ApplyMappings(std::vector<std::pair<int, KeySym>> changes);
+  bool ApplyMappingsXkb(const std::vector<std::pair<int, KeySym>>& changes);  // sorted
+  // Marks a remapped spare as just typed with.
+  void TouchSpare(int code);
+  int RestoreSpares(KeyMap* map);
+
+  // Windows (windows.cc).
+  Napi::Value ActiveWindow(const Napi::CallbackInfo& info);
+  Napi::Value FocusWindow(const Napi::CallbackInfo& info);
+  Napi::Value ListWindows(const Napi::CallbackInfo& info);
+  Napi::Value WindowInfo(const Napi::CallbackInfo& info);
+  Napi::Value ActivateWindow(const Napi::CallbackInfo& info);
+  Napi::Value WindowManager(const Napi::CallbackInfo& info);
+  void InternAtoms();
+  Atom A(const char* name);
+  std::string AtomName(Atom atom);
+  bool GetProperty(Window w, Atom prop, Atom type, long maxLongs, Atom* actualType, int* format,
+                   std::vector<unsigned long>* longs, std::string* bytes);
+  std::vector<unsigned long> GetWindows(Window w, Atom prop, Atom type);
+  bool GetCardinal(Window w, Atom prop, unsigned long* out);
+  std::string GetTitle(Window w);
+  Napi::Object DescribeWindow(Napi::Env env, Window w, const XWindowAttributes& attrs);
+  Time ServerTime();
+  Window WindowManagerCheck();  // the live EWMH WM's check window, or None
+
+  void Shutdown();
+
+  Display* dpy_ = nullptr;
+  bool dead_ = false;
+  std::string name_;
+  int screen_ = 0;
+  Window root_ = 0;
+  Window helper_ = 0;  // unmapped InputOnly window: source of server timestamps
+
+  bool hasShm_ = false;
+  bool shmBroken_ = false;  // attach failed once (remote display, other IPC namespace)
+  XShmSegmentInfo shm_{};
+  bool shmAttached_ = false;
+  size_t shmCapacity_ = 0;
+
+  bool hasXTest_ = false;
+  bool hasXkb_ = false;
+
+  // Spare keycodes we remapped, to what, and when last typed with; least recent first.
+  struct Spare {
+    int code;
+    KeySym sym;
+    std::chrono::steady_clock::time_point lastUsed;
+  };
+  std::vector<Spare> remapped_;
+  static constexpr int kSpareSettleMs = 40;
+
+  std::unordered_map<std::string, Atom> atoms_;
+  std::unordered_map<Atom, std::string> atomNames_;
+};
+
+}  // namespace axpage

@@ -1,0 +1,379 @@
+// Window queries over EWMH (_NET_CLIENT_LIST, _NET_ACTIVE_WINDOW, _NET_WM_*), with an
+// XQueryTree fallback when no EWMH window manager runs. Windows can vanish between two
+// requests; a listing skips those instead of failing.
+#include <X11/Xatom.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "args.h"
+#include "display.h"
+#include "xerrors.h"
+
+namespace axpage {
+namespace {
+
+const char* const kAtomNames[] = {
+    "_NET_ACTIVE_WINDOW",   "_NET_WM_PID",         "_NET_CLIENT_LIST",
+    "_NET_CLIENT_LIST_STACKING", "_NET_WM_NAME",   "UTF8_STRING",
+    "_NET_WM_STATE",        "_NET_WM_STATE_MODAL", "_NET_WM_STATE_HIDDEN",
+    "_NET_WM_WINDOW_TYPE",  "WM_STATE",            "_NET_SUPPORTING_WM_CHECK",
+    "_AXPAGE_TIMESTAMP",    "COMPOUND_TEXT",
+};
+
+std::string Latin1ToUtf8(const std::string& in) {
+  std::string out;
+  out.reserve(in.size());
+  for (unsigned char ch : in) {
+    if (ch < 0x80) {
+      out += static_cast<char>(ch);
+    } else {
+      out += static_cast<char>(0xc0 | (ch >> 6));
+      out += static_cast<char>(0x80 | (ch & 0x3f));
+    }
+  }
+  return out;
+}
+
+// "_NET_WM_WINDOW_TYPE_DIALOG" → "dialog".
+std::string ShortName(const std::string& atom, const char* prefix) {
+  std::string s = atom;
+  size_t n = std::char_traits<char>::length(prefix);
+  if (s.compare(0, n, prefix) == 0) s = s.substr(n);
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return std::tolower(ch); });
+  return s;
+}
+
+}  // namespace
+
+void XDisplay::InternAtoms() {
+  constexpr int n = sizeof kAtomNames / sizeof kAtomNames[0];
+  Atom atoms[n];
+  // One round trip for all of them.
+  XInternAtoms(dpy_, const_cast<char**>(kAtomNames), n, False, atoms);
+  for (int i = 0; i < n; i++) {
+    atoms_[kAtomNames[i]] = atoms[i];
+    atomNames_[atoms[i]] = kAtomNames[i];
+  }
+}
+
+Atom XDisplay::A(const char* name) {
+  auto it = atoms_.find(name);
+  if (it != atoms_.end()) return it->second;
+  Atom a = XInternAtom(dpy_, name, False);
+  atoms_[name] = a;
+  return a;
+}
+
+std::string XDisplay::AtomName(Atom atom) {
+  if (atom == None) return "";
+  auto it = atomNames_.find(atom);
+  if (it != atomNames_.end()) return it->second;
+  char* name = XGetAtomName(dpy_, atom);
+  std::string s = name ? name : "";
+  if (name) XFree(name);
+  if (!s.empty()) atomNames_[atom] = s;
+  return s;
+}
+
+bool XDisplay::GetProperty(Window w, Atom prop, Atom type, long maxLongs, Atom* actualType,
+                           int* format, std::vector<unsigned long>* longs, std::string* bytes) {
+  Atom at = None;
+  int fmt = 0;
+  unsigned long n = 0, after = 0;
+  unsigned char* data = nullptr;
+  int st = XGetWindowProperty(dpy_, w, prop, 0, maxLongs, False, type, &at, &fmt, &n, &after,
+                              &data);
+  bool ok = st == Success && at != None && data != nullptr;
+  if (ok) {
+    if (actualType) *actualType = at;
+    if (format) *format = fmt;
+    if (fmt == 32 && longs) {
+      // Format-32 data comes back as an array of C longs (8 bytes on 64-bit).
+      const auto* l = reinterpret_cast<const unsigned long*>(data);
+      longs->assign(l, l + n);
+    } else if (fmt == 8 && bytes) {
+      bytes->assign(reinterpret_cast<const char*>(data), n);
+    }
+  }
+  if (data) XFree(data);
+  return ok;
+}
+
+std::vector<unsigned long> XDisplay::GetWindows(Window w, Atom prop, Atom type) {
+  std::vector<unsigned long> v;
+  GetProperty(w, prop, type, 16384, nullptr, nullptr, &v, nullptr);
+  return v;
+}
+
+bool XDisplay::GetCardinal(Window w, Atom prop, unsigned long* out) {
+  std::vector<unsigned long> v;
+  if (!GetProperty(w, prop, XA_CARDINAL, 1, nullptr, nullptr, &v, nullptr) || v.empty()) {
+    return false;
+  }
+  *out = v[0];
+  return true;
+}
+
+std::string XDisplay::GetTitle(Window w) {
+  std::string s;
+  if (GetProperty(w, A("_NET_WM_NAME"), A("UTF8_STRING"), 4096, nullptr, nullptr, nullptr, &s)) {
+    return s;
+  }
+  Atom type = None;
+  int format = 0;
+  if (!GetProperty(w, XA_WM_NAME, AnyPropertyType, 4096, &type, &format, nullptr, &s)) return "";
+  if (type == XA_STRING) return Latin1ToUtf8(s);
+  if (type == A("UTF8_STRING")) return s;
+  if (type == A("COMPOUND_TEXT")) {
+    XTextProperty tp{reinterpret_cast<unsigned char*>(s.data()), type, format, s.size()};
+    char** list = nullptr;
+    int count = 0;
+    std::string out;
+    if (Xutf8TextPropertyToTextList(dpy_, &tp, &list, &count) >= Success && list) {
+      for (int i = 0; i < count; i++) out += list[i];
+      XFreeStringList(list);
+    }
+    return out;
+  }
+  return s;
+}
+
+Napi::Object XDisplay::DescribeWindow(Napi::Env env, Window w, const XWindowAttributes& attrs) {
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("window", Napi::Number::New(env, static_cast<double>(w)));
+  unsigned long pid;
+  o.Set("pid", GetCardinal(w, A("_NET_WM_PID"), &pid) ? Napi::Value(Napi::Number::New(env, pid))
+                                                      : env.Null());
+  o.Set("title", Napi::String::New(env, GetTitle(w)));
+  int rx = attrs.x, ry = attrs.y;
+  Window child;
+  // Reparenting WMs put the client inside a frame: its attrs.x/y are frame-relative.
+  XTranslateCoordinates(dpy_, w, root_, 0, 0, &rx, &ry, &child);
+  o.Set("x", Napi::Number::New(env, rx));
+  o.Set("y", Napi::Number::New(env, ry));
+  o.Set("w", Napi::Number::New(env, attrs.width));
+  o.Set("h", Napi::Number::New(env, attrs.height));
+  o.Set("mapped", Napi::Boolean::New(env, attrs.map_state == IsViewable));
+  o.Set("overrideRedirect", Napi::Boolean::New(env, attrs.override_redirect == True));
+  Window transient = None;
+  bool hasTransient = XGetTransientForHint(dpy_, w, &transient) && transient != None;
+  o.Set("transientFor", hasTransient ? Napi::Value(Napi::Number::New(env, transient)) : env.Null());
+  std::vector<unsigned long> states = GetWindows(w, A("_NET_WM_STATE"), XA_ATOM);
+  Napi::Array stateNames = Napi::Array::New(env);
+  bool modal = false, hidden = false;
+  for (unsigned long s : states) {
+    modal = modal || s == A("_NET_WM_STATE_MODAL");
+    hidden = hidden || s == A("_NET_WM_STATE_HIDDEN");
+    stateNames.Set(stateNames.Length(),
+                   Napi::String::New(env, ShortName(AtomName(s), "_NET_WM_STATE_")));
+  }
+  o.Set("modal", Napi::Boolean::New(env, modal));
+  o.Set("hidden", Napi::Boolean::New(env, hidden));
+  o.Set("states", stateNames);
+  std::vector<unsigned long> types = GetWindows(w, A("_NET_WM_WINDOW_TYPE"), XA_ATOM);
+  // EWMH: without the property a transient window is a dialog, any other a normal one.
+  std::string type = !types.empty() ? ShortName(AtomName(types[0]), "_NET_WM_WINDOW_TYPE_")
+                     : hasTransient ? "dialog"
+                                    : "normal";
+  o.Set("type", Napi::String::New(env, type));
+  XClassHint hint{nullptr, nullptr};
+  if (XGetClassHint(dpy_, w, &hint)) {
+    o.Set("wmClass", Napi::String::New(env, hint.res_class ? hint.res_class : ""));
+    o.Set("wmInstance", Napi::String::New(env, hint.res_name ? hint.res_name : ""));
+    if (hint.res_name) XFree(hint.res_name);
+    if (hint.res_class) XFree(hint.res_class);
+  } else {
+    o.Set("wmClass", env.Null());
+    o.Set("wmInstance", env.Null());
+  }
+  return o;
+}
+
+Window XDisplay::WindowManagerCheck() {
+  std::vector<unsigned long> check = GetWindows(root_, A("_NET_SUPPORTING_WM_CHECK"), XA_WINDOW);
+  if (check.empty() || check[0] == None) return None;
+  // A dead WM leaves the root property behind; the live one's check window points to itself.
+  std::vector<unsigned long> self = GetWindows(check[0], A("_NET_SUPPORTING_WM_CHECK"), XA_WINDOW);
+  XErrorRecord rec;
+  TakeError(dpy_, &rec);  // BadWindow here just means "stale"
+  return !self.empty() && self[0] == check[0] ? check[0] : None;
+}
+
+Napi::Value XDisplay::WindowManager(const Napi::CallbackInfo& info) {
+  Call c(this, info);
+  Napi::Env env = info.Env();
+  Window check = WindowManagerCheck();
+  c.Check();
+  if (check == None) return env.Null();
+  std::string name;
+  GetProperty(check, A("_NET_WM_NAME"), A("UTF8_STRING"), 1024, nullptr, nullptr, nullptr, &name);
+  XErrorRecord rec;
+  TakeError(dpy_, &rec);  // it may exit right now
+  c.Check();
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("window", Napi::Number::New(env, static_cast<double>(check)));
+  o.Set("name", Napi::String::New(env, name));
+  return o;
+}
+
+Time XDisplay::ServerTime() {
+  // The standard trick: a zero-length append to a property of our own window makes the
+  // server send PropertyNotify stamped with its current time.
+  unsigned char dummy = 0;
+  XChangeProperty(dpy_, helper_, A("_AXPAGE_TIMESTAMP"), XA_STRING, 8, PropModeAppend, &dummy, 0);
+  XSync(dpy_, False);
+  XEvent ev;
+  if (XCheckTypedWindowEvent(dpy_, helper_, PropertyNotify, &ev)) return ev.xproperty.time;
+  return CurrentTime;
+}
+
+Napi::Value XDisplay::ActiveWindow(const Napi::CallbackInfo& info) {
+  Call c(this, info);
+  Napi::Env env = info.Env();
+  // A window manager that died leaves a stale _NET_ACTIVE_WINDOW behind: trust the
+  // property only while an EWMH WM runs.
+  if (WindowManagerCheck() == None) return env.Null();
+  std::vector<unsigned long> v = GetWindows(root_, A("_NET_ACTIVE_WINDOW"), XA_WINDOW);
+  c.Check();
+  if (v.empty() || v[0] == None) return env.Null();
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("window", Napi::Number::New(env, static_cast<double>(v[0])));
+  unsigned long pid;
+  bool hasPid = GetCardinal(v[0], A("_NET_WM_PID"), &pid);
+  XErrorRecord rec;
+  TakeError(dpy_, &rec);  // the window may just have been destroyed: no pid then
+  c.Check();
+  o.Set("pid", hasPid ? Napi::Value(Napi::Number::New(env, pid)) : env.Null());
+  return o;
+}
+
+Napi::Value XDisplay::FocusWindow(const Napi::CallbackInfo& info) {
+  Call c(this, info);
+  Window focus = None;
+  int revert;
+  XGetInputFocus(dpy_, &focus, &revert);
+  c.Check();
+  // None and PointerRoot are not windows.
+  if (focus == None || focus == PointerRoot) return info.Env().Null();
+  return Napi::Number::New(info.Env(), static_cast<double>(focus));
+}
+
+Napi::Value XDisplay::WindowInfo(const Napi::CallbackInfo& info) {
+  Call c(this, info);
+  Window w = static_cast<Window>(IntArg(info, 0, "windowInfo(window)", "window", 1, 0xffffffffLL));
+  XWindowAttributes attrs;
+  if (!XGetWindowAttributes(dpy_, w, &attrs)) c.Check();
+  Napi::Object o = DescribeWindow(info.Env(), w, attrs);
+  c.Check();
+  return o;
+}
+
+Napi::Value XDisplay::ListWindows(const Napi::CallbackInfo& info) {
+  Call c(this, info);
+  Napi::Env env = info.Env();
+  std::vector<unsigned long> list;
+  bool ewmh = false;
+  // The EWMH lists only while their WM lives: a dead one leaves them behind, stale.
+  if (WindowManagerCheck() != None) {
+    if (GetProperty(root_, A("_NET_CLIENT_LIST_STACKING"), XA_WINDOW, 16384, nullptr, nullptr,
+                    &list, nullptr)) {
+      std::reverse(list.begin(), list.end());  // stacking order is bottom to top
+      ewmh = true;
+    } else {
+      ewmh = GetProperty(root_, A("_NET_CLIENT_LIST"), XA_WINDOW, 16384, nullptr, nullptr, &list,
+                         nullptr);
+    }
+  }
+  c.Check();
+  if (!ewmh) {
+    Window rootRet, parent, *kids = nullptr;
+    unsigned n = 0;
+    if (XQueryTree(dpy_, root_, &rootRet, &parent, &kids, &n) && kids) {
+      for (unsigned i = n; i-- > 0;) {  // XQueryTree lists bottom to top
+        XWindowAttributes a;
+        if (!XGetWindowAttributes(dpy_, kids[i], &a)) continue;
+        if (a.map_state != IsViewable || a.c_class == InputOnly || a.override_redirect) continue;
+        // A reparenting WM without EWMH: the client (with WM_STATE) sits inside the frame.
+        Window client = kids[i];
+        std::vector<unsigned long> st;
+        if (!GetProperty(client, A("WM_STATE"), AnyPropertyType, 2, nullptr, nullptr, &st,
+                         nullptr)) {
+          Window r2, p2, *sub = nullptr;
+          unsigned m = 0;
+          if (XQueryTree(dpy_, kids[i], &r2, &p2, &sub, &m) && sub) {
+            for (unsigned j = 0; j < m; j++) {
+              if (GetProperty(sub[j], A("WM_STATE"), AnyPropertyType, 2, nullptr, nullptr, &st,
+                              nullptr)) {
+                client = sub[j];
+                break;
+              }
+            }
+            XFree(sub);
+          }
+        }
+        list.push_back(client);
+      }
+      XFree(kids);
+    }
+    XErrorRecord rec;
+    TakeError(dpy_, &rec);  // windows that vanished while we looked
+    c.Check();
+  }
+  Napi::Array out = Napi::Array::New(env);
+  for (unsigned long w : list) {
+    ClearErrors(dpy_);
+    XWindowAttributes attrs;
+    if (!XGetWindowAttributes(dpy_, w, &attrs)) {
+      XErrorRecord rec;
+      TakeError(dpy_, &rec);
+      c.Check();  // only throws for a lost connection
+      continue;
+    }
+    Napi::Object o = DescribeWindow(env, w, attrs);
+    XErrorRecord rec;
+    if (TakeError(dpy_, &rec) && (rec.errorCode == BadWindow || rec.errorCode == BadDrawable)) {
+      continue;  // destroyed half-way through
+    }
+    c.Check();
+    out.Set(out.Length(), o);
+  }
+  return out;
+}
+
+Napi::Value XDisplay::ActivateWindow(const Napi::CallbackInfo& info) {
+  Call c(this, info);
+  Napi::Env env = info.Env();
+  Window w = static_cast<Window>(
+      IntArg(info, 0, "activateWindow(window)", "window", 1, 0xffffffffLL));
+  XWindowAttributes attrs;
+  if (!XGetWindowAttributes(dpy_, w, &attrs)) c.Check();  // BadWindow for unknown ids
+  bool wm = WindowManagerCheck() != None;
+  Time now = ServerTime();
+  std::string method;
+  if (wm) {
+    std::vector<unsigned long> active = GetWindows(root_, A("_NET_ACTIVE_WINDOW"), XA_WINDOW);
+    XEvent ev{};
+    ev.xclient.type = ClientMessage;
+    ev.xclient.window = w;
+    ev.xclient.message_type = A("_NET_ACTIVE_WINDOW");
+    ev.xclient.format = 32;
+    ev.xclient.data.l[0] = 2;  // source indication: pager, which WMs honour without focus-stealing checks
+    ev.xclient.data.l[1] = static_cast<long>(now);
+    ev.xclient.data.l[2] = active.empty() ? 0 : static_cast<long>(active[0]);
+    XSendEvent(dpy_, root_, False, SubstructureRedirectMask | SubstructureNotifyMask, &ev);
+    method = "ewmh";
+  } else {
+    // No window manager: nobody would answer the message; raise and focus directly.
+    XRaiseWindow(dpy_, w);
+    XSetInputFocus(dpy_, w, RevertToParent, now);
+    method = "focus";
+  }
+  c.Sync();
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("method", Napi::String::New(env, method));
+  o.Set("timestamp", Napi::Number::New(env, static_cast<double>(now)));
+  return o;
+}
+
+}  // namespace axpage
