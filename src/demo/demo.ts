@@ -29,24 +29,39 @@ function firstRef(results: CallResult[], pattern: RegExp): string | undefined {
 const STEPS: Step[] = [
   { tool: 'ax_is_accessible', args: () => ({}), note: 'is the accessibility stack reachable?' },
   { tool: 'ax_list_apps', args: () => ({}), note: 'which apps expose accessibility' },
-  { tool: 'ax_connect', args: () => ({ app: APP, alias: 'factory' }), note: 'connect by name, with an alias' },
-  { tool: 'ax_get_tree', args: () => ({ app: 'factory' }), note: 'the whole tree to a file; a summary back' },
+  {
+    tool: 'ax_connect',
+    args: () => ({ app: APP, alias: 'factory' }),
+    note: 'connect by name, with an alias',
+  },
+  {
+    tool: 'ax_get_tree',
+    args: () => ({ app: 'factory' }),
+    note: 'the whole tree to a file; a summary back',
+  },
   { tool: 'ax_list_windows', args: () => ({ app: 'factory' }), note: 'its windows' },
   {
     tool: 'ax_click',
     args: (prev) => {
-      const ref = firstRef(prev, /\[AXCheckBox\]/);
-      return ref ? { ref } : { app: 'factory', query: 'AXCheckBox:' };
+      const ref = firstRef(prev, /\[AXCheckBox\] "checkbutton"/);
+      return ref ? { ref } : { app: 'factory', query: 'checkbox:checkbutton' };
     },
-    note: 'click the first visible check box by its ref (background AT-SPI action)',
+    note: 'click a visible check button by its ref (background AT-SPI action)',
   },
   {
     tool: 'ax_type',
     args: (prev) => {
-      const ref = firstRef(prev, /\[AXTextField\]/);
-      return ref ? { ref, text: ' typed by axpage' } : { app: 'factory', query: 'AXTextField:', text: 'axpage' };
+      const ref = firstRef(prev, /\[AXTextField\] "entry"/);
+      return ref
+        ? { ref, text: ' typed by axpage' }
+        : { app: 'factory', query: 'textfield:entry', text: 'axpage' };
     },
     note: 'type into the first visible text field',
+  },
+  {
+    tool: 'ax_find',
+    args: () => ({ app: 'factory', query: 'button:Get Busy' }),
+    note: 'find by role:title (the query language every tool shares)',
   },
   { tool: 'ax_screenshot', args: () => ({ app: 'factory' }), note: 'a screenshot with its tree' },
 ];
@@ -83,14 +98,18 @@ export async function runDemo(argv: string[]): Promise<number> {
       const result = await session.call(step.tool, args);
       results.push(result);
       log(result.text);
-      log(`   (${Math.round(result.ms)} ms round trip, ${Buffer.byteLength(result.text)} bytes of summary)\n`);
+      log(
+        `   (${Math.round(result.ms)} ms round trip, ${Buffer.byteLength(result.text)} bytes of summary)\n`,
+      );
       if (result.isError) failed++;
     }
     log(`artifacts (tree files and screenshots, same basename): ${out}`);
     log(`try: grep -n 'AXButton' ${out}/*_get_tree.txt | head`);
     if (values.keep) {
       await session.detach();
-      log(`desktop :${session.desktop.display} left running; stop it with: axpage desktop down --display ${session.desktop.display}`);
+      log(
+        `desktop :${session.desktop.display} left running; stop it with: axpage desktop down --display ${session.desktop.display}`,
+      );
     }
   } finally {
     if (!values.keep) await session.close();

@@ -68,7 +68,11 @@ export class Session {
       const transport = new StdioClientTransport({
         command: process.execPath,
         args: [cli, 'serve'],
-        env: { ...(desktop.processEnv() as Record<string, string>), AXPAGE_OUT: artifactDir, ...opts.serverEnv },
+        env: {
+          ...(desktop.processEnv() as Record<string, string>),
+          AXPAGE_OUT: artifactDir,
+          ...opts.serverEnv,
+        },
         stderr: 'pipe',
       });
       const client = new Client({ name: 'axpage-harness', version: '0' });
@@ -101,8 +105,16 @@ export class Session {
     const t0 = performance.now();
     const result = await this.client.callTool({ name: tool, arguments: args });
     const ms = performance.now() - t0;
-    const content = (result.content ?? []) as Array<{ type: string; text?: string; data?: string; mimeType?: string }>;
-    const text = content.filter((c) => c.type === 'text').map((c) => c.text ?? '').join('\n');
+    const content = (result.content ?? []) as Array<{
+      type: string;
+      text?: string;
+      data?: string;
+      mimeType?: string;
+    }>;
+    const text = content
+      .filter((c) => c.type === 'text')
+      .map((c) => c.text ?? '')
+      .join('\n');
     const images = content
       .filter((c) => c.type === 'image')
       .map((c) => ({ data: c.data ?? '', mimeType: c.mimeType ?? '' }));

@@ -1,6 +1,7 @@
 /** What changed between two snapshots of one app. Indices point into each snapshot's elements. */
 
-export type ChangedField = 'frame' | 'name' | 'value' | 'description' | 'flags' | 'role' | 'actions';
+export type ChangedField =
+  'frame' | 'name' | 'value' | 'description' | 'flags' | 'role' | 'actions';
 
 export interface FieldChange {
   field: ChangedField;

@@ -69,7 +69,10 @@ export class AppDirectory {
     const titleContains = uniquePids(windows.filter((w) => w.title.toLowerCase().includes(lower)));
     if (titleContains.length === 1) return withMatch(apps, titleContains[0], 'window-title', text);
     if (titleContains.length > 1) {
-      throw ambiguous(text, apps.filter((a) => titleContains.includes(a.pid)));
+      throw ambiguous(
+        text,
+        apps.filter((a) => titleContains.includes(a.pid)),
+      );
     }
     throw new AxError(
       'app_not_found',

@@ -34,8 +34,13 @@ export class AxError extends Error {
   }
 }
 
-export function describeError(err: unknown): { message: string; code?: ErrorCode; details?: Record<string, unknown> } {
-  if (err instanceof AxError) return { message: err.actionable, code: err.code, details: err.details };
+export function describeError(err: unknown): {
+  message: string;
+  code?: ErrorCode;
+  details?: Record<string, unknown>;
+} {
+  if (err instanceof AxError)
+    return { message: err.actionable, code: err.code, details: err.details };
   if (err instanceof Error) return { message: err.message };
   return { message: String(err) };
 }

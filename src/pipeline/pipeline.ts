@@ -138,7 +138,11 @@ export class Pipeline {
   }
 
   /** A fresh full snapshot of an app, presented (refs + visibility) and cached. */
-  async snapshot(pid: number, tool: string, limits?: Partial<SnapshotLimits>): Promise<SnapshotView> {
+  async snapshot(
+    pid: number,
+    tool: string,
+    limits?: Partial<SnapshotLimits>,
+  ): Promise<SnapshotView> {
     const desktop = await this.desktop();
     void this.views.watch(desktop, pid);
     this.views.beginSnapshot(pid);
@@ -177,7 +181,9 @@ export class Pipeline {
         const { snapshot, dropped } = dropHidden(view.snapshot);
         if (dropped > 0) {
           view = this.views.present(snapshot, await desktop.screenSize(), tool, true);
-          notes = [`hidden: ${dropped} elements the app reports as not showing were left out (include_invisible: true keeps them)`];
+          notes = [
+            `hidden: ${dropped} elements the app reports as not showing were left out (include_invisible: true keeps them)`,
+          ];
         }
       }
       const target = req.target ? this.resolveTarget(view, req.target) : undefined;
@@ -324,7 +330,8 @@ export class Pipeline {
         const next = await this.snapshot(pid, 'ax_wait_idle');
         const d = diffSnapshots(prev.snapshot, next.snapshot);
         const ms = Date.now() - start;
-        if (d.added.length + d.removed.length + d.modified.length === 0) return { idle: true, ms, events: 0 };
+        if (d.added.length + d.removed.length + d.modified.length === 0)
+          return { idle: true, ms, events: 0 };
         if (ms >= timeoutMs || signal?.aborted) return { idle: false, ms, events: 0 };
         prev = next;
       }
@@ -332,8 +339,10 @@ export class Pipeline {
     for (;;) {
       const now = Date.now();
       const { lastAt, count } = this.views.activity(pid);
-      if (now - Math.max(lastAt, start) >= quietMs) return { idle: true, ms: now - start, events: count - first };
-      if (now - start >= timeoutMs || signal?.aborted) return { idle: false, ms: now - start, events: count - first };
+      if (now - Math.max(lastAt, start) >= quietMs)
+        return { idle: true, ms: now - start, events: count - first };
+      if (now - start >= timeoutMs || signal?.aborted)
+        return { idle: false, ms: now - start, events: count - first };
       await delay(Math.min(20, quietMs));
     }
   }
@@ -417,7 +426,10 @@ function defaultVerdict(
     effect: 'suspected_noop',
     escalation:
       delivery === 'background'
-        ? { recommended: 'foreground', reason: 'nothing changed in the tree after a background action' }
+        ? {
+            recommended: 'foreground',
+            reason: 'nothing changed in the tree after a background action',
+          }
         : undefined,
   };
 }

@@ -60,10 +60,12 @@ export class Publisher {
   ) {}
 
   private store(): Promise<ArtifactStore> {
-    this.storePromise ??= ArtifactStore.open({ dir: resolveArtifactDir() }).catch((err: unknown) => {
-      this.storePromise = undefined;
-      throw err;
-    });
+    this.storePromise ??= ArtifactStore.open({ dir: resolveArtifactDir() }).catch(
+      (err: unknown) => {
+        this.storePromise = undefined;
+        throw err;
+      },
+    );
     return this.storePromise;
   }
 
@@ -177,7 +179,11 @@ export class Publisher {
     });
     return {
       text,
-      structured: { ...structured, error_code: code, ...(details ? { error_details: details } : {}) },
+      structured: {
+        ...structured,
+        error_code: code,
+        ...(details ? { error_details: details } : {}),
+      },
       isError: true,
     };
   }

@@ -36,7 +36,8 @@ export function hasTarget(spec: TargetSpec): boolean {
 }
 
 export function elementLabel(el: Element, ref: string): string {
-  const text = el.name || (el.flags.includes('secure') ? '' : (el.value ?? '')) || el.description || '';
+  const text =
+    el.name || (el.flags.includes('secure') ? '' : (el.value ?? '')) || el.description || '';
   const shown = text.length > 40 ? `${text.slice(0, 39)}…` : text;
   return `[${el.role}]${shown ? ` "${shown.replace(/\s+/g, ' ')}"` : ''} ${ref}`;
 }

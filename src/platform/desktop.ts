@@ -100,7 +100,11 @@ export interface Desktop {
   typeText(text: string): Promise<void>;
   /** Scroll wheel at a point: positive dy scrolls content down (reveals what is below). */
   scroll(x: number, y: number, dx: number, dy: number): Promise<void>;
-  drag(from: { x: number; y: number }, to: { x: number; y: number }, durationMs: number): Promise<void>;
+  drag(
+    from: { x: number; y: number },
+    to: { x: number; y: number },
+    durationMs: number,
+  ): Promise<void>;
 
   /**
    * Calls `onChange` whenever the app's tree or states change (best effort).

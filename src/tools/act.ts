@@ -49,7 +49,10 @@ export const click = defineTool({
     ...targetShape,
     click_type: z.enum(['single', 'double', 'right']).optional().describe('Default single.'),
     delivery_mode: deliveryArg.optional(),
-    text: z.string().optional().describe('Text to type after the click (into what has focus then).'),
+    text: z
+      .string()
+      .optional()
+      .describe('Text to type after the click (into what has focus then).'),
     key: z.string().optional().describe('A key to press last, e.g. "Return".'),
     modifiers: modifiersArg.optional().describe('Modifiers for `key`.'),
   }),
@@ -60,10 +63,16 @@ export const click = defineTool({
       target: args,
       perform: async (ctx) => {
         const steps: Step[] = [];
-        const restore = await clickStep(ctx, args.click_type ?? 'single', args.delivery_mode, steps);
+        const restore = await clickStep(
+          ctx,
+          args.click_type ?? 'single',
+          args.delivery_mode,
+          steps,
+        );
         let error: string | undefined;
         try {
-          if (args.text !== undefined) await typeStep(ctx, undefined, args.text, false, args.delivery_mode, steps);
+          if (args.text !== undefined)
+            await typeStep(ctx, undefined, args.text, false, args.delivery_mode, steps);
           if (key) await keyStep(ctx, key, args.key ?? '', steps);
         } catch (err) {
           error = `${steps.length + 1 > 1 ? 'a later step failed: ' : ''}${(err as Error).message}`;
@@ -93,7 +102,12 @@ export const clickAt = defineTool({
       target: { x: args.x, y: args.y },
       perform: async (ctx) => {
         const steps: Step[] = [];
-        const restore = await clickStep(ctx, args.click_type ?? 'single', args.delivery_mode, steps);
+        const restore = await clickStep(
+          ctx,
+          args.click_type ?? 'single',
+          args.delivery_mode,
+          steps,
+        );
         return outcome(steps, restore);
       },
     });
@@ -104,27 +118,40 @@ export const type = defineTool({
   name: 'ax_type',
   title: 'Type text',
   description:
-    'Type text into an element (ref or query) or into the focused element of the app. Background: the text is inserted through accessibility and read back; foreground: real key events. clear_first replaces the current text. Typed text is never logged or echoed: the summary shows the field\'s old -> new value (masked for password fields).',
+    "Type text into an element (ref or query) or into the focused element of the app. Background: the text is inserted through accessibility and read back; foreground: real key events. clear_first replaces the current text. Typed text is never logged or echoed: the summary shows the field's old -> new value (masked for password fields).",
   kind: 'action',
   input: z.object({
     app: appArg.optional(),
     ref: refArg.optional(),
     query: queryArg.optional(),
     text: z.string(),
-    clear_first: z.boolean().optional().describe('Replace the current text (default false: append).'),
+    clear_first: z
+      .boolean()
+      .optional()
+      .describe('Replace the current text (default false: append).'),
     delivery_mode: deliveryArg.optional(),
     key: z.string().optional().describe('A key to press after typing, e.g. "Return".'),
     modifiers: modifiersArg.optional(),
   }),
   async handle(args, { pipeline }) {
     const key = args.key !== undefined ? parseKeyCombo(args.key, args.modifiers ?? []) : undefined;
-    const target = args.ref !== undefined || args.query !== undefined ? { ref: args.ref, query: args.query } : undefined;
+    const target =
+      args.ref !== undefined || args.query !== undefined
+        ? { ref: args.ref, query: args.query }
+        : undefined;
     return pipeline.act('ax_type', {
       app: args.app,
       target,
       perform: async (ctx) => {
         const steps: Step[] = [];
-        const restore = await typeStep(ctx, ctx.target, args.text, args.clear_first ?? false, args.delivery_mode, steps);
+        const restore = await typeStep(
+          ctx,
+          ctx.target,
+          args.text,
+          args.clear_first ?? false,
+          args.delivery_mode,
+          steps,
+        );
         let error: string | undefined;
         if (key) {
           try {
@@ -141,7 +168,7 @@ export const type = defineTool({
 
 export const setValue = defineTool({
   name: 'ax_set_value',
-  title: 'Set an element\'s value',
+  title: "Set an element's value",
   description:
     'Set the value of an element directly: the text of a text field, the number of a slider or spin button, or the state of a check box ("true"/"false"). Read back after setting.',
   kind: 'idempotent-action',
@@ -200,11 +227,15 @@ export const scroll = defineTool({
     delivery_mode: deliveryArg.optional(),
   }),
   async handle(args, { pipeline }) {
-    const target = args.ref !== undefined || args.query !== undefined ? { ref: args.ref, query: args.query } : undefined;
+    const target =
+      args.ref !== undefined || args.query !== undefined
+        ? { ref: args.ref, query: args.query }
+        : undefined;
     return pipeline.act('ax_scroll', {
       app: args.app,
       target,
-      perform: async (ctx) => scrollStep(ctx, args.direction, args.amount ?? 100, args.delivery_mode),
+      perform: async (ctx) =>
+        scrollStep(ctx, args.direction, args.amount ?? 100, args.delivery_mode),
     });
   },
 });
@@ -236,7 +267,12 @@ export const drag = defineTool({
         const start = ctx.target?.point;
         const end = pointOf(
           ctx,
-          pipelineResolve(ctx, { ref: args.to_ref, query: args.to_query, x: args.to_x, y: args.to_y }),
+          pipelineResolve(ctx, {
+            ref: args.to_ref,
+            query: args.to_query,
+            x: args.to_x,
+            y: args.to_y,
+          }),
         );
         if (!start) throw noPoint(ctx.target);
         const restore = await ctx.desktop.activate(ctx.pid);
@@ -261,7 +297,12 @@ async function clickStep(
   steps: Step[],
 ): Promise<(() => Promise<void>) | undefined> {
   const target = requireTarget(ctx.target);
-  const verb = clickType === 'single' ? 'Clicked' : clickType === 'double' ? 'Double-clicked' : 'Right-clicked';
+  const verb =
+    clickType === 'single'
+      ? 'Clicked'
+      : clickType === 'double'
+        ? 'Double-clicked'
+        : 'Right-clicked';
   let element = target.element;
   if (!element && target.point && mode !== 'foreground') {
     // A point in background mode: press the element under it through accessibility.
@@ -271,7 +312,12 @@ async function clickStep(
     const action = pressAction(element);
     if (action) {
       await ctx.desktop.doAction(element.id, action);
-      steps.push({ ok: true, text: `${verb} ${target.label} (action '${action}')`, route: 'ax', delivery: 'background' });
+      steps.push({
+        ok: true,
+        text: `${verb} ${target.label} (action '${action}')`,
+        route: 'ax',
+        delivery: 'background',
+      });
       return undefined;
     }
   }
@@ -293,7 +339,12 @@ async function clickStep(
   const restore = await ctx.desktop.activate(ctx.pid);
   const button: MouseButton = clickType === 'right' ? 'right' : 'left';
   await ctx.desktop.click(point.x, point.y, button, clickType === 'double' ? 2 : 1);
-  steps.push({ ok: true, text: `${verb} ${target.label} at (${point.x},${point.y})`, route: 'xtest', delivery: 'foreground' });
+  steps.push({
+    ok: true,
+    text: `${verb} ${target.label} at (${point.x},${point.y})`,
+    route: 'xtest',
+    delivery: 'foreground',
+  });
   return restore;
 }
 
@@ -308,17 +359,28 @@ async function typeStep(
   const { desktop, view } = ctx;
   const index = target?.index ?? focusedIndex(view);
   const element = index !== undefined ? view.snapshot.elements[index] : undefined;
-  const label = target?.label ?? (element && index !== undefined ? `[${element.role}] "${element.name}" ${view.refs[index]}` : 'the focused element');
+  const label =
+    target?.label ??
+    (element && index !== undefined
+      ? `[${element.role}] "${element.name}" ${view.refs[index]}`
+      : 'the focused element');
   const chars = `${[...text].length} chars`;
   const editable = element && element.flags.includes('editable');
   if (mode !== 'foreground' && element && editable) {
     if (clearFirst) {
       await desktop.setText(element.id, text);
     } else {
-      const current = element.flags.includes('secure') ? undefined : await desktop.readText(element.id);
+      const current = element.flags.includes('secure')
+        ? undefined
+        : await desktop.readText(element.id);
       await desktop.insertText(element.id, text, current !== undefined ? [...current].length : -1);
     }
-    steps.push({ ok: true, text: `Typed ${chars} into ${label}${clearFirst ? ' (replaced)' : ''}`, route: 'ax', delivery: 'background' });
+    steps.push({
+      ok: true,
+      text: `Typed ${chars} into ${label}${clearFirst ? ' (replaced)' : ''}`,
+      route: 'ax',
+      delivery: 'background',
+    });
     return undefined;
   }
   if (mode !== 'foreground') {
@@ -339,7 +401,12 @@ async function typeStep(
     await desktop.pressKey({ key: 'BackSpace', modifiers: [] });
   }
   await desktop.typeText(text);
-  steps.push({ ok: true, text: `Typed ${chars} into ${label} with key events${clearFirst ? ' (cleared first)' : ''}`, route: 'xtest', delivery: 'foreground' });
+  steps.push({
+    ok: true,
+    text: `Typed ${chars} into ${label} with key events${clearFirst ? ' (cleared first)' : ''}`,
+    route: 'xtest',
+    delivery: 'foreground',
+  });
   return restore;
 }
 
@@ -360,12 +427,21 @@ async function setValueStep(ctx: ActContext, value: string): Promise<ActOutcome>
   const target = requireTarget(ctx.target);
   const element = target.element as Element;
   const { desktop } = ctx;
-  if (element.role === 'AXCheckBox' || element.role === 'AXRadioButton' || element.role === 'AXToggleButton') {
+  if (
+    element.role === 'AXCheckBox' ||
+    element.role === 'AXRadioButton' ||
+    element.role === 'AXToggleButton'
+  ) {
     const want = parseBool(value);
     const has = element.flags.includes('checked');
     if (want !== has) {
       const action = pressAction(element);
-      if (!action) throw new AxError('action_failed', `${target.label} has no toggle action`, 'Use ax_click with delivery_mode foreground');
+      if (!action)
+        throw new AxError(
+          'action_failed',
+          `${target.label} has no toggle action`,
+          'Use ax_click with delivery_mode foreground',
+        );
       await desktop.doAction(element.id, action);
     }
     return {
@@ -375,7 +451,12 @@ async function setValueStep(ctx: ActContext, value: string): Promise<ActOutcome>
       verify: (after) => {
         const i = indexOfId(after, element.id);
         const now = i >= 0 && after.snapshot.elements[i].flags.includes('checked');
-        return now === want ? { effect: 'confirmed' } : { effect: 'suspected_noop', escalation: { recommended: 'foreground', reason: 'the checked state did not change' } };
+        return now === want
+          ? { effect: 'confirmed' }
+          : {
+              effect: 'suspected_noop',
+              escalation: { recommended: 'foreground', reason: 'the checked state did not change' },
+            };
       },
     };
   }
@@ -391,7 +472,13 @@ async function setValueStep(ctx: ActContext, value: string): Promise<ActOutcome>
         const i = indexOfId(after, element.id);
         return i >= 0 && after.snapshot.elements[i].value === value
           ? { effect: 'confirmed' }
-          : { effect: 'suspected_noop', escalation: { recommended: 'foreground', reason: 'the text did not read back as set' } };
+          : {
+              effect: 'suspected_noop',
+              escalation: {
+                recommended: 'foreground',
+                reason: 'the text did not read back as set',
+              },
+            };
       },
     };
   }
@@ -400,7 +487,11 @@ async function setValueStep(ctx: ActContext, value: string): Promise<ActOutcome>
     const range = await desktop.readValue(element.id).catch(() => undefined);
     if (range) {
       if (number < range.min || number > range.max) {
-        throw new AxError('bad_argument', `${number} is outside ${target.label}'s range ${range.min}..${range.max}`, 'Pass a value inside the range');
+        throw new AxError(
+          'bad_argument',
+          `${number} is outside ${target.label}'s range ${range.min}..${range.max}`,
+          'Pass a value inside the range',
+        );
       }
       await desktop.setValue(element.id, number);
       return {
@@ -432,7 +523,8 @@ async function scrollStep(
   const vertical = direction === 'up' || direction === 'down';
   const sign = direction === 'down' || direction === 'right' ? 1 : -1;
   const area = scrollAreaFor(view, ctx.target?.index);
-  const areaLabel = area !== undefined ? `[${view.snapshot.elements[area].role}] ${view.refs[area]}` : 'the window';
+  const areaLabel =
+    area !== undefined ? `[${view.snapshot.elements[area].role}] ${view.refs[area]}` : 'the window';
   if (mode !== 'foreground' && area !== undefined) {
     const bar = scrollBarOf(view, area, vertical);
     if (bar !== undefined) {
@@ -462,7 +554,12 @@ async function scrollStep(
     );
   }
   const frame = area !== undefined ? view.snapshot.elements[area].frame : view.viewport;
-  if (!frame) throw new AxError('action_failed', 'the scroll target has no position on screen', 'Name another element');
+  if (!frame)
+    throw new AxError(
+      'action_failed',
+      'the scroll target has no position on screen',
+      'Name another element',
+    );
   const x = Math.round(frame.x + frame.w / 2);
   const y = Math.round(frame.y + frame.h / 2);
   // One wheel step scrolls about 50 px in GTK3 lists; the amount is rounded to steps.
@@ -479,7 +576,11 @@ async function scrollStep(
 
 // ---- helpers ----------------------------------------------------------------------
 
-function outcome(steps: Step[], restore: (() => Promise<void>) | undefined, error?: string): ActOutcome {
+function outcome(
+  steps: Step[],
+  restore: (() => Promise<void>) | undefined,
+  error?: string,
+): ActOutcome {
   const last = steps[steps.length - 1];
   const foreground = steps.some((s) => s.delivery === 'foreground');
   return {
@@ -521,7 +622,8 @@ function elementAt(view: SnapshotView, p: { x: number; y: number }): Element | u
   let bestArea = Infinity;
   view.snapshot.elements.forEach((el, i) => {
     const f = el.frame;
-    if (!f || !view.visible[i] || p.x < f.x || p.y < f.y || p.x >= f.x + f.w || p.y >= f.y + f.h) return;
+    if (!f || !view.visible[i] || p.x < f.x || p.y < f.y || p.x >= f.x + f.w || p.y >= f.y + f.h)
+      return;
     const area = f.w * f.h - (pressAction(el) ? 1e12 : 0);
     if (area < bestArea) {
       bestArea = area;
@@ -533,7 +635,11 @@ function elementAt(view: SnapshotView, p: { x: number; y: number }): Element | u
 
 function scrollAreaFor(view: SnapshotView, index: number | undefined): number | undefined {
   const els = view.snapshot.elements;
-  for (let i = index; i !== undefined && i >= 0; i = els[i].parent >= 0 ? els[i].parent : undefined) {
+  for (
+    let i = index;
+    i !== undefined && i >= 0;
+    i = els[i].parent >= 0 ? els[i].parent : undefined
+  ) {
     if (els[i].role === 'AXScrollArea') return i;
   }
   if (index !== undefined) {
@@ -574,7 +680,10 @@ function parseBool(value: string): boolean {
   throw new AxError('bad_argument', `'${value}' is not a check box state`, 'Use "true" or "false"');
 }
 
-function pipelineResolve(ctx: ActContext, spec: { ref?: string; query?: string; x?: number; y?: number }): ResolvedTarget {
+function pipelineResolve(
+  ctx: ActContext,
+  spec: { ref?: string; query?: string; x?: number; y?: number },
+): ResolvedTarget {
   if (!ctx.resolve) throw new AxError('bad_argument', 'cannot resolve a second target here', '');
   return ctx.resolve(spec);
 }

@@ -9,11 +9,17 @@ const assertionsShape = z.object({
   exists: z.boolean().optional(),
   enabled: z.boolean().optional(),
   focused: z.boolean().optional(),
-  value: z.string().optional().describe('Exact value (text, number as text, "true"/"false" for check boxes).'),
+  value: z
+    .string()
+    .optional()
+    .describe('Exact value (text, number as text, "true"/"false" for check boxes).'),
   title: z.string().optional().describe('Exact name.'),
   role: z.string().optional().describe('AX role (AXButton) or native role (push button).'),
   visible: z.boolean().optional(),
-  contains_text: z.string().optional().describe('Name, value or description contains this (case-insensitive).'),
+  contains_text: z
+    .string()
+    .optional()
+    .describe('Name, value or description contains this (case-insensitive).'),
   checked: z.boolean().optional(),
 });
 
@@ -40,36 +46,56 @@ export const assertTool = defineTool({
   output: z.object({
     passed: z.boolean(),
     checked_properties: z.array(z.string()),
-    failures: z.array(z.object({ property: z.string(), expected: z.unknown(), actual: z.unknown() })),
+    failures: z.array(
+      z.object({ property: z.string(), expected: z.unknown(), actual: z.unknown() }),
+    ),
     element_ref: z.string().optional(),
   }),
   async handle(args, { pipeline }) {
     if (args.ref === undefined && args.query === undefined) {
       throw new AxError('bad_argument', 'no element given', 'Pass ref or query');
     }
-    const keys = Object.keys(args.assertions).filter((k) => args.assertions[k as keyof Assertions] !== undefined);
+    const keys = Object.keys(args.assertions).filter(
+      (k) => args.assertions[k as keyof Assertions] !== undefined,
+    );
     if (keys.length === 0) {
-      throw new AxError('bad_argument', 'assertions is empty', 'Give at least one of exists, enabled, focused, value, title, role, visible, contains_text, checked');
+      throw new AxError(
+        'bad_argument',
+        'assertions is empty',
+        'Give at least one of exists, enabled, focused, value, title, role, visible, contains_text, checked',
+      );
     }
     return pipeline.observe('ax_assert', {
       app: args.app,
       inspect: async ({ view, desktop }) => {
         let index: number | undefined;
         try {
-          index = pipeline.resolveTarget(view, { ref: args.ref, query: args.query, strategy: args.strategy }).index;
+          index = pipeline.resolveTarget(view, {
+            ref: args.ref,
+            query: args.query,
+            strategy: args.strategy,
+          }).index;
         } catch (err) {
           if (!(err instanceof AxError) || !['no_match', 'stale_ref'].includes(err.code)) throw err;
         }
         const failures: Failure[] = [];
         const a = args.assertions;
         const exists = index !== undefined;
-        if (a.exists !== undefined && a.exists !== exists) failures.push({ property: 'exists', expected: a.exists, actual: exists });
+        if (a.exists !== undefined && a.exists !== exists)
+          failures.push({ property: 'exists', expected: a.exists, actual: exists });
         if (index !== undefined) {
           const el = view.snapshot.elements[index];
           const value = el.flags.includes('secure')
             ? undefined
-            : ((await desktop.readText(el.id).catch(() => undefined)) ?? checkValue(el) ?? el.value);
-          const check = (property: string, expected: unknown, actual: unknown, ok = expected === actual): void => {
+            : ((await desktop.readText(el.id).catch(() => undefined)) ??
+              checkValue(el) ??
+              el.value);
+          const check = (
+            property: string,
+            expected: unknown,
+            actual: unknown,
+            ok = expected === actual,
+          ): void => {
             if (!ok) failures.push({ property, expected, actual });
           };
           if (a.enabled !== undefined) check('enabled', a.enabled, !el.flags.includes('disabled'));
@@ -78,19 +104,37 @@ export const assertTool = defineTool({
           if (a.checked !== undefined) check('checked', a.checked, el.flags.includes('checked'));
           if (a.title !== undefined) check('title', a.title, el.name);
           if (a.value !== undefined) {
-            check('value', a.value, el.flags.includes('secure') ? '(secure: not readable)' : (value ?? null));
+            check(
+              'value',
+              a.value,
+              el.flags.includes('secure') ? '(secure: not readable)' : (value ?? null),
+            );
           }
           if (a.role !== undefined) {
             const want = a.role.toLowerCase();
-            const ok = [el.role.toLowerCase(), el.role.toLowerCase().replace(/^ax/, ''), el.nativeRole.toLowerCase()].includes(want);
+            const ok = [
+              el.role.toLowerCase(),
+              el.role.toLowerCase().replace(/^ax/, ''),
+              el.nativeRole.toLowerCase(),
+            ].includes(want);
             check('role', a.role, `${el.role} (${el.nativeRole})`, ok);
           }
           if (a.contains_text !== undefined) {
             const hay = [el.name, value ?? '', el.description ?? ''].join('\n').toLowerCase();
-            check('contains_text', a.contains_text, clip(`${el.name} ${value ?? ''}`), hay.includes(a.contains_text.toLowerCase()));
+            check(
+              'contains_text',
+              a.contains_text,
+              clip(`${el.name} ${value ?? ''}`),
+              hay.includes(a.contains_text.toLowerCase()),
+            );
           }
         } else {
-          for (const k of keys.filter((k) => k !== 'exists')) failures.push({ property: k, expected: args.assertions[k as keyof Assertions], actual: 'element not found' });
+          for (const k of keys.filter((k) => k !== 'exists'))
+            failures.push({
+              property: k,
+              expected: args.assertions[k as keyof Assertions],
+              actual: 'element not found',
+            });
         }
         return {
           passed: failures.length === 0,
@@ -107,10 +151,14 @@ export const assertTool = defineTool({
       describe: (_seen, facts) => {
         const failures = facts.failures as Failure[];
         const what = args.ref ?? `'${args.query}'`;
-        if (failures.length === 0) return `PASSED: ${what} ${keys.join(', ')} (${keys.length} checks)`;
+        if (failures.length === 0)
+          return `PASSED: ${what} ${keys.join(', ')} (${keys.length} checks)`;
         return `FAILED ${failures.length} of ${keys.length} checks on ${what}: ${failures
           .slice(0, 3)
-          .map((f) => `${f.property} expected ${JSON.stringify(f.expected)} got ${JSON.stringify(f.actual)}`)
+          .map(
+            (f) =>
+              `${f.property} expected ${JSON.stringify(f.expected)} got ${JSON.stringify(f.actual)}`,
+          )
           .join('; ')}${failures.length > 3 ? '; …' : ''}`;
       },
     });
@@ -118,7 +166,8 @@ export const assertTool = defineTool({
 });
 
 function checkValue(el: Element): string | undefined {
-  if (['AXCheckBox', 'AXRadioButton', 'AXToggleButton'].includes(el.role)) return el.flags.includes('checked') ? 'true' : 'false';
+  if (['AXCheckBox', 'AXRadioButton', 'AXToggleButton'].includes(el.role))
+    return el.flags.includes('checked') ? 'true' : 'false';
   return undefined;
 }
 

@@ -9,7 +9,13 @@ import type { SnapshotView } from '../model/view.js';
 import { AxError } from '../pipeline/errors.js';
 import { isRef } from '../pipeline/refs.js';
 import { elementLabel } from '../pipeline/target.js';
-import { findMatches, parseQuery, QueryError, suggestNames, type FindOptions } from '../query/index.js';
+import {
+  findMatches,
+  parseQuery,
+  QueryError,
+  suggestNames,
+  type FindOptions,
+} from '../query/index.js';
 import { defineTool } from './define.js';
 import { appArg, queryArg, refArg, strategyArg } from './schemas.js';
 
@@ -29,19 +35,25 @@ export const find = defineTool({
   kind: 'read',
   input: z.object({
     app: appArg.optional().describe('The app; default: the frontmost app.'),
-    query: queryArg.optional().describe('The query (optional when filter, element_types or a position scope say enough).'),
+    query: queryArg
+      .optional()
+      .describe('The query (optional when filter, element_types or a position scope say enough).'),
     strategy: strategyArg.optional(),
     scope: z
       .enum(['application', 'focused', 'element', 'position'])
       .optional()
-      .describe('application (default): the whole app; focused: its focused window; element: below `element`; position: the element at x,y.'),
+      .describe(
+        'application (default): the whole app; focused: its focused window; element: below `element`; position: the element at x,y.',
+      ),
     element: refArg.optional().describe('With scope element: the subtree root.'),
     x: z.number().optional().describe('With scope position.'),
     y: z.number().optional().describe('With scope position.'),
     element_types: z
       .array(z.string())
       .optional()
-      .describe('Only these kinds: button, text_field, checkbox, radio, menu, menu_item, link, list, table, row, cell, slider, tab, combo_box, static_text, image, window, dialog, group, scroll_area, any.'),
+      .describe(
+        'Only these kinds: button, text_field, checkbox, radio, menu, menu_item, link, list, table, row, cell, slider, tab, combo_box, static_text, image, window, dialog, group, scroll_area, any.',
+      ),
     filter: z
       .object({
         role: z.string().optional(),
@@ -50,9 +62,23 @@ export const find = defineTool({
         descriptionContains: z.string().optional(),
       })
       .optional(),
-    include_hidden: z.boolean().optional().describe('Also match elements that are not visible (default false).'),
-    max_depth: z.number().int().min(0).optional().describe('Only elements at most this deep (0 = windows).'),
-    limit: z.number().int().min(1).max(1000).optional().describe('How many matches to list in the file (default 50).'),
+    include_hidden: z
+      .boolean()
+      .optional()
+      .describe('Also match elements that are not visible (default false).'),
+    max_depth: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('Only elements at most this deep (0 = windows).'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .optional()
+      .describe('How many matches to list in the file (default 50).'),
   }),
   output: z.object({
     found: z.boolean(),
@@ -85,17 +111,30 @@ export const find = defineTool({
       );
     }
     if (args.scope === 'position' && (args.x === undefined || args.y === undefined)) {
-      throw new AxError('bad_argument', 'scope "position" needs x and y', 'Pass the screen point in points');
+      throw new AxError(
+        'bad_argument',
+        'scope "position" needs x and y',
+        'Pass the screen point in points',
+      );
     }
     if (args.scope === 'element' && args.element === undefined) {
-      throw new AxError('bad_argument', 'scope "element" needs element (a ref)', 'Pass the ref of the subtree root');
+      throw new AxError(
+        'bad_argument',
+        'scope "element" needs element (a ref)',
+        'Pass the ref of the subtree root',
+      );
     }
     if (args.query !== undefined && isRef(args.query)) {
-      throw new AxError('bad_argument', `'${args.query}' is a ref, not a query`, 'Use ax_get_attributes with ref to read an element you already have');
+      throw new AxError(
+        'bad_argument',
+        `'${args.query}' is a ref, not a query`,
+        'Use ax_get_attributes with ref to read an element you already have',
+      );
     }
     let query;
     try {
-      query = args.query !== undefined ? parseQuery(args.query, args.strategy ?? 'auto') : undefined;
+      query =
+        args.query !== undefined ? parseQuery(args.query, args.strategy ?? 'auto') : undefined;
     } catch (err) {
       if (err instanceof QueryError) throw new AxError('bad_query', err.message);
       throw err;
@@ -104,9 +143,14 @@ export const find = defineTool({
     let matched: ReturnType<typeof findMatches> | undefined;
     const run = (view: SnapshotView): ReturnType<typeof findMatches> => {
       const focusedIndex = view.snapshot.elements.findIndex((e) => e.flags.includes('focused'));
-      const rootIndex = args.element !== undefined ? view.refs.indexOf(args.element.trim()) : undefined;
+      const rootIndex =
+        args.element !== undefined ? view.refs.indexOf(args.element.trim()) : undefined;
       if (args.element !== undefined && rootIndex === -1) {
-        throw new AxError('stale_ref', `ref ${args.element} is not in ${view.snapshot.app}'s current tree`, 'Use a ref from the latest summary');
+        throw new AxError(
+          'stale_ref',
+          `ref ${args.element} is not in ${view.snapshot.app}'s current tree`,
+          'Use a ref from the latest summary',
+        );
       }
       const options: FindOptions = {
         visible: view.visible,
@@ -173,10 +217,14 @@ export const find = defineTool({
         }
         const best = result.matches[0];
         const label = elementLabel(view.snapshot.elements[best.index], view.refs[best.index]);
-        return `Found ${result.total} match${result.total === 1 ? '' : 'es'} for ${what}; best: ${label} (${best.strategy})${result.total > 1 ? `; next: ${result.matches
-          .slice(1, 3)
-          .map((m) => view.refs[m.index])
-          .join(', ')}` : ''}`;
+        return `Found ${result.total} match${result.total === 1 ? '' : 'es'} for ${what}; best: ${label} (${best.strategy})${
+          result.total > 1
+            ? `; next: ${result.matches
+                .slice(1, 3)
+                .map((m) => view.refs[m.index])
+                .join(', ')}`
+            : ''
+        }`;
       },
     });
   },
@@ -211,7 +259,11 @@ export const getAttributes = defineTool({
           error: `could not read platform attributes: ${(err as Error).message}`,
         }));
         const children: string[] = [];
-        for (let j = i + 1; j < view.snapshot.elements.length && view.snapshot.elements[j].depth > el.depth; j++) {
+        for (
+          let j = i + 1;
+          j < view.snapshot.elements.length && view.snapshot.elements[j].depth > el.depth;
+          j++
+        ) {
           if (view.snapshot.elements[j].parent === i) children.push(view.refs[j]);
         }
         return {
@@ -245,7 +297,7 @@ export const getAttributes = defineTool({
 
 export const getValue = defineTool({
   name: 'ax_get_value',
-  title: 'Get an element\'s value',
+  title: "Get an element's value",
   description:
     'Read the current value of an element (ref or query): the text of a text field, the number of a slider, the state of a check box, else its name. Read fresh from the app, not from a cache. Password fields are never read.',
   kind: 'read',
@@ -298,12 +350,23 @@ export const waitIdle = defineTool({
   input: z.object({
     app: appArg,
     timeout_ms: z.number().int().min(0).max(120_000).optional().describe('Default 5000.'),
-    quiet_ms: z.number().int().min(10).max(10_000).optional().describe('How long without changes counts as idle (default 200).'),
+    quiet_ms: z
+      .number()
+      .int()
+      .min(10)
+      .max(10_000)
+      .optional()
+      .describe('How long without changes counts as idle (default 200).'),
   }),
   output: z.object({ idle: z.boolean(), waited_ms: z.number(), events: z.number().int() }),
   async handle(args, { pipeline, signal }) {
     const app = await pipeline.resolveApp(args.app);
-    const waited = await pipeline.waitIdle(app.pid, args.quiet_ms ?? 200, args.timeout_ms ?? 5000, signal);
+    const waited = await pipeline.waitIdle(
+      app.pid,
+      args.quiet_ms ?? 200,
+      args.timeout_ms ?? 5000,
+      signal,
+    );
     return pipeline.observe('ax_wait_idle', {
       app: app.pid,
       inspect: async () => ({ idle: waited.idle, waited_ms: waited.ms, events: waited.events }),
@@ -311,7 +374,10 @@ export const waitIdle = defineTool({
         waited.idle
           ? `${app.name} was idle after ${waited.ms} ms (${waited.events} change events)`
           : `${app.name} was still changing after ${waited.ms} ms (${waited.events} change events)`,
-      failure: () => (waited.idle ? undefined : `timed out after ${waited.ms} ms: the app kept changing; raise timeout_ms or check what is animating`),
+      failure: () =>
+        waited.idle
+          ? undefined
+          : `timed out after ${waited.ms} ms: the app kept changing; raise timeout_ms or check what is animating`,
     });
   },
 });
@@ -320,7 +386,7 @@ export const waitFor = defineTool({
   name: 'ax_wait_for',
   title: 'Wait for an element to appear or disappear',
   description:
-    'Wait until an element matching the query appears (or disappears), re-reading the app when it changes, bounded by timeout_ms. Returns the element\'s ref when it appeared.',
+    "Wait until an element matching the query appears (or disappears), re-reading the app when it changes, bounded by timeout_ms. Returns the element's ref when it appeared.",
   kind: 'read',
   input: z.object({
     app: appArg,
@@ -330,7 +396,12 @@ export const waitFor = defineTool({
     visible_only: z.boolean().optional().describe('Count only visible matches (default true).'),
     timeout_ms: z.number().int().min(0).max(120_000).optional().describe('Default 5000.'),
   }),
-  output: z.object({ satisfied: z.boolean(), waited_ms: z.number(), element_ref: z.string().optional(), count: z.number().int() }),
+  output: z.object({
+    satisfied: z.boolean(),
+    waited_ms: z.number(),
+    element_ref: z.string().optional(),
+    count: z.number().int(),
+  }),
   async handle(args, { pipeline, signal }) {
     let query;
     try {
@@ -347,7 +418,7 @@ export const waitFor = defineTool({
     const waited = await pipeline.waitUntil(
       app.pid,
       'ax_wait_for',
-      (view) => (count(view).total > 0) === (want === 'appear'),
+      (view) => count(view).total > 0 === (want === 'appear'),
       args.timeout_ms ?? 5000,
       signal,
     );
@@ -362,20 +433,29 @@ export const waitFor = defineTool({
           element_ref: result.matches[0] ? view.refs[result.matches[0].index] : undefined,
         };
       },
-      results: ({ view }) => ({ title: `matches for '${args.query}'`, indices: count(view).matches.map((m) => m.index) }),
+      results: ({ view }) => ({
+        title: `matches for '${args.query}'`,
+        indices: count(view).matches.map((m) => m.index),
+      }),
       describe: (_seen, facts) =>
         waited.satisfied
           ? `'${args.query}' ${want === 'appear' ? `appeared (${String(facts.element_ref)})` : 'disappeared'} after ${waited.ms} ms`
           : `'${args.query}' did not ${want} within ${waited.ms} ms`,
       failure: () =>
-        waited.satisfied ? undefined : `timed out after ${waited.ms} ms waiting for '${args.query}' to ${want}; check the query against the tree file or raise timeout_ms`,
+        waited.satisfied
+          ? undefined
+          : `timed out after ${waited.ms} ms waiting for '${args.query}' to ${want}; check the query against the tree file or raise timeout_ms`,
     });
   },
 });
 
 function requireElementTarget(args: { ref?: string; query?: string }): void {
   if (args.ref === undefined && args.query === undefined) {
-    throw new AxError('bad_argument', 'no element given', 'Pass ref (e.g. e42) or query (e.g. "button:Save")');
+    throw new AxError(
+      'bad_argument',
+      'no element given',
+      'Pass ref (e.g. e42) or query (e.g. "button:Save")',
+    );
   }
 }
 

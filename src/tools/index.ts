@@ -5,4 +5,10 @@ import { findTools } from './find.js';
 import { observeTools } from './observe.js';
 
 /** Every tool the server registers, by family. */
-export const allTools = [...connectTools, ...observeTools, ...findTools, ...actTools, ...assertTools];
+export const allTools = [
+  ...connectTools,
+  ...observeTools,
+  ...findTools,
+  ...actTools,
+  ...assertTools,
+];

@@ -80,13 +80,22 @@ export function normalizeKeyName(name: string): string {
 export function parseKeyCombo(key: string, modifiers: string[]): KeyCombo {
   const parts = key.length > 1 && key.includes('+') && !key.endsWith('++') ? key.split('+') : [key];
   const main = parts.pop() ?? '';
-  if (main === '') throw new AxError('bad_argument', `'${key}' has no key after its modifiers`, 'Write e.g. "ctrl+s"');
+  if (main === '')
+    throw new AxError(
+      'bad_argument',
+      `'${key}' has no key after its modifiers`,
+      'Write e.g. "ctrl+s"',
+    );
   const mods: KeyCombo['modifiers'] = [];
   for (const raw of [...parts, ...modifiers]) {
     const m = raw.toLowerCase();
     const mod = (MODIFIER_ALIASES[m] ?? m) as KeyCombo['modifiers'][number];
     if (!MODIFIERS.has(mod)) {
-      throw new AxError('bad_argument', `'${raw}' is not a modifier`, 'Modifiers: ctrl, shift, alt, super (cmd), opt (alt)');
+      throw new AxError(
+        'bad_argument',
+        `'${raw}' is not a modifier`,
+        'Modifiers: ctrl, shift, alt, super (cmd), opt (alt)',
+      );
     }
     if (!mods.includes(mod)) mods.push(mod);
   }

@@ -10,7 +10,9 @@ export const getTree = defineTool({
     'Walk an app (all its windows, dialogs first) into a greppable tree file with a screenshot; return a short summary with the file path, counts and the visible interactive elements. Grep the file by role (AXButton) or text. Options: a root element (ref or root_query), max_depth, include_invisible.',
   kind: 'read',
   input: z.object({
-    app: appArg.optional().describe('The app (name, alias, pid or window title); default: the frontmost app.'),
+    app: appArg
+      .optional()
+      .describe('The app (name, alias, pid or window title); default: the frontmost app.'),
     root: refArg.optional().describe('Walk only below this element ref.'),
     root_query: queryArg.optional().describe('Walk only below the best match of this query.'),
     max_depth: z
@@ -19,7 +21,9 @@ export const getTree = defineTool({
       .min(0)
       .max(200)
       .optional()
-      .describe('Levels below the root to walk (default: the server limit, 60). 0 = the root only.'),
+      .describe(
+        'Levels below the root to walk (default: the server limit, 60). 0 = the root only.',
+      ),
     include_invisible: z
       .boolean()
       .optional()
@@ -57,13 +61,17 @@ export const screenshot = defineTool({
       .int()
       .min(0)
       .optional()
-      .describe('Which of the app\'s windows (as ax_list_windows numbers them); default: its dialog or active window.'),
+      .describe(
+        "Which of the app's windows (as ax_list_windows numbers them); default: its dialog or active window.",
+      ),
     region: rectShape.optional().describe('A screen region in points instead of a window.'),
     full_screen: z.boolean().optional().describe('Capture the whole screen.'),
     include_image: z
       .boolean()
       .optional()
-      .describe('Also return the PNG as image content (costs context); default false: the path only.'),
+      .describe(
+        'Also return the PNG as image content (costs context); default false: the path only.',
+      ),
   }),
   async handle(args, { pipeline }) {
     const desktop = await pipeline.desktop();
@@ -95,7 +103,7 @@ export const screenshot = defineTool({
 
 export const listWindows = defineTool({
   name: 'ax_list_windows',
-  title: 'List an app\'s windows',
+  title: "List an app's windows",
   description:
     'List the windows and dialogs of an app with index, title, role, frame, and whether each is active or modal (index 0 first: dialogs, then the active window). Writes the tree file and screenshot like every call.',
   kind: 'read',
@@ -122,7 +130,10 @@ export const listWindows = defineTool({
       describe: ({ view }) =>
         `${view.snapshot.app} has ${view.snapshot.windows.length} windows: ${view.snapshot.windows
           .slice(0, 4)
-          .map((w, i) => `${i}:"${w.title.slice(0, 30)}"${w.active ? ' (active)' : ''}${w.modal ? ' (modal)' : ''}`)
+          .map(
+            (w, i) =>
+              `${i}:"${w.title.slice(0, 30)}"${w.active ? ' (active)' : ''}${w.modal ? ' (modal)' : ''}`,
+          )
           .join(', ')}${view.snapshot.windows.length > 4 ? ', …' : ''}`,
       results: ({ view }) => ({
         title: 'windows',

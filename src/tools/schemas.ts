@@ -31,7 +31,10 @@ export const targetShape = {
   ref: refArg.optional(),
   query: queryArg.optional(),
   strategy: strategyArg.optional(),
-  x: z.number().optional().describe('Screen x in points (with y). With w and h: the centre of x,y,w,h.'),
+  x: z
+    .number()
+    .optional()
+    .describe('Screen x in points (with y). With w and h: the centre of x,y,w,h.'),
   y: z.number().optional().describe('Screen y in points.'),
   w: z.number().positive().optional().describe('Width: with x,y,h the click lands at the centre.'),
   h: z.number().positive().optional().describe('Height: with x,y,w the click lands at the centre.'),

@@ -38,7 +38,9 @@ describe('clicking', () => {
     const from = events(form).length;
     const r = await session.call('ax_click', { ref });
     expect(r.isError, r.text).toBe(false);
-    await form.output?.waitForEvent((e) => e.event === 'clicked' && e.widget === 'submit', { from });
+    await form.output?.waitForEvent((e) => e.event === 'clicked' && e.widget === 'submit', {
+      from,
+    });
     expect(r.fields.route).toMatch(/route: ax|^ax/);
     expect(r.text).toMatch(/route: ax delivery: background effect: confirmed/);
     expect(r.fields.summary).toMatch(/Clicked \[AXButton\] "Submit"/);
@@ -50,7 +52,9 @@ describe('clicking', () => {
     const from = events(form).length;
     const r = await session.call('ax_click', { app: form.pid, query: 'button:Submit' });
     expect(r.isError, r.text).toBe(false);
-    await form.output?.waitForEvent((e) => e.event === 'clicked' && e.widget === 'submit', { from });
+    await form.output?.waitForEvent((e) => e.event === 'clicked' && e.widget === 'submit', {
+      from,
+    });
   });
 
   it('checks a box and reports the state change in the diff', async () => {
@@ -61,7 +65,9 @@ describe('clicking', () => {
     expect(e?.active).toBe(true);
     expect(r.fields.summary).toMatch(/1 modified/);
     const file = fs.readFileSync(r.fields.file, 'utf8');
-    expect(file).toMatch(/^~ \[AXCheckBox \(check box\)\] "Subscribe" e[0-9]+ \| flags: .*checked/m);
+    expect(file).toMatch(
+      /^~ \[AXCheckBox \(check box\)\] "Subscribe" e[0-9]+ \| flags: .*checked/m,
+    );
   });
 
   it('keeps refs across an action: the ref from before still names the element after', async () => {
@@ -77,9 +83,15 @@ describe('typing', () => {
   it('types into an entry and shows old -> new in text_changes', async () => {
     const from = events(form).length;
     await session.call('ax_type', { app: form.pid, query: 'Name', text: 'Ada', clear_first: true });
-    const r = await session.call('ax_type', { app: form.pid, query: 'textfield:Name', text: ' Lovelace' });
+    const r = await session.call('ax_type', {
+      app: form.pid,
+      query: 'textfield:Name',
+      text: ' Lovelace',
+    });
     expect(r.isError, r.text).toBe(false);
-    await form.output?.waitForEvent((e) => e.event === 'changed' && e.value === 'Ada Lovelace', { from });
+    await form.output?.waitForEvent((e) => e.event === 'changed' && e.value === 'Ada Lovelace', {
+      from,
+    });
     expect(r.text).toMatch(/\[AXTextField\] "Name" e[0-9]+: 'Ada' -> 'Ada Lovelace'/);
     expect(r.text).toMatch(/effect: confirmed/);
     // Typed text is not echoed in the summary line.
@@ -88,13 +100,22 @@ describe('typing', () => {
 
   it('sets a secure field without the value reaching disk or the summary', async () => {
     const secret = 'typed-Secret-991';
-    const r = await session.call('ax_type', { app: form.pid, query: 'Password', text: secret, clear_first: true });
+    const r = await session.call('ax_type', {
+      app: form.pid,
+      query: 'Password',
+      text: secret,
+      clear_first: true,
+    });
     expect(r.isError, r.text).toBe(false);
-    const e = await form.output?.waitForEvent((ev) => ev.event === 'changed' && ev.widget === 'password');
+    const e = await form.output?.waitForEvent(
+      (ev) => ev.event === 'changed' && ev.widget === 'password',
+    );
     expect(e?.length).toBeGreaterThan(0);
     expect(r.text).not.toContain(secret);
     for (const f of fs.readdirSync(session.artifactDir)) {
-      expect(fs.readFileSync(`${session.artifactDir}/${f}`).includes(Buffer.from(secret))).toBe(false);
+      expect(fs.readFileSync(`${session.artifactDir}/${f}`).includes(Buffer.from(secret))).toBe(
+        false,
+      );
     }
   });
 
@@ -109,7 +130,10 @@ describe('typing', () => {
     });
     expect(r.isError, r.text).toBe(false);
     expect(r.text).toMatch(/delivery: foreground/);
-    await form.output?.waitForEvent((e) => e.event === 'changed' && e.widget === 'email' && e.value === 'A@b.C', { from });
+    await form.output?.waitForEvent(
+      (e) => e.event === 'changed' && e.widget === 'email' && e.value === 'A@b.C',
+      { from },
+    );
   });
 });
 
@@ -175,7 +199,9 @@ describe('errors', () => {
   it('a stale ref is a clear error naming its snapshot; the server stays up', async () => {
     const app = await session.launchFixture('dialog.py');
     const opened = await session.call('ax_click', { app: app.pid, query: 'button:Open Dialog' });
-    const okRef = (opened.lists.visible_elements ?? []).find((l) => /"OK"/.test(l))?.match(/e[0-9]+/)?.[0];
+    const okRef = (opened.lists.visible_elements ?? [])
+      .find((l) => /"OK"/.test(l))
+      ?.match(/e[0-9]+/)?.[0];
     expect(okRef).toBeDefined();
     await session.call('ax_click', { ref: okRef });
     const stale = await session.call('ax_click', { ref: okRef });
@@ -189,7 +215,10 @@ describe('errors', () => {
     const unknown = await session.call('ax_click', { ref: 'e999999' });
     expect(unknown.isError).toBe(true);
     expect(unknown.fields.error).toMatch(/never issued/);
-    const none = await session.call('ax_click', { app: form.pid, query: 'button:Nonexistent Thing' });
+    const none = await session.call('ax_click', {
+      app: form.pid,
+      query: 'button:Nonexistent Thing',
+    });
     expect(none.isError).toBe(true);
     expect(none.fields.error).toMatch(/tried/);
   });

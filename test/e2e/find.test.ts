@@ -22,7 +22,19 @@ afterAll(async () => {
   await session?.close();
 });
 
-type Found = { found: boolean; count: number; role?: string; title?: string; element_ref?: string; strategy?: string; candidates: Array<{ ref: string }>; tried: string[]; suggestions?: string[]; position?: number[]; size?: number[] };
+type Found = {
+  found: boolean;
+  count: number;
+  role?: string;
+  title?: string;
+  element_ref?: string;
+  strategy?: string;
+  candidates: Array<{ ref: string }>;
+  tried: string[];
+  suggestions?: string[];
+  position?: number[];
+  size?: number[];
+};
 
 describe('ax_find', () => {
   it('finds by plain text', async () => {
@@ -39,14 +51,21 @@ describe('ax_find', () => {
   });
 
   it('finds by regex', async () => {
-    const r = await session.call('ax_find', { app: form.pid, query: '/^sub(mit|scribe)$/i', strategy: 'regex' });
+    const r = await session.call('ax_find', {
+      app: form.pid,
+      query: '/^sub(mit|scribe)$/i',
+      strategy: 'regex',
+    });
     const s = r.structured as Found;
     expect(s.found).toBe(true);
     expect(s.count).toBe(2);
   });
 
   it('finds by path', async () => {
-    const r = await session.call('ax_find', { app: form.pid, query: 'window:"Fixture Form" >> button:Submit' });
+    const r = await session.call('ax_find', {
+      app: form.pid,
+      query: 'window:"Fixture Form" >> button:Submit',
+    });
     const s = r.structured as Found;
     expect(r.isError, r.text).toBe(false);
     expect(s).toMatchObject({ found: true, title: 'Submit' });
@@ -71,15 +90,25 @@ describe('ax_find', () => {
   });
 
   it('position scope finds the widget under a point', async () => {
-    const target = (await session.call('ax_find', { app: form.pid, query: 'button:Submit' })).structured as Found;
+    const target = (await session.call('ax_find', { app: form.pid, query: 'button:Submit' }))
+      .structured as Found;
     const [x, y] = target.position ?? [0, 0];
     const [w, h] = target.size ?? [0, 0];
-    const r = await session.call('ax_find', { app: form.pid, scope: 'position', x: x + w / 2, y: y + h / 2 });
+    const r = await session.call('ax_find', {
+      app: form.pid,
+      scope: 'position',
+      x: x + w / 2,
+      y: y + h / 2,
+    });
     expect((r.structured as Found).element_ref).toBe(target.element_ref);
   });
 
   it('filters and element types narrow the search', async () => {
-    const r = await session.call('ax_find', { app: form.pid, element_types: ['text_field'], filter: { titleContains: 'mai' } });
+    const r = await session.call('ax_find', {
+      app: form.pid,
+      element_types: ['text_field'],
+      filter: { titleContains: 'mai' },
+    });
     expect(r.structured).toMatchObject({ found: true, title: 'Email', count: 1 });
   });
 });
@@ -110,12 +139,20 @@ describe('waiting', () => {
 
   it('ax_wait_for returns when a fixture changes later', async () => {
     const app = await session.launchFixture('dialog.py', ['--open-after-ms', '700']);
-    const r = await session.call('ax_wait_for', { app: app.pid, query: 'button:OK', timeout_ms: 5000 });
+    const r = await session.call('ax_wait_for', {
+      app: app.pid,
+      query: 'button:OK',
+      timeout_ms: 5000,
+    });
     expect(r.isError, r.text).toBe(false);
     const s = r.structured as { satisfied: boolean; waited_ms: number };
     expect(s.satisfied).toBe(true);
     expect(s.waited_ms).toBeGreaterThan(300);
-    const gone = await session.call('ax_wait_for', { app: app.pid, query: 'button:Nothing Like This', timeout_ms: 300 });
+    const gone = await session.call('ax_wait_for', {
+      app: app.pid,
+      query: 'button:Nothing Like This',
+      timeout_ms: 300,
+    });
     expect(gone.isError).toBe(true);
     expect(gone.fields.error).toMatch(/timed out/);
     await app.stop();
@@ -138,14 +175,25 @@ describe('ax_assert', () => {
       query: 'checkbox:Subscribe',
       assertions: { checked: true, title: 'Unsubscribe' },
     });
-    const s = r.structured as { passed: boolean; failures: Array<{ property: string; expected: unknown; actual: unknown }> };
+    const s = r.structured as {
+      passed: boolean;
+      failures: Array<{ property: string; expected: unknown; actual: unknown }>;
+    };
     expect(s.passed).toBe(false);
-    expect(s.failures).toContainEqual({ property: 'title', expected: 'Unsubscribe', actual: 'Subscribe' });
+    expect(s.failures).toContainEqual({
+      property: 'title',
+      expected: 'Unsubscribe',
+      actual: 'Subscribe',
+    });
     expect(r.fields.summary).toMatch(/^FAILED/);
   });
 
   it('exists: false passes for a missing element', async () => {
-    const r = await session.call('ax_assert', { app: form.pid, query: 'button:Not There', assertions: { exists: false } });
+    const r = await session.call('ax_assert', {
+      app: form.pid,
+      query: 'button:Not There',
+      assertions: { exists: false },
+    });
     expect(r.structured).toMatchObject({ passed: true });
   });
 });

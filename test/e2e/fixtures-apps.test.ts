@@ -215,7 +215,15 @@ describe('fixture apps', () => {
     await doAction(bus, await find(bus, app.pid, 'push button', 'Launch Child'));
     const launchedEv = await out.waitForEvent((e) => e.event === 'launched');
     const child = launchedEv.pid as number;
-    expect(fs.readFileSync(`/proc/${child}/comm`, 'utf8').trim()).toBe('zenity');
+    // Right after the fork the child may still be python3 until it execs zenity.
+    const comm = await pollUntil(
+      () => {
+        const name = fs.readFileSync(`/proc/${child}/comm`, 'utf8').trim();
+        return name === 'zenity' ? name : null;
+      },
+      { timeoutMs: 5000, intervalMs: 10, what: 'the child to exec zenity' },
+    );
+    expect(comm).toBe('zenity');
     const reg = await pollUntil(() => findRegisteredApp(bus, child), {
       timeoutMs: 10_000,
       intervalMs: 20,

@@ -16,7 +16,11 @@ let out: string;
 
 beforeAll(async () => {
   out = fs.mkdtempSync(path.join(os.tmpdir(), 'axpage-nodesk-'));
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.tmpdir(), AXPAGE_OUT: out };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: os.tmpdir(),
+    AXPAGE_OUT: out,
+  };
   client = new Client({ name: 'no-desktop-test', version: '0' });
   await client.connect(
     new StdioClientTransport({

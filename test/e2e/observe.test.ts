@@ -97,7 +97,8 @@ describe('ax_get_tree', () => {
   it('walks only below a root and to a max depth when asked', async () => {
     const full = await session.call('ax_get_tree', { app: factory.pid });
     const shallow = await session.call('ax_get_tree', { app: factory.pid, max_depth: 2 });
-    const count = (r: typeof full): number => Number(/\((\d+) elements/.exec(r.fields.file_size)?.[1]);
+    const count = (r: typeof full): number =>
+      Number(/\((\d+) elements/.exec(r.fields.file_size)?.[1]);
     expect(count(shallow)).toBeLessThan(count(full));
     expect(count(shallow)).toBeGreaterThan(0);
   });
@@ -147,7 +148,8 @@ describe('observation tools', () => {
 
   it('ax_list_windows lists windows with frames', async () => {
     const r = await session.call('ax_list_windows', { app: factory.pid });
-    const windows = (r.structured as { windows: Array<{ title: string; size?: number[] }> }).windows;
+    const windows = (r.structured as { windows: Array<{ title: string; size?: number[] }> })
+      .windows;
     expect(windows.length).toBeGreaterThan(0);
     expect(windows[0].title).toBe('gtk3-widget-factory');
     expect(windows[0].size?.[0]).toBeGreaterThan(100);

@@ -191,7 +191,11 @@ export class LinuxDesktop implements Desktop {
       if (win.title || !win.frame) continue;
       const f = win.frame;
       const hit = native.find(
-        (n) => Math.abs(n.x - f.x) <= 2 && Math.abs(n.y - f.y) <= 2 && Math.abs(n.w - f.w) <= 2 && Math.abs(n.h - f.h) <= 2,
+        (n) =>
+          Math.abs(n.x - f.x) <= 2 &&
+          Math.abs(n.y - f.y) <= 2 &&
+          Math.abs(n.w - f.w) <= 2 &&
+          Math.abs(n.h - f.h) <= 2,
       );
       if (!hit) continue;
       win.title = hit.title;
@@ -229,7 +233,9 @@ export class LinuxDesktop implements Desktop {
     await wrap(() => atspi.setCurrentValue(this.bus, elementId, value));
   }
 
-  async readValue(elementId: string): Promise<{ value: number; min: number; max: number; step: number }> {
+  async readValue(
+    elementId: string,
+  ): Promise<{ value: number; min: number; max: number; step: number }> {
     const v = await wrap(() => atspi.readValue(this.bus, elementId));
     return { value: v.value, min: v.min, max: v.max, step: v.step };
   }
@@ -298,7 +304,11 @@ export class LinuxDesktop implements Desktop {
     this.display().scroll(x, y, dx, dy);
   }
 
-  async drag(from: { x: number; y: number }, to: { x: number; y: number }, durationMs: number): Promise<void> {
+  async drag(
+    from: { x: number; y: number },
+    to: { x: number; y: number },
+    durationMs: number,
+  ): Promise<void> {
     await this.display().drag(from, to, durationMs);
   }
 

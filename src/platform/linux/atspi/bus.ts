@@ -150,7 +150,12 @@ export class AtspiBus {
     }
   }
 
-  async getProperty(destination: string, path: string, iface: string, prop: string): Promise<unknown> {
+  async getProperty(
+    destination: string,
+    path: string,
+    iface: string,
+    prop: string,
+  ): Promise<unknown> {
     const [variant] = await this.call(
       destination,
       path,
