@@ -3,6 +3,7 @@
  * still starts, says clearly what is missing and what to do, and stays up.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { spawn } from 'node:child_process';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -60,4 +61,31 @@ it('a tool that needs the desktop fails clearly and the server stays up', async 
   expect(again.isError).toBe(true);
   const tools = await client.listTools();
   expect(tools.tools.length).toBeGreaterThan(5);
+});
+
+it('exits by itself when its client closes stdin', async () => {
+  const child = spawn(process.execPath, [path.join(packageRoot(), 'dist', 'cli.js'), 'serve'], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', AXPAGE_OUT: out },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const init = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 't', version: '0' },
+    },
+  };
+  child.stdin.write(`${JSON.stringify(init)}\n`);
+  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+  child.stdin.end();
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  const code = await exited;
+  clearTimeout(timer);
+  expect(code).toBe(0);
 });

@@ -176,6 +176,34 @@ describe('observation tools', () => {
   });
 });
 
+describe('other apps and concurrency', () => {
+  it('walks gtk3-demo, whose tree view rows the AT-SPI cache leaves out', async () => {
+    const demo = await session.launch('gtk3-demo');
+    const r = await session.call('ax_get_tree', { app: demo.pid });
+    expect(r.isError, r.text).toBe(false);
+    const text = fs.readFileSync(r.fields.file, 'utf8');
+    expect(text).toMatch(/\[AXOutline \(tree table\)\]/);
+    expect(
+      (text.match(/^ *\[AXRow \(/gm) ?? []).length + (text.match(/^ *\[AXCell \(/gm) ?? []).length,
+    ).toBeGreaterThan(20);
+    await demo.stop();
+  });
+
+  it('serves calls on different apps at once, and serializes calls on one app', async () => {
+    const calls = [
+      session.call('ax_get_tree', { app: factory.pid }),
+      session.call('ax_get_tree', { app: form.pid }),
+      session.call('ax_get_tree', { app: factory.pid }),
+      session.call('ax_find', { app: form.pid, query: 'Submit' }),
+    ];
+    const results = await Promise.all(calls);
+    for (const r of results) expect(r.isError, r.text).toBe(false);
+    expect(new Set(results.map((r) => r.fields.file)).size).toBe(results.length);
+    expect(results[0].fields.pid).toBe(String(factory.pid));
+    expect(results[1].fields.pid).toBe(String(form.pid));
+  });
+});
+
 describe('bad input', () => {
   it('a bad pid gives a clear error and the server stays up', async () => {
     const r = await session.call('ax_get_tree', { app: 999999 });
