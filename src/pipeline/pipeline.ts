@@ -240,7 +240,7 @@ export class Pipeline {
         },
         watching,
       );
-      const after = await this.afterView(pid, tool, before, watching);
+      const after = await this.afterView(pid, tool, watching);
       const diff = diffSnapshots(before.snapshot, after.snapshot);
       const appSwitch = await this.handoff(pid, tool, settled);
       // Restore only when the target is still in front: never bury a window the action opened.
@@ -277,12 +277,7 @@ export class Pipeline {
   }
 
   /** After an action: a new walk; without change events, walk until two walks agree. */
-  private async afterView(
-    pid: number,
-    tool: string,
-    before: SnapshotView,
-    watching: boolean,
-  ): Promise<SnapshotView> {
+  private async afterView(pid: number, tool: string, watching: boolean): Promise<SnapshotView> {
     let view = await this.snapshot(pid, tool);
     if (watching) return view;
     for (let i = 0; i < 3; i++) {
@@ -291,7 +286,6 @@ export class Pipeline {
       view = again;
       if (d.added.length + d.removed.length + d.modified.length === 0) break;
     }
-    void before;
     return view;
   }
 

@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import type { Element } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
-import type { Desktop, KeyCombo, MouseButton } from '../platform/desktop.js';
+import type { KeyCombo, MouseButton } from '../platform/desktop.js';
 import { AxError } from '../pipeline/errors.js';
 import type { ActContext, ActOutcome } from '../pipeline/pipeline.js';
 import type { ResolvedTarget } from '../pipeline/target.js';
@@ -265,16 +265,15 @@ export const drag = defineTool({
       target: from,
       perform: async (ctx) => {
         const start = ctx.target?.point;
-        const end = pointOf(
-          ctx,
-          pipelineResolve(ctx, {
-            ref: args.to_ref,
-            query: args.to_query,
-            x: args.to_x,
-            y: args.to_y,
-          }),
-        );
         if (!start) throw noPoint(ctx.target);
+        const to = ctx.resolve({
+          ref: args.to_ref,
+          query: args.to_query,
+          x: args.to_x,
+          y: args.to_y,
+        });
+        if (!to.point) throw noPoint(to);
+        const end = to.point;
         const restore = await ctx.desktop.activate(ctx.pid);
         await ctx.desktop.drag(start, end, args.duration_ms ?? 300);
         return {
@@ -680,18 +679,4 @@ function parseBool(value: string): boolean {
   throw new AxError('bad_argument', `'${value}' is not a check box state`, 'Use "true" or "false"');
 }
 
-function pipelineResolve(
-  ctx: ActContext,
-  spec: { ref?: string; query?: string; x?: number; y?: number },
-): ResolvedTarget {
-  if (!ctx.resolve) throw new AxError('bad_argument', 'cannot resolve a second target here', '');
-  return ctx.resolve(spec);
-}
-
-function pointOf(ctx: ActContext, target: ResolvedTarget): { x: number; y: number } {
-  if (!target.point) throw noPoint(target);
-  return target.point;
-}
-
-export type { Desktop };
 export const actTools = [click, clickAt, type, setValue, keyPress, scroll, drag];

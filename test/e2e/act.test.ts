@@ -79,6 +79,46 @@ describe('clicking', () => {
   });
 });
 
+describe('coordinates and values', () => {
+  it('ax_click_at presses what is under a point, in the background and with a real click', async () => {
+    const found = await session.call('ax_find', { app: form.pid, query: 'button:Submit' });
+    const [x, y] = (found.structured as { position: number[] }).position;
+    const [w, h] = (found.structured as { size: number[] }).size;
+    for (const mode of ['background', 'foreground']) {
+      const from = events(form).length;
+      const r = await session.call('ax_click_at', {
+        app: form.pid,
+        x: x + w / 2,
+        y: y + h / 2,
+        delivery_mode: mode,
+      });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.text).toContain(`delivery: ${mode}`);
+      await form.output?.waitForEvent((e) => e.event === 'clicked' && e.widget === 'submit', {
+        from,
+      });
+    }
+  });
+
+  it('ax_set_value sets a check box state and reads it back', async () => {
+    const want = !(
+      await session.call('ax_get_value', { app: form.pid, query: 'checkbox:Subscribe' })
+    ).structured.value
+      ?.toString()
+      .includes('true');
+    const from = events(form).length;
+    const r = await session.call('ax_set_value', {
+      app: form.pid,
+      query: 'checkbox:Subscribe',
+      value: String(want),
+    });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toMatch(/effect: confirmed/);
+    const e = await form.output?.waitForEvent((ev) => ev.event === 'toggled', { from });
+    expect(e?.active).toBe(want);
+  });
+});
+
 describe('typing', () => {
   it('types into an entry and shows old -> new in text_changes', async () => {
     const from = events(form).length;
