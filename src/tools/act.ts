@@ -16,6 +16,7 @@ import { AxError } from '../pipeline/errors.js';
 import type { ActContext, ActOutcome } from '../pipeline/pipeline.js';
 import type { ResolvedTarget } from '../pipeline/target.js';
 import { defineTool } from './define.js';
+import { isCheckable } from './elements.js';
 import { parseKeyCombo } from './keys.js';
 import { appArg, deliveryArg, queryArg, refArg, targetShape } from './schemas.js';
 
@@ -75,7 +76,7 @@ export const click = defineTool({
             await typeStep(ctx, undefined, args.text, false, args.delivery_mode, steps);
           if (key) await keyStep(ctx, key, args.key ?? '', steps);
         } catch (err) {
-          error = `${steps.length + 1 > 1 ? 'a later step failed: ' : ''}${(err as Error).message}`;
+          error = `a later step failed: ${(err as Error).message}`;
         }
         return outcome(steps, restore, error);
       },
@@ -426,11 +427,7 @@ async function setValueStep(ctx: ActContext, value: string): Promise<ActOutcome>
   const target = requireTarget(ctx.target);
   const element = target.element as Element;
   const { desktop } = ctx;
-  if (
-    element.role === 'AXCheckBox' ||
-    element.role === 'AXRadioButton' ||
-    element.role === 'AXToggleButton'
-  ) {
+  if (isCheckable(element)) {
     const want = parseBool(value);
     const has = element.flags.includes('checked');
     if (want !== has) {

@@ -1,9 +1,9 @@
 /** Assertions: does an element have the expected state? Pass/fail with every failure listed. */
 import { z } from 'zod';
-import type { Element } from '../model/element.js';
 import { AxError } from '../pipeline/errors.js';
 import { defineTool } from './define.js';
-import { appArg, queryArg, refArg, strategyArg } from './schemas.js';
+import { checkedValue } from './elements.js';
+import { elementTargetShape } from './schemas.js';
 
 const assertionsShape = z.object({
   exists: z.boolean().optional(),
@@ -37,10 +37,7 @@ export const assertTool = defineTool({
     'Check that an element (ref or query) has the expected state: exists, enabled, focused, value, title, role, visible, contains_text, checked. Returns passed plus each failure with expected and actual. A failed assertion is a result, not an error.',
   kind: 'read',
   input: z.object({
-    app: appArg.optional(),
-    ref: refArg.optional(),
-    query: queryArg.optional(),
-    strategy: strategyArg.optional(),
+    ...elementTargetShape,
     assertions: assertionsShape,
   }),
   output: z.object({
@@ -88,7 +85,7 @@ export const assertTool = defineTool({
           const value = el.flags.includes('secure')
             ? undefined
             : ((await desktop.readText(el.id).catch(() => undefined)) ??
-              checkValue(el) ??
+              checkedValue(el) ??
               el.value);
           const check = (
             property: string,
@@ -164,12 +161,6 @@ export const assertTool = defineTool({
     });
   },
 });
-
-function checkValue(el: Element): string | undefined {
-  if (['AXCheckBox', 'AXRadioButton', 'AXToggleButton'].includes(el.role))
-    return el.flags.includes('checked') ? 'true' : 'false';
-  return undefined;
-}
 
 function clip(text: string): string {
   const one = text.replace(/\s+/g, ' ').trim();

@@ -17,7 +17,8 @@ import {
   type FindOptions,
 } from '../query/index.js';
 import { defineTool } from './define.js';
-import { appArg, queryArg, refArg, strategyArg } from './schemas.js';
+import { checkedValue } from './elements.js';
+import { appArg, elementTargetShape, queryArg, refArg, strategyArg } from './schemas.js';
 
 const candidateShape = z.object({
   ref: z.string(),
@@ -236,12 +237,7 @@ export const getAttributes = defineTool({
   description:
     'Everything the platform knows about one element (ref or query): role, native role, name, value (masked for password fields), description, identifier, frame, states, actions, interfaces, toolkit attributes, parent and children refs.',
   kind: 'read',
-  input: z.object({
-    app: appArg.optional(),
-    ref: refArg.optional(),
-    query: queryArg.optional(),
-    strategy: strategyArg.optional(),
-  }),
+  input: z.object(elementTargetShape),
   output: z.object({
     found: z.boolean(),
     element_ref: z.string(),
@@ -301,12 +297,7 @@ export const getValue = defineTool({
   description:
     'Read the current value of an element (ref or query): the text of a text field, the number of a slider, the state of a check box, else its name. Read fresh from the app, not from a cache. Password fields are never read.',
   kind: 'read',
-  input: z.object({
-    app: appArg.optional(),
-    ref: refArg.optional(),
-    query: queryArg.optional(),
-    strategy: strategyArg.optional(),
-  }),
+  input: z.object(elementTargetShape),
   output: z.object({
     found: z.boolean(),
     value: z.string().optional(),
@@ -329,10 +320,7 @@ export const getValue = defineTool({
         if (text !== undefined) return { ...base, value: text };
         const num = await desktop.readValue(el.id).catch(() => undefined);
         if (num) return { ...base, value: String(num.value) };
-        if (['AXCheckBox', 'AXRadioButton', 'AXToggleButton'].includes(el.role)) {
-          return { ...base, value: el.flags.includes('checked') ? 'true' : 'false' };
-        }
-        return { ...base, value: el.value ?? el.name };
+        return { ...base, value: checkedValue(el) ?? el.value ?? el.name };
       },
       results: ({ target }) => ({ title: 'element', indices: [target?.index as number] }),
       describe: ({ target }, facts) =>

@@ -26,6 +26,14 @@ export const strategyArg = z
   .enum(['auto', 'exact', 'contains', 'regex', 'role', 'identifier', 'xpath'])
   .describe('How to read query (default auto: tries the forms in turn).');
 
+/** An element named by ref or query (tools that read or set one element). */
+export const elementTargetShape = {
+  app: appArg.optional(),
+  ref: refArg.optional(),
+  query: queryArg.optional(),
+  strategy: strategyArg.optional(),
+};
+
 /** Target fragment: ref, query, or coordinates (x,y; with w,h the centre is used). */
 export const targetShape = {
   ref: refArg.optional(),
