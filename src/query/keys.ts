@@ -1,28 +1,9 @@
 /** The keys of `key:value` terms and what each one tests. */
+import { FLAG_ORDER } from '../model/element.js';
 import type { FlagKey, TextField } from './types.js';
 
-export const FLAG_KEYS: readonly FlagKey[] = [
-  'visible',
-  'hidden',
-  'enabled',
-  'disabled',
-  'focused',
-  'focusable',
-  'selected',
-  'checked',
-  'mixed',
-  'pressed',
-  'expanded',
-  'collapsed',
-  'editable',
-  'readonly',
-  'multiline',
-  'modal',
-  'active',
-  'secure',
-  'offscreen',
-  'interactive',
-];
+/** Every element flag, plus `hidden` (not visible) and `interactive` (an actionable role). */
+export const FLAG_KEYS: readonly FlagKey[] = [...FLAG_ORDER, 'hidden', 'interactive'];
 
 export type KeyDef =
   | { kind: 'role' }
