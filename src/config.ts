@@ -44,7 +44,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
   const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
+  // Blank counts as unset: Number(' ') is 0, which would silently zero a timing.
+  if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min) {
     throw new ConfigError(`${name}=${raw} is not a whole number >= ${min}; unset it or fix it`);
@@ -53,7 +54,7 @@ function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
 }
 
 function boolFrom(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.toLowerCase();
+  const raw = env[name]?.trim().toLowerCase();
   if (raw === undefined || raw === '') return fallback;
   if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
   if (['0', 'false', 'no', 'off'].includes(raw)) return false;

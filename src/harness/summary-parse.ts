@@ -22,10 +22,11 @@ export function parseSummary(text: string): ParsedSummary {
     }
     const m = /^([a-z_]+):(?: (.*))?$/.exec(line);
     if (!m) continue;
-    const [, key, value = ''] = m;
+    const [, key, value] = m;
     order.push(key);
-    fields[key] = value;
-    if (value === '') {
+    fields[key] = value ?? '';
+    // Only a bare `key:` opens a list: `app: ` is a field whose value is empty.
+    if (value === undefined) {
       listKey = key;
       lists[key] = [];
     } else {

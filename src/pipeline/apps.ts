@@ -67,12 +67,17 @@ export class AppDirectory {
     if (contains.length === 1) return { ...contains[0], matchedBy: 'name-contains' };
     if (contains.length > 1) throw ambiguous(text, contains);
     const titleContains = uniquePids(windows.filter((w) => w.title.toLowerCase().includes(lower)));
-    if (titleContains.length === 1) return withMatch(apps, titleContains[0], 'window-title', text);
-    if (titleContains.length > 1) {
-      throw ambiguous(
-        text,
-        apps.filter((a) => titleContains.includes(a.pid)),
-      );
+    if (titleContains.length > 0) {
+      // Windows of apps off the accessibility bus are no candidates: one reachable app
+      // is the answer. With none, withMatch says why the window cannot be used.
+      const reachable = titleContains.filter((pid) => apps.some((a) => a.pid === pid));
+      if (reachable.length > 1) {
+        throw ambiguous(
+          text,
+          apps.filter((a) => reachable.includes(a.pid)),
+        );
+      }
+      return withMatch(apps, reachable[0] ?? titleContains[0], 'window-title', text);
     }
     throw new AxError(
       'app_not_found',

@@ -62,7 +62,8 @@ const MODIFIER_ALIASES: Record<string, KeyCombo['modifiers'][number]> = {
 export function normalizeKeyName(name: string): string {
   if ([...name].length === 1) return name;
   const lower = name.toLowerCase();
-  if (ALIASES[lower]) return ALIASES[lower];
+  // Own keys only: "constructor" or "__proto__" must not find Object.prototype members.
+  if (Object.hasOwn(ALIASES, lower)) return ALIASES[lower];
   const f = /^f([1-9]|[12][0-9]|3[0-5])$/i.exec(name);
   if (f) return `F${f[1]}`;
   if (/^[A-Za-z0-9_]+$/.test(name)) return name;
@@ -78,8 +79,7 @@ export function normalizeKeyName(name: string): string {
  * separate modifiers.
  */
 export function parseKeyCombo(key: string, modifiers: string[]): KeyCombo {
-  const parts = key.length > 1 && key.includes('+') && !key.endsWith('++') ? key.split('+') : [key];
-  const main = parts.pop() ?? '';
+  const { parts, main } = splitCombo(key);
   if (main === '')
     throw new AxError(
       'bad_argument',
@@ -100,4 +100,16 @@ export function parseKeyCombo(key: string, modifiers: string[]): KeyCombo {
     if (!mods.includes(mod)) mods.push(mod);
   }
   return { key: normalizeKeyName(main), modifiers: mods };
+}
+
+/** "ctrl+s" → ctrl and s; a lone "+" is the plus key, and so is the last "+" of "ctrl++". */
+function splitCombo(key: string): { parts: string[]; main: string } {
+  if (key.length <= 1 || !key.includes('+')) return { parts: [], main: key };
+  if (key.endsWith('++')) {
+    const prefix = key.slice(0, -2);
+    return { parts: prefix === '' ? [] : prefix.split('+'), main: '+' };
+  }
+  const parts = key.split('+');
+  const main = parts.pop() ?? '';
+  return { parts, main };
 }

@@ -1,0 +1,255 @@
+import { describe, expect, it } from 'vitest';
+import { AppDirectory } from '../../src/pipeline/apps.js';
+import { app, axRejection, dataDesktop, win } from './helpers/pipeline-fixtures.js';
+
+/** A desktop with a text editor, two terminals, a calculator and a settings dialog. */
+function desktop() {
+  return dataDesktop({
+    apps: [
+      app(101, 'gedit', { active: true }),
+      app(202, 'gnome-terminal'),
+      app(203, 'gnome-terminal'),
+      app(304, 'gnome-calculator'),
+      app(405, 'zenity', { windows: 2 }),
+    ],
+    windows: [
+      win(101, 'notes.txt - gedit', true),
+      win(202, 'build: ~/src'),
+      win(203, 'logs: /var/log'),
+      win(304, 'Calculator'),
+      win(405, 'Preferences'),
+      win(405, 'About zenity'),
+      // An X window whose owner is not on the accessibility bus.
+      win(999, 'xterm'),
+    ],
+    frontmost: { pid: 101, windowTitle: 'notes.txt - gedit' },
+  });
+}
+
+describe('AppDirectory.resolve', () => {
+  it('resolves a pid given as a number or as digits', async () => {
+    const dir = new AppDirectory();
+    const byNumber = await dir.resolve(desktop(), 304);
+    expect(byNumber).toEqual({
+      pid: 304,
+      name: 'gnome-calculator',
+      windows: 1,
+      active: false,
+      matchedBy: 'pid',
+    });
+    expect((await dir.resolve(desktop(), ' 203 ')).pid).toBe(203);
+    expect((await dir.resolve(desktop(), '203')).matchedBy).toBe('pid');
+  });
+
+  it('reports an unknown pid with the running apps', async () => {
+    const err = await axRejection(new AppDirectory().resolve(desktop(), 77), 'app_not_found');
+    expect(err.message).toBe('no accessible app has pid 77');
+    expect(err.hint).toContain('gedit (101)');
+    expect(err.hint).toContain('gnome-calculator (304)');
+    expect(err.details?.apps).toHaveLength(5);
+  });
+
+  it('resolves an alias set by ax_connect, case-insensitively, before names', async () => {
+    const dir = new AppDirectory();
+    dir.setAlias('Build', 202);
+    // "gedit" would match by name; an alias of that name wins.
+    dir.setAlias('gedit', 304);
+    expect(await dir.resolve(desktop(), 'build')).toMatchObject({ pid: 202, matchedBy: 'alias' });
+    expect(await dir.resolve(desktop(), 'BUILD')).toMatchObject({ pid: 202, matchedBy: 'alias' });
+    expect(await dir.resolve(desktop(), 'gedit')).toMatchObject({ pid: 304, matchedBy: 'alias' });
+    expect(dir.aliasOf(202)).toBe('build');
+    expect(dir.aliasOf(101)).toBeUndefined();
+  });
+
+  it('says when an alias points at an app that has exited', async () => {
+    const dir = new AppDirectory();
+    dir.setAlias('old', 55);
+    const err = await axRejection(dir.resolve(desktop(), 'old'), 'app_not_found');
+    expect(err.message).toBe(`alias 'old' pointed at pid 55, which is no longer running`);
+    expect(err.hint).toMatch(/ax_connect/);
+  });
+
+  it('resolves an exact name, case-insensitively', async () => {
+    const d = desktop();
+    expect(await new AppDirectory().resolve(d, 'Gedit')).toMatchObject({
+      pid: 101,
+      matchedBy: 'name',
+    });
+    // An exact name needs no window lookup.
+    expect(d.calls).toEqual(['listApps']);
+  });
+
+  it('reports two apps with the same name as ambiguous, listing both', async () => {
+    const err = await axRejection(
+      new AppDirectory().resolve(desktop(), 'gnome-terminal'),
+      'app_ambiguous',
+    );
+    expect(err.message).toBe(
+      `'gnome-terminal' matches 2 apps: gnome-terminal (pid 202), gnome-terminal (pid 203)`,
+    );
+    expect(err.hint).toMatch(/pid/);
+    expect(err.details).toEqual({
+      candidates: [
+        { name: 'gnome-terminal', pid: 202 },
+        { name: 'gnome-terminal', pid: 203 },
+      ],
+    });
+    // Only the exact namesakes are candidates, not names that contain the text.
+    const withServer = dataDesktop({
+      apps: [app(1, 'gnome-terminal-server'), app(2, 'gnome-terminal'), app(3, 'Gnome-Terminal')],
+    });
+    const exact = await axRejection(
+      new AppDirectory().resolve(withServer, 'gnome-terminal'),
+      'app_ambiguous',
+    );
+    expect(exact.details).toEqual({
+      candidates: [
+        { name: 'gnome-terminal', pid: 2 },
+        { name: 'Gnome-Terminal', pid: 3 },
+      ],
+    });
+  });
+
+  it('resolves a window title, exact before contained', async () => {
+    const dir = new AppDirectory();
+    expect(await dir.resolve(desktop(), 'preferences')).toMatchObject({
+      pid: 405,
+      name: 'zenity',
+      matchedBy: 'window-title',
+    });
+    expect(await dir.resolve(desktop(), 'logs: /var/log')).toMatchObject({
+      pid: 203,
+      matchedBy: 'window-title',
+    });
+    // Part of one window's title: that window's app.
+    expect(await dir.resolve(desktop(), 'notes.txt')).toMatchObject({
+      pid: 101,
+      matchedBy: 'window-title',
+    });
+    expect(await dir.resolve(desktop(), '~/src')).toMatchObject({
+      pid: 202,
+      matchedBy: 'window-title',
+    });
+  });
+
+  it('resolves part of a name when only one app has it', async () => {
+    expect(await new AppDirectory().resolve(desktop(), 'calc')).toMatchObject({
+      pid: 304,
+      name: 'gnome-calculator',
+      matchedBy: 'name-contains',
+    });
+  });
+
+  it('prefers an exact window title over part of an app name', async () => {
+    // "Calculator" is part of gnome-calculator's name and exactly a window title: same app.
+    expect(await new AppDirectory().resolve(desktop(), 'Calculator')).toMatchObject({
+      pid: 304,
+      matchedBy: 'window-title',
+    });
+  });
+
+  it('reports part of a name shared by several apps as ambiguous', async () => {
+    const err = await axRejection(new AppDirectory().resolve(desktop(), 'gnome'), 'app_ambiguous');
+    expect(err.message).toMatch(/^'gnome' matches 3 apps: /);
+    for (const pid of [202, 203, 304]) expect(err.message).toContain(`(pid ${pid})`);
+    expect(err.message).not.toContain('gedit');
+  });
+
+  it('reports part of several window titles of different apps as ambiguous', async () => {
+    // ":" is in both terminals' titles only.
+    const err = await axRejection(new AppDirectory().resolve(desktop(), ':'), 'app_ambiguous');
+    expect(err.details).toEqual({
+      candidates: [
+        { name: 'gnome-terminal', pid: 202 },
+        { name: 'gnome-terminal', pid: 203 },
+      ],
+    });
+  });
+
+  it('does not count windows of apps without accessibility as candidates', async () => {
+    const d = dataDesktop({
+      apps: [app(1, 'gedit'), app(2, 'evince')],
+      windows: [win(1, 'Report draft'), win(999, 'Report viewer')],
+    });
+    // Two titles contain "report", but only gedit's window belongs to an accessible app.
+    expect(await new AppDirectory().resolve(d, 'report')).toMatchObject({
+      pid: 1,
+      matchedBy: 'window-title',
+    });
+    expect(await new AppDirectory().resolve(d, 'report draft')).toMatchObject({ pid: 1 });
+    // The same exact title on an accessible and a foreign window: the accessible one.
+    const twins = dataDesktop({
+      apps: [app(1, 'gedit')],
+      windows: [win(999, 'Report'), win(1, 'Report')],
+    });
+    expect(await new AppDirectory().resolve(twins, 'Report')).toMatchObject({ pid: 1 });
+    // Only foreign windows contain it: say why they cannot be used, not "matches 0 apps".
+    const foreign = dataDesktop({
+      apps: [app(1, 'gedit')],
+      windows: [win(998, 'Report one'), win(999, 'Report two')],
+    });
+    const err = await axRejection(new AppDirectory().resolve(foreign, 'report'), 'app_not_found');
+    expect(err.message).toMatch(/belongs to pid 998, which does not expose accessibility/);
+  });
+
+  it('says a window belongs to an app without accessibility', async () => {
+    const err = await axRejection(new AppDirectory().resolve(desktop(), 'xterm'), 'app_not_found');
+    expect(err.message).toBe(
+      `the window 'xterm' belongs to pid 999, which does not expose accessibility`,
+    );
+    expect(err.hint).toMatch(/NO_AT_BRIDGE/);
+  });
+
+  it('reports an unknown name with the running apps', async () => {
+    const err = await axRejection(
+      new AppDirectory().resolve(desktop(), 'firefox'),
+      'app_not_found',
+    );
+    expect(err.message).toBe(`no running app matches 'firefox' by name, alias or window title`);
+    expect(err.hint).toBe(
+      'Running: gedit (101), gnome-terminal (202), gnome-terminal (203), gnome-calculator (304), zenity (405). Call ax_list_apps for pids',
+    );
+    expect(err.details?.apps).toEqual([
+      { name: 'gedit', pid: 101 },
+      { name: 'gnome-terminal', pid: 202 },
+      { name: 'gnome-terminal', pid: 203 },
+      { name: 'gnome-calculator', pid: 304 },
+      { name: 'zenity', pid: 405 },
+    ]);
+  });
+
+  it('shortens a long list of running apps', async () => {
+    const many = dataDesktop({
+      apps: Array.from({ length: 11 }, (_, k) => app(10 + k, `app${k}`)),
+    });
+    const err = await axRejection(new AppDirectory().resolve(many, 'nothing'), 'app_not_found');
+    expect(err.hint).toContain('app7 (17) and 3 more');
+    expect(err.hint).not.toContain('app8');
+    const none = dataDesktop({ apps: [] });
+    const empty = await axRejection(new AppDirectory().resolve(none, 'x'), 'app_not_found');
+    expect(empty.hint).toMatch(/^Running: none\./);
+  });
+
+  it('takes the frontmost app when no app is given', async () => {
+    const dir = new AppDirectory();
+    for (const none of [undefined, '', '   ']) {
+      expect(await dir.resolve(desktop(), none)).toMatchObject({
+        pid: 101,
+        matchedBy: 'frontmost',
+      });
+    }
+  });
+
+  it('says so when no app is given and nothing accessible is frontmost', async () => {
+    const nothing = dataDesktop({ apps: [app(1, 'gedit')], frontmost: null });
+    const err = await axRejection(new AppDirectory().resolve(nothing, undefined), 'bad_argument');
+    expect(err.message).toBe('no app given and no app is frontmost');
+    expect(err.hint).toBe('Pass app (a name, pid or alias). Running: gedit (1)');
+    // The frontmost window's owner is not on the accessibility bus.
+    const foreign = dataDesktop({
+      apps: [app(1, 'gedit')],
+      frontmost: { pid: 999, windowTitle: 'xterm' },
+    });
+    await axRejection(new AppDirectory().resolve(foreign, undefined), 'bad_argument');
+  });
+});

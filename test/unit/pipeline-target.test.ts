@@ -1,0 +1,278 @@
+import { describe, expect, it } from 'vitest';
+import type { SnapshotView } from '../../src/model/view.js';
+import { AxError } from '../../src/pipeline/errors.js';
+import {
+  centerOf,
+  elementLabel,
+  hasTarget,
+  resolveInView,
+  type TargetSpec,
+} from '../../src/pipeline/target.js';
+import { axError } from './helpers/pipeline-fixtures.js';
+import { buildSnapshot, element, viewOf } from './helpers/synthetic.js';
+
+/** A form: two "Save" buttons (one scrolled off screen), a field group, a secure field. */
+function formView(): SnapshotView {
+  const snap = buildSnapshot([
+    {
+      role: 'AXWindow',
+      name: 'Editor',
+      frame: [0, 0, 1000, 700],
+      window: { active: true },
+      children: [
+        {
+          role: 'AXGroup',
+          name: 'Left',
+          frame: [0, 0, 500, 600],
+          children: [
+            { role: 'AXButton', name: 'OK', frame: [20, 500, 80, 30], flags: ['enabled'] },
+            { role: 'AXTextField', name: 'Title', value: 'Draft 1', frame: [20, 40, 300, 24] },
+          ],
+        },
+        {
+          role: 'AXGroup',
+          name: 'Right',
+          frame: [500, 0, 500, 600],
+          children: [
+            // Off screen (the screen is 1280x800) but next to the focused field: found,
+            // yet ranked after the visible Save because visibility ranks before nearness.
+            { role: 'AXButton', name: 'Save', frame: [520, 2000, 80, 30], actions: ['click'] },
+            { role: 'AXButton', name: 'OK', frame: [520, 500, 80, 30], flags: ['enabled'] },
+            {
+              role: 'AXTextField',
+              name: 'Notes',
+              frame: [520, 40, 300, 24],
+              flags: ['enabled', 'focused'],
+            },
+          ],
+        },
+        { role: 'AXButton', name: 'Save', frame: [601, 641, 79, 31], actions: ['click'] },
+        { role: 'AXButton', name: 'Submit', frame: [700, 640, 80, 30] },
+        {
+          role: 'AXTextField',
+          name: '',
+          value: 'hunter2',
+          flags: ['secure'],
+          frame: [20, 80, 200, 24],
+        },
+      ],
+    },
+  ]);
+  return viewOf(snap, { refBase: 10, snapshotId: 'sA' });
+}
+
+function indexNamed(view: SnapshotView, name: string, nth = 0): number {
+  const hits = view.snapshot.elements.flatMap((e, i) => (e.name === name ? [i] : []));
+  if (hits[nth] === undefined) throw new Error(`no element ${name} #${nth}`);
+  return hits[nth];
+}
+
+/** An indexOfRef callback over the view's refs, recording what it was asked. */
+function refLookup(view: SnapshotView, asked: string[] = []): (ref: string) => number {
+  return (ref) => {
+    asked.push(ref);
+    const i = view.refs.indexOf(ref);
+    if (i < 0) throw new AxError('stale_ref', `ref ${ref} is stale`);
+    return i;
+  };
+}
+
+const noRefs = (): number => {
+  throw new Error('indexOfRef must not be called');
+};
+
+describe('resolveInView: refs', () => {
+  it('resolves a ref through the callback, trimmed, to the element and its centre', () => {
+    const view = formView();
+    const save = indexNamed(view, 'Save', 1);
+    const asked: string[] = [];
+    const t = resolveInView(view, { ref: ` ${view.refs[save]} ` }, refLookup(view, asked));
+    expect(asked).toEqual([view.refs[save]]);
+    expect(t.index).toBe(save);
+    expect(t.element).toBe(view.snapshot.elements[save]);
+    expect(t.ref).toBe(view.refs[save]);
+    // Frame 601,641 79x31: centre 640.5,656.5 rounds to 641,657.
+    expect(t.point).toEqual({ x: 641, y: 657 });
+    expect(t.label).toBe(`[AXButton] "Save" ${view.refs[save]}`);
+    expect(t.otherMatches).toBe(0);
+  });
+
+  it('lets the callback reject a ref (stale refs are its business)', () => {
+    const view = formView();
+    expect(
+      axError(() => resolveInView(view, { ref: 'e999' }, refLookup(view)), 'stale_ref').message,
+    ).toContain('e999');
+  });
+
+  it('prefers the ref when a query is given too', () => {
+    const view = formView();
+    const notes = indexNamed(view, 'Notes');
+    const t = resolveInView(view, { ref: view.refs[notes], query: 'Submit' }, refLookup(view));
+    expect(t.index).toBe(notes);
+  });
+});
+
+describe('resolveInView: queries', () => {
+  it('picks the visible match over the off-screen one and counts the rest', () => {
+    const view = formView();
+    expect(view.visible[indexNamed(view, 'Save', 0)]).toBe(false);
+    const t = resolveInView(view, { query: 'button:Save' }, noRefs);
+    expect(t.index).toBe(indexNamed(view, 'Save', 1));
+    expect(t.otherMatches).toBe(1);
+    expect(t.label).toBe(`[AXButton] "Save" ${view.refs[t.index as number]}`);
+    expect(t.point).toEqual({ x: 641, y: 657 });
+  });
+
+  it('breaks a tie by nearness to the focused element', () => {
+    const view = formView();
+    // Notes (focused) is in the Right group: its OK wins over the Left one.
+    const t = resolveInView(view, { query: 'button:OK' }, noRefs);
+    expect(t.index).toBe(indexNamed(view, 'OK', 1));
+    expect(t.otherMatches).toBe(1);
+  });
+
+  it('reports no other matches for a unique query, and honours the strategy', () => {
+    const view = formView();
+    const unique = resolveInView(view, { query: 'Submit' }, noRefs);
+    expect(unique.index).toBe(indexNamed(view, 'Submit'));
+    expect(unique.otherMatches).toBe(0);
+    const regex = resolveInView(view, { query: '^Sub', strategy: 'regex' }, noRefs);
+    expect(regex.index).toBe(indexNamed(view, 'Submit'));
+    // The value is searched too: "Draft 1" is the Title field's text.
+    expect(resolveInView(view, { query: 'Draft 1' }, noRefs).index).toBe(indexNamed(view, 'Title'));
+  });
+
+  it('says what was tried and suggests close names when nothing matches', () => {
+    const view = formView();
+    const err = axError(() => resolveInView(view, { query: 'Sbumit' }, noRefs), 'no_match');
+    expect(err.message).toBe(
+      `nothing in demo-app matches 'Sbumit' (tried: exact, contains; ${view.snapshot.elements.length} elements searched)`,
+    );
+    expect(err.hint).toMatch(/^Closest names: 'Submit'/);
+    expect(err.details).toMatchObject({ tried: ['exact', 'contains'] });
+    expect((err.details as { suggestions: string[] }).suggestions).toContain('Submit');
+  });
+
+  it('points at the tree file when no name is close', () => {
+    const view = formView();
+    const err = axError(() => resolveInView(view, { query: 'zzqqxxyy' }, noRefs), 'no_match');
+    expect(err.hint).toMatch(/^Grep the tree file/);
+    expect(err.details).toMatchObject({ suggestions: [] });
+  });
+
+  it('never offers a secure value as a suggestion', () => {
+    const view = formView();
+    const err = axError(() => resolveInView(view, { query: 'hunter3' }, noRefs), 'no_match');
+    expect(err.actionable).not.toContain('hunter2');
+  });
+
+  it.each([
+    ['role:buton', /unknown role 'buton'/],
+    ['"Save', /unclosed quote/],
+    ['title:/(/', /bad regex/],
+    ['   ', /empty query/],
+  ])('rejects the malformed query %j as bad_query', (query, message) => {
+    const err = axError(() => resolveInView(formView(), { query }, noRefs), 'bad_query');
+    expect(err.message).toMatch(message);
+  });
+
+  it('rejects an unknown strategy as bad_query', () => {
+    const err = axError(
+      () => resolveInView(formView(), { query: 'Save', strategy: 'fuzzy' }, noRefs),
+      'bad_query',
+    );
+    expect(err.message).toMatch(/fuzzy/);
+  });
+});
+
+describe('resolveInView: coordinates', () => {
+  it('aims at a point, rounded', () => {
+    const t = resolveInView(formView(), { x: 10.4, y: 20.6 }, noRefs);
+    expect(t).toEqual({ point: { x: 10, y: 21 }, label: '(10,21)', otherMatches: 0 });
+  });
+
+  it('aims at the centre of a rectangle given with w and h', () => {
+    const t = resolveInView(formView(), { x: 100, y: 200, w: 51, h: 20 }, noRefs);
+    expect(t.point).toEqual({ x: 126, y: 210 });
+    expect(t.label).toBe('(126,210)');
+    expect(t.index).toBeUndefined();
+    expect(t.element).toBeUndefined();
+  });
+
+  it('uses the point itself when only one of w and h is given', () => {
+    expect(resolveInView(formView(), { x: 5, y: 6, w: 100 }, noRefs).point).toEqual({ x: 5, y: 6 });
+  });
+
+  it.each<[string, TargetSpec]>([
+    ['nothing', {}],
+    ['x without y', { x: 10 }],
+    ['only a strategy', { strategy: 'exact' }],
+  ])('rejects %s as bad_argument with a hint', (_what, spec) => {
+    const err = axError(() => resolveInView(formView(), spec, noRefs), 'bad_argument');
+    expect(err.message).toBe('no target given');
+    expect(err.hint).toMatch(/ref .* query .* x and y/);
+  });
+});
+
+describe('hasTarget', () => {
+  it('sees a ref, a query or an x', () => {
+    expect(hasTarget({ ref: 'e1' })).toBe(true);
+    expect(hasTarget({ query: '' })).toBe(true);
+    expect(hasTarget({ x: 0, y: 0 })).toBe(true);
+    expect(hasTarget({})).toBe(false);
+    expect(hasTarget({ strategy: 'exact', w: 3, h: 4 })).toBe(false);
+  });
+});
+
+describe('elementLabel and centerOf', () => {
+  it('shows the name, else the value, else the description', () => {
+    expect(elementLabel(element({ role: 'AXButton', name: 'OK', value: 'v' }), 'e1')).toBe(
+      '[AXButton] "OK" e1',
+    );
+    expect(elementLabel(element({ role: 'AXTextField', value: 'Draft' }), 'e2')).toBe(
+      '[AXTextField] "Draft" e2',
+    );
+    expect(elementLabel(element({ role: 'AXImage', description: 'Logo' }), 'e3')).toBe(
+      '[AXImage] "Logo" e3',
+    );
+    expect(elementLabel(element({ role: 'AXGroup' }), 'e4')).toBe('[AXGroup] e4');
+  });
+
+  it('never shows a secure value', () => {
+    const secret = element({ role: 'AXTextField', value: 'hunter2', flags: ['secure'] });
+    expect(elementLabel(secret, 'e5')).toBe('[AXTextField] e5');
+    const described = { ...secret, description: 'Password' };
+    expect(elementLabel(described, 'e6')).toBe('[AXTextField] "Password" e6');
+    const named = { ...secret, name: 'Password' };
+    expect(elementLabel(named, 'e7')).toBe('[AXTextField] "Password" e7');
+    const view = formView();
+    const i = view.snapshot.elements.findIndex((e) => e.flags.includes('secure'));
+    const t = resolveInView(view, { ref: view.refs[i] }, refLookup(view));
+    expect(t.label).not.toContain('hunter2');
+  });
+
+  it('cuts long text at 40 characters with a mark and folds whitespace', () => {
+    const long = 'x'.repeat(50);
+    expect(elementLabel(element({ role: 'AXStaticText', name: long }), 'e8')).toBe(
+      `[AXStaticText] "${'x'.repeat(39)}…" e8`,
+    );
+    const exact = 'y'.repeat(40);
+    expect(elementLabel(element({ role: 'AXStaticText', name: exact }), 'e9')).toBe(
+      `[AXStaticText] "${exact}" e9`,
+    );
+    expect(elementLabel(element({ role: 'AXLabel', name: 'two\nlines\t here' }), 'e10')).toBe(
+      '[AXLabel] "two lines here" e10',
+    );
+  });
+
+  it('has no centre for an element without a usable frame', () => {
+    expect(centerOf(element({ role: 'AXButton' }))).toBeUndefined();
+    expect(
+      centerOf(element({ role: 'AXButton', frame: { x: 5, y: 5, w: 0, h: 10 } })),
+    ).toBeUndefined();
+    expect(centerOf(element({ role: 'AXButton', frame: { x: 0, y: 0, w: 10, h: 10 } }))).toEqual({
+      x: 5,
+      y: 5,
+    });
+  });
+});
