@@ -216,6 +216,7 @@ export class Pipeline {
         );
       }
       const childrenBefore = new Set(await desktop.childProcesses(pid).catch(() => []));
+      const frontBefore = (await desktop.frontmost().catch(() => null))?.pid;
       const watching = (await this.views.watch(desktop, pid)) !== null;
       const startedAt = Date.now();
       const outcome = await req.perform({
@@ -242,7 +243,7 @@ export class Pipeline {
       );
       const after = await this.afterView(pid, tool, watching);
       const diff = diffSnapshots(before.snapshot, after.snapshot);
-      const appSwitch = await this.handoff(pid, tool, settled);
+      const appSwitch = await this.handoff(pid, tool, settled, frontBefore);
       // Restore only when the target is still in front: never bury a window the action opened.
       if (outcome.restore && !appSwitch) await outcome.restore().catch(() => undefined);
       let verdict = outcome.verify
@@ -289,15 +290,20 @@ export class Pipeline {
     return view;
   }
 
-  /** Another process came to the front, or one the action started showed a window. */
+  /**
+   * Another process came to the front because of the action, or one the action started
+   * showed a window. An app that was already in front before a background action is not
+   * a handoff.
+   */
   private async handoff(
     pid: number,
     tool: string,
     settled: SettleResult,
+    frontBefore: number | undefined,
   ): Promise<SnapshotView | undefined> {
     const desktop = await this.desktop();
     const front = await desktop.frontmost().catch(() => null);
-    let other = front && front.pid !== pid ? front.pid : undefined;
+    let other = front && front.pid !== pid && front.pid !== frontBefore ? front.pid : undefined;
     if (other === undefined && settled.spawned.length > 0) other = settled.spawned[0];
     if (other === undefined) return undefined;
     const apps = await desktop.listApps();

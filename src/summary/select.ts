@@ -152,7 +152,10 @@ export function collectTextChanges(
         });
       }
     }
-    if (fields.has('name') && a.name !== b.name) {
+    // A label's text is both its name and its value: one change, reported once.
+    const sameAsValue =
+      fields.has('value') && (b.value ?? '') === b.name && (a.value ?? '') === a.name;
+    if (fields.has('name') && a.name !== b.name && !sameAsValue) {
       names.push({
         at: m.after,
         role: a.role,

@@ -46,6 +46,17 @@ describe('clicking', () => {
     expect(r.fields.summary).toMatch(/Clicked \[AXButton\] "Submit"/);
     // The status label changed, and the diff says so as an old -> new text change.
     expect(r.text).toMatch(/text_changes:\n {2}\[AXStaticText\][^\n]*-> 'Submitted'/);
+    // A label's text is its name and its value: reported once.
+    expect(r.text.match(/-> 'Submitted'/g)).toHaveLength(1);
+  });
+
+  it('does not report a handoff to an app that was already in front', async () => {
+    const other = await session.launchFixture('dialog.py'); // opens in front of the form
+    const r = await session.call('ax_click', { app: form.pid, query: 'button:Submit' });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.fields.app_switch).toBeUndefined();
+    expect(r.fields.pid).toBe(String(form.pid));
+    await other.stop();
   });
 
   it('clicks by query', async () => {
