@@ -3,102 +3,114 @@
  * in this process, beside a naive pyatspi walk of the same app in the same run (cached
  * and with clear_cache), plus the full MCP round trip of ax_get_tree.
  */
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { DEFAULT_CONFIG } from '../config.js';
 import type { LaunchedApp } from '../desktop/apps.js';
-import { packageRoot } from '../harness/session.js';
 import type { Snapshot } from '../model/element.js';
 import type { BenchContext } from './context.js';
+import { PYTHON, PyatspiWalker, type PyWalk } from './pyatspi.js';
+import { eventsPerWalk, waitQuiet } from './quiet.js';
 import { fmt, out, ratio, STAT_HEADERS, statCells, table, verdict } from './report.js';
 import { stats, timeRuns, type Stats } from './stats.js';
 
 const RUNS = 9;
-const PY_RUNS = 7;
 const MCP_RUNS = 7;
 const TARGET_RATIO = 10;
 const TARGET_MS_PER_ELEMENT = 0.15;
-const PYTHON = '/usr/bin/python3';
 
-interface PyMode {
-  elements: number;
-  with_extents: number;
-  warmup_ms: number[];
-  ms: number[];
+/** A backend snapshot with the server's default limits (also used by later sections). */
+export function takeSnapshot(ctx: BenchContext, pid: number): Promise<Snapshot> {
+  return ctx.backend.snapshot(pid, DEFAULT_CONFIG.limits);
 }
 
-interface PyResult {
-  app: string;
-  pid: number;
-  modes: { cached: PyMode; clear_cache: PyMode };
-  error?: string;
-}
-
-export function pyatspiScript(): string {
-  return path.join(packageRoot(), 'bench', 'pyatspi_walk.py');
-}
-
-function runPyatspi(ctx: BenchContext, pid: number): Promise<PyResult> {
-  const script = pyatspiScript();
-  if (!fs.existsSync(script)) return Promise.reject(new Error(`${script} is missing`));
-  return new Promise((resolve, reject) => {
-    execFile(
-      PYTHON,
-      [script, '--pid', String(pid), '--runs', String(PY_RUNS), '--warmup', '1'],
-      { env: ctx.session.desktop.processEnv(), timeout: 90_000, maxBuffer: 1 << 20 },
-      (err, stdout, stderr) => {
-        if (err) return reject(new Error(`pyatspi walk failed: ${err.message}\n${stderr}`));
-        try {
-          const r = JSON.parse(stdout) as PyResult;
-          if (r.error) return reject(new Error(`pyatspi walk: ${r.error}`));
-          resolve(r);
-        } catch {
-          reject(new Error(`pyatspi walk printed no JSON: ${stdout.slice(0, 300)} ${stderr}`));
-        }
-      },
-    );
-  });
-}
-
-/** The latest backend snapshot of each app, for the later sections (sizes, queries). */
-export const lastSnapshots = new Map<number, Snapshot>();
-
-export async function takeSnapshot(ctx: BenchContext, pid: number): Promise<Snapshot> {
-  const snap = await ctx.backend.snapshot(pid, DEFAULT_CONFIG.limits);
-  lastSnapshots.set(pid, snap);
-  return snap;
+interface PyFigures {
+  cached: PyWalk[];
+  clear: PyWalk[];
+  coldMs?: number;
 }
 
 interface AppFigures {
   app: LaunchedApp;
   ours: Stats;
   oursRuns: number[];
+  /** The walk alone, as the snapshot reports it (elapsedMs). */
+  walkRuns: number[];
   oursElements: number;
+  quietMs: number;
+  events?: { idle: number; perWalk: number };
   truncated: string | null;
-  py?: PyResult;
+  py?: PyFigures;
   pyError?: string;
   mcp?: Stats;
   mcpElements?: number;
   mcpError?: string;
 }
 
-async function measureApp(ctx: BenchContext, app: LaunchedApp): Promise<AppFigures> {
-  let last: Snapshot | undefined;
-  const samples = await timeRuns(RUNS, 1, async () => {
-    last = await takeSnapshot(ctx, app.pid);
-  });
-  const fig: AppFigures = {
-    app,
-    ours: stats(samples),
-    oursRuns: samples,
-    oursElements: last?.elements.length ?? 0,
-    truncated: last?.truncated ?? null,
-  };
+/**
+ * Ours and pyatspi's walks interleaved run by run (ours, pyatspi cached, pyatspi after
+ * clear_cache), so drifting load on a small machine hits all three alike.
+ */
+async function interleaved(ctx: BenchContext, app: LaunchedApp, fig: AppFigures): Promise<void> {
+  let walker: PyatspiWalker | undefined;
   try {
-    fig.py = await runPyatspi(ctx, app.pid);
+    walker = await PyatspiWalker.start(app.pid, ctx.session.desktop.processEnv());
   } catch (err) {
     fig.pyError = (err as Error).message;
+  }
+  const py: PyFigures = { cached: [], clear: [] };
+  const pyStep = async (fn: (w: PyatspiWalker) => Promise<void>): Promise<void> => {
+    if (!walker) return;
+    try {
+      await fn(walker);
+    } catch (err) {
+      fig.pyError = (err as Error).message;
+      await walker.close();
+      walker = undefined;
+    }
+  };
+  let last: Snapshot | undefined;
+  try {
+    // Warm-ups: one of each; pyatspi's first walk is its cold read of the app.
+    last = await takeSnapshot(ctx, app.pid);
+    await pyStep(async (w) => {
+      py.coldMs = (await w.walk(false)).ms;
+      await w.walk(true);
+    });
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = performance.now();
+      last = await takeSnapshot(ctx, app.pid);
+      fig.oursRuns.push(performance.now() - t0);
+      fig.walkRuns.push(last.elapsedMs);
+      await pyStep(async (w) => {
+        py.cached.push(await w.walk(false));
+        py.clear.push(await w.walk(true));
+      });
+    }
+  } finally {
+    await walker?.close();
+  }
+  fig.ours = stats(fig.oursRuns);
+  fig.oursElements = last?.elements.length ?? 0;
+  fig.truncated = last?.truncated ?? null;
+  if (py.cached.length > 0 && py.clear.length > 0) fig.py = py;
+}
+
+async function measureApp(ctx: BenchContext, app: LaunchedApp): Promise<AppFigures> {
+  // A freshly started app sends hundreds of events for a second or so: time it idle.
+  const quietMs = await waitQuiet(ctx.backend, app.pid);
+  const fig: AppFigures = {
+    app,
+    ours: stats([]),
+    oursRuns: [],
+    walkRuns: [],
+    oursElements: 0,
+    quietMs,
+    truncated: null,
+  };
+  await interleaved(ctx, app, fig);
+  try {
+    fig.events = await eventsPerWalk(ctx.backend, app.pid, () => takeSnapshot(ctx, app.pid));
+  } catch {
+    // a platform without change events: nothing to report
   }
   try {
     let elements = 0;
@@ -116,10 +128,11 @@ async function measureApp(ctx: BenchContext, app: LaunchedApp): Promise<AppFigur
 
 export async function snapshotSection(ctx: BenchContext): Promise<void> {
   out(
-    `axpage: \`LinuxDesktop.snapshot(pid, limits)\` in this process, ${RUNS} runs after 1 warm-up. ` +
+    `axpage: \`LinuxDesktop.snapshot(pid, limits)\` in this process. ` +
       `pyatspi: \`bench/pyatspi_walk.py\` (${PYTHON}), a naive recursive walk reading role, name, ` +
-      `description, states, children and screen extents per element, ${PY_RUNS} runs after 1 warm-up, ` +
-      'first without and then with `app.clear_cache()` before each run. ' +
+      'description, states, children and screen extents per element, keeping libatspi\'s cache ("cached") ' +
+      'or calling `app.clear_cache()` before the walk. The three run interleaved, ' +
+      `${RUNS} rounds after 1 warm-up round, on an app idle for 300 ms. ` +
       'ax_get_tree: the MCP round trip as the client sees it (walk + hidden filter + tree file + screenshot + summary). ' +
       '"x faster" = the pyatspi median / this row\'s median.',
   );
@@ -129,8 +142,8 @@ export async function snapshotSection(ctx: BenchContext): Promise<void> {
 
   const rows: string[][] = [];
   for (const f of figures) {
-    const pyC = f.py ? stats(f.py.modes.cached.ms) : undefined;
-    const pyX = f.py ? stats(f.py.modes.clear_cache.ms) : undefined;
+    const pyC = f.py ? stats(f.py.cached.map((w) => w.ms)) : undefined;
+    const pyX = f.py ? stats(f.py.clear.map((w) => w.ms)) : undefined;
     const perEl = (s: Stats, n: number): string => (n > 0 ? fmt(s.median / n, 3) : '–');
     rows.push([
       'axpage snapshot (backend)',
@@ -141,9 +154,19 @@ export async function snapshotSection(ctx: BenchContext): Promise<void> {
       ratio(pyC?.median, f.ours.median),
       ratio(pyX?.median, f.ours.median),
     ]);
+    const walk = stats(f.walkRuns);
+    rows.push([
+      '  of which the walk (snapshot.elapsedMs)',
+      f.app.name,
+      String(f.oursElements),
+      ...statCells(walk),
+      perEl(walk, f.oursElements),
+      ratio(pyC?.median, walk.median),
+      ratio(pyX?.median, walk.median),
+    ]);
     if (f.py && pyC && pyX) {
-      const c = f.py.modes.cached;
-      const x = f.py.modes.clear_cache;
+      const c = f.py.cached[f.py.cached.length - 1];
+      const x = f.py.clear[f.py.clear.length - 1];
       rows.push([
         'pyatspi walk, cached (baseline)',
         f.app.name,
@@ -163,7 +186,18 @@ export async function snapshotSection(ctx: BenchContext): Promise<void> {
         '1x',
       ]);
     } else {
-      rows.push(['pyatspi walk', f.app.name, `error: ${f.pyError ?? '?'}`, '', '', '', '', '', '', '']);
+      rows.push([
+        'pyatspi walk',
+        f.app.name,
+        `error: ${f.pyError ?? '?'}`,
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+      ]);
     }
     if (f.mcp) {
       rows.push([
@@ -176,34 +210,67 @@ export async function snapshotSection(ctx: BenchContext): Promise<void> {
         ratio(pyX?.median, f.mcp.median),
       ]);
     } else {
-      rows.push(['ax_get_tree MCP round trip', f.app.name, `error: ${f.mcpError ?? '?'}`, '', '', '', '', '', '', '']);
+      rows.push([
+        'ax_get_tree MCP round trip',
+        f.app.name,
+        `error: ${f.mcpError ?? '?'}`,
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+      ]);
     }
   }
   table(
-    ['what', 'app', 'elements', ...STAT_HEADERS, 'ms/element', 'x faster vs pyatspi cached', 'x faster vs pyatspi clear_cache'],
+    [
+      'what',
+      'app',
+      'elements',
+      ...STAT_HEADERS,
+      'ms/element',
+      'x faster vs pyatspi cached',
+      'x faster vs pyatspi clear_cache',
+    ],
     rows,
   );
 
   const targetRows = figures.map((f) => {
-    const pyC = f.py ? stats(f.py.modes.cached.ms).median : undefined;
+    const pyC = f.py ? stats(f.py.cached.map((w) => w.ms)).median : undefined;
     const x = pyC !== undefined ? pyC / f.ours.median : undefined;
     const perEl = f.oursElements > 0 ? f.ours.median / f.oursElements : undefined;
     return [
       f.app.name,
       x !== undefined ? `${fmt(x)}x ${verdict(x >= TARGET_RATIO)}` : '–',
       perEl !== undefined ? `${fmt(perEl, 3)} ${verdict(perEl <= TARGET_MS_PER_ELEMENT)}` : '–',
-      f.py ? `${f.oursElements} vs ${f.py.modes.cached.elements}` : '–',
+      f.py ? `${f.oursElements} vs ${f.py.cached[0].elements}` : '–',
     ];
   });
   out('Targets (information, not an exit code):');
   out();
   table(
-    ['app', `>= ${TARGET_RATIO}x faster than pyatspi (cached)`, `<= ${TARGET_MS_PER_ELEMENT} ms/element`, 'elements axpage vs pyatspi'],
+    [
+      'app',
+      `>= ${TARGET_RATIO}x faster than pyatspi (cached)`,
+      `<= ${TARGET_MS_PER_ELEMENT} ms/element`,
+      'elements axpage vs pyatspi',
+    ],
     targetRows,
   );
   for (const f of figures) {
-    const cold = f.py ? `; pyatspi's cold first run: ${fmt(f.py.modes.cached.warmup_ms[0])} ms` : '';
+    const cold =
+      f.py?.coldMs !== undefined ? `; pyatspi's cold first walk: ${fmt(f.py.coldMs)} ms` : '';
     out(`- ${f.app.name}: axpage runs ${f.oursRuns.map((x) => fmt(x)).join(', ')} ms${cold}`);
+    if (f.pyError) out(`  pyatspi: ${f.pyError}`);
+    out(`  (timed after ${fmt(f.quietMs, 0)} ms waiting for 300 ms without change events)`);
+    if (f.events) {
+      out(
+        `  change events one walk of ours provokes in the idle app: ${fmt(f.events.perWalk, 1)} ` +
+          `(idle baseline over the same time: ${fmt(f.events.idle, 1)}); each one marks the server's cached view dirty`,
+      );
+    }
   }
   out();
 }

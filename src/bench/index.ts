@@ -1,0 +1,119 @@
+/**
+ * `npm run bench`: measured figures, printed as markdown tables, with baselines measured
+ * side by side in the same run. Nothing here asserts on time: targets are printed as
+ * PASS/MISS for information, and the exit code is 0 unless the bench could not start.
+ *
+ * One headless desktop with gtk3-widget-factory and gtk3-demo, `axpage serve` driven by
+ * the MCP SDK's client over stdio (the harness Session), and the Linux backend opened
+ * in this process too, for the parts timed below the MCP layer. Not part of the server:
+ * nothing under src/ outside src/bench imports this.
+ */
+import os from 'node:os';
+import { execFileSync } from 'node:child_process';
+import type { LaunchedApp } from '../desktop/apps.js';
+import { packageRoot, Session } from '../harness/session.js';
+import { LinuxDesktop } from '../platform/linux/index.js';
+import { actionsSection } from './actions.js';
+import { makeCall, type BenchContext } from './context.js';
+import { queriesSection } from './queries.js';
+import { out, section } from './report.js';
+import { screenshotSection } from './screenshot.js';
+import { snapshotSection } from './snapshot.js';
+import { summarySizeSection, summaryTotals } from './summary-size.js';
+
+function gitRev(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: packageRoot(),
+      encoding: 'utf8',
+    }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function main(): Promise<number> {
+  const t0 = performance.now();
+  const cpus = os.cpus();
+  out('# axpage bench');
+  out();
+  out(
+    `${new Date().toISOString()} · commit ${gitRev()} · node ${process.version} · ${cpus.length} × ${cpus[0]?.model ?? '?'} · ` +
+      `load ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+  );
+  out();
+
+  let session: Session | undefined;
+  let backend: LinuxDesktop | undefined;
+  let factory: LaunchedApp;
+  let demo: LaunchedApp;
+  try {
+    session = await Session.start();
+    factory = await session.launch('gtk3-widget-factory');
+    demo = await session.launch('gtk3-demo');
+    backend = await LinuxDesktop.open(session.desktop.processEnv());
+  } catch (err) {
+    out(`**the bench could not start:** ${(err as Error).message}`);
+    if (session) {
+      const tail = session.serverLog.join('').slice(-2000);
+      if (tail) out(`\nserver log:\n\`\`\`\n${tail}\n\`\`\``);
+    }
+    await backend?.close().catch(() => undefined);
+    await session?.close().catch(() => undefined);
+    return 1;
+  }
+  out(
+    `desktop :${session.desktop.display} (${session.desktop.size}); gtk3-widget-factory pid ${factory.pid}, ` +
+      `gtk3-demo pid ${demo.pid}; ready in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
+  out();
+
+  // Ctrl-C or a kill: still stop the desktop and its apps (they outlive us otherwise).
+  const started = { session, backend };
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(sig, () => {
+      void (async () => {
+        await started.backend.close().catch(() => undefined);
+        await started.session.close().catch(() => undefined);
+        process.exit(130);
+      })();
+    });
+  }
+
+  const summaryBytes = new Map<string, number[]>();
+  const ctx: BenchContext = {
+    session,
+    backend,
+    factory,
+    demo,
+    summaryBytes,
+    call: makeCall(session, summaryBytes),
+  };
+  try {
+    await section('1. Snapshot (issue 2)', () => snapshotSection(ctx));
+    await section('2. Screenshot', () => screenshotSection(ctx));
+    await section('3. Summary size', () => summarySizeSection(ctx));
+    await section('4. Actions (issue 3)', () => actionsSection(ctx));
+    await section('5. Queries (issue 4)', () => queriesSection(ctx));
+    await section('3b. Summary size of every call in this run', async () => summaryTotals(ctx));
+  } finally {
+    await backend.close().catch(() => undefined);
+    await session.close().catch(() => undefined);
+  }
+  out(`total bench time ${((performance.now() - t0) / 1000).toFixed(1)} s (after the build)`);
+  return 0;
+}
+
+// `npm run bench | head` closes our stdout early: keep going (quietly) so cleanup still runs.
+process.stdout.on('error', () => undefined);
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    out(`**the bench crashed:** ${(err as Error)?.stack ?? String(err)}`);
+    process.exit(1);
+  },
+);
