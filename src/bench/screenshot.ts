@@ -41,7 +41,12 @@ export async function screenshotSection(ctx: BenchContext): Promise<void> {
     const rows: string[][] = [];
     const totals: Array<{ what: string; median: number; full: boolean }> = [];
     for (const t of targets) {
-      const size = `${t.rect.w}x${t.rect.h}`;
+      // What is captured: the rect clipped to the screen (a window may reach past its edge).
+      const probe = x11.captureRegion(t.rect);
+      const size =
+        probe.width === t.rect.w && probe.height === t.rect.h
+          ? `${probe.width}x${probe.height}`
+          : `${probe.width}x${probe.height} (of ${t.rect.w}x${t.rect.h})`;
       const capture = new Map<CaptureSource, number>();
       const captureRows: string[][] = [];
       for (const src of SOURCES) {
