@@ -86,6 +86,13 @@ export async function runDemo(argv: string[]): Promise<number> {
   const log = (line: string): void => void process.stdout.write(`${line}\n`);
   log(`axpage demo: bringing up a headless desktop (Xvfb, D-Bus, AT-SPI, openbox)…`);
   const session = await Session.start({ artifactDir: out, desktop: { log: (l) => log(`  ${l}`) } });
+  // Piped into `head` or interrupted: still stop the desktop and apps we started.
+  const stop = (): void => {
+    void session.close().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  process.stdout.on('error', stop);
   let failed = 0;
   try {
     log(`  desktop :${session.desktop.display} is up; starting ${APP}…`);

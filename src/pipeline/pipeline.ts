@@ -43,6 +43,8 @@ export interface ObserveRequest {
   /** An element the tool is about (get_value, assert): resolved against the view. */
   target?: TargetSpec;
   limits?: Partial<SnapshotLimits>;
+  /** Use the cached view while no change event says the app changed (reads, not get_tree). */
+  reuse?: boolean;
   /** Leave out subtrees the app reports as not showing (get_tree's default). */
   dropHidden?: boolean;
   /** Reads beyond the snapshot (fresh values, attributes), before publishing. */
@@ -166,7 +168,10 @@ export class Pipeline {
     const pid = await this.targetPid(req.app, req.root ?? req.target);
     return this.lock.run(pid, async () => {
       const desktop = await this.desktop();
-      let view = await this.snapshot(pid, tool, req.limits);
+      let view =
+        req.reuse && !req.limits
+          ? await this.currentView(pid, tool)
+          : await this.snapshot(pid, tool, req.limits);
       if (req.root) {
         const root = this.resolveTarget(view, req.root);
         const sub = await desktop.snapshot(pid, {
@@ -235,7 +240,9 @@ export class Pipeline {
         Date.now(),
         {
           quietMs: this.config.settleQuietMs,
-          firstEventMs: outcome.delivery === 'foreground' ? 150 : 100,
+          // GTK answers a DoAction within a few ms (2-6 ms measured); XTest input takes the
+          // X server round trip first.
+          firstEventMs: outcome.delivery === 'foreground' ? 120 : 50,
           maxMs: this.config.settleMaxMs,
           spawnWaitMs: this.config.spawnWaitMs,
         },
@@ -253,7 +260,14 @@ export class Pipeline {
         const ok = await outcome.readBack().catch(() => false);
         verdict = ok
           ? { effect: 'confirmed' }
-          : { effect: 'suspected_noop', escalation: verdict.escalation };
+          : {
+              effect: 'suspected_noop',
+              escalation:
+                verdict.escalation ??
+                (outcome.delivery === 'background'
+                  ? { recommended: 'foreground', reason: 'the effect did not read back' }
+                  : undefined),
+            };
       }
       const request: PublishRequest = {
         view: after,

@@ -5,7 +5,7 @@
  */
 import type { Snapshot } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
-import type { Desktop } from '../platform/desktop.js';
+import type { Change, Desktop } from '../platform/desktop.js';
 import { identityKeys, matchElements } from '../diff/index.js';
 import { computeVisibility } from '../viewport/index.js';
 import { AxError } from './errors.js';
@@ -15,11 +15,14 @@ interface AppState {
   view?: SnapshotView;
   refByKey: Map<string, string>;
   indexByRef?: Map<string, number>;
+  indexById?: Map<string, number>;
   /** Set by change events; cleared when a snapshot starts. */
   dirty: boolean;
   /** Epoch ms of the last change event, for settling. */
   lastEventAt: number;
   eventCount: number;
+  /** Change events are flowing: only then can a cached view be trusted as current. */
+  watching: boolean;
   /** Resolves to the unsubscribe function, or null when the backend cannot watch. */
   watch?: Promise<(() => Promise<void>) | null>;
 }
@@ -33,7 +36,7 @@ export class ViewCache {
   private state(pid: number): AppState {
     let s = this.apps.get(pid);
     if (!s) {
-      s = { refByKey: new Map(), dirty: true, lastEventAt: 0, eventCount: 0 };
+      s = { refByKey: new Map(), dirty: true, lastEventAt: 0, eventCount: 0, watching: false };
       this.apps.set(pid, s);
     }
     return s;
@@ -43,13 +46,26 @@ export class ViewCache {
   watch(desktop: Desktop, pid: number): Promise<(() => Promise<void>) | null> {
     const s = this.state(pid);
     s.watch ??= desktop
-      .watchChanges(pid, () => {
-        s.dirty = true;
+      .watchChanges(pid, (change) => {
         s.lastEventAt = Date.now();
         s.eventCount++;
+        if (!s.dirty && !this.alreadyShown(s, change)) s.dirty = true;
+      })
+      .then((unwatch) => {
+        s.watching = true;
+        return unwatch;
       })
       .catch(() => null);
     return s.watch;
+  }
+
+  /** A state change the current view already shows (a walk made the app re-announce it). */
+  private alreadyShown(s: AppState, change: Change): boolean {
+    if (!s.view || change.flag === undefined) return false;
+    s.indexById ??= new Map(s.view.snapshot.elements.map((e, i) => [e.id, i]));
+    const i = s.indexById.get(change.elementId);
+    if (i === undefined) return false;
+    return s.view.snapshot.elements[i].flags.includes(change.flag) === change.on;
   }
 
   /** Events seen for this app so far and when the last one came. */
@@ -61,7 +77,7 @@ export class ViewCache {
   /** The last full view when nothing changed since it was taken, else undefined. */
   fresh(pid: number): SnapshotView | undefined {
     const s = this.apps.get(pid);
-    return s && !s.dirty ? s.view : undefined;
+    return s && s.watching && !s.dirty ? s.view : undefined;
   }
 
   last(pid: number): SnapshotView | undefined {
@@ -113,6 +129,7 @@ export class ViewCache {
       s.refByKey = new Map(keys.map((key, i) => [key, refs[i]]));
       s.view = view;
       s.indexByRef = undefined;
+      s.indexById = undefined;
     }
     return view;
   }

@@ -3,7 +3,7 @@
  * (pipeline, tree, diff, summary, capture, tools) is platform-free. Linux implements
  * it over AT-SPI2 + X11; macOS will implement it over AX + CGEvent.
  */
-import type { Rect, Snapshot, SnapshotLimits } from '../model/element.js';
+import type { Flag, Rect, Snapshot, SnapshotLimits } from '../model/element.js';
 
 export interface AppInfo {
   pid: number;
@@ -49,6 +49,17 @@ export interface DesktopWindow {
 export interface SnapshotOptions extends SnapshotLimits {
   /** Walk only below this element (an Element.id); the root itself is included. */
   rootId?: string;
+}
+
+/**
+ * One change event. When it is a state change the backend can name as a Flag, `flag`
+ * and `on` say which and to what, so a cached view that already shows that state is
+ * known to be still current (walking some apps makes them re-announce states).
+ */
+export interface Change {
+  elementId: string;
+  flag?: Flag;
+  on?: boolean;
 }
 
 export type MouseButton = 'left' | 'right' | 'middle';
@@ -110,7 +121,7 @@ export interface Desktop {
    * Calls `onChange` whenever the app's tree or states change (best effort).
    * Resolves to an unsubscribe function. Used to settle after actions.
    */
-  watchChanges(pid: number, onChange: () => void): Promise<() => Promise<void>>;
+  watchChanges(pid: number, onChange: (change: Change) => void): Promise<() => Promise<void>>;
 
   close(): Promise<void>;
 }

@@ -14,7 +14,7 @@ import type { SnapshotView } from '../model/view.js';
 import type { KeyCombo, MouseButton } from '../platform/desktop.js';
 import { AxError } from '../pipeline/errors.js';
 import type { ActContext, ActOutcome } from '../pipeline/pipeline.js';
-import type { ResolvedTarget } from '../pipeline/target.js';
+import { centerOf, type ResolvedTarget } from '../pipeline/target.js';
 import { defineTool } from './define.js';
 import { isCheckable } from './elements.js';
 import { parseKeyCombo } from './keys.js';
@@ -145,7 +145,7 @@ export const type = defineTool({
       target,
       perform: async (ctx) => {
         const steps: Step[] = [];
-        const restore = await typeStep(
+        const typed = await typeStep(
           ctx,
           ctx.target,
           args.text,
@@ -161,7 +161,8 @@ export const type = defineTool({
             error = `typing done, then the key failed: ${(err as Error).message}`;
           }
         }
-        return outcome(steps, restore, error);
+        // A key after the text (Return, Tab) may rightly change the field: no read-back then.
+        return { ...outcome(steps, typed.restore, error), readBack: key ? undefined : typed.check };
       },
     });
   },
@@ -348,6 +349,12 @@ async function clickStep(
   return restore;
 }
 
+interface TypeResult {
+  restore?: () => Promise<void>;
+  /** Reads the field back: true when it holds what the typing should have left. */
+  check?: () => Promise<boolean>;
+}
+
 async function typeStep(
   ctx: ActContext,
   target: ResolvedTarget | undefined,
@@ -355,7 +362,7 @@ async function typeStep(
   clearFirst: boolean,
   mode: Delivery | undefined,
   steps: Step[],
-): Promise<(() => Promise<void>) | undefined> {
+): Promise<TypeResult> {
   const { desktop, view } = ctx;
   const index = target?.index ?? focusedIndex(view);
   const element = index !== undefined ? view.snapshot.elements[index] : undefined;
@@ -366,13 +373,19 @@ async function typeStep(
       : 'the focused element');
   const chars = `${[...text].length} chars`;
   const editable = element && element.flags.includes('editable');
+  const secure = element?.flags.includes('secure') ?? false;
+  const current =
+    element && !secure ? await desktop.readText(element.id).catch(() => undefined) : undefined;
+  // Read back what the field should hold now; secure fields cannot be read, so no check.
+  const expected = clearFirst ? text : current !== undefined ? current + text : undefined;
+  const check =
+    element && !secure && expected !== undefined
+      ? async () => (await desktop.readText(element.id)) === expected
+      : undefined;
   if (mode !== 'foreground' && element && editable) {
     if (clearFirst) {
       await desktop.setText(element.id, text);
     } else {
-      const current = element.flags.includes('secure')
-        ? undefined
-        : await desktop.readText(element.id);
       await desktop.insertText(element.id, text, current !== undefined ? [...current].length : -1);
     }
     steps.push({
@@ -381,7 +394,7 @@ async function typeStep(
       route: 'ax',
       delivery: 'background',
     });
-    return undefined;
+    return { check };
   }
   if (mode !== 'foreground') {
     const why = !element
@@ -395,7 +408,17 @@ async function typeStep(
     );
   }
   const restore = await desktop.activate(ctx.pid);
-  if (element) await desktop.focusElement(element.id).catch(() => undefined);
+  if (element && target) {
+    // Fronting a window lets the toolkit restore its own focus, so focus the target after
+    // it: a real click where it is on screen, else an accessibility focus request.
+    const point = centerOf(element);
+    if (point) await desktop.click(point.x, point.y, 'left', 1);
+    else await desktop.focusElement(element.id);
+    if (!clearFirst) {
+      const multiline = element.flags.includes('multiline');
+      await desktop.pressKey({ key: 'End', modifiers: multiline ? ['ctrl'] : [] });
+    }
+  }
   if (clearFirst) {
     await desktop.pressKey({ key: 'a', modifiers: ['ctrl'] });
     await desktop.pressKey({ key: 'BackSpace', modifiers: [] });
@@ -407,7 +430,13 @@ async function typeStep(
     route: 'xtest',
     delivery: 'foreground',
   });
-  return restore;
+  return { restore, check };
+}
+
+interface TypeResult {
+  restore?: () => Promise<void>;
+  /** Reads the field back: true when it holds what the typing should have left. */
+  check?: () => Promise<boolean>;
 }
 
 async function keyStep(

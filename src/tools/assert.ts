@@ -63,6 +63,7 @@ export const assertTool = defineTool({
       );
     }
     return pipeline.observe('ax_assert', {
+      reuse: true,
       app: args.app,
       inspect: async ({ view, desktop }) => {
         let index: number | undefined;

@@ -167,6 +167,7 @@ export const find = defineTool({
       return matched;
     };
     return pipeline.observe('ax_find', {
+      reuse: true,
       app: args.app,
       inspect: async ({ view }) => {
         const result = run(view);
@@ -246,6 +247,7 @@ export const getAttributes = defineTool({
   async handle(args, { pipeline }) {
     requireElementTarget(args);
     return pipeline.observe('ax_get_attributes', {
+      reuse: true,
       app: args.app,
       target: { ref: args.ref, query: args.query, strategy: args.strategy },
       inspect: async ({ view, target, desktop }) => {
@@ -309,6 +311,7 @@ export const getValue = defineTool({
   async handle(args, { pipeline }) {
     requireElementTarget(args);
     return pipeline.observe('ax_get_value', {
+      reuse: true,
       app: args.app,
       target: { ref: args.ref, query: args.query, strategy: args.strategy },
       inspect: async ({ view, target, desktop }) => {
@@ -411,6 +414,7 @@ export const waitFor = defineTool({
       signal,
     );
     return pipeline.observe('ax_wait_for', {
+      reuse: true,
       app: app.pid,
       inspect: async ({ view }) => {
         const result = count(view);

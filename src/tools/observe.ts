@@ -77,6 +77,7 @@ export const screenshot = defineTool({
     const desktop = await pipeline.desktop();
     const screen = await desktop.screenSize();
     return pipeline.observe('ax_screenshot', {
+      reuse: true,
       app: args.app,
       capture: args.full_screen
         ? { rect: { x: 0, y: 0, w: screen.w, h: screen.h } }
@@ -126,6 +127,7 @@ export const listWindows = defineTool({
   }),
   async handle(args, { pipeline }) {
     return pipeline.observe('ax_list_windows', {
+      reuse: true,
       app: args.app,
       describe: ({ view }) =>
         `${view.snapshot.app} has ${view.snapshot.windows.length} windows: ${view.snapshot.windows

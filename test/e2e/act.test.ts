@@ -185,6 +185,25 @@ describe('typing', () => {
       (e) => e.event === 'changed' && e.widget === 'email' && e.value === 'A@b.C',
       { from },
     );
+    // Fronting the window lets GTK put its own focus back: the text must still land in
+    // the named field (here Name, while Email has the focus), and read back as typed.
+    const before = String(
+      (await session.call('ax_get_value', { app: form.pid, query: 'textfield:Name' })).structured
+        .value,
+    );
+    const next = events(form).length;
+    const r2 = await session.call('ax_type', {
+      app: form.pid,
+      query: 'textfield:Name',
+      text: '-fg',
+      delivery_mode: 'foreground',
+    });
+    expect(r2.isError, r2.text).toBe(false);
+    expect(r2.text).toMatch(/effect: confirmed/);
+    await form.output?.waitForEvent(
+      (e) => e.event === 'changed' && e.widget === 'name' && e.value === `${before}-fg`,
+      { from: next },
+    );
   });
 });
 

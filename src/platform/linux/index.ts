@@ -2,11 +2,12 @@
  * The Linux Desktop: AT-SPI2 over D-Bus for the trees and semantic actions, X11 (the
  * native addon) for pixels, input and the window manager's view of the front window.
  */
-import type { Rect, Snapshot } from '../../model/element.js';
+import type { Flag, Rect, Snapshot } from '../../model/element.js';
 import { AxError } from '../../pipeline/errors.js';
 import type {
   AccessReport,
   AppInfo,
+  Change,
   Desktop,
   DesktopWindow,
   Frontmost,
@@ -312,10 +313,13 @@ export class LinuxDesktop implements Desktop {
     await this.display().drag(from, to, durationMs);
   }
 
-  async watchChanges(pid: number, onChange: () => void): Promise<() => Promise<void>> {
+  async watchChanges(
+    pid: number,
+    onChange: (change: Change) => void,
+  ): Promise<() => Promise<void>> {
     const ref = await atspi.appRefForPid(this.bus, pid);
     if (!ref) throw new AxError('app_not_found', `pid ${pid} is not on the accessibility bus`);
-    return atspi.watchApp(this.bus, ref.bus, () => onChange());
+    return atspi.watchApp(this.bus, ref.bus, (event) => onChange(changeOf(event)));
   }
 
   async close(): Promise<void> {
@@ -323,6 +327,26 @@ export class LinuxDesktop implements Desktop {
     this.bus.disconnect();
     this.x11?.close();
   }
+}
+
+/** AT-SPI state names that are Flags under the same name. */
+const FLAG_STATES = new Set<Flag>([
+  'checked',
+  'selected',
+  'focused',
+  'expanded',
+  'pressed',
+  'active',
+  'modal',
+]);
+
+function changeOf(event: atspi.AtspiEvent): Change {
+  const m = /^object:state-changed:(.+)$/.exec(event.type);
+  const state = m?.[1] as Flag | undefined;
+  if (state && FLAG_STATES.has(state)) {
+    return { elementId: event.id, flag: state, on: event.detail1 !== 0 };
+  }
+  return { elementId: event.id };
 }
 
 async function wrap<T>(fn: () => Promise<T>): Promise<T> {
