@@ -145,9 +145,13 @@ async function typing(ctx: BenchContext): Promise<void> {
   const nextText = (): string => long.slice(turn % TYPED.length, (turn++ % TYPED.length) + 200);
   const text = nextText();
   const tree = await ctx.call('ax_get_tree', { app: ctx.factory.pid });
-  const line = (tree.lists.visible_elements ?? []).find((l) => /\[AXTextField\] "entry"/.test(l));
+  // An enabled one: the factory shows disabled entries too, which take no typing.
+  const line = fs
+    .readFileSync(tree.fields.file, 'utf8')
+    .split('\n')
+    .find((l) => /\[AXTextField \(text\)\] "entry" e[0-9]+ .* visible enabled/.test(l));
   const ref = line ? refOf(line) : undefined;
-  if (!ref) throw new Error(`no visible "entry" text field in the summary:\n${tree.text}`);
+  if (!ref) throw new Error(`no visible, enabled "entry" text field in ${tree.fields.file}`);
   out(
     `### ax_type of ${text.length} chars into ${ref} ("entry", gtk3-widget-factory), clear_first`,
   );

@@ -65,7 +65,10 @@ export class ViewCache {
     s.indexById ??= new Map(s.view.snapshot.elements.map((e, i) => [e.id, i]));
     const i = s.indexById.get(change.elementId);
     if (i === undefined) return false;
-    return s.view.snapshot.elements[i].flags.includes(change.flag) === change.on;
+    const flags = s.view.snapshot.elements[i].flags;
+    // GTK re-announces the check state of hidden popover items whenever they are walked,
+    // and a new walk reads them just as before: for hidden elements it changes nothing.
+    return flags.includes('offscreen') || flags.includes(change.flag) === change.on;
   }
 
   /** Events seen for this app so far and when the last one came. */

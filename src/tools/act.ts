@@ -372,6 +372,13 @@ async function typeStep(
       ? `[${element.role}] "${element.name}" ${view.refs[index]}`
       : 'the focused element');
   const chars = `${[...text].length} chars`;
+  if (element?.flags.includes('disabled')) {
+    throw new AxError(
+      'action_failed',
+      `${label} is disabled: it takes no typing`,
+      'Enable it first (whatever the app needs), or pick another field',
+    );
+  }
   const editable = element && element.flags.includes('editable');
   const secure = element?.flags.includes('secure') ?? false;
   const current =

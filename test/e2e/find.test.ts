@@ -130,6 +130,19 @@ describe('reading', () => {
   });
 });
 
+describe('acting on what find says', () => {
+  it('typing into a disabled field is a clear error, not a silent no-op', async () => {
+    const r = await session.call('ax_type', {
+      app: factory.pid,
+      query: 'role:textfield enabled:false',
+      text: 'x',
+      delivery_mode: 'foreground',
+    });
+    expect(r.isError).toBe(true);
+    expect(r.fields.error).toMatch(/disabled/);
+  });
+});
+
 describe('waiting', () => {
   it('ax_wait_idle returns and says how long it waited', async () => {
     const r = await session.call('ax_wait_idle', { app: factory.pid, timeout_ms: 3000 });

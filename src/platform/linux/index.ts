@@ -272,11 +272,25 @@ export class LinuxDesktop implements Desktop {
         );
       }
     }
+    await this.waitOnTop(x, target.window);
     return async () => {
       if (previous && previous.window !== target.window) {
         await x.activate(previous.window).catch(() => undefined);
       }
     };
+  }
+
+  /**
+   * Active is not yet on top: the window manager raises the window a moment later, and a
+   * click sent before that lands on the window that was in front. Bounded wait.
+   */
+  private async waitOnTop(x: X11, window: number, timeoutMs = 500): Promise<void> {
+    const start = Date.now();
+    while (Date.now() - start < timeoutMs) {
+      const top = x.listWindows().find((w) => w.mapped && !w.overrideRedirect);
+      if (top?.window === window) return;
+      await new Promise((r) => setTimeout(r, 5));
+    }
   }
 
   async click(x: number, y: number, button: MouseButton, count: number): Promise<void> {
