@@ -253,6 +253,25 @@ describe('dialogs and handoff', () => {
     await app.stop();
   });
 
+  it('a dialog opened by a key press is seen by the same call (settle, not sleep)', async () => {
+    const app = await session.launchFixture('dialog.py');
+    // Focus the button without pressing it, then press it with the keyboard.
+    const tree = await session.call('ax_get_tree', { app: app.pid });
+    expect(tree.isError, tree.text).toBe(false);
+    const r0 = await session.call('ax_click', {
+      app: app.pid,
+      query: 'button:Open Dialog',
+      delivery_mode: 'foreground',
+    });
+    expect(r0.fields.dialog).toMatch(/"Confirm"/);
+    await session.call('ax_key_press', { app: app.pid, key: 'Escape' });
+    const r = await session.call('ax_key_press', { app: app.pid, key: 'space' });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.fields.dialog).toMatch(/"Confirm"/);
+    expect(r.fields.summary).toMatch(/added/);
+    await app.stop();
+  });
+
   it('a button that launches another process hands off to it (app_switch)', async () => {
     const app = await session.launchFixture('launcher.py');
     const r = await session.call('ax_click', { app: app.pid, query: 'button:Launch Child' });
