@@ -171,11 +171,13 @@ export class Publisher {
 
   error(tool: string, err: unknown): ToolResponse {
     const { message, code, details } = describeError(err);
+    const escalation = details?.escalation as { recommended: string; reason: string } | undefined;
     const { text, structured } = renderSummary({
       status: 'error',
       tool,
       error: message,
       did: `${tool} failed`,
+      escalation,
     });
     return {
       text,

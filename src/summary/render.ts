@@ -76,6 +76,8 @@ export interface SummaryInput {
   /** The diff counts; all zero reads "No changes." */
   changes?: DiffCounts;
   textChanges?: TextChange[];
+  /** A next rung to try, when a call failed before acting (no action facts then). */
+  escalation?: { recommended: string; reason: string };
 }
 
 /** The flat facts the lines are rendered from. */
@@ -149,6 +151,7 @@ function resolveFacts(input: SummaryInput): Facts {
     facts.escalation = input.action.escalation ?? null;
     facts.settleMs = input.action.settleMs;
   }
+  if (input.escalation) facts.escalation = input.escalation;
   return facts;
 }
 

@@ -304,6 +304,13 @@ describe('errors', () => {
     const unknown = await session.call('ax_click', { ref: 'e999999' });
     expect(unknown.isError).toBe(true);
     expect(unknown.fields.error).toMatch(/never issued/);
+    const noBackground = await session.call('ax_click', {
+      app: form.pid,
+      query: 'button:Submit',
+      click_type: 'double',
+    });
+    expect(noBackground.isError).toBe(true);
+    expect(noBackground.fields.escalation).toMatch(/^foreground \(/);
     const none = await session.call('ax_click', {
       app: form.pid,
       query: 'button:Nonexistent Thing',
