@@ -84,15 +84,19 @@ function alignOf(t: string): number {
   }
 }
 
-/** Decodes values from one message (offsets are relative to the message start, as alignment is). */
+/**
+ * Decodes values from one message. `off` indexes `buf`; alignment is relative to `base`,
+ * where the message starts (replies are decoded in place, several to a socket chunk).
+ */
 export class Reader {
   constructor(
     readonly buf: Buffer,
     public off: number,
+    readonly base = 0,
   ) {}
 
   private align(n: number): void {
-    const r = this.off % n;
+    const r = (this.off - this.base) % n;
     if (r) this.off += n - r;
   }
 
@@ -142,21 +146,19 @@ export class Reader {
         this.off = start + len + 1;
         return b.toString('utf8', start, start + len);
       }
-      case 'g': {
-        const len = b[this.off];
-        const start = this.off + 1;
-        this.off = start + len + 1;
-        return b.toString('latin1', start, start + len);
-      }
+      case 'g':
+        return this.sig();
       case 'v': {
-        const sig = this.read({ t: 'g' }) as string;
-        const nodes = parseSignature(sig);
-        const value: WireVariant = { signature: sig, value: this.read(nodes[0]) };
+        const sig = this.sig();
+        const value: WireVariant = { signature: sig, value: this.read(parseSignature(sig)[0]) };
         return value;
       }
       case '(': {
         this.align(8);
-        return node.kids!.map((k) => this.read(k));
+        const kids = node.kids!;
+        const out = new Array<unknown>(kids.length);
+        for (let i = 0; i < kids.length; i++) out[i] = this.read(kids[i]);
+        return out;
       }
       case 'a': {
         this.align(4);
@@ -182,6 +184,15 @@ export class Reader {
     }
     throw new Error(`cannot decode D-Bus type "${node.t}"`);
   }
+
+  /** A signature: one length byte, the bytes, a nul. */
+  sig(): string {
+    const b = this.buf;
+    const len = b[this.off];
+    const start = this.off + 1;
+    this.off = start + len + 1;
+    return b.toString('latin1', start, start + len);
+  }
 }
 
 /** Encodes one message into a growable buffer that is shared across messages. */
@@ -191,7 +202,7 @@ class Writer {
   /** Where the current message starts (alignment is relative to it). */
   base = 0;
 
-  private room(n: number): void {
+  room(n: number): void {
     if (this.len + n <= this.buf.length) return;
     const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + n + 1024));
     this.buf.copy(bigger, 0, 0, this.len);
@@ -228,6 +239,12 @@ class Writer {
     this.buf.write(s, this.len + 4, 'utf8');
     this.buf[this.len + 4 + n] = 0;
     this.len += n + 5;
+  }
+
+  bytes(b: Buffer): void {
+    this.room(b.length);
+    b.copy(this.buf, this.len);
+    this.len += b.length;
   }
 
   sig(s: string): void {
@@ -340,8 +357,43 @@ interface Pending {
   resolve: (body: unknown[]) => void;
   reject: (err: Error) => void;
   deadline: number;
-  what: string;
   timeoutMs: number;
+  // What was called, for error messages (formatted only when one is needed).
+  destination: string;
+  path: string;
+  iface: string;
+  member: string;
+}
+
+function describe(p: Pending): string {
+  return `${p.iface.replace(ATSPI, '')}.${p.member} on ${p.destination}${p.path}`;
+}
+
+/**
+ * The header fields every call with this destination, interface, member and signature
+ * shares, encoded once: a walk makes hundreds of calls with a handful of such
+ * combinations, and only the object path differs. Field order is free in D-Bus, and the
+ * block starts 8-aligned (offset 16), so its bytes do not depend on where it is copied.
+ */
+function encodeFixedFields(
+  destination: string,
+  iface: string,
+  member: string,
+  signature: string | undefined,
+): Buffer {
+  const w = new Writer();
+  const field = (code: number, type: string, value: string): void => {
+    w.align(8);
+    w.u8(code);
+    w.sig(type);
+    if (type === 'g') w.sig(value);
+    else w.str(value);
+  };
+  field(F_INTERFACE, 's', iface);
+  field(F_MEMBER, 's', member);
+  field(F_DESTINATION, 's', destination);
+  if (signature) field(F_SIGNATURE, 'g', signature);
+  return Buffer.from(w.buf.subarray(0, w.len));
 }
 
 /** The socket path of a `unix:path=...` address (the first such entry), else null. */
@@ -356,13 +408,20 @@ export function unixPath(address: string): string | null {
   return null;
 }
 
+/** Most distinct fixed-field blocks kept per connection (a walk uses a few dozen). */
+const MAX_FIXED_FIELDS = 512;
+
 export class WireConnection {
   private readonly out = new Writer();
   private flushQueued = false;
   private serial = 1;
   private readonly pending = new Map<number, Pending>();
-  private chunks: Buffer[] = [];
-  private buffered = 0;
+  /** Bytes of an incomplete message (a reply split across socket reads). */
+  private parts: Buffer[] = [];
+  private partsLen = 0;
+  /** Bytes needed before the first incomplete message can be decoded. */
+  private need = 0;
+  private readonly fixedFields = new Map<string, Buffer>();
   private sweeper: NodeJS.Timeout | null = null;
   private closedReason: string | null = null;
   /** Our unique name on a bus; null on a peer-to-peer connection. */
@@ -429,8 +488,8 @@ export class WireConnection {
     body?: unknown[],
     timeoutMs = 3000,
   ): Promise<unknown[]> {
-    const what = `${iface.replace(ATSPI, '')}.${member} on ${destination}${path}`;
     if (this.closedReason !== null) {
+      const what = `${iface.replace(ATSPI, '')}.${member} on ${destination}${path}`;
       return Promise.reject(new AtspiCallError(`${what} failed: ${this.closedReason}`));
     }
     const serial = this.serial++;
@@ -445,8 +504,11 @@ export class WireConnection {
         resolve,
         reject,
         deadline: performance.now() + timeoutMs,
-        what,
         timeoutMs,
+        destination,
+        path,
+        iface,
+        member,
       });
       if (this.pending.size === 1) {
         this.sock.ref();
@@ -460,6 +522,22 @@ export class WireConnection {
     this.sock.destroy();
   }
 
+  private fixed(
+    destination: string,
+    iface: string,
+    member: string,
+    signature: string | undefined,
+  ): Buffer {
+    const key = `${destination}\n${iface}\n${member}\n${signature ?? ''}`;
+    let block = this.fixedFields.get(key);
+    if (!block) {
+      block = encodeFixedFields(destination, iface, member, signature);
+      if (this.fixedFields.size >= MAX_FIXED_FIELDS) this.fixedFields.clear();
+      this.fixedFields.set(key, block);
+    }
+    return block;
+  }
+
   private marshal(
     serial: number,
     destination: string,
@@ -471,35 +549,31 @@ export class WireConnection {
   ): void {
     const w = this.out;
     const start = w.len;
-    w.base = start;
     try {
-      w.u8(0x6c); // 'l': little-endian
-      w.u8(METHOD_CALL);
-      w.u8(0); // flags
-      w.u8(1); // protocol version
-      w.u32(0); // body length, patched below
-      w.u32(serial);
-      const fieldsAt = w.len;
-      w.u32(0); // header fields length, patched below
+      const fixed = this.fixed(destination, iface, member, signature);
+      w.room(16);
+      w.base = start;
+      const b = w.buf;
+      b[start] = 0x6c; // 'l': little-endian
+      b[start + 1] = METHOD_CALL;
+      b[start + 2] = 0; // flags
+      b[start + 3] = 1; // protocol version
+      b.writeUInt32LE(0, start + 4); // body length, patched below
+      b.writeUInt32LE(serial, start + 8);
+      b.writeUInt32LE(0, start + 12); // header fields length, patched below
+      w.len = start + 16;
       const fieldsStart = w.len;
-      const field = (code: number, type: string, value: string): void => {
-        w.align(8);
-        w.u8(code);
-        w.sig(type);
-        if (type === 'g') w.sig(value);
-        else w.str(value);
-      };
-      field(F_PATH, 'o', path);
-      field(F_INTERFACE, 's', iface);
-      field(F_MEMBER, 's', member);
-      field(F_DESTINATION, 's', destination);
-      if (signature) field(F_SIGNATURE, 'g', signature);
-      w.buf.writeUInt32LE(w.len - fieldsStart, fieldsAt);
+      w.bytes(fixed);
+      w.align(8);
+      w.u8(F_PATH);
+      w.sig('o');
+      w.str(path);
+      w.buf.writeUInt32LE(w.len - fieldsStart, start + 12);
       w.align(8);
       const bodyStart = w.len;
       if (signature) {
         const nodes = parseSignature(signature);
-        nodes.forEach((n, i) => w.write(n, body?.[i]));
+        for (let i = 0; i < nodes.length; i++) w.write(nodes[i], body?.[i]);
       }
       w.buf.writeUInt32LE(w.len - bodyStart, start + 4);
     } catch (err) {
@@ -524,57 +598,85 @@ export class WireConnection {
     w.len = 0;
   }
 
+  /** Decodes every whole message in place; keeps an incomplete tail for the next read. */
   private onData(chunk: Buffer): void {
-    this.chunks.push(chunk);
-    this.buffered += chunk.length;
-    for (;;) {
-      if (this.buffered < 16) return;
-      let head = this.chunks[0];
-      if (head.length < 16) {
-        head = this.coalesce();
-      }
-      if (head[0] !== 0x6c) {
+    let buf = chunk;
+    if (this.partsLen > 0) {
+      this.parts.push(chunk);
+      this.partsLen += chunk.length;
+      if (this.partsLen < this.need) return; // a large reply still arriving: copy it once
+      buf = Buffer.concat(this.parts, this.partsLen);
+      this.parts = [];
+      this.partsLen = 0;
+    }
+    const n = buf.length;
+    let off = 0;
+    let need = 16;
+    while (n - off >= 16) {
+      if (buf[off] !== 0x6c) {
         this.fail('big-endian D-Bus messages are not supported');
         this.sock.destroy();
         return;
       }
-      const bodyLen = head.readUInt32LE(4);
-      const fieldsLen = head.readUInt32LE(12);
-      const headerEnd = 16 + fieldsLen + ((8 - ((16 + fieldsLen) % 8)) % 8);
-      const total = headerEnd + bodyLen;
-      if (this.buffered < total) return;
-      if (head.length < total) head = this.coalesce();
-      const msg = head.subarray(0, total);
-      if (head.length === total) this.chunks.shift();
-      else this.chunks[0] = head.subarray(total);
-      this.buffered -= total;
-      this.dispatch(msg, fieldsLen, headerEnd);
+      const bodyLen = buf.readUInt32LE(off + 4);
+      const fieldsLen = buf.readUInt32LE(off + 12);
+      const headerLen = (16 + fieldsLen + 7) & ~7;
+      const total = headerLen + bodyLen;
+      if (n - off < total) {
+        need = total;
+        break;
+      }
+      this.dispatch(buf, off, fieldsLen, headerLen);
+      if (this.closedReason !== null) return;
+      off += total;
+    }
+    if (off < n) {
+      this.parts = [off === 0 ? buf : buf.subarray(off)];
+      this.partsLen = n - off;
+      this.need = need;
     }
   }
 
-  private coalesce(): Buffer {
-    const all = Buffer.concat(this.chunks, this.buffered);
-    this.chunks = [all];
-    return all;
-  }
-
-  private dispatch(msg: Buffer, fieldsLen: number, headerEnd: number): void {
-    const type = msg[1];
+  /** One message at `start` in `buf`: a reply settles its call; anything else is dropped. */
+  private dispatch(buf: Buffer, start: number, fieldsLen: number, headerLen: number): void {
+    const type = buf[start + 1];
     if (type !== METHOD_RETURN && type !== ERROR) return; // signals, calls: not ours
-    const r = new Reader(msg, 16);
     let replySerial = -1;
     let signature = '';
     let errorName = '';
-    const end = 16 + fieldsLen;
-    while (r.off < end) {
-      const rem = r.off % 8;
-      if (rem) r.off += 8 - rem;
-      if (r.off >= end) break;
-      const code = msg[r.off++];
-      const v = r.read({ t: 'v' }) as WireVariant;
-      if (code === F_REPLY_SERIAL) replySerial = v.value as number;
-      else if (code === F_SIGNATURE) signature = v.value as string;
-      else if (code === F_ERROR_NAME) errorName = v.value as string;
+    const end = start + 16 + fieldsLen;
+    let o = start + 16;
+    const align = (n: number): void => {
+      const r = (o - start) % n;
+      if (r) o += n - r;
+    };
+    while (o < end) {
+      align(8);
+      if (o >= end) break;
+      const code = buf[o];
+      // Header field values are one basic type each: u, s, o or g in practice.
+      const t = buf[o + 1] === 1 ? buf[o + 2] : 0;
+      if (t === 0x75 /* u */) {
+        o += 4;
+        align(4);
+        if (code === F_REPLY_SERIAL) replySerial = buf.readUInt32LE(o);
+        o += 4;
+      } else if (t === 0x73 /* s */ || t === 0x6f /* o */) {
+        o += 4;
+        align(4);
+        const len = buf.readUInt32LE(o);
+        if (code === F_ERROR_NAME) errorName = buf.toString('utf8', o + 4, o + 4 + len);
+        o += 4 + len + 1;
+      } else if (t === 0x67 /* g */) {
+        o += 4;
+        const len = buf[o];
+        if (code === F_SIGNATURE) signature = buf.toString('latin1', o + 1, o + 1 + len);
+        o += len + 2;
+      } else {
+        const r = new Reader(buf, o + 1, start);
+        r.read({ t: 'v' });
+        o = r.off;
+      }
     }
     const p = this.pending.get(replySerial);
     if (!p) return;
@@ -582,15 +684,22 @@ export class WireConnection {
     if (this.pending.size === 0) this.idle();
     let body: unknown[];
     try {
-      const br = new Reader(msg, headerEnd);
-      body = signature ? parseSignature(signature).map((n) => br.read(n)) : [];
+      if (signature) {
+        const br = new Reader(buf, start + headerLen, start);
+        const nodes = parseSignature(signature);
+        body = new Array<unknown>(nodes.length);
+        for (let i = 0; i < nodes.length; i++) body[i] = br.read(nodes[i]);
+      } else {
+        body = [];
+      }
     } catch (err) {
-      p.reject(new AtspiCallError(`${p.what}: undecodable reply (${(err as Error).message})`));
+      p.reject(new AtspiCallError(`${describe(p)}: undecodable reply (${(err as Error).message})`));
       return;
     }
     if (type === ERROR) {
       const text = typeof body[0] === 'string' ? body[0] : errorName;
-      p.reject(new AtspiCallError(`${p.what.split(' on ')[0]} failed: ${text}`, errorName));
+      const what = `${p.iface.replace(ATSPI, '')}.${p.member}`;
+      p.reject(new AtspiCallError(`${what} failed: ${text}`, errorName));
     } else {
       p.resolve(body);
     }
@@ -603,7 +712,7 @@ export class WireConnection {
       for (const [serial, p] of this.pending) {
         if (now < p.deadline) continue;
         this.pending.delete(serial);
-        p.reject(new AtspiTimeoutError(p.what, p.timeoutMs));
+        p.reject(new AtspiTimeoutError(describe(p), p.timeoutMs));
       }
       if (this.pending.size === 0) this.idle();
     }, 100);
@@ -621,7 +730,7 @@ export class WireConnection {
     if (this.closedReason !== null) return;
     this.closedReason = reason;
     for (const p of this.pending.values()) {
-      p.reject(new AtspiCallError(`${p.what} failed: ${reason}`));
+      p.reject(new AtspiCallError(`${describe(p)} failed: ${reason}`));
     }
     this.pending.clear();
     this.idle();
