@@ -52,6 +52,19 @@ export class CallQueue {
   /** Runs `fn` when a slot is free and nothing of higher priority waits. */
   run<T>(priority: Priority, fn: () => Promise<T>): Promise<T> {
     if (this.stopReason !== null) return Promise.reject(new WalkStopped(this.stopReason));
+    if (this.inFlight < this.limit && this.heap.length === 0) {
+      // A free slot and nobody waiting: start now, without a task and a wrapper promise
+      // (most calls of a small walk take this path).
+      this.inFlight++;
+      let p: Promise<T>;
+      try {
+        p = fn();
+      } catch (err) {
+        p = Promise.reject(err);
+      }
+      p.then(this.settled, this.settled);
+      return p;
+    }
     return new Promise<T>((resolve, reject) => {
       const task: Task = {
         priority,
@@ -75,6 +88,11 @@ export class CallQueue {
       this.pump();
     });
   }
+
+  private readonly settled = (): void => {
+    this.inFlight--;
+    this.pump();
+  };
 
   /** Rejects everything queued (calls in flight finish on their own) and refuses new work. */
   stop(reason: string): void {
