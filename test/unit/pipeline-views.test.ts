@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/model/element.js';
+import type { Change, Desktop } from '../../src/platform/desktop.js';
 import { RefRegistry } from '../../src/pipeline/refs.js';
 import { ViewCache } from '../../src/pipeline/views.js';
 import { axError } from './helpers/pipeline-fixtures.js';
@@ -56,6 +57,22 @@ function refOf(view: { snapshot: Snapshot; refs: string[] }, name: string): stri
 function setup(): { registry: RefRegistry; cache: ViewCache } {
   const registry = new RefRegistry();
   return { registry, cache: new ViewCache(registry) };
+}
+
+/**
+ * Start watching pid on a desktop made of data whose change events the test sends
+ * itself; a cached view counts as fresh only while events flow.
+ */
+async function watched(cache: ViewCache, pid = 500): Promise<(change: Change) => void> {
+  let send: (change: Change) => void = () => undefined;
+  const desktop = {
+    watchChanges: async (_pid: number, onChange: (change: Change) => void) => {
+      send = onChange;
+      return async () => undefined;
+    },
+  } as unknown as Desktop;
+  await cache.watch(desktop, pid);
+  return (change) => send(change);
 }
 
 describe('ViewCache.present', () => {
@@ -173,8 +190,9 @@ describe('ViewCache.present: partial snapshots', () => {
     );
   }
 
-  it('borrows refs of known elements and mints new ones, without replacing the view', () => {
+  it('borrows refs of known elements and mints new ones, without replacing the view', async () => {
     const { cache } = setup();
+    await watched(cache);
     cache.beginSnapshot(500);
     const full = cache.present(appSnapshot(ITEMS), SCREEN, 'ax_get_tree');
     const partial = cache.present(
@@ -276,8 +294,9 @@ describe('ViewCache.indexOf', () => {
 });
 
 describe('ViewCache.fresh', () => {
-  it('returns the view until the app is marked dirty', () => {
+  it('returns the view until the app is marked dirty', async () => {
     const { cache } = setup();
+    await watched(cache);
     expect(cache.fresh(500)).toBeUndefined();
     cache.beginSnapshot(500);
     const view = cache.present(appSnapshot(ITEMS), SCREEN, 'ax_get_tree');
@@ -295,8 +314,9 @@ describe('ViewCache.fresh', () => {
     expect(cache.fresh(500)).toBeUndefined();
   });
 
-  it('stays dirty when a change comes in during the walk', () => {
+  it('stays dirty when a change comes in during the walk', async () => {
     const { cache } = setup();
+    await watched(cache);
     cache.beginSnapshot(500);
     cache.markDirty(500);
     cache.present(appSnapshot(ITEMS), SCREEN, 'ax_get_tree');
@@ -365,5 +385,33 @@ describe('ViewCache: random histories', () => {
       }
       prev = view;
     }
+  });
+
+  it('is never fresh without change events to go by', () => {
+    const { cache } = setup();
+    cache.beginSnapshot(500);
+    cache.present(appSnapshot(ITEMS), SCREEN, 'ax_get_tree');
+    expect(cache.fresh(500)).toBeUndefined();
+  });
+
+  it('stays fresh when an event re-announces a state the view already shows', async () => {
+    const { cache } = setup();
+    const send = await watched(cache);
+    cache.beginSnapshot(500);
+    const view = cache.present(appSnapshot(ITEMS), SCREEN, 'ax_get_tree');
+    send({ elementId: ':1.7/a', flag: 'checked', on: false });
+    expect(cache.fresh(500)).toBe(view);
+    expect(cache.activity(500).count).toBe(1);
+    send({ elementId: ':1.7/a', flag: 'checked', on: true });
+    expect(cache.fresh(500)).toBeUndefined();
+  });
+
+  it('goes dirty on any event it cannot compare with the view', async () => {
+    const { cache } = setup();
+    const send = await watched(cache);
+    cache.beginSnapshot(500);
+    cache.present(appSnapshot(ITEMS), SCREEN, 'ax_get_tree');
+    send({ elementId: ':1.7/b' });
+    expect(cache.fresh(500)).toBeUndefined();
   });
 });
