@@ -127,10 +127,20 @@ function indexCache(items: CacheItem[]): Cache {
   return { items: byId, kids: ordered };
 }
 
+/**
+ * Apps whose last complete walk found no AccessibleId at all (GTK3 sets none of its own:
+ * a quarter of a walk's calls asked for empty ids). Their next walks skip the reads; every
+ * IDS_RECHECK-th walk reads them again, so ids an app sets later still show up.
+ */
+const IDS_RECHECK = 10;
+const idlessWalks = new WeakMap<AtspiBus, Map<string, number>>();
+
 class Walk {
   readonly q = new CallQueue(MAX_IN_FLIGHT);
   truncated: string | null = null;
   cache: Cache | null = null;
+  /** Skip AccessibleId reads (see idlessWalks). */
+  skipIds = false;
   private admitted = 0;
   private readonly seen = new Set<string>();
   private pending = 0;
@@ -207,7 +217,7 @@ class Walk {
     const b = n.basics!;
     const native = roleName(b.role);
     // The cache has no AccessibleId; live reads got it free with GetAll.
-    const readId = b.accessibleId === undefined;
+    const readId = b.accessibleId === undefined && !this.skipIds;
     this.track(
       readExtras(this.callAt(n.key), n.ref, native, b, readId).then((x) => {
         if (!this.q.stopped) n.extras = x;
@@ -427,9 +437,18 @@ export async function snapshotApp(
   const deadline = t0 + Math.max(0, options.timeBudgetMs);
   const budget = `time budget ${options.timeBudgetMs} ms`;
   const walk = new Walk(bus, app, options);
+  let idless = idlessWalks.get(bus);
+  if (!idless) idlessWalks.set(bus, (idless = new Map()));
+  const idlessSoFar = idless.get(app.bus) ?? 0;
+  walk.skipIds = idlessSoFar > 0 && idlessSoFar % IDS_RECHECK !== 0;
 
   const done = (method: string, roots: Node[]): Snapshot => {
     const { elements, windows } = walk.assemble(roots);
+    // Only a complete walk of the whole app can say that it has no ids.
+    if (!walk.truncated && !options.rootId) {
+      const anyId = elements.some((e) => e.identifier);
+      idless?.set(app.bus, anyId ? 0 : idlessSoFar + 1);
+    }
     return {
       pid: app.pid,
       app: app.name,
