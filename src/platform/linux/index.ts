@@ -34,6 +34,7 @@ export class LinuxDesktop implements Desktop {
   readonly platform = 'linux';
   private x11?: X11;
   private x11Error?: Error;
+  private readonly appRefs = new Map<number, atspi.AppRef>();
 
   private constructor(
     private readonly bus: AtspiBus,
@@ -155,18 +156,33 @@ export class LinuxDesktop implements Desktop {
     return descendants(pid);
   }
 
-  async snapshot(pid: number, options: SnapshotOptions): Promise<Snapshot> {
+  /** The app's registry entry, remembered: looking it up costs a few ms per walk. */
+  private async appRef(pid: number, fresh = false): Promise<atspi.AppRef> {
+    const known = fresh ? undefined : this.appRefs.get(pid);
+    if (known) return known;
     const ref = await atspi.appRefForPid(this.bus, pid);
     if (!ref) {
+      this.appRefs.delete(pid);
       throw new AxError(
         'app_not_found',
         `pid ${pid} is not (or no longer) an app on the accessibility bus`,
         'It may have exited; call ax_list_apps for what runs now',
       );
     }
+    this.appRefs.set(pid, ref);
+    return ref;
+  }
+
+  async snapshot(pid: number, options: SnapshotOptions): Promise<Snapshot> {
     let snapshot: Snapshot;
     try {
-      snapshot = await atspi.snapshotApp(this.bus, ref, options);
+      try {
+        snapshot = await atspi.snapshotApp(this.bus, await this.appRef(pid), options);
+      } catch (err) {
+        // A remembered entry may be out of date (the app reconnected): look it up again.
+        if (!(err instanceof atspi.AppGoneError)) throw err;
+        snapshot = await atspi.snapshotApp(this.bus, await this.appRef(pid, true), options);
+      }
     } catch (err) {
       throw platformError(err);
     }
