@@ -21,6 +21,9 @@ import * as atspi from './atspi/index.js';
 import { descendants } from './proc.js';
 import { X11 } from './x11.js';
 
+/** Bound on the window manager fronting a window (a loaded machine takes hundreds of ms). */
+const ACTIVATE_TIMEOUT_MS = 1500;
+
 const MODIFIER_KEYSYMS: Record<KeyCombo['modifiers'][number], string> = {
   ctrl: 'Control_L',
   shift: 'Shift_L',
@@ -279,7 +282,7 @@ export class LinuxDesktop implements Desktop {
     // Front to back: the first of the app's windows is the one in front (its dialog, if any).
     const target = windows[0];
     if (previous?.window !== target.window) {
-      const result = await x.activate(target.window);
+      const result = await x.activate(target.window, ACTIVATE_TIMEOUT_MS);
       if (!result.active) {
         throw new AxError(
           'action_failed',
@@ -300,7 +303,7 @@ export class LinuxDesktop implements Desktop {
    * Active is not yet on top: the window manager raises the window a moment later, and a
    * click sent before that lands on the window that was in front. Bounded wait.
    */
-  private async waitOnTop(x: X11, window: number, timeoutMs = 500): Promise<void> {
+  private async waitOnTop(x: X11, window: number, timeoutMs = ACTIVATE_TIMEOUT_MS): Promise<void> {
     const start = Date.now();
     while (Date.now() - start < timeoutMs) {
       const top = x.listWindows().find((w) => w.mapped && !w.overrideRedirect);
