@@ -143,6 +143,47 @@ describe('acting on what find says', () => {
   });
 });
 
+describe('dragging', () => {
+  it('ax_drag moves a slider with a real pointer and its value changes', async () => {
+    const found = await session.call('ax_find', {
+      app: factory.pid,
+      query: 'role:slider enabled:true',
+    });
+    const s = found.structured as Found;
+    expect(s.found, found.text).toBe(true);
+    const [x, y] = s.position ?? [0, 0];
+    const [w, h] = s.size ?? [0, 0];
+    const before = (await session.call('ax_get_value', { ref: s.element_ref })).structured.value;
+    const r = await session.call('ax_drag', {
+      app: factory.pid,
+      from_ref: s.element_ref,
+      to_x: x + w - 2,
+      to_y: y + h / 2,
+    });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toMatch(/route: xtest delivery: foreground effect: confirmed/);
+    const after = (await session.call('ax_get_value', { ref: s.element_ref })).structured.value;
+    expect(Number(after)).toBeGreaterThan(Number(before));
+  });
+});
+
+describe('setting a number', () => {
+  it('ax_set_value sets a slider through its Value interface and reads it back', async () => {
+    const found = await session.call('ax_find', {
+      app: factory.pid,
+      query: 'role:slider enabled:true',
+    });
+    const ref = (found.structured as Found).element_ref;
+    const r = await session.call('ax_set_value', { ref, value: '1' });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toMatch(/route: ax delivery: background effect: confirmed/);
+    expect((await session.call('ax_get_value', { ref })).structured.value).toBe('1');
+    const out = await session.call('ax_set_value', { ref, value: '1000000' });
+    expect(out.isError).toBe(true);
+    expect(out.fields.error).toMatch(/outside/);
+  });
+});
+
 describe('waiting', () => {
   it('ax_wait_idle returns and says how long it waited', async () => {
     const r = await session.call('ax_wait_idle', { app: factory.pid, timeout_ms: 3000 });
