@@ -44,6 +44,12 @@ export async function settle(
   let lastChildPoll = 0;
   let pending: number[] = [];
   const spawned: number[] = [];
+  const done = (reason: string): SettleResult => ({
+    ms: Date.now() - startedAt,
+    reason,
+    events: source.activity(pid).count - startCount,
+    spawned: [...spawned],
+  });
   for (;;) {
     const now = Date.now();
     const elapsed = now - startedAt;
@@ -58,7 +64,9 @@ export async function settle(
         const windows = await desktop.listApps().catch(() => []);
         const ready = fresh.filter((k) => windows.some((a) => a.pid === k && a.windows > 0));
         spawned.push(...ready);
-        pending = fresh.filter((k) => !ready.includes(k));
+        // Once one started process shows a window, the others (a shell wrapper, a
+        // helper with no window) are not waited for.
+        pending = spawned.length > 0 ? [] : fresh.filter((k) => !ready.includes(k));
       } else {
         pending = [];
       }
@@ -78,14 +86,5 @@ export async function settle(
     }
     if (pending.length === 0 && elapsed >= opts.maxMs) return done('bound');
     await new Promise((r) => setTimeout(r, POLL_MS));
-
-    function done(reason: string): SettleResult {
-      return {
-        ms: Date.now() - startedAt,
-        reason,
-        events: source.activity(pid).count - startCount,
-        spawned: [...spawned],
-      };
-    }
   }
 }
