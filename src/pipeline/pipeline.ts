@@ -248,7 +248,13 @@ export class Pipeline {
         },
         watching,
       );
-      const after = await this.afterView(pid, tool, watching);
+      let after: SnapshotView;
+      try {
+        after = await this.afterView(pid, tool, watching);
+      } catch (err) {
+        if (!(await this.hasExited(pid))) throw err;
+        return this.publishExit(tool, pid, before, outcome, actMs, settled);
+      }
       const diff = diffSnapshots(before.snapshot, after.snapshot);
       const appSwitch = await this.handoff(pid, tool, settled, frontBefore);
       // Restore only when the target is still in front: never bury a window the action opened.
@@ -288,6 +294,45 @@ export class Pipeline {
         extra: req.extra?.(after, outcome),
       };
       return this.publisher.publish(tool, request);
+    });
+  }
+
+  private async hasExited(pid: number): Promise<boolean> {
+    const apps = await (await this.desktop()).listApps().catch(() => undefined);
+    return apps !== undefined && !apps.some((a) => a.pid === pid);
+  }
+
+  /**
+   * The action ended the app (an OK that closes a zenity dialog, a Quit): that is its
+   * effect, not an error. The file keeps the tree from before, says so, and hands off to
+   * whatever is in front now.
+   */
+  private async publishExit(
+    tool: string,
+    pid: number,
+    before: SnapshotView,
+    outcome: ActOutcome,
+    actMs: number,
+    settled: SettleResult,
+  ): Promise<ToolResponse> {
+    await this.views.forget(pid);
+    const appSwitch = await this.handoff(pid, tool, settled, undefined);
+    return this.publisher.publish(tool, {
+      view: before,
+      did: `${outcome.did}; then ${before.snapshot.app} (pid ${pid}) exited`,
+      appSwitch,
+      action: {
+        route: outcome.route,
+        delivery: outcome.delivery,
+        effect: 'confirmed',
+        actMs,
+        settleMs: settled.ms,
+        settleReason: settled.reason,
+      },
+      error: outcome.error,
+      notes: [
+        `${before.snapshot.app} (pid ${pid}) exited after the action: the tree below is from before it`,
+      ],
     });
   }
 

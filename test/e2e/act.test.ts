@@ -280,6 +280,16 @@ describe('dialogs and handoff', () => {
     expect(r.fields.app_switch).toMatch(new RegExp(`\\(PID: ${String(launched?.pid)}\\)`));
     expect(r.fields.app_switch_elements).toMatch(/\d+ total, \d+ visible/);
     expect(fs.readFileSync(r.fields.file, 'utf8')).toMatch(/^# app_switch: zenity/m);
+    // Its OK button ends the zenity process: that is the click's effect, not an error.
+    const okRef = (r.lists.app_switch_visible_elements ?? [])
+      .find((l) => /\[AXButton\] "OK"/.test(l))
+      ?.match(/e[0-9]+/)?.[0];
+    expect(okRef, r.text).toBeDefined();
+    const closed = await session.call('ax_click', { ref: okRef });
+    expect(closed.isError, closed.text).toBe(false);
+    expect(closed.fields.summary).toMatch(/zenity \(pid [0-9]+\) exited/);
+    expect(closed.text).toMatch(/effect: confirmed/);
+    await app.output?.waitForEvent((e) => e.event === 'child-exited');
     await app.stop();
   });
 });
