@@ -50,13 +50,12 @@ const STEPS: Step[] = [
   },
   {
     tool: 'ax_type',
-    args: (prev) => {
-      const ref = firstRef(prev, /\[AXTextField\] "entry"/);
-      return ref
-        ? { ref, text: ' typed by axpage' }
-        : { app: 'factory', query: 'textfield:entry', text: 'axpage' };
-    },
-    note: 'type into the first visible text field',
+    args: () => ({
+      app: 'factory',
+      query: 'role:textfield enabled:true',
+      text: ' typed by axpage',
+    }),
+    note: 'type into the first enabled text field, named by a query',
   },
   {
     tool: 'ax_find',

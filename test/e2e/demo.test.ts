@@ -1,0 +1,32 @@
+/**
+ * The README's main job: `axpage demo` brings up its own desktop, drives a session
+ * through a real MCP client, every call succeeds, and the artifacts stay where it says.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { packageRoot } from '../../src/harness/session.js';
+
+const out = fs.mkdtempSync(path.join(os.tmpdir(), 'axpage-demo-test-'));
+
+afterAll(() => {
+  fs.rmSync(out, { recursive: true, force: true });
+});
+
+it('runs every step successfully and leaves tree/screenshot pairs', () => {
+  const res = spawnSync(
+    process.execPath,
+    [path.join(packageRoot(), 'dist', 'cli.js'), 'demo', '--out', out],
+    { encoding: 'utf8', timeout: 120_000 },
+  );
+  expect(res.status, `${res.stdout}\n${res.stderr}`).toBe(0);
+  expect(res.stdout).not.toMatch(/^status: error/m);
+  expect((res.stdout.match(/^status: success/gm) ?? []).length).toBeGreaterThanOrEqual(9);
+  const files = fs.readdirSync(out);
+  const trees = files.filter((f) => f.endsWith('.txt'));
+  expect(trees.length).toBeGreaterThanOrEqual(8);
+  for (const t of trees) expect(files).toContain(t.replace(/\.txt$/, '.png'));
+  expect(res.stdout).toContain(out);
+});
