@@ -74,21 +74,46 @@ export interface Basics {
 /** Connections whose toolkit rejects Properties.GetAll (read the properties one by one). */
 const noGetAll = new Set<string>();
 
-/** Role, name, description, states, interfaces and child count: 4 concurrent calls. */
-export async function readBasics(call: CallFn, ref: ObjectRef): Promise<Basics> {
+/**
+ * What an earlier walk learned about the same object (same id) that does not change while it
+ * lives: its interfaces (the bridge derives them from the object's type), and its action
+ * names as they were under one role and state set (Gecko and Chromium rename "check" to
+ * "uncheck" and "expand" to "collapse" as states change; GTK3 cells gain "expand or
+ * contract" with EXPANDABLE), so they are reused only while role and states match.
+ */
+export interface Lasting {
+  role: number;
+  ifaces: ReadonlySet<string>;
+  /** `actionKey(role, states)` when `actions` were read. */
+  actionKey?: string;
+  actions?: string[];
+}
+
+export function actionKey(role: number, states: StateBits): string {
+  return `${role}:${states.join(',')}`;
+}
+
+/**
+ * Role, name, description, states, interfaces and child count: 4 concurrent calls, 3 when
+ * `known` gives the interfaces (asked after all if the role is not the one remembered).
+ */
+export async function readBasics(call: CallFn, ref: ObjectRef, known?: Lasting): Promise<Basics> {
   const [dest, path] = ref;
-  const [[role], props, [states], [ifaces]] = await Promise.all([
+  const readIfaces = () =>
+    call(dest, path, IFACE.Accessible, 'GetInterfaces').then(([i]) => new Set(i as string[]));
+  const [[role], props, [states], knownIfaces] = await Promise.all([
     call(dest, path, IFACE.Accessible, 'GetRole'),
     readAccessibleProps(call, ref),
     call(dest, path, IFACE.Accessible, 'GetState'),
-    call(dest, path, IFACE.Accessible, 'GetInterfaces'),
+    known ? Promise.resolve(known.ifaces) : readIfaces(),
   ]);
+  const ifaces = known && known.role !== role ? await readIfaces() : knownIfaces;
   return {
     role: role as number,
     name: props.name,
     description: props.description,
     states: states as number[],
-    ifaces: new Set(ifaces as string[]),
+    ifaces,
     childCount: props.childCount,
     accessibleId: props.accessibleId,
     parent: props.parent,
@@ -250,13 +275,16 @@ export interface Extras {
   unplaced?: boolean;
   value?: string;
   actions: string[];
+  /** The action names were read (not remembered, not failed): worth remembering. */
+  actionsRead?: boolean;
   accessibleId?: string;
 }
 
 /**
  * The interface-dependent reads, all concurrent; each one that fails (an object that went
  * away mid-walk, a toolkit that half-implements an interface) just stays empty.
- * `readId`: also read AccessibleId (the cache does not carry it).
+ * `readId`: also read AccessibleId (the cache does not carry it). `knownActions`: the action
+ * names remembered for this object in this role and state set (see Lasting).
  */
 export async function readExtras(
   call: CallFn,
@@ -264,6 +292,7 @@ export async function readExtras(
   nativeRole: string,
   b: Basics,
   readId: boolean,
+  knownActions?: string[],
 ): Promise<Extras> {
   const [dest, path] = ref;
   const out: Extras = { actions: [] };
@@ -289,7 +318,15 @@ export async function readExtras(
     );
   }
   if (b.ifaces.has(IFACE.Action)) {
-    jobs.push(readActionNames(call, ref).then((names) => (out.actions = names)));
+    if (knownActions) out.actions = [...knownActions];
+    else {
+      jobs.push(
+        readActionNames(call, ref).then((names) => {
+          out.actions = names;
+          out.actionsRead = true;
+        }),
+      );
+    }
   }
   if (readId && !LAYOUT_ROLES.has(nativeRole)) {
     jobs.push(

@@ -38,8 +38,16 @@ import { AtspiCallError, CACHE_PATH, NULL_PATH } from './bus.js';
 import { formatId, parseId } from './ids.js';
 import { CallQueue } from './queue.js';
 import type { Priority } from './queue.js';
-import { getProp, IFACE, isTopLevelParent, readBasics, readExtras, toElement } from './read.js';
-import type { Basics, CallFn, Extras } from './read.js';
+import {
+  actionKey,
+  getProp,
+  IFACE,
+  isTopLevelParent,
+  readBasics,
+  readExtras,
+  toElement,
+} from './read.js';
+import type { Basics, CallFn, Extras, Lasting } from './read.js';
 import { hasState, STATE } from './states.js';
 import { fastCall } from './wire.js';
 
@@ -135,12 +143,50 @@ function indexCache(items: CacheItem[]): Cache {
 const IDS_RECHECK = 10;
 const idlessWalks = new WeakMap<AtspiBus, Map<string, number>>();
 
+/**
+ * What cannot change while an object lives (see Lasting), per app bus name (a restarted app
+ * has a new one) and element id: at-spi2-atk's object paths are counters never reused
+ * within a connection, so an id names one object for its whole life. A complete walk keeps
+ * only the ids it saw, so the memo holds at most one app tree; partial walks add to it up
+ * to MEMO_CAP entries; at most MEMO_APPS apps are remembered.
+ */
+const MEMO_CAP = 50_000;
+const MEMO_APPS = 32;
+const memos = new WeakMap<AtspiBus, Map<string, Map<string, Lasting>>>();
+
+function memoFor(bus: AtspiBus, appBus: string): Map<string, Lasting> {
+  let apps = memos.get(bus);
+  if (!apps) memos.set(bus, (apps = new Map()));
+  const memo = apps.get(appBus) ?? new Map<string, Lasting>();
+  apps.delete(appBus); // re-inserted last: the map's order is least recently walked first
+  apps.set(appBus, memo);
+  for (const old of apps.keys()) {
+    if (apps.size <= MEMO_APPS) break;
+    apps.delete(old);
+  }
+  return memo;
+}
+
+function keepMemo(bus: AtspiBus, appBus: string, seen: Map<string, Lasting>, full: boolean): void {
+  const apps = memos.get(bus);
+  const memo = apps?.get(appBus);
+  if (!apps || !memo) return;
+  if (full || memo.size + seen.size > MEMO_CAP) {
+    apps.set(appBus, seen);
+    return;
+  }
+  for (const [id, l] of seen) memo.set(id, l);
+}
+
 class Walk {
   readonly q = new CallQueue(MAX_IN_FLIGHT);
   truncated: string | null = null;
   cache: Cache | null = null;
   /** Skip AccessibleId reads (see idlessWalks). */
   skipIds = false;
+  /** The app's memo from earlier walks, and what this walk learned (see memos). */
+  memo: ReadonlyMap<string, Lasting> = new Map();
+  readonly learned = new Map<string, Lasting>();
   private admitted = 0;
   private readonly seen = new Set<string>();
   private pending = 0;
@@ -204,12 +250,16 @@ class Walk {
   /** Reads a live node's basics, then visits it. */
   fetchAndVisit(n: Node): void {
     this.track(
-      readBasics(this.callAt(n.key), n.ref).then((b) => {
+      readBasics(this.callAt(n.key), n.ref, this.known(n.ref)).then((b) => {
         if (this.q.stopped) return;
         n.basics = b;
         this.visit(n);
       }),
     );
+  }
+
+  known(ref: ObjectRef): Lasting | undefined {
+    return this.memo.get(formatId(ref[0], ref[1]));
   }
 
   /** A node with basics: schedule its extras, then its children (within maxDepth). */
@@ -218,9 +268,19 @@ class Walk {
     const native = roleName(b.role);
     // The cache has no AccessibleId; live reads got it free with GetAll.
     const readId = b.accessibleId === undefined && !this.skipIds;
+    const id = formatId(n.ref[0], n.ref[1]);
+    const known = this.memo.get(id);
+    const key = actionKey(b.role, b.states);
+    const knownActions =
+      known?.role === b.role && known.actionKey === key ? known.actions : undefined;
     this.track(
-      readExtras(this.callAt(n.key), n.ref, native, b, readId).then((x) => {
-        if (!this.q.stopped) n.extras = x;
+      readExtras(this.callAt(n.key), n.ref, native, b, readId, knownActions).then((x) => {
+        if (this.q.stopped) return;
+        n.extras = x;
+        const learned: Lasting = { role: b.role, ifaces: b.ifaces };
+        const actions = x.actionsRead ? x.actions : knownActions;
+        if (actions) Object.assign(learned, { actionKey: key, actions: [...actions] });
+        this.learned.set(id, learned);
       }),
     );
     if (b.childCount === 0) return;
@@ -304,7 +364,7 @@ class Walk {
       }
       const n = this.node(ref, null, [0], 0, false);
       if (!n.basics) {
-        n.basics = await readBasics(this.callAt([]), ref).catch((err: Error) => {
+        n.basics = await readBasics(this.callAt([]), ref, this.known(ref)).catch((err: Error) => {
           throw new AtspiCallError(`element ${rootId} cannot be read (gone?): ${err.message}`);
         });
       }
@@ -322,7 +382,9 @@ class Walk {
     const tops = await Promise.all(
       refs.map(async (ref) => {
         const n = this.node(ref, null, [], 0, true);
-        if (!n.basics) n.basics = await readBasics(this.callAt([]), ref).catch(() => undefined);
+        if (!n.basics) {
+          n.basics = await readBasics(this.callAt([]), ref, this.known(ref)).catch(() => undefined);
+        }
         return n;
       }),
     );
@@ -441,6 +503,7 @@ export async function snapshotApp(
   if (!idless) idlessWalks.set(bus, (idless = new Map()));
   const idlessSoFar = idless.get(app.bus) ?? 0;
   walk.skipIds = idlessSoFar > 0 && idlessSoFar % IDS_RECHECK !== 0;
+  walk.memo = memoFor(bus, app.bus);
 
   const done = (method: string, roots: Node[]): Snapshot => {
     const { elements, windows } = walk.assemble(roots);
@@ -449,6 +512,7 @@ export async function snapshotApp(
       const anyId = elements.some((e) => e.identifier);
       idless?.set(app.bus, anyId ? 0 : idlessSoFar + 1);
     }
+    keepMemo(bus, app.bus, walk.learned, !walk.truncated && !options.rootId);
     return {
       pid: app.pid,
       app: app.name,
