@@ -94,6 +94,8 @@ export interface Desktop {
   setText(elementId: string, text: string): Promise<void>;
   insertText(elementId: string, text: string, position: number): Promise<void>;
   focusElement(elementId: string): Promise<void>;
+  /** Whether the element has the keyboard focus right now (read fresh). */
+  hasFocus(elementId: string): Promise<boolean>;
   /** Set a numeric value (sliders, spin buttons, scroll bars) through the Value interface. */
   setValue(elementId: string, value: number): Promise<void>;
   /** Current numeric value and bounds of a Value-interface element. */

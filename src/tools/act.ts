@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import type { Element } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
-import type { KeyCombo, MouseButton } from '../platform/desktop.js';
+import type { Desktop, KeyCombo, MouseButton } from '../platform/desktop.js';
 import { AxError } from '../pipeline/errors.js';
 import type { ActContext, ActOutcome } from '../pipeline/pipeline.js';
 import { centerOf, type ResolvedTarget } from '../pipeline/target.js';
@@ -349,12 +349,6 @@ async function clickStep(
   return restore;
 }
 
-interface TypeResult {
-  restore?: () => Promise<void>;
-  /** Reads the field back: true when it holds what the typing should have left. */
-  check?: () => Promise<boolean>;
-}
-
 async function typeStep(
   ctx: ActContext,
   target: ResolvedTarget | undefined,
@@ -416,11 +410,7 @@ async function typeStep(
   }
   const restore = await desktop.activate(ctx.pid);
   if (element && target) {
-    // Fronting a window lets the toolkit restore its own focus, so focus the target after
-    // it: a real click where it is on screen, else an accessibility focus request.
-    const point = centerOf(element);
-    if (point) await desktop.click(point.x, point.y, 'left', 1);
-    else await desktop.focusElement(element.id);
+    await focusForKeys(desktop, element, label);
     if (!clearFirst) {
       const multiline = element.flags.includes('multiline');
       await desktop.pressKey({ key: 'End', modifiers: multiline ? ['ctrl'] : [] });
@@ -438,6 +428,34 @@ async function typeStep(
     delivery: 'foreground',
   });
   return { restore, check };
+}
+
+/**
+ * Give the field the keyboard focus after its window was fronted (fronting lets the
+ * toolkit put back its own focus): an accessibility focus request, then a real click
+ * where it is on screen, each checked by reading the focus back. Typing is never sent
+ * to whatever happens to have the focus.
+ */
+async function focusForKeys(desktop: Desktop, element: Element, label: string): Promise<void> {
+  const focused = async (): Promise<boolean> => {
+    for (let i = 0; i < 10; i++) {
+      if (await desktop.hasFocus(element.id).catch(() => false)) return true;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return false;
+  };
+  await desktop.focusElement(element.id).catch(() => undefined);
+  if (await focused()) return;
+  const point = centerOf(element);
+  if (point) {
+    await desktop.click(point.x, point.y, 'left', 1);
+    if (await focused()) return;
+  }
+  throw new AxError(
+    'action_failed',
+    `${label} did not take the keyboard focus, so nothing was typed`,
+    'Check that it is visible and enabled (ax_get_attributes), or use delivery_mode "background"',
+  );
 }
 
 interface TypeResult {

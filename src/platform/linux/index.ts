@@ -249,6 +249,11 @@ export class LinuxDesktop implements Desktop {
     await wrap(() => atspi.grabFocus(this.bus, elementId));
   }
 
+  async hasFocus(elementId: string): Promise<boolean> {
+    const el = await wrap(() => atspi.readElement(this.bus, elementId));
+    return el.flags.includes('focused');
+  }
+
   async setValue(elementId: string, value: number): Promise<void> {
     await wrap(() => atspi.setCurrentValue(this.bus, elementId, value));
   }
