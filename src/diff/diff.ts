@@ -9,8 +9,12 @@ import { matchElements } from './match.js';
  * the same change always prints the same way. A scrolled element is one `moved`
  * modification (position only), never a removed+added pair.
  */
-export function diffSnapshots(before: Snapshot, after: Snapshot): TreeDiff {
-  const matchOf = matchElements(before, after);
+export function diffSnapshots(
+  before: Snapshot,
+  after: Snapshot,
+  /** The matching of `after` against `before`, when the caller already made it. */
+  matchOf: Int32Array = matchElements(before, after),
+): TreeDiff {
   const kept = new Uint8Array(before.elements.length);
   const added: number[] = [];
   const modified: Modification[] = [];

@@ -255,7 +255,11 @@ export class Pipeline {
         if (!(await this.hasExited(pid))) throw err;
         return this.publishExit(tool, pid, before, outcome, actMs, settled);
       }
-      const diff = diffSnapshots(before.snapshot, after.snapshot);
+      const diff = diffSnapshots(
+        before.snapshot,
+        after.snapshot,
+        this.views.matchOf(before.snapshot, after.snapshot),
+      );
       const appSwitch = await this.handoff(pid, tool, settled, frontBefore);
       // Restore only when the target is still in front: never bury a window the action opened.
       if (outcome.restore && !appSwitch) await outcome.restore().catch(() => undefined);

@@ -30,6 +30,8 @@ interface AppState {
 export class ViewCache {
   private readonly apps = new Map<number, AppState>();
   private snapshotCounter = 0;
+  /** The matching made by the last present(), so the action's diff need not redo it. */
+  private lastMatch?: { before: Snapshot; after: Snapshot; matchOf: Int32Array };
 
   constructor(private readonly refs: RefRegistry) {}
 
@@ -111,6 +113,8 @@ export class ViewCache {
     const keys = identityKeys(snapshot);
     const prev = s.view;
     const matchOf = prev && !partial ? matchElements(prev.snapshot, snapshot) : undefined;
+    this.lastMatch =
+      prev && matchOf ? { before: prev.snapshot, after: snapshot, matchOf } : undefined;
     const refs = keys.map((key, i) => {
       const known = s.refByKey.get(key);
       if (known) return known;
@@ -135,6 +139,12 @@ export class ViewCache {
       s.indexById = undefined;
     }
     return view;
+  }
+
+  /** How `after`'s elements match `before`'s: reused from present() when it matched them. */
+  matchOf(before: Snapshot, after: Snapshot): Int32Array {
+    const m = this.lastMatch;
+    return m && m.before === before && m.after === after ? m.matchOf : matchElements(before, after);
   }
 
   /** Index of a ref in the app's current view; a clear error when the element is gone. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AxError } from '../pipeline/errors.js';
 import { defineTool } from './define.js';
 import { checkedValue } from './elements.js';
-import { elementTargetShape } from './schemas.js';
+import { elementTargetOf, elementTargetShape } from './schemas.js';
 
 const assertionsShape = z.object({
   exists: z.boolean().optional(),
@@ -49,9 +49,7 @@ export const assertTool = defineTool({
     element_ref: z.string().optional(),
   }),
   async handle(args, { pipeline }) {
-    if (args.ref === undefined && args.query === undefined) {
-      throw new AxError('bad_argument', 'no element given', 'Pass ref or query');
-    }
+    const target = elementTargetOf(args);
     const keys = Object.keys(args.assertions).filter(
       (k) => args.assertions[k as keyof Assertions] !== undefined,
     );
@@ -68,11 +66,7 @@ export const assertTool = defineTool({
       inspect: async ({ view, desktop }) => {
         let index: number | undefined;
         try {
-          index = pipeline.resolveTarget(view, {
-            ref: args.ref,
-            query: args.query,
-            strategy: args.strategy,
-          }).index;
+          index = pipeline.resolveTarget(view, target).index;
         } catch (err) {
           if (!(err instanceof AxError) || !['no_match', 'stale_ref'].includes(err.code)) throw err;
         }

@@ -18,7 +18,14 @@ import {
 } from '../query/index.js';
 import { defineTool } from './define.js';
 import { checkedValue } from './elements.js';
-import { appArg, elementTargetShape, queryArg, refArg, strategyArg } from './schemas.js';
+import {
+  appArg,
+  elementTargetOf,
+  elementTargetShape,
+  queryArg,
+  refArg,
+  strategyArg,
+} from './schemas.js';
 
 const candidateShape = z.object({
   ref: z.string(),
@@ -245,11 +252,10 @@ export const getAttributes = defineTool({
     attributes: z.record(z.string(), z.unknown()),
   }),
   async handle(args, { pipeline }) {
-    requireElementTarget(args);
     return pipeline.observe('ax_get_attributes', {
       reuse: true,
       app: args.app,
-      target: { ref: args.ref, query: args.query, strategy: args.strategy },
+      target: elementTargetOf(args),
       inspect: async ({ view, target, desktop }) => {
         const i = target?.index as number;
         const el = view.snapshot.elements[i];
@@ -309,11 +315,10 @@ export const getValue = defineTool({
     secure: z.boolean().optional(),
   }),
   async handle(args, { pipeline }) {
-    requireElementTarget(args);
     return pipeline.observe('ax_get_value', {
       reuse: true,
       app: args.app,
-      target: { ref: args.ref, query: args.query, strategy: args.strategy },
+      target: elementTargetOf(args),
       inspect: async ({ view, target, desktop }) => {
         const i = target?.index as number;
         const el = view.snapshot.elements[i];
@@ -440,16 +445,6 @@ export const waitFor = defineTool({
     });
   },
 });
-
-function requireElementTarget(args: { ref?: string; query?: string }): void {
-  if (args.ref === undefined && args.query === undefined) {
-    throw new AxError(
-      'bad_argument',
-      'no element given',
-      'Pass ref (e.g. e42) or query (e.g. "button:Save")',
-    );
-  }
-}
 
 export function titleOf(el: Element): string {
   return el.name || el.description || '';

@@ -3,6 +3,7 @@
  * (and is described the same way) wherever it appears.
  */
 import { z } from 'zod';
+import { AxError } from '../pipeline/errors.js';
 
 export const appArg = z
   .union([z.string().min(1), z.number().int().positive()])
@@ -60,3 +61,22 @@ export const rectShape = z.object({
   w: z.number().positive(),
   h: z.number().positive(),
 });
+
+/**
+ * The target of a one-element tool from its arguments; an error when neither ref nor
+ * query was given (the schema cannot say "one of").
+ */
+export function elementTargetOf(args: { ref?: string; query?: string; strategy?: string }): {
+  ref?: string;
+  query?: string;
+  strategy?: string;
+} {
+  if (args.ref === undefined && args.query === undefined) {
+    throw new AxError(
+      'bad_argument',
+      'no element given',
+      'Pass ref (e.g. e42) or query (e.g. "button:Save")',
+    );
+  }
+  return { ref: args.ref, query: args.query, strategy: args.strategy };
+}

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSummary } from '../../src/harness/summary-parse.js';
 import { renderSummary, type SummaryInput, type VisibleItem } from '../../src/summary/index.js';
 import { rng } from './helpers/synthetic.js';
+import { SUMMARY_LINE_ORDER } from './helpers/summary-order.js';
 
 const FILE = '/tmp/axpage-1000/1763790000123_click.txt';
 const PNG = '/tmp/axpage-1000/1763790000123_click.png';
@@ -58,25 +59,7 @@ describe('parseSummary: a rendered summary read back', () => {
   it('reads every field, in order', () => {
     const { text } = renderSummary(full());
     const s = parseSummary(text);
-    expect(s.order).toEqual([
-      'status',
-      'pid',
-      'app',
-      'dialog',
-      'file',
-      'file_size',
-      'hint',
-      'screenshot',
-      'error',
-      'summary',
-      'route',
-      'escalation',
-      'text_changes',
-      'visible_elements',
-      'app_switch',
-      'app_switch_elements',
-      'app_switch_visible_elements',
-    ]);
+    expect(s.order).toEqual(SUMMARY_LINE_ORDER);
     expect(s.fields).toMatchObject({
       status: 'success',
       pid: '12837',

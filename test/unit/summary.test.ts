@@ -22,30 +22,12 @@ import {
   viewOf,
   type Spec,
 } from './helpers/synthetic.js';
+import { SUMMARY_LINE_ORDER } from './helpers/summary-order.js';
 
 const FILE = '/tmp/axpage-1000/1763790000123_click.txt';
 const PNG = '/tmp/axpage-1000/1763790000123_click.png';
 
-/** Line keys in the order DESIGN §1.1 fixes. */
-const ORDER = [
-  'status',
-  'pid',
-  'app',
-  'dialog',
-  'file',
-  'file_size',
-  'hint',
-  'screenshot',
-  'error',
-  'summary',
-  'route',
-  'escalation',
-  'text_changes',
-  'visible_elements',
-  'app_switch',
-  'app_switch_elements',
-  'app_switch_visible_elements',
-];
+const ORDER = SUMMARY_LINE_ORDER;
 
 function keysOf(text: string): string[] {
   return (

@@ -137,7 +137,7 @@ export class AtspiBus {
       const reply = await withTimeout(
         this.bus.call(new Message(fields)),
         timeoutMs,
-        `${iface.replace(ATSPI, '')}.${member} on ${destination}${path}`,
+        describeCall(destination, path, iface, member),
       );
       return (reply?.body ?? []) as unknown[];
     } catch (err) {
@@ -243,6 +243,16 @@ export class AtspiBus {
     this.closed = true;
     this.bus.disconnect();
   }
+}
+
+/** A call as errors name it: `Accessible.GetChildren on :1.3/org/a11y/atspi/accessible/7`. */
+export function describeCall(
+  destination: string,
+  path: string,
+  iface: string,
+  member: string,
+): string {
+  return `${iface.replace(ATSPI, '')}.${member} on ${destination}${path}`;
 }
 
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

@@ -309,19 +309,25 @@ class Walk {
     this.track(this.expandLive(n));
   }
 
-  /**
-   * Puts cached children in the toolkit's child order. The cache's index-in-parent is not
-   * always that order (GTK3's header bar numbers its packed children differently from the
-   * order it lists them in), and pyatspi, the live walk and the user see the listed order.
-   */
-  async reorder(n: Node): Promise<void> {
+  /** The node's children as the toolkit lists them; undefined once the walk has stopped. */
+  private async childrenOf(n: Node): Promise<ObjectRef[] | undefined> {
     const [refs] = (await this.callAt(n.key)(
       n.ref[0],
       n.ref[1],
       IFACE.Accessible,
       'GetChildren',
     )) as [ObjectRef[]];
-    if (this.q.stopped) return;
+    return this.q.stopped ? undefined : refs;
+  }
+
+  /**
+   * Puts cached children in the toolkit's child order. The cache's index-in-parent is not
+   * always that order (GTK3's header bar numbers its packed children differently from the
+   * order it lists them in), and pyatspi, the live walk and the user see the listed order.
+   */
+  async reorder(n: Node): Promise<void> {
+    const refs = await this.childrenOf(n);
+    if (!refs) return;
     const pos = new Map<string, number>();
     refs.forEach((r, i) => pos.set(formatId(r[0], r[1]), i));
     const at = (c: Node): number => pos.get(formatId(c.ref[0], c.ref[1])) ?? refs.length;
@@ -334,13 +340,8 @@ class Walk {
 
   /** GetChildren, then each child from the cache when it is there, else read live. */
   async expandLive(n: Node): Promise<void> {
-    const [refs] = (await this.callAt(n.key)(
-      n.ref[0],
-      n.ref[1],
-      IFACE.Accessible,
-      'GetChildren',
-    )) as [ObjectRef[]];
-    if (this.q.stopped) return;
+    const refs = await this.childrenOf(n);
+    if (!refs) return;
     if (n.basics!.childCount < 0) n.basics!.childCount = refs.length;
     refs.forEach((ref, i) => {
       if (ref[1] === NULL_PATH) return; // a toolkit's placeholder for a child it lost

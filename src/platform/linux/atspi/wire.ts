@@ -17,7 +17,7 @@
 import net from 'node:net';
 
 import type { AtspiBus } from './bus.js';
-import { AtspiCallError, AtspiTimeoutError, ATSPI } from './bus.js';
+import { AtspiCallError, AtspiTimeoutError, ATSPI, describeCall } from './bus.js';
 import type { CallFn } from './read.js';
 
 type Sig = SigNode[];
@@ -366,7 +366,7 @@ interface Pending {
 }
 
 function describe(p: Pending): string {
-  return `${p.iface.replace(ATSPI, '')}.${p.member} on ${p.destination}${p.path}`;
+  return describeCall(p.destination, p.path, p.iface, p.member);
 }
 
 /**
@@ -489,7 +489,7 @@ export class WireConnection {
     timeoutMs = 3000,
   ): Promise<unknown[]> {
     if (this.closedReason !== null) {
-      const what = `${iface.replace(ATSPI, '')}.${member} on ${destination}${path}`;
+      const what = describeCall(destination, path, iface, member);
       return Promise.reject(new AtspiCallError(`${what} failed: ${this.closedReason}`));
     }
     const serial = this.serial++;

@@ -1,0 +1,20 @@
+/** Summary line keys in the order DESIGN §1.1 fixes: the contract the tests hold the renderer to. */
+export const SUMMARY_LINE_ORDER = [
+  'status',
+  'pid',
+  'app',
+  'dialog',
+  'file',
+  'file_size',
+  'hint',
+  'screenshot',
+  'error',
+  'summary',
+  'route',
+  'escalation',
+  'text_changes',
+  'visible_elements',
+  'app_switch',
+  'app_switch_elements',
+  'app_switch_visible_elements',
+];
