@@ -1,6 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import layers from './eslint-rules/layers.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'native/build/**', 'coverage/**'] },
@@ -29,5 +30,10 @@ export default tseslint.config(
       ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
+  },
+  {
+    files: ['src/**/*.ts'],
+    plugins: { axpage: layers },
+    rules: { 'axpage/layers': 'error' },
   },
 );

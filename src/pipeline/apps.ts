@@ -3,7 +3,7 @@
  * a pid, or a window title) into one running app. Connecting first is never required.
  */
 import type { AppInfo, Desktop, DesktopWindow } from '../platform/desktop.js';
-import { AxError } from './errors.js';
+import { AxError } from '../errors.js';
 
 export interface ResolvedApp extends AppInfo {
   /** How the argument matched: pid, alias, name, name-contains, window-title, frontmost. */

@@ -15,7 +15,7 @@ import type { TreeDiff } from '../model/diff.js';
 import type { AccessReport, Desktop } from '../platform/desktop.js';
 import { diffSnapshots } from '../diff/index.js';
 import { AppDirectory, type ResolvedApp } from './apps.js';
-import { AxError, describeError } from './errors.js';
+import { AxError, describeError } from '../errors.js';
 import { KeyedLock } from './lock.js';
 import {
   Publisher,

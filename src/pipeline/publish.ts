@@ -12,7 +12,7 @@ import { ArtifactStore, encodePng, resolveArtifactDir } from '../capture/index.j
 import { renderTreeFile } from '../tree/index.js';
 import { renderListingFile } from './listing.js';
 import { renderSummary, type SummaryInput } from '../summary/index.js';
-import { describeError } from './errors.js';
+import { describeError } from '../errors.js';
 import type { ToolResponse } from './response.js';
 
 export interface ActionReport {

@@ -4,7 +4,7 @@
  * are unique across the whole server session, so a ref alone tells which app it
  * belongs to: `ax_click {ref: "e42"}` needs no `app`.
  */
-import { AxError } from './errors.js';
+import { AxError } from '../errors.js';
 
 export interface RefOrigin {
   pid: number;

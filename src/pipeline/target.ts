@@ -6,7 +6,7 @@
 import type { Element } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import { findMatches, parseQuery, suggestNames, QueryError } from '../query/index.js';
-import { AxError } from './errors.js';
+import { AxError } from '../errors.js';
 
 export interface TargetSpec {
   ref?: string;

@@ -8,7 +8,7 @@ import type { SnapshotView } from '../model/view.js';
 import type { Change, Desktop } from '../platform/desktop.js';
 import { identityKeys, matchElements } from '../diff/index.js';
 import { computeVisibility } from '../viewport/index.js';
-import { AxError } from './errors.js';
+import { AxError } from '../errors.js';
 import type { RefRegistry } from './refs.js';
 
 interface AppState {

@@ -13,7 +13,7 @@
  *   6. tree order
  */
 import type { Element, Snapshot } from '../model/element.js';
-import { isInteractiveRole } from '../tree/roles.js';
+import { isInteractiveRole } from '../model/roles.js';
 import { compileTerm, Subject, testTerms } from './match.js';
 import type { CompiledTerm } from './match.js';
 import { resolveElementTypes, resolveRole, roleMatches, suggestRoles } from './roles.js';

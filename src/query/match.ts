@@ -4,7 +4,7 @@
  * texts are folded lazily, once per element, so 10 000 elements stay cheap.
  */
 import type { Element, Snapshot } from '../model/element.js';
-import { isInteractiveRole } from '../tree/roles.js';
+import { isInteractiveRole } from '../model/roles.js';
 import { roleMatches } from './roles.js';
 import { collapse } from './text.js';
 import type { FlagKey, RoleSpec, Term, TextField, TextMatch } from './types.js';

@@ -8,7 +8,7 @@
  * "toggle button" to, and copying either name from a tree line `[AXButton (push button)]`
  * works.
  */
-import { CONTROL_ROLES, ITEM_ROLES } from '../tree/roles.js';
+import { CONTROL_ROLES, ITEM_ROLES } from '../model/roles.js';
 import { closest, compact, editDistance } from './text.js';
 import type { RoleSpec } from './types.js';
 

@@ -7,7 +7,7 @@ import type { Rect, Snapshot } from '../model/element.js';
 import type { TextChange, TreeDiff } from '../model/diff.js';
 import type { SnapshotView } from '../model/view.js';
 import { isSecure, maskLeak, primaryText } from '../tree/line.js';
-import { CONTROL_ROLES, ITEM_ROLES, isInteractiveRole, isTextRole } from '../tree/roles.js';
+import { CONTROL_ROLES, ITEM_ROLES, isInteractiveRole, isTextRole } from '../model/roles.js';
 import { SECURE_MASK } from '../tree/text.js';
 
 export const MAX_VISIBLE_INTERACTIVE = 30;

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { Element } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import type { Desktop, KeyCombo, MouseButton } from '../platform/desktop.js';
-import { AxError } from '../pipeline/errors.js';
+import { AxError } from '../errors.js';
 import type { ActContext, ActOutcome } from '../pipeline/pipeline.js';
 import { centerOf, type ResolvedTarget } from '../pipeline/target.js';
 import { defineTool } from './define.js';

@@ -1,6 +1,6 @@
 /** Assertions: does an element have the expected state? Pass/fail with every failure listed. */
 import { z } from 'zod';
-import { AxError } from '../pipeline/errors.js';
+import { AxError } from '../errors.js';
 import { defineTool } from './define.js';
 import { checkedValue } from './elements.js';
 import { elementTargetOf, elementTargetShape } from './schemas.js';

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { Element } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
-import { AxError } from '../pipeline/errors.js';
+import { AxError } from '../errors.js';
 import { isRef } from '../pipeline/refs.js';
 import { elementLabel } from '../pipeline/target.js';
 import {

@@ -5,7 +5,7 @@
  * ones with a clear error, so a typo never becomes a silent no-op.
  */
 import type { KeyCombo } from '../platform/desktop.js';
-import { AxError } from '../pipeline/errors.js';
+import { AxError } from '../errors.js';
 
 const ALIASES: Record<string, string> = {
   enter: 'Return',

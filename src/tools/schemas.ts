@@ -3,7 +3,7 @@
  * (and is described the same way) wherever it appears.
  */
 import { z } from 'zod';
-import { AxError } from '../pipeline/errors.js';
+import { AxError } from '../errors.js';
 
 export const appArg = z
   .union([z.string().min(1), z.number().int().positive()])

@@ -10,7 +10,6 @@ export {
   type ElementTexts,
   type LineOptions,
 } from './line.js';
-export { CONTROL_ROLES, ITEM_ROLES, TEXT_ROLES, isInteractiveRole, isTextRole } from './roles.js';
 export {
   ELLIPSIS,
   SECURE_MASK,

@@ -9,7 +9,7 @@
  */
 import type { Element, Flag, Rect } from '../model/element.js';
 import { FLAG_ORDER } from '../model/element.js';
-import { isInteractiveRole } from './roles.js';
+import { isInteractiveRole } from '../model/roles.js';
 import { SECURE_MASK, clipText, escapeText } from './text.js';
 
 /** Default cap for each text value in the tree file (code points). */

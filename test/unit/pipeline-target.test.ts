@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SnapshotView } from '../../src/model/view.js';
-import { AxError } from '../../src/pipeline/errors.js';
+import { AxError } from '../../src/errors.js';
 import {
   centerOf,
   elementLabel,

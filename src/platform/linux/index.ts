@@ -3,7 +3,7 @@
  * native addon) for pixels, input and the window manager's view of the front window.
  */
 import type { Flag, Rect, Snapshot } from '../../model/element.js';
-import { AxError } from '../../pipeline/errors.js';
+import { AxError } from '../../errors.js';
 import type {
   AccessReport,
   AppInfo,

@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest';
 import type { AppInfo, Desktop, DesktopWindow, Frontmost } from '../../../src/platform/desktop.js';
-import { AxError, type ErrorCode } from '../../../src/pipeline/errors.js';
+import { AxError, type ErrorCode } from '../../../src/errors.js';
 
 export interface DesktopData {
   apps: AppInfo[];
