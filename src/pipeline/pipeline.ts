@@ -26,7 +26,7 @@ import {
 import { RefRegistry } from './refs.js';
 import type { ToolResponse } from './response.js';
 import { settle, type SettleResult } from './settle.js';
-import { resolveInView, type ResolvedTarget, type TargetSpec } from './target.js';
+import { resolveInView, type ResolvedTarget, type Target } from './target.js';
 import { ViewCache } from './views.js';
 
 /** What an observation tool sees: the view and, when it named one, its target. */
@@ -39,9 +39,9 @@ export interface Observed {
 export interface ObserveRequest {
   app?: string | number;
   /** Walk only below this element (a ref or query resolved against the full view). */
-  root?: TargetSpec;
+  root?: Target;
   /** An element the tool is about (get_value, assert): resolved against the view. */
-  target?: TargetSpec;
+  target?: Target;
   limits?: Partial<SnapshotLimits>;
   /** Use the cached view while no change event says the app changed (reads, not get_tree). */
   reuse?: boolean;
@@ -65,7 +65,7 @@ export interface ActContext {
   view: SnapshotView;
   target?: ResolvedTarget;
   /** Resolve a second target (e.g. a drag's end) against the same view. */
-  resolve: (spec: TargetSpec) => ResolvedTarget;
+  resolve: (spec: Target) => ResolvedTarget;
 }
 
 export interface ActOutcome {
@@ -85,9 +85,7 @@ export interface ActOutcome {
 
 export interface ActRequest {
   app?: string | number;
-  target?: TargetSpec;
-  /** The target must resolve to an element (not just a point). */
-  needsElement?: boolean;
+  target?: Target;
   perform: (ctx: ActContext) => Promise<ActOutcome>;
   extra?: (after: SnapshotView, outcome: ActOutcome) => Record<string, unknown>;
 }
@@ -121,15 +119,15 @@ export class Pipeline {
   }
 
   /** The pid an app argument or a ref points at; a ref wins and must agree with app. */
-  private async targetPid(app: string | number | undefined, spec?: TargetSpec): Promise<number> {
-    if (spec?.ref !== undefined) {
+  private async targetPid(app: string | number | undefined, spec?: Target): Promise<number> {
+    if (spec?.kind === 'ref') {
       const origin = this.refs.originOf(spec.ref);
       if (app !== undefined) {
         const resolved = await this.resolveApp(app);
         if (resolved.pid !== origin.pid) {
           throw new AxError(
             'bad_argument',
-            `ref ${spec.ref.trim()} belongs to pid ${origin.pid}, not to ${resolved.name} (pid ${resolved.pid})`,
+            `ref ${spec.ref} belongs to pid ${origin.pid}, not to ${resolved.name} (pid ${resolved.pid})`,
             'Drop app (a ref already names its app) or pass a ref from this app',
           );
         }
@@ -158,7 +156,7 @@ export class Pipeline {
     return this.views.fresh(pid) ?? this.snapshot(pid, tool);
   }
 
-  resolveTarget(view: SnapshotView, spec: TargetSpec): ResolvedTarget {
+  resolveTarget(view: SnapshotView, spec: Target): ResolvedTarget {
     return resolveInView(view, spec, (ref) =>
       this.views.indexOf(view, ref, this.refs.originOf(ref)),
     );
@@ -213,13 +211,6 @@ export class Pipeline {
       const desktop = await this.desktop();
       const before = await this.currentView(pid, tool);
       const target = req.target ? this.resolveTarget(before, req.target) : undefined;
-      if (req.needsElement && target && target.index === undefined) {
-        throw new AxError(
-          'bad_argument',
-          'this action needs an element, not coordinates',
-          'Pass ref or query to name the element',
-        );
-      }
       const childrenBefore = new Set(await desktop.childProcesses(pid).catch(() => []));
       const frontBefore = (await desktop.frontmost().catch(() => null))?.pid;
       const watching = (await this.views.watch(desktop, pid)) !== null;

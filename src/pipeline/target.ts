@@ -5,18 +5,24 @@
  */
 import type { Element } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
-import { findMatches, parseQuery, suggestNames, QueryError } from '../query/index.js';
+import {
+  findMatches,
+  parseQuery,
+  suggestNames,
+  QueryError,
+  type Strategy,
+} from '../query/index.js';
 import { AxError } from '../errors.js';
 
-export interface TargetSpec {
-  ref?: string;
-  query?: string;
-  strategy?: string;
-  x?: number;
-  y?: number;
-  w?: number;
-  h?: number;
-}
+/**
+ * What a call aims at, parsed once at the schema boundary (tools/schemas.ts): exactly one
+ * of an element ref, a query, or a screen point. Everything below takes this union, so
+ * "which of the arguments wins" is decided in one place.
+ */
+export type Target =
+  | { kind: 'ref'; ref: string }
+  | { kind: 'query'; query: string; strategy?: Strategy }
+  | { kind: 'point'; x: number; y: number };
 
 export interface ResolvedTarget {
   /** Index in the view's elements, when the target is an element. */
@@ -29,10 +35,6 @@ export interface ResolvedTarget {
   label: string;
   /** Matches beyond the chosen one, when a query was ambiguous. */
   otherMatches: number;
-}
-
-export function hasTarget(spec: TargetSpec): boolean {
-  return spec.ref !== undefined || spec.query !== undefined || spec.x !== undefined;
 }
 
 export function elementLabel(el: Element, ref: string): string {
@@ -49,51 +51,46 @@ export function centerOf(el: Element): { x: number; y: number } | undefined {
 
 export function resolveInView(
   view: SnapshotView,
-  spec: TargetSpec,
+  target: Target,
   indexOfRef: (ref: string) => number,
 ): ResolvedTarget {
-  if (spec.ref !== undefined) {
-    const index = indexOfRef(spec.ref.trim());
-    return elementTarget(view, index, 0);
-  }
-  if (spec.query !== undefined) {
-    let query;
-    try {
-      query = parseQuery(spec.query, (spec.strategy ?? 'auto') as never);
-    } catch (err) {
-      if (err instanceof QueryError) throw new AxError('bad_query', err.message, undefined);
-      throw err;
+  switch (target.kind) {
+    case 'ref':
+      return elementTarget(view, indexOfRef(target.ref), 0);
+    case 'query':
+      return resolveQuery(view, target.query, target.strategy ?? 'auto');
+    case 'point': {
+      const point = { x: Math.round(target.x), y: Math.round(target.y) };
+      return { point, label: `(${point.x},${point.y})`, otherMatches: 0 };
     }
-    const focusedIndex = view.snapshot.elements.findIndex((e) => e.flags.includes('focused'));
-    const result = findMatches(view.snapshot, query, {
-      visible: view.visible,
-      focusedIndex: focusedIndex >= 0 ? focusedIndex : undefined,
-    });
-    if (result.matches.length === 0) {
-      const near = suggestNames(view.snapshot, spec.query, 5);
-      throw new AxError(
-        'no_match',
-        `nothing in ${view.snapshot.app} matches '${spec.query}' (tried: ${result.tried.join(', ')}; ${view.snapshot.elements.length} elements searched)`,
-        near.length > 0
-          ? `Closest names: ${near.map((n) => `'${n}'`).join(', ')}. Or grep the tree file`
-          : 'Grep the tree file for the role or text you want, or widen the query (contains: ~, regex: /…/)',
-        { tried: result.tried, suggestions: near },
-      );
-    }
-    return elementTarget(view, result.matches[0].index, result.total - 1);
   }
-  if (spec.x !== undefined && spec.y !== undefined) {
-    const point =
-      spec.w !== undefined && spec.h !== undefined
-        ? { x: Math.round(spec.x + spec.w / 2), y: Math.round(spec.y + spec.h / 2) }
-        : { x: Math.round(spec.x), y: Math.round(spec.y) };
-    return { point, label: `(${point.x},${point.y})`, otherMatches: 0 };
+}
+
+function resolveQuery(view: SnapshotView, text: string, strategy: Strategy): ResolvedTarget {
+  let query;
+  try {
+    query = parseQuery(text, strategy);
+  } catch (err) {
+    if (err instanceof QueryError) throw new AxError('bad_query', err.message, undefined);
+    throw err;
   }
-  throw new AxError(
-    'bad_argument',
-    'no target given',
-    'Pass ref (e.g. e42 from a summary), query (e.g. "button:Save"), or x and y',
-  );
+  const focusedIndex = view.snapshot.elements.findIndex((e) => e.flags.includes('focused'));
+  const result = findMatches(view.snapshot, query, {
+    visible: view.visible,
+    focusedIndex: focusedIndex >= 0 ? focusedIndex : undefined,
+  });
+  if (result.matches.length === 0) {
+    const near = suggestNames(view.snapshot, text, 5);
+    throw new AxError(
+      'no_match',
+      `nothing in ${view.snapshot.app} matches '${text}' (tried: ${result.tried.join(', ')}; ${view.snapshot.elements.length} elements searched)`,
+      near.length > 0
+        ? `Closest names: ${near.map((n) => `'${n}'`).join(', ')}. Or grep the tree file`
+        : 'Grep the tree file for the role or text you want, or widen the query (contains: ~, regex: /…/)',
+      { tried: result.tried, suggestions: near },
+    );
+  }
+  return elementTarget(view, result.matches[0].index, result.total - 1);
 }
 
 function elementTarget(view: SnapshotView, index: number, otherMatches: number): ResolvedTarget {

@@ -14,11 +14,19 @@ import type { SnapshotView } from '../model/view.js';
 import type { Desktop, KeyCombo, MouseButton } from '../platform/desktop.js';
 import { AxError } from '../errors.js';
 import type { ActContext, ActOutcome } from '../pipeline/pipeline.js';
-import { centerOf, type ResolvedTarget } from '../pipeline/target.js';
+import { centerOf, type ResolvedTarget, type Target } from '../pipeline/target.js';
 import { defineTool } from './define.js';
 import { isCheckable } from './elements.js';
 import { parseKeyCombo } from './keys.js';
-import { appArg, deliveryArg, queryArg, refArg, targetShape } from './schemas.js';
+import {
+  appArg,
+  deliveryArg,
+  elementTargetOf,
+  queryArg,
+  refArg,
+  targetOf,
+  targetShape,
+} from './schemas.js';
 
 type Delivery = 'background' | 'foreground';
 type Step = { ok: boolean; text: string; route: string; delivery: Delivery };
@@ -59,9 +67,10 @@ export const click = defineTool({
   }),
   async handle(args, { pipeline }) {
     const key = args.key !== undefined ? parseKeyCombo(args.key, args.modifiers ?? []) : undefined;
+    const target = targetOf(args, { point: true, required: true });
     return pipeline.act('ax_click', {
       app: args.app,
-      target: args,
+      target,
       perform: async (ctx) => {
         const steps: Step[] = [];
         const restore = await clickStep(
@@ -100,7 +109,7 @@ export const clickAt = defineTool({
   async handle(args, { pipeline }) {
     return pipeline.act('ax_click_at', {
       app: args.app,
-      target: { x: args.x, y: args.y },
+      target: targetOf({ x: args.x, y: args.y }, { point: true, required: true }),
       perform: async (ctx) => {
         const steps: Step[] = [];
         const restore = await clickStep(
@@ -136,10 +145,7 @@ export const type = defineTool({
   }),
   async handle(args, { pipeline }) {
     const key = args.key !== undefined ? parseKeyCombo(args.key, args.modifiers ?? []) : undefined;
-    const target =
-      args.ref !== undefined || args.query !== undefined
-        ? { ref: args.ref, query: args.query }
-        : undefined;
+    const target = targetOf(args);
     return pipeline.act('ax_type', {
       app: args.app,
       target,
@@ -183,8 +189,7 @@ export const setValue = defineTool({
   async handle(args, { pipeline }) {
     return pipeline.act('ax_set_value', {
       app: args.app,
-      target: { ref: args.ref, query: args.query },
-      needsElement: true,
+      target: elementTargetOf(args),
       perform: async (ctx) => setValueStep(ctx, args.value),
     });
   },
@@ -229,10 +234,7 @@ export const scroll = defineTool({
     delivery_mode: deliveryArg.optional(),
   }),
   async handle(args, { pipeline }) {
-    const target =
-      args.ref !== undefined || args.query !== undefined
-        ? { ref: args.ref, query: args.query }
-        : undefined;
+    const target = targetOf(args);
     return pipeline.act('ax_scroll', {
       app: args.app,
       target,
@@ -261,21 +263,24 @@ export const drag = defineTool({
     duration_ms: z.number().int().min(0).max(10_000).optional().describe('Default 300.'),
   }),
   async handle(args, { pipeline }) {
-    const from = { ref: args.from_ref, query: args.from_query, x: args.from_x, y: args.from_y };
+    const ends = { point: true, required: true };
+    const from = targetOf(
+      { ref: args.from_ref, query: args.from_query, x: args.from_x, y: args.from_y },
+      { ...ends, what: 'from_ref, from_query, or from_x and from_y' },
+    );
+    const to = targetOf(
+      { ref: args.to_ref, query: args.to_query, x: args.to_x, y: args.to_y },
+      { ...ends, what: 'to_ref, to_query, or to_x and to_y' },
+    ) as Target;
     return pipeline.act('ax_drag', {
       app: args.app,
       target: from,
       perform: async (ctx) => {
         const start = ctx.target?.point;
         if (!start) throw noPoint(ctx.target);
-        const to = ctx.resolve({
-          ref: args.to_ref,
-          query: args.to_query,
-          x: args.to_x,
-          y: args.to_y,
-        });
-        if (!to.point) throw noPoint(to);
-        const end = to.point;
+        const toTarget = ctx.resolve(to);
+        const end = toTarget.point;
+        if (!end) throw noPoint(toTarget);
         const restore = await ctx.desktop.activate(ctx.pid);
         await ctx.desktop.drag(start, end, args.duration_ms ?? 300);
         return {

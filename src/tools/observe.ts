@@ -1,7 +1,7 @@
 /** Observation tools: the tree, a screenshot, the windows. Same pipeline, no action. */
 import { z } from 'zod';
 import { defineTool } from './define.js';
-import { appArg, queryArg, rectShape, refArg } from './schemas.js';
+import { appArg, queryArg, rectShape, refArg, targetOf } from './schemas.js';
 
 export const getTree = defineTool({
   name: 'ax_get_tree',
@@ -34,12 +34,7 @@ export const getTree = defineTool({
   async handle(args, { pipeline }) {
     return pipeline.observe('ax_get_tree', {
       app: args.app,
-      root:
-        args.root !== undefined
-          ? { ref: args.root }
-          : args.root_query !== undefined
-            ? { query: args.root_query }
-            : undefined,
+      root: targetOf({ ref: args.root, query: args.root_query }, { what: 'root or root_query' }),
       limits: args.max_depth !== undefined ? { maxDepth: args.max_depth } : undefined,
       dropHidden: !(args.include_invisible ?? false),
       describe: ({ view }) =>

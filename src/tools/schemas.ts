@@ -4,6 +4,8 @@
  */
 import { z } from 'zod';
 import { AxError } from '../errors.js';
+import type { Target } from '../pipeline/target.js';
+import type { Strategy } from '../query/index.js';
 
 export const appArg = z
   .union([z.string().min(1), z.number().int().positive()])
@@ -62,21 +64,89 @@ export const rectShape = z.object({
   h: z.number().positive(),
 });
 
-/**
- * The target of a one-element tool from its arguments; an error when neither ref nor
- * query was given (the schema cannot say "one of").
- */
-export function elementTargetOf(args: { ref?: string; query?: string; strategy?: string }): {
+interface TargetArgs {
   ref?: string;
   query?: string;
-  strategy?: string;
-} {
-  if (args.ref === undefined && args.query === undefined) {
+  strategy?: Strategy;
+  x?: number;
+  y?: number;
+  w?: number;
+  h?: number;
+}
+
+/**
+ * The one place arguments become a Target: exactly one of ref, query or a point (x and
+ * y; with w and h the centre). Anything else is an error before any side effect.
+ * Undefined when nothing was given and `required` is false.
+ */
+export function targetOf(
+  args: TargetArgs,
+  opts: { point?: boolean; required?: boolean; what?: string } = {},
+): Target | undefined {
+  const what = opts.what ?? (opts.point ? 'ref, query, or x and y' : 'ref or query');
+  const hasPoint = [args.x, args.y, args.w, args.h].some((v) => v !== undefined);
+  const given = [args.ref !== undefined, args.query !== undefined, hasPoint].filter(Boolean).length;
+  if (given > 1) {
     throw new AxError(
       'bad_argument',
-      'no element given',
-      'Pass ref (e.g. e42) or query (e.g. "button:Save")',
+      `give one target, not several (got ${[
+        args.ref !== undefined ? 'ref' : '',
+        args.query !== undefined ? 'query' : '',
+        hasPoint ? 'coordinates' : '',
+      ]
+        .filter(Boolean)
+        .join(' and ')})`,
+      `Pass only one of ${what}`,
     );
   }
-  return { ref: args.ref, query: args.query, strategy: args.strategy };
+  if (args.strategy !== undefined && args.query === undefined) {
+    throw new AxError(
+      'bad_argument',
+      'strategy applies to a query, and no query was given',
+      'Pass query with strategy, or drop strategy',
+    );
+  }
+  if (args.ref !== undefined) return { kind: 'ref', ref: args.ref.trim() };
+  if (args.query !== undefined)
+    return { kind: 'query', query: args.query, strategy: args.strategy };
+  if (hasPoint) {
+    if (!opts.point) {
+      throw new AxError(
+        'bad_argument',
+        'this tool takes an element, not coordinates',
+        `Pass ${what}`,
+      );
+    }
+    if (args.x === undefined || args.y === undefined) {
+      throw new AxError(
+        'bad_argument',
+        'a point needs both x and y',
+        'Pass x and y (screen points, top-left origin)',
+      );
+    }
+    if ((args.w === undefined) !== (args.h === undefined)) {
+      throw new AxError(
+        'bad_argument',
+        'w and h go together',
+        'Pass both w and h (the centre of x,y,w,h is used), or neither',
+      );
+    }
+    const { x, y, w, h } = args;
+    return w !== undefined && h !== undefined
+      ? { kind: 'point', x: x + w / 2, y: y + h / 2 }
+      : { kind: 'point', x, y };
+  }
+  if (opts.required) {
+    throw new AxError(
+      'bad_argument',
+      'no target given',
+      `Pass ${what} (e.g. ref "e42" from a summary, or query "button:Save")`,
+    );
+  }
+  return undefined;
+}
+
+/** The target of a one-element tool: a ref or a query, required. */
+export function elementTargetOf(args: TargetArgs): Target {
+  return targetOf(args, { required: true }) as Target;
 }

@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { SnapshotView } from '../../src/model/view.js';
 import { AxError } from '../../src/errors.js';
-import {
-  centerOf,
-  elementLabel,
-  hasTarget,
-  resolveInView,
-  type TargetSpec,
-} from '../../src/pipeline/target.js';
+import { centerOf, elementLabel, resolveInView, type Target } from '../../src/pipeline/target.js';
+import { targetOf } from '../../src/tools/schemas.js';
 import { axError } from './helpers/pipeline-fixtures.js';
 import { buildSnapshot, element, viewOf } from './helpers/synthetic.js';
 
@@ -77,6 +72,10 @@ function refLookup(view: SnapshotView, asked: string[] = []): (ref: string) => n
   };
 }
 
+/** Arguments through the schema boundary's one parser. */
+const T = (args: Parameters<typeof targetOf>[0]): Target =>
+  targetOf(args, { point: true, required: true }) as Target;
+
 const noRefs = (): number => {
   throw new Error('indexOfRef must not be called');
 };
@@ -86,7 +85,7 @@ describe('resolveInView: refs', () => {
     const view = formView();
     const save = indexNamed(view, 'Save', 1);
     const asked: string[] = [];
-    const t = resolveInView(view, { ref: ` ${view.refs[save]} ` }, refLookup(view, asked));
+    const t = resolveInView(view, T({ ref: ` ${view.refs[save]} ` }), refLookup(view, asked));
     expect(asked).toEqual([view.refs[save]]);
     expect(t.index).toBe(save);
     expect(t.element).toBe(view.snapshot.elements[save]);
@@ -100,15 +99,15 @@ describe('resolveInView: refs', () => {
   it('lets the callback reject a ref (stale refs are its business)', () => {
     const view = formView();
     expect(
-      axError(() => resolveInView(view, { ref: 'e999' }, refLookup(view)), 'stale_ref').message,
+      axError(() => resolveInView(view, T({ ref: 'e999' }), refLookup(view)), 'stale_ref').message,
     ).toContain('e999');
   });
 
-  it('prefers the ref when a query is given too', () => {
+  it('refuses a ref and a query together at the boundary, before anything resolves', () => {
     const view = formView();
     const notes = indexNamed(view, 'Notes');
-    const t = resolveInView(view, { ref: view.refs[notes], query: 'Submit' }, refLookup(view));
-    expect(t.index).toBe(notes);
+    const err = axError(() => T({ ref: view.refs[notes], query: 'Submit' }), 'bad_argument');
+    expect(err.message).toMatch(/one target.*ref and query/);
   });
 });
 
@@ -116,7 +115,7 @@ describe('resolveInView: queries', () => {
   it('picks the visible match over the off-screen one and counts the rest', () => {
     const view = formView();
     expect(view.visible[indexNamed(view, 'Save', 0)]).toBe(false);
-    const t = resolveInView(view, { query: 'button:Save' }, noRefs);
+    const t = resolveInView(view, T({ query: 'button:Save' }), noRefs);
     expect(t.index).toBe(indexNamed(view, 'Save', 1));
     expect(t.otherMatches).toBe(1);
     expect(t.label).toBe(`[AXButton] "Save" ${view.refs[t.index as number]}`);
@@ -126,25 +125,27 @@ describe('resolveInView: queries', () => {
   it('breaks a tie by nearness to the focused element', () => {
     const view = formView();
     // Notes (focused) is in the Right group: its OK wins over the Left one.
-    const t = resolveInView(view, { query: 'button:OK' }, noRefs);
+    const t = resolveInView(view, T({ query: 'button:OK' }), noRefs);
     expect(t.index).toBe(indexNamed(view, 'OK', 1));
     expect(t.otherMatches).toBe(1);
   });
 
   it('reports no other matches for a unique query, and honours the strategy', () => {
     const view = formView();
-    const unique = resolveInView(view, { query: 'Submit' }, noRefs);
+    const unique = resolveInView(view, T({ query: 'Submit' }), noRefs);
     expect(unique.index).toBe(indexNamed(view, 'Submit'));
     expect(unique.otherMatches).toBe(0);
-    const regex = resolveInView(view, { query: '^Sub', strategy: 'regex' }, noRefs);
+    const regex = resolveInView(view, T({ query: '^Sub', strategy: 'regex' }), noRefs);
     expect(regex.index).toBe(indexNamed(view, 'Submit'));
     // The value is searched too: "Draft 1" is the Title field's text.
-    expect(resolveInView(view, { query: 'Draft 1' }, noRefs).index).toBe(indexNamed(view, 'Title'));
+    expect(resolveInView(view, T({ query: 'Draft 1' }), noRefs).index).toBe(
+      indexNamed(view, 'Title'),
+    );
   });
 
   it('says what was tried and suggests close names when nothing matches', () => {
     const view = formView();
-    const err = axError(() => resolveInView(view, { query: 'Sbumit' }, noRefs), 'no_match');
+    const err = axError(() => resolveInView(view, T({ query: 'Sbumit' }), noRefs), 'no_match');
     expect(err.message).toBe(
       `nothing in demo-app matches 'Sbumit' (tried: exact, contains; ${view.snapshot.elements.length} elements searched)`,
     );
@@ -155,14 +156,14 @@ describe('resolveInView: queries', () => {
 
   it('points at the tree file when no name is close', () => {
     const view = formView();
-    const err = axError(() => resolveInView(view, { query: 'zzqqxxyy' }, noRefs), 'no_match');
+    const err = axError(() => resolveInView(view, T({ query: 'zzqqxxyy' }), noRefs), 'no_match');
     expect(err.hint).toMatch(/^Grep the tree file/);
     expect(err.details).toMatchObject({ suggestions: [] });
   });
 
   it('never offers a secure value as a suggestion', () => {
     const view = formView();
-    const err = axError(() => resolveInView(view, { query: 'hunter3' }, noRefs), 'no_match');
+    const err = axError(() => resolveInView(view, T({ query: 'hunter3' }), noRefs), 'no_match');
     expect(err.actionable).not.toContain('hunter2');
   });
 
@@ -172,13 +173,13 @@ describe('resolveInView: queries', () => {
     ['title:/(/', /bad regex/],
     ['   ', /empty query/],
   ])('rejects the malformed query %j as bad_query', (query, message) => {
-    const err = axError(() => resolveInView(formView(), { query }, noRefs), 'bad_query');
+    const err = axError(() => resolveInView(formView(), T({ query }), noRefs), 'bad_query');
     expect(err.message).toMatch(message);
   });
 
   it('rejects an unknown strategy as bad_query', () => {
     const err = axError(
-      () => resolveInView(formView(), { query: 'Save', strategy: 'fuzzy' }, noRefs),
+      () => resolveInView(formView(), T({ query: 'Save', strategy: 'fuzzy' as never }), noRefs),
       'bad_query',
     );
     expect(err.message).toMatch(/fuzzy/);
@@ -187,40 +188,32 @@ describe('resolveInView: queries', () => {
 
 describe('resolveInView: coordinates', () => {
   it('aims at a point, rounded', () => {
-    const t = resolveInView(formView(), { x: 10.4, y: 20.6 }, noRefs);
+    const t = resolveInView(formView(), T({ x: 10.4, y: 20.6 }), noRefs);
     expect(t).toEqual({ point: { x: 10, y: 21 }, label: '(10,21)', otherMatches: 0 });
   });
 
   it('aims at the centre of a rectangle given with w and h', () => {
-    const t = resolveInView(formView(), { x: 100, y: 200, w: 51, h: 20 }, noRefs);
+    const t = resolveInView(formView(), T({ x: 100, y: 200, w: 51, h: 20 }), noRefs);
     expect(t.point).toEqual({ x: 126, y: 210 });
     expect(t.label).toBe('(126,210)');
     expect(t.index).toBeUndefined();
     expect(t.element).toBeUndefined();
   });
 
-  it('uses the point itself when only one of w and h is given', () => {
-    expect(resolveInView(formView(), { x: 5, y: 6, w: 100 }, noRefs).point).toEqual({ x: 5, y: 6 });
+  it.each<[string, Parameters<typeof targetOf>[0], RegExp]>([
+    ['nothing', {}, /no target given/],
+    ['x without y', { x: 10 }, /needs both x and y/],
+    ['w without h', { x: 5, y: 6, w: 100 }, /w and h go together/],
+    ['only a strategy', { strategy: 'exact' }, /no query was given/],
+  ])('rejects %s as bad_argument with a hint', (_what, args, message) => {
+    const err = axError(() => T(args), 'bad_argument');
+    expect(err.message).toMatch(message);
+    expect(err.hint).toBeTruthy();
   });
 
-  it.each<[string, TargetSpec]>([
-    ['nothing', {}],
-    ['x without y', { x: 10 }],
-    ['only a strategy', { strategy: 'exact' }],
-  ])('rejects %s as bad_argument with a hint', (_what, spec) => {
-    const err = axError(() => resolveInView(formView(), spec, noRefs), 'bad_argument');
-    expect(err.message).toBe('no target given');
-    expect(err.hint).toMatch(/ref .* query .* x and y/);
-  });
-});
-
-describe('hasTarget', () => {
-  it('sees a ref, a query or an x', () => {
-    expect(hasTarget({ ref: 'e1' })).toBe(true);
-    expect(hasTarget({ query: '' })).toBe(true);
-    expect(hasTarget({ x: 0, y: 0 })).toBe(true);
-    expect(hasTarget({})).toBe(false);
-    expect(hasTarget({ strategy: 'exact', w: 3, h: 4 })).toBe(false);
+  it('refuses coordinates where an element is needed', () => {
+    const err = axError(() => targetOf({ x: 1, y: 2 }, { required: true }), 'bad_argument');
+    expect(err.message).toMatch(/an element, not coordinates/);
   });
 });
 
@@ -247,7 +240,7 @@ describe('elementLabel and centerOf', () => {
     expect(elementLabel(named, 'e7')).toBe('[AXTextField] "Password" e7');
     const view = formView();
     const i = view.snapshot.elements.findIndex((e) => e.flags.includes('secure'));
-    const t = resolveInView(view, { ref: view.refs[i] }, refLookup(view));
+    const t = resolveInView(view, T({ ref: view.refs[i] }), refLookup(view));
     expect(t.label).not.toContain('hunter2');
   });
 
