@@ -166,10 +166,12 @@ export class Pipeline {
     const pid = await this.targetPid(req.app, req.root ?? req.target);
     return this.lock.run(pid, async () => {
       const desktop = await this.desktop();
+      // A root is found in the whole tree; the limits (a depth cut) apply below it only.
+      const ownLimits = req.root ? undefined : req.limits;
       let view =
-        req.reuse && !req.limits
+        req.reuse && !ownLimits
           ? await this.currentView(pid, tool)
-          : await this.snapshot(pid, tool, req.limits);
+          : await this.snapshot(pid, tool, ownLimits);
       if (req.root) {
         const root = this.resolveTarget(view, req.root);
         const sub = await desktop.snapshot(pid, {
