@@ -8,12 +8,19 @@
  *
  * Retention works from an in-memory index (seeded by one directory scan, updated by
  * our own writes), so a call costs no directory walk. The directory is re-scanned at
- * most every `rescanMs`, which picks up pairs written by other processes.
+ * most every `rescanMs`, which picks up pairs written by other processes. Pairs another
+ * process wrote in the last FOREIGN_GRACE_MS are left to that process's own retention:
+ * two servers sharing a directory never delete each other's newest pairs.
+ *
+ * All file operations go through the directory's descriptor (on Linux via
+ * /proc/self/fd), so a symlink swapped in for the directory's path is never followed;
+ * each new name first checks that the path still is that directory.
  */
 import { randomBytes } from 'node:crypto';
 import { lstat, open, readdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ensurePrivateDir } from './dir.js';
+import { openPrivateDir, type PrivateDir } from './dir.js';
 import { ArtifactError } from './errors.js';
 import { checkLimits, retentionFromEnv } from './limits.js';
 import {
@@ -62,6 +69,8 @@ interface Entry extends BaseName {
   claimedAt?: number;
   /** Sequence number of our last touch, to merge a re-scan with writes made during it. */
   touched: number;
+  /** This store claimed the name (else another process wrote it). */
+  own?: boolean;
 }
 
 /** A claim whose tree never came (its caller failed) stops being protected after this. */
@@ -69,6 +78,8 @@ const CLAIM_TTL_MS = 5 * 60_000;
 /** Temp files older than this are leftovers of a crash, never a write in progress. */
 const STALE_TEMP_MS = 10 * 60_000;
 const DEFAULT_RESCAN_MS = 60_000;
+/** Pairs another process wrote more recently than this are its own business. */
+export const FOREIGN_GRACE_MS = 10 * 60_000;
 /** How many file operations a scan or prune runs at once. */
 const IO_BATCH = 64;
 const MAX_CLAIM_TRIES = 100_000;
@@ -87,6 +98,7 @@ export class ArtifactStore {
 
   private constructor(
     readonly dir: string,
+    private pinned: PrivateDir,
     readonly maxPairs: number,
     readonly maxBytes: number,
     private readonly rescanMs: number,
@@ -108,9 +120,9 @@ export class ArtifactStore {
       maxBytes: opts.maxBytes ?? (fromEnv?.maxBytes as number),
     });
     const dir = path.resolve(opts.dir);
-    await ensurePrivateDir(dir);
     const store = new ArtifactStore(
       dir,
+      await openPrivateDir(dir),
       limits.maxPairs,
       limits.maxBytes,
       opts.rescanMs ?? DEFAULT_RESCAN_MS,
@@ -118,6 +130,34 @@ export class ArtifactStore {
     );
     await store.scan();
     return store;
+  }
+
+  /** Where file operations go: the pinned directory, never a path that could be swapped. */
+  private get io(): string {
+    return ioPath(this.pinned);
+  }
+
+  private ioFile(name: string): string {
+    return path.join(this.io, name);
+  }
+
+  /**
+   * The directory's path must still name the directory we pinned: a path swapped for a
+   * symlink or another directory is refused (our files stay where they were).
+   */
+  private async checkPath(): Promise<void> {
+    const st = await lstat(this.dir).catch(() => undefined);
+    if (st && st.dev === this.pinned.dev && st.ino === this.pinned.ino) return;
+    if (!st) return; // removed: allocate re-creates it
+    throw new ArtifactError(
+      'unsafe_dir',
+      `artifact dir ${this.dir} was replaced while running (it is now ${st.isSymbolicLink() ? 'a symbolic link' : 'another file or directory'}); nothing is written there. Restore it, or restart with AXPAGE_OUT set to a directory of your own`,
+    );
+  }
+
+  /** Releases the directory's descriptor. */
+  async close(): Promise<void> {
+    await this.pinned.handle.close().catch(() => undefined);
   }
 
   /** Pairs and bytes currently indexed. */
@@ -131,6 +171,7 @@ export class ArtifactStore {
    */
   async allocate(tool: string): Promise<ArtifactNames> {
     const slug = toolSlug(tool);
+    await this.checkPath();
     let recreated = false;
     for (let tries = 0; tries < MAX_CLAIM_TRIES; tries++) {
       const { ms, n } = this.nextSlot();
@@ -138,7 +179,7 @@ export class ArtifactStore {
       const txtPath = path.join(this.dir, `${base}.txt`);
       const pngPath = path.join(this.dir, `${base}.png`);
       try {
-        const handle = await open(txtPath, 'wx', 0o600);
+        const handle = await open(this.ioFile(`${base}.txt`), 'wx', 0o600);
         await handle.close();
       } catch (err) {
         // Taken (by another server on this dir, or a leftover): try the next slot.
@@ -146,18 +187,19 @@ export class ArtifactStore {
         if (errCode(err) === 'ENOENT' && !recreated) {
           // Someone removed the directory under us (a tmp cleaner, a user): make it again.
           recreated = true;
-          await ensurePrivateDir(this.dir);
+          await this.close();
+          this.pinned = await openPrivateDir(this.dir);
           this.resetIndex();
           continue;
         }
         throw new ArtifactError('io', `cannot create ${txtPath}: ${errText(err)}`, { cause: err });
       }
-      if (await exists(pngPath)) {
+      if (await exists(this.ioFile(`${base}.png`))) {
         // A screenshot without its tree (a crashed writer): not a name to reuse.
-        await unlink(txtPath).catch(() => undefined);
+        await unlink(this.ioFile(`${base}.txt`)).catch(() => undefined);
         continue;
       }
-      const entry = { base, ms, n, tool: slug, txtBytes: 0, pngBytes: 0 };
+      const entry = { base, ms, n, tool: slug, txtBytes: 0, pngBytes: 0, own: true };
       this.add({ ...entry, claimedAt: this.now(), touched: ++this.seq });
       return { base, txtPath, pngPath };
     }
@@ -208,6 +250,7 @@ export class ArtifactStore {
       if (pairs <= this.maxPairs && bytes <= this.maxBytes) break;
       if (entry.base === this.lastWritten) continue;
       if (entry.claimedAt !== undefined && now - entry.claimedAt < CLAIM_TTL_MS) continue;
+      if (!entry.own && now - entry.ms < FOREIGN_GRACE_MS) continue;
       victims.push(entry);
       pairs--;
       bytes -= entry.txtBytes + entry.pngBytes;
@@ -223,7 +266,7 @@ export class ArtifactStore {
     await inBatches(victims, async (entry) => {
       await Promise.all(
         (['txt', 'png'] as const).map((kind) =>
-          unlink(path.join(this.dir, `${entry.base}.${kind}`)).catch(() => undefined),
+          unlink(this.ioFile(`${entry.base}.${kind}`)).catch(() => undefined),
         ),
       );
     });
@@ -232,13 +275,10 @@ export class ArtifactStore {
 
   private async writeAtomic(filePath: string, data: string | Buffer | Uint8Array, size: number) {
     const { entry, kind } = this.entryFor(filePath);
-    const tmp = path.join(
-      this.dir,
-      `.${entry.base}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`,
-    );
+    const tmp = this.ioFile(`.${entry.base}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
     try {
       await writeFile(tmp, data, { mode: 0o600, flag: 'wx' });
-      await rename(tmp, filePath);
+      await rename(tmp, this.ioFile(path.basename(filePath)));
     } catch (err) {
       await unlink(tmp).catch(() => undefined);
       throw new ArtifactError('io', `cannot write ${filePath}: ${errText(err)}`, { cause: err });
@@ -294,7 +334,7 @@ export class ArtifactStore {
     const started = this.now();
     let names: string[];
     try {
-      names = await readdir(this.dir);
+      names = await readdir(this.io);
     } catch (err) {
       throw new ArtifactError('io', `cannot list ${this.dir}: ${errText(err)}`, { cause: err });
     }
@@ -316,11 +356,11 @@ export class ArtifactStore {
       files.push({ name, entry, kind });
     }
     await inBatches(files, async ({ name, entry, kind }) => {
-      const st = await lstat(path.join(this.dir, name)).catch(() => undefined);
+      const st = await lstat(this.ioFile(name)).catch(() => undefined);
       if (st?.isFile()) entry[kind === 'txt' ? 'txtBytes' : 'pngBytes'] = st.size;
     });
     await inBatches(temps, async (name) => {
-      const file = path.join(this.dir, name);
+      const file = this.ioFile(name);
       const st = await lstat(file).catch(() => undefined);
       if (st?.isFile() && started - st.mtimeMs > STALE_TEMP_MS)
         await unlink(file).catch(() => undefined);
@@ -328,7 +368,10 @@ export class ArtifactStore {
     for (const old of this.index.values()) {
       const fresh = found.get(old.base);
       if (old.touched > mark) found.set(old.base, old);
-      else if (fresh && old.claimedAt !== undefined) fresh.claimedAt = old.claimedAt;
+      else if (fresh) {
+        if (old.claimedAt !== undefined) fresh.claimedAt = old.claimedAt;
+        if (old.own) fresh.own = true;
+      }
     }
     this.resetIndex();
     const sorted = [...found.values()].sort(compareBase);
@@ -362,4 +405,13 @@ function errCode(err: unknown): string | undefined {
 
 function errText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** Linux reaches a directory through its descriptor; elsewhere the path is all there is. */
+const PROC_FD = '/proc/self/fd';
+let procFdWorks: boolean | undefined;
+
+function ioPath(dir: PrivateDir): string {
+  procFdWorks ??= process.platform === 'linux' && existsSync(PROC_FD);
+  return procFdWorks ? `${PROC_FD}/${dir.handle.fd}` : dir.path;
 }

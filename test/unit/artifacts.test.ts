@@ -6,6 +6,7 @@ import {
   mkdir,
   readFile,
   readdir,
+  rename,
   rm,
   stat,
   symlink,
@@ -15,6 +16,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FOREIGN_GRACE_MS } from '../../src/capture/artifacts.js';
 import {
   ArtifactError,
   ArtifactStore,
@@ -74,12 +76,49 @@ describe('ArtifactStore.open: a private directory', () => {
     expect(await mode(path.join(root, 'a'))).toBe(0o700);
   });
 
-  it('tightens an existing dir of ours that is too open', async () => {
-    const dir = path.join(root, 'open');
-    await mkdir(dir);
-    await chmod(dir, 0o777);
-    await ArtifactStore.open({ dir, maxPairs: 10, maxBytes: 1e6 });
-    expect(await mode(dir)).toBe(0o700);
+  it('refuses an existing dir that others can read, and never changes its mode', async () => {
+    for (const m of [0o777, 0o1777, 0o750]) {
+      const dir = path.join(root, `open-${m.toString(8)}`);
+      await mkdir(dir);
+      await chmod(dir, m);
+      const err = await ArtifactStore.open({ dir, maxPairs: 10, maxBytes: 1e6 }).catch((e) => e);
+      expect(err).toBeInstanceOf(ArtifactError);
+      expect(err.code).toBe('unsafe_dir');
+      expect(err.message).toMatch(/others can read/);
+      expect(err.message).toMatch(/AXPAGE_OUT/);
+      expect((await stat(dir)).mode & 0o7777).toBe(m);
+    }
+  });
+
+  it('fails in bounded time with a clear error under /proc, where mkdir -p never returns', async () => {
+    const err = await ArtifactStore.open({
+      dir: '/proc/axpage-test-no-such/out',
+      maxPairs: 10,
+      maxBytes: 1e6,
+    }).catch((e) => e);
+    expect(err).toBeInstanceOf(ArtifactError);
+    expect(err.message).toMatch(/cannot create artifact dir/);
+  });
+
+  it('never follows a symlink swapped in for its dir while running', async () => {
+    const dir = path.join(root, 'swapped');
+    const store = await ArtifactStore.open({ dir, maxPairs: 10, maxBytes: 1e6 });
+    const first = await store.allocate('click');
+    const moved = path.join(root, 'swapped-away');
+    const elsewhere = path.join(root, 'elsewhere');
+    await mkdir(elsewhere, { mode: 0o700 });
+    await rename(dir, moved);
+    await symlink(elsewhere, dir);
+    // A write already under way lands in the directory it was claimed in, not the link's target.
+    await store.writeText(first.txtPath, 'tree');
+    expect(await readdir(elsewhere)).toEqual([]);
+    expect(await readFile(path.join(moved, path.basename(first.txtPath)), 'utf8')).toBe('tree');
+    // A new call is refused, saying why.
+    const err = await store.allocate('click').catch((e) => e);
+    expect(err).toBeInstanceOf(ArtifactError);
+    expect(err.message).toMatch(/was replaced while running .*symbolic link/);
+    expect(await readdir(elsewhere)).toEqual([]);
+    await store.close();
   });
 
   it('refuses a symlinked dir, and leaves its target alone', async () => {
@@ -401,6 +440,30 @@ describe('ArtifactStore.prune', () => {
     t.tick(61_000);
     await store.prune();
     expect(store.stats.pairs).toBe(2);
+  });
+
+  it("never deletes another server's recent pairs, only old ones", async () => {
+    const dir = path.join(root, 'shared');
+    await mkdir(dir, { mode: 0o700 });
+    const t = clock(1_800_000_000_000);
+    const theirsOld = `${1_800_000_000_000 - FOREIGN_GRACE_MS - 1}_click`;
+    const theirsNew = `${1_800_000_000_000 - 1000}_find`;
+    for (const base of [theirsOld, theirsNew]) {
+      await writeFile(path.join(dir, `${base}.txt`), 'their tree', { mode: 0o600 });
+      await writeFile(path.join(dir, `${base}.png`), 'their png', { mode: 0o600 });
+    }
+    const store = await ArtifactStore.open({ dir, maxPairs: 2, maxBytes: 1e9, now: t.now });
+    for (let i = 0; i < 4; i++) {
+      t.tick();
+      await writePair(store, 'click', `ours ${i}`, Buffer.from('png'));
+      await store.prune();
+    }
+    const left = await readdir(dir);
+    expect(left).not.toContain(`${theirsOld}.txt`);
+    expect(left).toContain(`${theirsNew}.txt`);
+    expect(left).toContain(`${theirsNew}.png`);
+    // Our own oldest pairs went instead, down to our newest.
+    expect(left.filter((n) => n.endsWith('.txt')).length).toBe(2);
   });
 
   it('removes its own stale temp files on a scan, not fresh ones', async () => {
