@@ -54,13 +54,13 @@ async function serve(): Promise<number> {
     }
     throw err;
   }
-  const [{ StdioServerTransport }, { createServer }, { openDesktop }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
+  const [{ LineTransport }, { createServer }, { openDesktop }] = await Promise.all([
+    import('./transport/stdio.js'),
     import('./server.js'),
     import('./platform/index.js'),
   ]);
   const handle = createServer(() => openDesktop(), config);
-  const transport = new StdioServerTransport();
+  const transport = new LineTransport();
   let closing: Promise<void> | undefined;
   const shutdown = (): Promise<void> => {
     closing ??= handle.close().catch((err: unknown) => {
@@ -70,9 +70,11 @@ async function serve(): Promise<number> {
   };
   // The SDK's stdio transport does not end on stdin EOF; open D-Bus connections would
   // keep the process alive after the client has gone.
-  process.stdin.on('end', () => void shutdown().then(() => process.exit(0)));
-  process.on('SIGTERM', () => void shutdown().then(() => process.exit(0)));
-  process.on('SIGINT', () => void shutdown().then(() => process.exit(0)));
+  const stop = () => void shutdown().then(() => process.exit(0));
+  process.stdin.on('end', stop);
+  // The transport closes when stdout is gone (EPIPE): the client will not read again.
+  transport.onclose = stop;
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, stop);
   await handle.server.connect(transport);
   return new Promise<number>(() => undefined);
 }
