@@ -23,6 +23,7 @@ export const LAYERS = {
   capture: [...PURE, PLATFORM_INTERFACE],
   platform: PURE,
   actions: [...PURE, PLATFORM_INTERFACE, 'viewport'],
+  guard: PURE,
   pipeline: [
     ...PURE,
     'tree',
@@ -32,6 +33,7 @@ export const LAYERS = {
     'summary',
     'capture',
     'actions',
+    'guard',
     PLATFORM_INTERFACE,
     'config.ts',
   ],

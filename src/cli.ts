@@ -5,18 +5,20 @@
  *   axpage desktop up|run|down|env|status   a headless desktop of our own
  *   axpage demo                    the main job on an embedded default
  */
-import { loadConfig, ConfigError } from './config.js';
+import { loadConfig, ConfigError, parseServeArgs, serveHelp } from './config.js';
 
-const USAGE = `usage: axpage [serve]            run the MCP server on stdio
+const USAGE = `usage: axpage [serve] [options]  run the MCP server on stdio (axpage serve --help)
        axpage desktop up|run|down|env|status [...]   headless desktop (see axpage desktop --help)
        axpage demo [--keep]         bring up a headless desktop, drive a GTK demo through a real MCP client
        axpage --version | --help`;
 
 async function main(argv: string[]): Promise<number> {
-  const [command = 'serve', ...rest] = argv;
+  // `axpage --mode safe` is `axpage serve --mode safe`: MCP configs often leave out `serve`.
+  const flagsFirst = argv[0]?.startsWith('--') && !['--version', '--help'].includes(argv[0]);
+  const [command = 'serve', ...rest] = flagsFirst ? ['serve', ...argv] : argv;
   switch (command) {
     case 'serve':
-      return serve();
+      return serve(rest);
     case 'desktop': {
       const { runDesktopCommand } = await import('./cli/desktop.js');
       return runDesktopCommand(rest);
@@ -43,10 +45,17 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-async function serve(): Promise<number> {
+async function serve(args: string[]): Promise<number> {
   let config;
   try {
-    config = loadConfig();
+    const { help, flags } = parseServeArgs(args);
+    if (help) {
+      process.stdout.write(`${serveHelp()}\n`);
+      return 0;
+    }
+    config = loadConfig(process.env, flags);
+    // The artifact store reads the variable; a flag wins over it.
+    if (config.outDir !== undefined) process.env.AXPAGE_OUT = config.outDir;
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`axpage: ${err.message}\n`);

@@ -14,6 +14,8 @@ export type ErrorCode =
   | 'bad_argument'
   | 'element_gone'
   | 'action_failed'
+  | 'blocked'
+  | 'rate_limited'
   | 'unsupported';
 
 export class AxError extends Error {

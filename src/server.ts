@@ -10,6 +10,10 @@ import { Pipeline } from './pipeline/pipeline.js';
 import { summaryShape } from './summary/index.js';
 import { registerTool } from './tools/define.js';
 import { allTools } from './tools/index.js';
+import type { ToolDefinition } from './tools/define.js';
+import { AuditLog } from './guard/audit.js';
+import { Policy, isMutating } from './guard/policy.js';
+import { resolveArtifactDir } from './capture/index.js';
 
 const require = createRequire(import.meta.url);
 const pkg = require('../package.json') as { version: string };
@@ -33,8 +37,12 @@ export function createServer(openDesktop: () => Promise<Desktop>, config: Config
     { capabilities: { logging: {} }, instructions: INSTRUCTIONS },
   );
   const pipeline = new Pipeline(openDesktop, config);
-  for (const tool of allTools) {
-    registerTool(server, tool, summaryShape, (extra) => ({ pipeline, signal: extra.signal }));
+  const policy = new Policy(config.policy);
+  const audit = AuditLog.in(resolveArtifactDir());
+  // A mode that does not list a tool does not register it: it cannot be called either.
+  for (const tool of allTools.filter((t) => policy.lists(t.kind))) {
+    const def = isMutating(tool.kind) ? audited(tool, audit) : tool;
+    registerTool(server, def, summaryShape, (extra) => ({ pipeline, signal: extra.signal }));
   }
   return {
     server,
@@ -42,6 +50,35 @@ export function createServer(openDesktop: () => Promise<Desktop>, config: Config
     async close() {
       await pipeline.close();
       await server.close();
+    },
+  };
+}
+
+/** The same tool, with every call recorded in the audit log (never typed text). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function audited(def: ToolDefinition<any>, audit: AuditLog): ToolDefinition<any> {
+  return {
+    ...def,
+    async handle(args, ctx) {
+      const started = Date.now();
+      const record = (outcome: 'success' | 'error', structured?: Record<string, unknown>) =>
+        void audit.write({
+          tool: def.name,
+          args: args as Record<string, unknown>,
+          outcome,
+          error_code: structured?.error_code as string | undefined,
+          pid: typeof structured?.pid === 'number' ? structured.pid : undefined,
+          app: typeof structured?.app === 'string' ? structured.app : undefined,
+          ms: Date.now() - started,
+        });
+      try {
+        const response = await def.handle(args, ctx);
+        record(response.isError ? 'error' : 'success', response.structured);
+        return response;
+      } catch (err) {
+        record('error', { error_code: (err as { code?: string }).code });
+        throw err;
+      }
     },
   };
 }

@@ -125,3 +125,80 @@ describe('ending', () => {
     expect(await s.exited).toEqual({ code: 0, signal: null });
   });
 });
+
+describe('axpage serve options', () => {
+  const cli = path.join(packageRoot(), 'dist', 'cli.js');
+  const run = (args: string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const p = spawn(process.execPath, [cli, ...args], {
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.tmpdir() },
+      });
+      let stdout = '';
+      let stderr = '';
+      p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      p.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      p.stdin.end();
+      p.on('exit', (code) => resolve({ code, stdout, stderr }));
+    });
+
+  it('serve --help prints the options and starts nothing; unknown options are an error', async () => {
+    const help = await run(['serve', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/--mode MODE/);
+    expect(help.stdout).toMatch(/\[AXPAGE_OUT\]/);
+    const bogus = await run(['serve', '--port', '3000', '--bogus']);
+    expect(bogus.code).toBe(2);
+    expect(bogus.stderr).toMatch(/unknown argument '--port'/);
+    expect(bogus.stdout).toBe('');
+  });
+
+  it('read-only mode lists no tool that changes an app, and a mutating call is unknown', async () => {
+    const s = start({ AXPAGE_MODE: 'read-only' });
+    s.send(init);
+    await s.next(0);
+    s.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+    const tools = (
+      (await s.next(1)).result as {
+        tools: Array<{ name: string; annotations: { destructiveHint: boolean } }>;
+      }
+    ).tools;
+    expect(tools.length).toBeGreaterThan(5);
+    expect(tools.map((t) => t.name)).not.toContain('ax_click');
+    expect(tools.filter((t) => t.annotations.destructiveHint)).toEqual([]);
+    s.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'ax_type', arguments: { text: 'x' } },
+      }),
+    );
+    const reply = await s.next(2);
+    expect(JSON.stringify(reply)).toMatch(/not found|unknown tool/i);
+  });
+
+  it('records every mutating call in audit.jsonl (0600), never the typed text', async () => {
+    const s = start();
+    s.send(init);
+    await s.next(0);
+    s.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'ax_type', arguments: { app: 'nothing-here', text: 'hunter2-secret' } },
+      }),
+    );
+    await s.next(3);
+    const out = dirs[dirs.length - 1];
+    const file = path.join(out, 'audit.jsonl');
+    const written = () => fs.existsSync(file) && fs.readFileSync(file, 'utf8').endsWith('\n');
+    for (let i = 0; i < 100 && !written(); i++) await new Promise((r) => setTimeout(r, 20));
+    const text = fs.readFileSync(file, 'utf8');
+    expect(text).not.toContain('hunter2');
+    const line = JSON.parse(text.trim().split('\n')[0]) as Record<string, unknown>;
+    expect(line).toMatchObject({ tool: 'ax_type', outcome: 'error' });
+    expect(line.args).toMatchObject({ app: 'nothing-here', text: '(not recorded)' });
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+  });
+});

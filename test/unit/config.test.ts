@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_CONFIG, loadConfig } from '../../src/config.js';
+import {
+  ConfigError,
+  DEFAULT_CONFIG,
+  SETTINGS,
+  loadConfig,
+  parseServeArgs,
+  serveHelp,
+} from '../../src/config.js';
 
 /** loadConfig's error for this environment (fails the test when nothing is thrown). */
 function configError(env: NodeJS.ProcessEnv): ConfigError {
@@ -89,6 +96,7 @@ describe('loadConfig: overrides', () => {
       settleMaxMs: 0,
       spawnWaitMs: 100,
       screenshots: false,
+      policy: DEFAULT_CONFIG.policy,
     });
   });
 
@@ -133,5 +141,45 @@ describe('loadConfig: invalid values', () => {
     const err = configError({ AXPAGE_SCREENSHOTS: raw });
     expect(err.message).toBe(`AXPAGE_SCREENSHOTS=${raw} is not a boolean (use 1/0, true/false)`);
     expect(err.name).toBe('ConfigError');
+  });
+});
+
+describe('axpage serve flags', () => {
+  it('reads --flag value and --flag=value; a flag wins over its variable', () => {
+    const { help, flags } = parseServeArgs([
+      '--mode',
+      'read-only',
+      '--max-depth=7',
+      '--deny-apps',
+      'a, b',
+    ]);
+    expect(help).toBe(false);
+    const c = loadConfig({ AXPAGE_MAX_DEPTH: '9', AXPAGE_MODE: 'safe' }, flags);
+    expect(c.limits.maxDepth).toBe(7);
+    expect(c.policy.mode).toBe('read-only');
+    expect(c.policy.denyApps).toEqual(['a', 'b']);
+  });
+
+  it('refuses unknown flags, flags without values and bad values, naming them', () => {
+    expect(() => parseServeArgs(['--port', '3000', '--bogus'])).toThrow(
+      /unknown argument '--port'/,
+    );
+    expect(() => parseServeArgs(['stray'])).toThrow(/unknown argument 'stray'/);
+    expect(() => parseServeArgs(['--mode'])).toThrow(/--mode needs a value/);
+    expect(() => loadConfig({}, parseServeArgs(['--mode', 'yolo']).flags)).toThrow(
+      /--mode yolo is not one of full, safe, read-only/,
+    );
+    expect(() => loadConfig({}, { 'rate-limit': '-1' })).toThrow(
+      /--rate-limit -1 is not a whole number >= 0/,
+    );
+  });
+
+  it('--help is asked for, and the help text lists every setting with its variable', () => {
+    expect(parseServeArgs(['--help']).help).toBe(true);
+    const text = serveHelp();
+    for (const s of SETTINGS) {
+      expect(text).toContain(`--${s.flag} ${s.arg}`);
+      expect(text).toContain(`[${s.env}]`);
+    }
   });
 });

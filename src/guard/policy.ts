@@ -1,0 +1,135 @@
+/**
+ * Guard rails: which tools are listed, which apps may be touched, how fast mutating
+ * calls may come. Pure: the server and the pipeline ask, the policy answers.
+ *
+ * Modes: `full` (default) lists every tool; `safe` lists no script-running tool and
+ * refuses typing into secure (password) fields unless allowed; `read-only` lists no
+ * tool that changes an app at all.
+ *
+ * App patterns (allow and deny lists): a pid (`1234`), a name compared without case
+ * (`gedit`), or a name with `*` wildcards (`gnome-*`). Deny wins over allow; an empty
+ * allow list allows every app not denied.
+ */
+import { AxError } from '../errors.js';
+
+export type Mode = 'full' | 'safe' | 'read-only';
+export const MODES: readonly Mode[] = ['full', 'safe', 'read-only'];
+
+/** What a tool does, as far as the guard cares. */
+export type GuardKind = 'read' | 'session' | 'action' | 'idempotent-action' | 'script';
+
+export interface PolicySettings {
+  mode: Mode;
+  allowApps: string[];
+  denyApps: string[];
+  /** Mutating calls per app per minute; 0 = no limit. */
+  ratePerMinute: number;
+  /** In safe mode, typing into secure fields is refused unless this is set. */
+  allowSecureTyping: boolean;
+}
+
+export const DEFAULT_POLICY: PolicySettings = {
+  mode: 'full',
+  allowApps: [],
+  denyApps: [],
+  ratePerMinute: 600,
+  allowSecureTyping: false,
+};
+
+export function isMutating(kind: GuardKind): boolean {
+  return kind === 'action' || kind === 'idempotent-action' || kind === 'script';
+}
+
+export class Policy {
+  /** Per pid: epoch ms of the mutating calls in the last minute, oldest first. */
+  private readonly recent = new Map<number, number[]>();
+
+  constructor(
+    readonly settings: PolicySettings,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Whether a tool is listed (and callable) at all in this mode. */
+  lists(kind: GuardKind): boolean {
+    if (this.settings.mode === 'read-only') return !isMutating(kind);
+    if (this.settings.mode === 'safe') return kind !== 'script';
+    return true;
+  }
+
+  /** Throws a clear error when the app is blocked by the allow/deny lists. */
+  checkApp(app: { pid: number; name: string }): void {
+    const { allowApps, denyApps } = this.settings;
+    const denied = denyApps.find((p) => matchesApp(p, app));
+    if (denied !== undefined) {
+      throw new AxError(
+        'blocked',
+        `${app.name} (pid ${app.pid}) is blocked by this server's policy (deny list: '${denied}')`,
+        'Pick another app; the deny list is set by whoever runs the server (AXPAGE_DENY_APPS or --deny-apps)',
+      );
+    }
+    if (allowApps.length > 0 && !allowApps.some((p) => matchesApp(p, app))) {
+      throw new AxError(
+        'blocked',
+        `${app.name} (pid ${app.pid}) is not on this server's allow list (${allowApps.join(', ')})`,
+        'Pick one of the allowed apps; the list is set by whoever runs the server (AXPAGE_ALLOW_APPS or --allow-apps)',
+      );
+    }
+  }
+
+  /**
+   * Counts a mutating call on an app, or throws when the app already had the limit's
+   * worth in the last minute (the call is then not counted: it did nothing).
+   */
+  admitMutation(app: { pid: number; name: string }): void {
+    const limit = this.settings.ratePerMinute;
+    if (limit <= 0) return;
+    const now = this.now();
+    const times = (this.recent.get(app.pid) ?? []).filter((t) => now - t < 60_000);
+    if (times.length >= limit) {
+      const waitS = Math.max(1, Math.ceil((times[0] + 60_000 - now) / 1000));
+      this.recent.set(app.pid, times);
+      throw new AxError(
+        'rate_limited',
+        `rate limit: ${times.length} mutating calls on ${app.name} (pid ${app.pid}) in the last minute, the limit is ${limit}`,
+        `Wait ${waitS} s before the next action on it (the limit is AXPAGE_RATE_LIMIT or --rate-limit)`,
+        { retry_after_s: waitS },
+      );
+    }
+    times.push(now);
+    this.recent.set(app.pid, times);
+  }
+
+  /** Throws when safe mode forbids typing into a secure field. */
+  checkSecureTyping(label: string): void {
+    if (this.settings.mode !== 'safe' || this.settings.allowSecureTyping) return;
+    throw new AxError(
+      'blocked',
+      `${label} is a password field, and this server runs in safe mode, which types into none`,
+      'Type it yourself, or run the server with AXPAGE_ALLOW_SECURE_TYPING=1 (--allow-secure-typing)',
+    );
+  }
+}
+
+/** A pid, an exact name (any case), or a name with `*` wildcards. */
+export function matchesApp(pattern: string, app: { pid: number; name: string }): boolean {
+  const p = pattern.trim();
+  if (p === '') return false;
+  if (/^\d+$/.test(p)) return Number(p) === app.pid;
+  if (!p.includes('*')) return p.toLowerCase() === app.name.toLowerCase();
+  const re = new RegExp(
+    `^${p
+      .split('*')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+    'i',
+  );
+  return re.test(app.name);
+}
+
+/** A comma-separated list, blanks dropped. */
+export function parseList(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
