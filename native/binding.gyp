@@ -11,6 +11,7 @@
           'sources': [
             'src/addon.cc',
             'src/display.cc',
+            'src/journal.cc',
             'src/keyboard.cc',
             'src/pixels.cc',
             'src/windows.cc',

@@ -112,6 +112,11 @@ export declare class Display {
   typeText(text: string): TypeTextResult;
   /** Restores spare keycodes remapped for typing; returns how many. */
   restoreKeymap(): number;
+  /**
+   * Restores spare keycodes that processes now gone left remapped (recorded on the root
+   * window before each remap); every new Display does this once. Returns how many.
+   */
+  recoverKeymap(): number;
 
   /**
    * Root _NET_ACTIVE_WINDOW with its _NET_WM_PID (null when unset); null when no window is

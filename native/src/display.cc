@@ -32,6 +32,7 @@ Napi::Function XDisplay::Init(Napi::Env env) {
           InstanceMethod<&XDisplay::KeyCombo>("keyCombo"),
           InstanceMethod<&XDisplay::TypeText>("typeText"),
           InstanceMethod<&XDisplay::RestoreKeymap>("restoreKeymap"),
+          InstanceMethod<&XDisplay::RecoverKeymap>("recoverKeymap"),
           InstanceMethod<&XDisplay::ActiveWindow>("activeWindow"),
           InstanceMethod<&XDisplay::FocusWindow>("inputFocus"),
           InstanceMethod<&XDisplay::ListWindows>("listWindows"),
@@ -79,6 +80,8 @@ XDisplay::XDisplay(const Napi::CallbackInfo& info) : Napi::ObjectWrap<XDisplay>(
   helper_ = XCreateWindow(dpy_, root_, -10, -10, 1, 1, 0, CopyFromParent, InputOnly,
                           CopyFromParent, CWEventMask, &wa);
   XSync(dpy_, False);
+  // Spares a killed process left remapped would fill the keymap for good.
+  if (!dead_ && hasXTest_) RecoverJournal();
   XErrorRecord rec;
   if (dead_ || TakeError(dpy_, &rec)) {
     std::string why = dead_ ? "the connection dropped" : DescribeError(dpy_, rec);

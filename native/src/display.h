@@ -103,6 +103,16 @@ class XDisplay : public Napi::ObjectWrap<XDisplay> {
   void TouchSpare(int code);
   int RestoreSpares(KeyMap* map);
 
+  // The keymap journal (journal.cc): spares remapped by any process, on the root window.
+  Napi::Value RecoverKeymap(const Napi::CallbackInfo& info);
+  std::vector<long> ReadJournal();
+  void WriteJournal(const std::vector<long>& triples);
+  // Records remaps before they are sent; forgets ours once restored.
+  void JournalAdd(const std::vector<std::pair<int, KeySym>>& changes);
+  void JournalForget(const std::vector<int>& codes);
+  // Restores the spares of processes that are gone; returns how many.
+  int RecoverJournal();
+
   // Windows (windows.cc).
   Napi::Value ActiveWindow(const Napi::CallbackInfo& info);
   Napi::Value FocusWindow(const Napi::CallbackInfo& info);

@@ -182,6 +182,9 @@ void XDisplay::AssignSpare(KeyMap& map, int code, KeySym sym,
 void XDisplay::ApplyMappings(std::vector<std::pair<int, KeySym>> changes) {
   if (changes.empty()) return;
   std::sort(changes.begin(), changes.end());
+  // Journal first: if we die between the two, the entry points at a keycode that does
+  // not hold its keysym, which recovery leaves alone.
+  JournalAdd(changes);
   if (hasXkb_ && ApplyMappingsXkb(changes)) return;
   // Core protocol: one request (and one MappingNotify) per run of adjacent keycodes.
   for (size_t i = 0; i < changes.size();) {
@@ -264,8 +267,11 @@ int XDisplay::RestoreSpares(KeyMap* given) {
     changes.emplace_back(spare.code, NoSymbol);
     map->Set(spare.code, NoSymbol);
   }
+  std::vector<int> codes;
+  for (const Spare& spare : remapped_) codes.push_back(spare.code);
   remapped_.clear();
   ApplyMappings(changes);
+  JournalForget(codes);
   return static_cast<int>(changes.size());
 }
 
