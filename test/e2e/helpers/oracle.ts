@@ -27,11 +27,15 @@ export interface AtspiElement {
 
 /** Every element of the app running as `pid`, read with pyatspi in the session's desktop. */
 export async function readApp(session: Session, pid: number): Promise<AtspiElement[]> {
-  const { stdout } = await run('/usr/bin/python3', [path.join(here, 'atspi_read.py'), String(pid)], {
-    env: session.desktop.processEnv() as Record<string, string>,
-    timeout: 20_000,
-    maxBuffer: 32 * 1024 * 1024,
-  });
+  const { stdout } = await run(
+    '/usr/bin/python3',
+    [path.join(here, 'atspi_read.py'), String(pid)],
+    {
+      env: session.desktop.processEnv() as Record<string, string>,
+      timeout: 20_000,
+      maxBuffer: 32 * 1024 * 1024,
+    },
+  );
   const parsed = JSON.parse(stdout) as AtspiElement[] | { error: string };
   if (!Array.isArray(parsed)) throw new Error(parsed.error);
   return parsed;
@@ -46,9 +50,8 @@ export async function waitForApp<T>(
   timeoutMs = 5000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  let last: AtspiElement[] = [];
   for (;;) {
-    last = await readApp(session, pid);
+    const last = await readApp(session, pid);
     const got = pick(last);
     if (got !== undefined) return got;
     if (Date.now() > deadline) {
