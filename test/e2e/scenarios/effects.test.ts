@@ -315,6 +315,8 @@ describe('settle waits for effects that arrive late', () => {
     const file = fs.readFileSync(r.fields.file, 'utf8');
     const tree = file.slice(file.indexOf('\n# tree'));
     expect(tree).not.toMatch(/"Done"/);
+    // The dialog closing is the click's effect: not a no-op.
+    expectNoNoopAdvice(r);
     await late.stop();
   });
 });

@@ -109,8 +109,11 @@ describe('type, ctrl+s, a file name into the save dialog, Return', () => {
     }
     expect(fs.existsSync(target), `mousepad saved ${target}`).toBe(true);
     expect(fs.readFileSync(target, 'utf8').trimEnd()).toBe(text);
-    // The dialog is gone, in the app and in what the summary shows.
+    // The dialog is gone, in the app and in what the summary shows; and something did
+    // change, so the summary neither calls it a no-op nor advises doing it again.
     expect(named.fields.dialog ?? '').not.toContain('Save As');
+    expect(named.structured.effect).not.toBe('suspected_noop');
+    expect(named.fields.escalation).toBeUndefined();
     const els = await readApp(session, mp.pid);
     expect(els.filter((e) => e.role === 'file chooser' && e.states.includes('showing'))).toEqual(
       [],

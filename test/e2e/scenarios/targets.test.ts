@@ -207,7 +207,8 @@ describe('ax_get_tree with a root and max_depth', () => {
     const text = fs.readFileSync(full.fields.file, 'utf8');
     // The box holding Target and Rebuild: the nearest line above Target indented less.
     const lines = text.split('\n');
-    const at = lines.findIndex((l) => /\[AXButton[^\]]*\] "Target" e[0-9]+ /.test(l));
+    // (Rebuilt, Target is a toggle button: its role line may be any.)
+    const at = lines.findIndex((l) => /\] "Target" e[0-9]+ /.test(l));
     const indent = (l: string): number => l.length - l.trimStart().length;
     const parent = lines.slice(0, at).findLast((l) => indent(l) < indent(lines[at]));
     const boxRef = / (e[0-9]+) /.exec(parent ?? '')?.[1];
