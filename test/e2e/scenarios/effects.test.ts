@@ -173,6 +173,16 @@ describe('suspected_noop only when nothing changed', () => {
   });
 });
 
+describe('suspected_noop only after a read-back that waited a little', () => {
+  it('an effect that shows 250 ms after the click is not called a no-op', async () => {
+    const from = mark(states);
+    const r = await session.call('ax_click', { app: states.pid, query: 'button:Slow' });
+    expect(r.isError, r.text).toBe(false);
+    await states.output?.waitForEvent((e) => e.widget === 'slow-status', { from });
+    expectNoNoopAdvice(r);
+  });
+});
+
 describe('everything is validated before the first side effect', () => {
   it('ax_click with a bad key name clicks nothing', async () => {
     const from = mark(states);

@@ -1,7 +1,8 @@
 /**
  * Issue 7 on an app we never tuned to: galculator (GTK3, from Debian), whose keys are GTK
  * toggle buttons. The calculator's own display, read with an independent pyatspi script,
- * and the clipboard, read by another X client (xclip), are the oracles.
+ * and the clipboard, read by another X client (xclip), are the oracles. Popups (galculator's
+ * MS menu, a combo box's list in our form fixture) are checked against the window's size.
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,7 +98,7 @@ describe('galculator: an ambiguous query is refused', () => {
   });
 });
 
-describe('galculator: a popup menu is captured in context', () => {
+describe('popups are captured in context', () => {
   it("MS's popup: the screenshot holds the calculator window, not only the 126x33 menu", async () => {
     const frame = (await readApp(session, calc.pid)).find((e) => e.role === 'frame');
     expect(frame?.extents, 'pyatspi sees the main window').toBeDefined();
@@ -115,5 +116,29 @@ describe('galculator: a popup menu is captured in context', () => {
     expect(png.height ?? 0).toBeGreaterThanOrEqual(fh);
     // Close the popup again.
     await session.call('ax_key_press', { app: calc.pid, key: 'Escape' });
+  });
+
+  it("a combo box's list: the screenshot holds the form window, not only the list", async () => {
+    const form = await session.launchFixture('form.py');
+    const frame = (await readApp(session, form.pid)).find((e) => e.role === 'frame');
+    expect(frame?.extents, 'pyatspi sees the form window').toBeDefined();
+    const [, , fw, fh] = frame?.extents ?? [0, 0, 0, 0];
+    const r = await session.call('ax_click', {
+      app: form.pid,
+      query: 'combo:Color',
+      delivery_mode: 'foreground', // a real click opens GTK's list; this checks its capture
+    });
+    expect(r.isError, r.text).toBe(false);
+    await waitForApp(
+      session,
+      form.pid,
+      (els) => els.find((e) => e.name === 'Green' && e.states.includes('showing')),
+      'the open list of colours',
+    );
+    const png = await sharp(r.fields.screenshot).metadata();
+    expect(png.width ?? 0).toBeGreaterThanOrEqual(fw);
+    expect(png.height ?? 0).toBeGreaterThanOrEqual(fh);
+    await session.call('ax_key_press', { app: form.pid, key: 'Escape' });
+    await form.stop();
   });
 });
