@@ -117,6 +117,19 @@ describe('actions name their window and the state they changed', () => {
   });
 });
 
+describe('no noise', () => {
+  it('object-replacement characters (U+FFFC) are not reported as text', async () => {
+    const rich = await session.launchFixture('rich.py');
+    const from = mark(rich);
+    const r = await session.call('ax_type', { app: rich.pid, query: 'Notes', text: '!' });
+    expect(r.isError, r.text).toBe(false);
+    const e = await rich.output?.waitForEvent((ev) => ev.widget === 'notes', { from });
+    expect(String(e?.value)).toMatch(/\[chip\].*!$/);
+    expect(r.text).not.toContain('\ufffc');
+    await rich.stop();
+  });
+});
+
 describe('structuredContent is capped like the text', () => {
   it('a 1 MiB key name is not echoed back', async () => {
     const r = await session.call('ax_key_press', { app: states.pid, key: 'k'.repeat(1 << 20) });
