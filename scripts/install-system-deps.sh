@@ -4,6 +4,9 @@
 #     the GTK3 atk-bridge, openbox (focus and _NET_ACTIVE_WINDOW need a window manager),
 #     x11-utils (xprop/xdpyinfo, for debugging and the WM check);
 #   - test apps: gtk3-widget-factory, zenity, and the python3-gi fixtures in test/fixtures/apps;
+#   - apps the e2e scenarios start from Debian packages: galculator (a GTK3 calculator whose
+#     keys are toggle buttons) and mousepad (a GTK3 text editor with a save dialog);
+#   - xclip: the scenarios read the clipboard from another process, as an independent oracle;
 #   - python3-pyatspi: the benchmark's baseline;
 #   - the native addon's build deps (g++, make, python3 for node-gyp, X11/XExt/XTest headers).
 # xdotool is deliberately not here: axpage never runs it.
@@ -15,6 +18,7 @@ set -euo pipefail
 PACKAGES=(
   xvfb dbus dbus-x11 at-spi2-core libatk-adaptor gtk-3-examples zenity openbox x11-utils
   python3-gi gir1.2-gtk-3.0 gir1.2-atspi-2.0 python3-pyatspi
+  galculator mousepad xclip
   g++ make python3 libx11-dev libxext-dev libxtst-dev
 )
 

@@ -1,0 +1,135 @@
+/**
+ * Oracles outside axpage for the e2e scenarios: what the app itself exposes, read by an
+ * independent pyatspi script, what another process reads from the clipboard, and what the
+ * screenshot's pixels show. A scenario checks an effect with these, never only with the
+ * summary axpage returned.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import sharp from 'sharp';
+import type { LaunchedApp } from '../../../src/desktop/apps.js';
+import type { Session } from '../../../src/harness/session.js';
+
+const run = promisify(execFile);
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+export interface AtspiElement {
+  role: string;
+  name: string;
+  states: string[];
+  extents?: [number, number, number, number];
+  text?: string;
+  value?: number;
+}
+
+/** Every element of the app running as `pid`, read with pyatspi in the session's desktop. */
+export async function readApp(session: Session, pid: number): Promise<AtspiElement[]> {
+  const { stdout } = await run(
+    '/usr/bin/python3',
+    [path.join(here, 'atspi_read.py'), String(pid)],
+    {
+      env: session.desktop.processEnv() as Record<string, string>,
+      timeout: 20_000,
+      maxBuffer: 32 * 1024 * 1024,
+    },
+  );
+  const parsed = JSON.parse(stdout) as AtspiElement[] | { error: string };
+  if (!Array.isArray(parsed)) throw new Error(parsed.error);
+  return parsed;
+}
+
+/** Polls the app until `pick` returns something (bounded), and returns it. */
+export async function waitForApp<T>(
+  session: Session,
+  pid: number,
+  pick: (elements: AtspiElement[]) => T | undefined,
+  what: string,
+  timeoutMs = 5000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const last = await readApp(session, pid);
+    const got = pick(last);
+    if (got !== undefined) return got;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `pyatspi never saw ${what} within ${timeoutMs} ms; named elements: ` +
+          JSON.stringify(
+            last
+              .filter((e) => e.name || e.text)
+              .slice(0, 60)
+              .map((e) => `${e.role} ${JSON.stringify(e.name)} ${JSON.stringify(e.text ?? '')}`),
+          ),
+      );
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The CLIPBOARD selection's text as another X client (xclip) reads it; '' when empty. */
+export async function readClipboard(session: Session): Promise<string> {
+  try {
+    const { stdout } = await run('xclip', ['-o', '-selection', 'clipboard'], {
+      env: session.desktop.processEnv() as Record<string, string>,
+      timeout: 5000,
+    });
+    return stdout;
+  } catch {
+    return '';
+  }
+}
+
+/** The events a fixture printed, from index `from` on (its own JSON lines). */
+export function eventsOf(app: LaunchedApp, from = 0): Array<Record<string, unknown>> {
+  return (app.output?.events ?? []).slice(from);
+}
+
+/** How many events a fixture has printed so far: pass it as `from` before acting. */
+export function mark(app: LaunchedApp): number {
+  return app.output?.events.length ?? 0;
+}
+
+/**
+ * Lets a fixture's event loop run for a while so that a late, wrong event would show:
+ * a bounded pause before asserting that something did NOT happen (no time is asserted).
+ */
+export function grace(ms = 600): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** The tree file's `# viewport: x,y wxh` header: where the screenshot sits on the screen. */
+export function viewportOf(treeFile: string): { x: number; y: number; w: number; h: number } {
+  const m = /# viewport: (-?\d+),(-?\d+) (\d+)x(\d+)/.exec(fs.readFileSync(treeFile, 'utf8'));
+  if (!m) throw new Error(`no viewport header in ${treeFile}`);
+  return { x: Number(m[1]), y: Number(m[2]), w: Number(m[3]), h: Number(m[4]) };
+}
+
+/**
+ * How many distinct colours the screenshot shows inside a screen rectangle (clipped to the
+ * PNG): 1 means a flat area, text or widgets drawn there give many.
+ */
+export async function coloursIn(
+  png: string,
+  viewport: { x: number; y: number },
+  rect: [number, number, number, number],
+): Promise<number> {
+  const img = sharp(png);
+  const meta = await img.metadata();
+  const left = Math.max(0, Math.round(rect[0] - viewport.x));
+  const top = Math.max(0, Math.round(rect[1] - viewport.y));
+  const width = Math.min((meta.width ?? 0) - left, Math.round(rect[2]));
+  const height = Math.min((meta.height ?? 0) - top, Math.round(rect[3]));
+  if (width <= 0 || height <= 0) return 0;
+  const { data, info } = await img
+    .extract({ left, top, width, height })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const seen = new Set<number>();
+  for (let i = 0; i < data.length; i += info.channels) {
+    seen.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+  }
+  return seen.size;
+}
