@@ -46,19 +46,22 @@
  * text is the regex, `/re/flags` or bare), role (a role name), identifier, xpath.
  */
 export { parseQuery } from './parse.js';
-export { findMatches } from './find.js';
+export { findMatches, tiedWithBest } from './find.js';
 export type { FindFilter, FindOptions, FindResult, FindScope, Match } from './find.js';
 export { suggestNames } from './suggest.js';
+export { exactQueryFor, quoteText, withNth } from './quote.js';
 export { describeQuery } from './describe.js';
 export {
   elementTypeRoles,
   resolveElementTypes,
   resolveRole,
   roleMatches,
+  ROLE_FAMILIES,
   ROLE_NAMES,
   suggestRoles,
 } from './roles.js';
 export { QueryError, QUERY_FORMS_HELP, STRATEGIES } from './types.js';
+export type { RoleFamily } from './roles.js';
 export type {
   Attempt,
   AttemptName,

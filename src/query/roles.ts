@@ -284,7 +284,9 @@ function familyRoles(name: string): readonly string[] {
 /** The family a role name stands for, when it is a family word. */
 export function familyOf(name: string): RoleFamily | undefined {
   const c = compact(name);
-  return ROLE_FAMILIES.find((f) => compact(f.name) === c || f.aliases.some((a) => compact(a) === c));
+  return ROLE_FAMILIES.find(
+    (f) => compact(f.name) === c || f.aliases.some((a) => compact(a) === c),
+  );
 }
 
 /** Every name a query may use for a role, for suggestions and documentation. */

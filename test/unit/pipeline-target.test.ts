@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { SnapshotView } from '../../src/model/view.js';
 import { AxError } from '../../src/errors.js';
-import { centerOf, elementLabel, resolveInView, type Target } from '../../src/pipeline/target.js';
+import {
+  centerOf,
+  elementLabel,
+  resolveInView,
+  type RefLookup,
+  type Target,
+} from '../../src/pipeline/target.js';
 import { targetOf } from '../../src/tools/schemas.js';
 import { axError } from './helpers/pipeline-fixtures.js';
 import { buildSnapshot, element, viewOf } from './helpers/synthetic.js';
@@ -62,13 +68,16 @@ function indexNamed(view: SnapshotView, name: string, nth = 0): number {
   return hits[nth];
 }
 
-/** An indexOfRef callback over the view's refs, recording what it was asked. */
-function refLookup(view: SnapshotView, asked: string[] = []): (ref: string) => number {
-  return (ref) => {
-    asked.push(ref);
-    const i = view.refs.indexOf(ref);
-    if (i < 0) throw new AxError('stale_ref', `ref ${ref} is stale`);
-    return i;
+/** A RefLookup over the view's refs, recording what it was asked; refs not in it were never issued. */
+function refLookup(view: SnapshotView, asked: string[] = []): RefLookup {
+  return {
+    indexOf: (ref) => {
+      asked.push(ref);
+      return view.refs.indexOf(ref);
+    },
+    lastSeen: (ref) => {
+      throw new AxError('unknown_ref', `ref ${ref} was never issued`);
+    },
   };
 }
 
@@ -76,8 +85,13 @@ function refLookup(view: SnapshotView, asked: string[] = []): (ref: string) => n
 const T = (args: Parameters<typeof targetOf>[0]): Target =>
   targetOf(args, { point: true, required: true }) as Target;
 
-const noRefs = (): number => {
-  throw new Error('indexOfRef must not be called');
+const noRefs: RefLookup = {
+  indexOf: () => {
+    throw new Error('indexOf must not be called');
+  },
+  lastSeen: () => {
+    throw new Error('lastSeen must not be called');
+  },
 };
 
 describe('resolveInView: refs', () => {
@@ -96,10 +110,11 @@ describe('resolveInView: refs', () => {
     expect(t.otherMatches).toBe(0);
   });
 
-  it('lets the callback reject a ref (stale refs are its business)', () => {
+  it("passes on the registry's error for a ref never issued", () => {
     const view = formView();
     expect(
-      axError(() => resolveInView(view, T({ ref: 'e999' }), refLookup(view)), 'stale_ref').message,
+      axError(() => resolveInView(view, T({ ref: 'e999' }), refLookup(view)), 'unknown_ref')
+        .message,
     ).toContain('e999');
   });
 
