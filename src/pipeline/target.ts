@@ -189,19 +189,24 @@ function ambiguous(
   const lines = candidates.map((c) => {
     const f = c.frame ? ` at ${c.frame.x},${c.frame.y} ${c.frame.w}x${c.frame.h}` : '';
     const native = c.nativeRole && c.nativeRole !== c.role ? ` (${c.nativeRole})` : '';
-    return `${c.ref} [${c.role}${native}]${c.text ? ` "${c.text}"` : ''}${f}${c.query ? ` = query "${c.query}"` : ''}`;
+    return `${c.ref} [${c.role}${native}]${c.text ? ` "${c.text}"` : ''}${f}${c.query ? ` = ${arg('query', c.query)}` : ''}`;
   });
   const first = candidates.find((c) => c.query) ?? candidates[0];
   const star =
     text.trim() === '*'
-      ? ` \`*\` alone means any element; for the text "*" quote it: query '"*"'`
+      ? ` \`*\` alone means any element; for the text "*" quote it: ${arg('query', '"*"')}`
       : '';
   return new AxError(
     'ambiguous_target',
     `'${text}' matches ${tied.length} elements equally well, so none was acted on: ${lines.join('; ')}${more > 0 ? `; +${more} more` : ''}`,
-    `Name one: its ref (ref "${first.ref}")${first.query ? `, or nth in the query (query "${first.query}"; nth counts the query's matches in tree order)` : ''}, or a narrower query (an exact title, a path like window:"Main" > button:OK).${star}`,
+    `Name one: its ref (${arg('ref', first.ref)})${first.query ? `, or nth in the query (${arg('query', first.query)}; nth counts the query's matches in tree order)` : ''}, or a narrower query (an exact title, a path like window:"Main" > button:OK).${star}`,
     { candidates, total: tied.length },
   );
+}
+
+/** An argument as the agent would pass it: `query: "AXButton:\"Save\""`. */
+function arg(name: string, value: string): string {
+  return `${name}: ${JSON.stringify(value)}`;
 }
 
 function picks(view: SnapshotView, query: string, index: number): boolean {
@@ -245,7 +250,7 @@ function staleRef(view: SnapshotView, ref: string, seen: RefSighting): AxError {
     return new AxError(
       'stale_ref',
       `${head}; it was ${label}, and the same element is now ${now}`,
-      `Use ref "${now}" (or query "${query}")`,
+      `Use ${arg('ref', now)} (or ${arg('query', query)})`,
       { lastSeen, ref: now, query },
     );
   }
@@ -256,7 +261,7 @@ function staleRef(view: SnapshotView, ref: string, seen: RefSighting): AxError {
     return new AxError(
       'stale_ref',
       `${head}; it was ${label}, and ${refs.length} elements have that role and name now: ${shown}${more}`,
-      `Pick one by ref, or by position with query "${withNth(query, 1)}" (nth counts in tree order)`,
+      `Pick one by ref, or by position with ${arg('query', withNth(query, 1))} (nth counts in tree order)`,
       { lastSeen, candidates: refs, query },
     );
   }

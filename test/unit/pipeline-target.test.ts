@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SnapshotView } from '../../src/model/view.js';
 import { AxError } from '../../src/errors.js';
+import { RefRegistry } from '../../src/pipeline/refs.js';
 import {
   centerOf,
   elementLabel,
@@ -282,5 +283,149 @@ describe('elementLabel and centerOf', () => {
       x: 5,
       y: 5,
     });
+  });
+});
+
+/** Memory keys of a calculator: GTK toggle buttons, MS/MR/M+ and no plain "M". */
+function keysView(names: string[], opts: { refBase?: number; snapshotId?: string } = {}) {
+  return viewOf(
+    buildSnapshot([
+      {
+        role: 'AXWindow',
+        name: 'calc',
+        frame: [0, 0, 600, 400],
+        window: { active: true },
+        children: names.map((name, k) => ({
+          role: 'AXCheckBox',
+          nativeRole: 'toggle button',
+          name,
+          frame: [10 + 50 * k, 100, 40, 30] as [number, number, number, number],
+        })),
+      },
+    ]),
+    { refBase: opts.refBase ?? 1, snapshotId: opts.snapshotId ?? 'sK' },
+  );
+}
+
+const unique = { unique: true };
+
+describe('resolveInView: one element for an action', () => {
+  it('refuses a query that several elements match equally well, listing each with its pick', () => {
+    const view = keysView(['MS', 'MR', 'M+']);
+    const err = axError(
+      () => resolveInView(view, T({ query: 'M' }), noRefs, unique),
+      'ambiguous_target',
+    );
+    expect(err.message).toMatch(/^'M' matches 3 elements equally well, so none was acted on/);
+    expect(err.message).toContain(`e3 [AXCheckBox (toggle button)] "MR" at 60,100 40x30`);
+    const candidates = (err.details as { candidates: { ref: string; query?: string }[] })
+      .candidates;
+    expect(candidates.map((c) => c.ref)).toEqual(['e2', 'e3', 'e4']);
+    expect(err.hint).toContain('ref: "e2"');
+    expect(err.hint).toContain('query: "M nth:1"');
+    // Each suggested query, and each ref, resolves to its own candidate under the same rule.
+    for (const c of candidates) {
+      const byQuery = resolveInView(view, T({ query: c.query as string }), noRefs, unique);
+      expect(byQuery.ref).toBe(c.ref);
+      const byRef = resolveInView(view, T({ ref: c.ref }), refLookup(view), unique);
+      expect(byRef.ref).toBe(c.ref);
+    }
+  });
+
+  it('lets an exact match win over partial ones, and a read take the best of many', () => {
+    const view = keysView(['MS', 'M', 'MR', 'M+']);
+    const t = resolveInView(view, T({ query: 'M' }), noRefs, unique);
+    expect(t.element?.name).toBe('M');
+    const read = resolveInView(keysView(['MS', 'MR', 'M+']), T({ query: 'M' }), noRefs);
+    expect(read.otherMatches).toBe(2);
+  });
+
+  it('takes a query that picks one with nth, or a button-family query', () => {
+    const view = keysView(['MS', 'MR', 'M+', '7']);
+    expect(resolveInView(view, T({ query: 'M nth:3' }), noRefs, unique).element?.name).toBe('M+');
+    expect(resolveInView(view, T({ query: 'button:7' }), noRefs, unique).element?.name).toBe('7');
+  });
+
+  it('caps the list with +N more', () => {
+    const names = Array.from({ length: 8 }, (_, k) => `Key ${k}`);
+    const err = axError(
+      () => resolveInView(keysView(names), T({ query: 'button:' }), noRefs, unique),
+      'ambiguous_target',
+    );
+    expect(err.message).toMatch(/matches 8 elements.*; \+3 more$/);
+    expect((err.details as { candidates: unknown[] }).candidates).toHaveLength(5);
+  });
+
+  it('says how to click the text "*" when * (any element) is ambiguous', () => {
+    const err = axError(
+      () => resolveInView(keysView(['*', '/']), T({ query: '*' }), noRefs, unique),
+      'ambiguous_target',
+    );
+    expect(err.hint).toContain('query: "\\"*\\""');
+    const star = resolveInView(keysView(['*', '/']), T({ query: '"*"' }), noRefs, unique);
+    expect(star.element?.name).toBe('*');
+  });
+
+  it('says * inside text is literal when it finds nothing', () => {
+    const err = axError(
+      () => resolveInView(keysView(['MS']), T({ query: 'M*' }), noRefs),
+      'no_match',
+    );
+    expect(err.message).toMatch(/inside text it is a literal character/);
+  });
+});
+
+describe('resolveInView: stale refs', () => {
+  /** A registry that saw `before` (refs e1…) and now holds `after` (refs minted later). */
+  function registry(before: SnapshotView, after: SnapshotView): RefLookup {
+    const reg = new RefRegistry();
+    for (let k = 0; k < before.refs.length + after.refs.length; k++) {
+      reg.mint({ pid: 4242, snapshotId: k < before.refs.length ? 'sK' : 'sL', tool: 'ax_find' });
+    }
+    reg.noteSeen(before);
+    reg.noteSeen(after);
+    return { indexOf: (ref) => after.refs.indexOf(ref), lastSeen: (ref) => reg.lastSeen(ref) };
+  }
+
+  it('names the re-created element by its new ref and a query, and both calls work', () => {
+    const before = keysView(['7', '8']);
+    const after = keysView(['7', '8'], { refBase: 10, snapshotId: 'sL' });
+    const refs = registry(before, after);
+    const err = axError(() => resolveInView(after, T({ ref: 'e2' }), refs, unique), 'stale_ref');
+    expect(err.message).toMatch(
+      /^ref e2 is stale: it came from snapshot sK \(ax_find\).*it was \[AXCheckBox\] "7", and the same element is now e11$/,
+    );
+    const details = err.details as { ref: string; query: string };
+    expect(details).toMatchObject({ ref: 'e11', query: 'AXCheckBox:"7"' });
+    expect(err.hint).toBe('Use ref: "e11" (or query: "AXCheckBox:\\"7\\"")');
+    const byRef = resolveInView(after, T({ ref: details.ref }), refs, unique);
+    const byQuery = resolveInView(after, T({ query: details.query }), refs, unique);
+    expect(byRef.element?.name).toBe('7');
+    expect(byQuery.index).toBe(byRef.index);
+  });
+
+  it('lists the candidates when several elements now have that role and name', () => {
+    const before = keysView(['7']);
+    const after = keysView(['7', '7'], { refBase: 10, snapshotId: 'sL' });
+    const err = axError(
+      () => resolveInView(after, T({ ref: 'e2' }), registry(before, after), unique),
+      'stale_ref',
+    );
+    expect(err.message).toMatch(/2 elements have that role and name now: e11, e12$/);
+    expect(err.hint).toContain('query: "AXCheckBox:\\"7\\" nth:1"');
+    expect(resolveInView(after, T({ query: 'AXCheckBox:"7" nth:2' }), noRefs, unique).ref).toBe(
+      'e12',
+    );
+  });
+
+  it('says so when nothing with that role and name is left', () => {
+    const before = keysView(['7']);
+    const after = keysView(['8'], { refBase: 10, snapshotId: 'sL' });
+    const err = axError(
+      () => resolveInView(after, T({ ref: 'e2' }), registry(before, after)),
+      'stale_ref',
+    );
+    expect(err.message).toMatch(/it was \[AXCheckBox\] "7", and nothing with that role and name/);
+    expect(err.details).toMatchObject({ lastSeen: { role: 'AXCheckBox', name: '7' } });
   });
 });
