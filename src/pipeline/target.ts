@@ -60,7 +60,7 @@ export interface ResolveOptions {
 }
 
 /** Candidates listed in an ambiguity error before `+N more`. */
-const MAX_LISTED = 5;
+const MAX_LISTED = 4;
 
 export function elementLabel(el: Element, ref: string): string {
   const text =
@@ -186,10 +186,12 @@ function ambiguous(
     return c;
   });
   const more = tied.length - listed.length;
+  // Short enough for the summary's error line: ref, role, text, where, and its pick.
   const lines = candidates.map((c) => {
-    const f = c.frame ? ` at ${c.frame.x},${c.frame.y} ${c.frame.w}x${c.frame.h}` : '';
-    const native = c.nativeRole && c.nativeRole !== c.role ? ` (${c.nativeRole})` : '';
-    return `${c.ref} [${c.role}${native}]${c.text ? ` "${c.text}"` : ''}${f}${c.query ? ` = ${arg('query', c.query)}` : ''}`;
+    const at = c.frame ? ` at ${c.frame.x},${c.frame.y}` : '';
+    const pick = c.query ? ` ${c.query.slice(text.trim().length).trim()}` : '';
+    const shown = c.text.length > 24 ? `${c.text.slice(0, 23)}…` : c.text;
+    return `${c.ref} [${c.role}]${shown ? ` ${JSON.stringify(shown)}` : ''}${at}${pick}`;
   });
   const first = candidates.find((c) => c.query) ?? candidates[0];
   const star =
@@ -198,8 +200,8 @@ function ambiguous(
       : '';
   return new AxError(
     'ambiguous_target',
-    `'${text}' matches ${tied.length} elements equally well, so none was acted on: ${lines.join('; ')}${more > 0 ? `; +${more} more` : ''}`,
-    `Name one: its ref (${arg('ref', first.ref)})${first.query ? `, or nth in the query (${arg('query', first.query)}; nth counts the query's matches in tree order)` : ''}, or a narrower query (an exact title, a path like window:"Main" > button:OK).${star}`,
+    `'${text}' matches ${tied.length} elements equally well, none was acted on: ${lines.join('; ')}${more > 0 ? `; +${more} more` : ''}`,
+    `Name one by ref (${arg('ref', first.ref)})${first.query ? ` or add its pick to the query (${arg('query', first.query)})` : ''}.${star}`,
     { candidates, total: tied.length },
   );
 }

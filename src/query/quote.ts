@@ -1,18 +1,24 @@
 /**
  * Writing queries back out: the text of a query that the parser reads as meant, for
- * errors that suggest a call ("query: AXButton:\"Save as:\"").
+ * errors that suggest a call (`query: "AXButton:'Save as:'"`).
  */
 import type { Element } from '../model/element.js';
 import { collapse } from './text.js';
 
-/** `text` as a double-quoted query value: `"Save as:"`, with `\` and `"` escaped. */
+/**
+ * `text` as a quoted query value: `'Save as:'`, or `"Don't save"` when the text has a
+ * single quote, escaping (`\"`, `\\`) only when it has both. Single quotes first
+ * because the query itself travels in a JSON string, where every `"` costs a backslash.
+ */
 export function quoteText(text: string): string {
+  if (!text.includes("'") && !text.includes('\\')) return `'${text}'`;
+  if (!text.includes('"') && !text.includes('\\')) return `"${text}"`;
   return `"${text.replace(/[\\"]/g, '\\$&')}"`;
 }
 
 /**
  * A query for an element by its exact AX role and its name (else its identifier, else
- * its description): `AXButton:"Save"`, `role:AXTextField identifier:"email"`. Undefined
+ * its description): `AXButton:'Save'`, `role:AXTextField identifier:'email'`. Undefined
  * when the element has none of those texts. Values are never used: they change, and may
  * be secret.
  */

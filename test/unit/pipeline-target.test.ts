@@ -316,8 +316,13 @@ describe('resolveInView: one element for an action', () => {
       () => resolveInView(view, T({ query: 'M' }), noRefs, unique),
       'ambiguous_target',
     );
-    expect(err.message).toMatch(/^'M' matches 3 elements equally well, so none was acted on/);
-    expect(err.message).toContain(`e3 [AXCheckBox (toggle button)] "MR" at 60,100 40x30`);
+    expect(err.message).toBe(
+      `'M' matches 3 elements equally well, none was acted on: ` +
+        `e2 [AXCheckBox] "MS" at 10,100 nth:1; e3 [AXCheckBox] "MR" at 60,100 nth:2; ` +
+        `e4 [AXCheckBox] "M+" at 110,100 nth:3`,
+    );
+    // Short enough for the summary's error line (400 characters) with the hint.
+    expect(err.actionable.length).toBeLessThan(400);
     const candidates = (err.details as { candidates: { ref: string; query?: string }[] })
       .candidates;
     expect(candidates.map((c) => c.ref)).toEqual(['e2', 'e3', 'e4']);
@@ -352,8 +357,8 @@ describe('resolveInView: one element for an action', () => {
       () => resolveInView(keysView(names), T({ query: 'button:' }), noRefs, unique),
       'ambiguous_target',
     );
-    expect(err.message).toMatch(/matches 8 elements.*; \+3 more$/);
-    expect((err.details as { candidates: unknown[] }).candidates).toHaveLength(5);
+    expect(err.message).toMatch(/matches 8 elements.*; \+4 more$/);
+    expect((err.details as { candidates: unknown[] }).candidates).toHaveLength(4);
   });
 
   it('says how to click the text "*" when * (any element) is ambiguous', () => {
@@ -396,8 +401,8 @@ describe('resolveInView: stale refs', () => {
       /^ref e2 is stale: it came from snapshot sK \(ax_find\).*it was \[AXCheckBox\] "7", and the same element is now e11$/,
     );
     const details = err.details as { ref: string; query: string };
-    expect(details).toMatchObject({ ref: 'e11', query: 'AXCheckBox:"7"' });
-    expect(err.hint).toBe('Use ref: "e11" (or query: "AXCheckBox:\\"7\\"")');
+    expect(details).toMatchObject({ ref: 'e11', query: "AXCheckBox:'7'" });
+    expect(err.hint).toBe(`Use ref: "e11" (or query: "AXCheckBox:'7'")`);
     const byRef = resolveInView(after, T({ ref: details.ref }), refs, unique);
     const byQuery = resolveInView(after, T({ query: details.query }), refs, unique);
     expect(byRef.element?.name).toBe('7');
@@ -412,8 +417,8 @@ describe('resolveInView: stale refs', () => {
       'stale_ref',
     );
     expect(err.message).toMatch(/2 elements have that role and name now: e11, e12$/);
-    expect(err.hint).toContain('query: "AXCheckBox:\\"7\\" nth:1"');
-    expect(resolveInView(after, T({ query: 'AXCheckBox:"7" nth:2' }), noRefs, unique).ref).toBe(
+    expect(err.hint).toContain(`query: "AXCheckBox:'7' nth:1"`);
+    expect(resolveInView(after, T({ query: "AXCheckBox:'7' nth:2" }), noRefs, unique).ref).toBe(
       'e12',
     );
   });

@@ -261,20 +261,22 @@ describe('* and quoting', () => {
     expect(names(view, find(view, '"Save as:"').matches)).toEqual(['Save as:']);
     // Unquoted, "Save as:" is still read as text (no role or key is named "Save as").
     expect(names(view, find(view, 'Save as:').matches)).toEqual(['Save as:']);
-    expect(quoteText('say "hi" \\ bye')).toBe('"say \\"hi\\" \\\\ bye"');
-    const q = parseQuery(`title:${quoteText('say "hi" \\ bye')}`);
-    expect(q.attempts[0].steps[0].terms[0]).toMatchObject({
-      match: { op: 'exact', text: 'say "hi" \\ bye' },
-    });
+    expect(quoteText('Save as:')).toBe(`'Save as:'`);
+    expect(quoteText("Don't save")).toBe(`"Don't save"`);
+    expect(quoteText('say "hi", don\'t \\')).toBe('"say \\"hi\\", don\'t \\\\"');
+    for (const text of ['Save as:', "Don't save", 'say "hi", don\'t \\', 'a > b [2]', '*']) {
+      const q = parseQuery(`title:${quoteText(text)}`);
+      expect(q.attempts[0].steps[0].terms[0]).toMatchObject({ match: { op: 'exact', text } });
+    }
   });
 
   it('exactQueryFor names an element by AX role and name, else identifier, else description', () => {
-    expect(exactQueryFor({ role: 'AXCheckBox', name: 'Save as:' })).toBe('AXCheckBox:"Save as:"');
+    expect(exactQueryFor({ role: 'AXCheckBox', name: 'Save as:' })).toBe(`AXCheckBox:'Save as:'`);
     expect(exactQueryFor({ role: 'AXTextField', name: '', identifier: 'email' })).toBe(
-      'role:AXTextField identifier:"email"',
+      `role:AXTextField identifier:'email'`,
     );
     expect(exactQueryFor({ role: 'AXImage', name: '', description: 'Logo' })).toBe(
-      'role:AXImage description:"Logo"',
+      `role:AXImage description:'Logo'`,
     );
     expect(exactQueryFor({ role: 'AXGroup', name: '' })).toBeUndefined();
     const view = calculator();
