@@ -5,6 +5,8 @@
  * apps. The fixture prints every key press (the external oracle).
  */
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session, type CallResult } from '../../src/harness/session.js';
@@ -133,5 +135,49 @@ describe('app names', () => {
     expect(ok.isError, ok.text).toBe(false);
     await second.output?.waitForEvent((e) => e.event === 'pressed' && e.key === '8', { from });
     await second.stop();
+  });
+});
+
+describe('galculator (Debian package): keys are GTK toggle buttons', () => {
+  /** The line of the element in a fresh tree file of the app. */
+  async function lineOf(pid: number, pattern: RegExp): Promise<string> {
+    const tree = await session.call('ax_get_tree', { app: pid });
+    const line = fs
+      .readFileSync(tree.fields.file, 'utf8')
+      .split('\n')
+      .find((l) => pattern.test(l));
+    if (!line) throw new Error(`no line matches ${pattern} in ${tree.fields.file}`);
+    return line;
+  }
+
+  it('button:7 types 7; "M" (MS, MR, M+) is refused; its pick for MS saves to memory', async () => {
+    // A private HOME: galculator writes its settings there on exit.
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'axpage-galculator-'));
+    const calc = await session.launch('galculator', [], { env: { HOME: home } });
+    try {
+      const display = /\[AXTextArea \(text\)\] "([^"]*)"/;
+      const r = await session.call('ax_click', { app: calc.pid, query: 'button:7' });
+      expect(r.isError, r.text).toBe(false);
+      expect(display.exec(await lineOf(calc.pid, display))?.[1]).toBe('7');
+      // MR is disabled while the memory is empty: it is the app's own record of MS.
+      expect(await lineOf(calc.pid, /\] "MR" /)).toMatch(/ disabled /);
+      const m = await session.call('ax_click', { app: calc.pid, query: 'M' });
+      expect(m.isError).toBe(true);
+      expect(m.text).toMatch(/'M' matches 3 elements equally well/);
+      // Nothing was pressed: MS would have opened its "save here" menu.
+      const after = await session.call('ax_get_tree', { app: calc.pid });
+      expect(fs.readFileSync(after.fields.file, 'utf8')).not.toContain('"save here"');
+      const pick = /\[AXCheckBox\] "MS" at [0-9]+,[0-9]+ (nth:[0-9]+)/.exec(m.text);
+      expect(pick, m.text).not.toBeNull();
+      const ms = await session.call('ax_click', { app: calc.pid, query: `M ${pick?.[1]}` });
+      expect(ms.isError, ms.text).toBe(false);
+      // MS opens galculator's "save here" menu; choosing it stores 7 and enables MR.
+      const save = await session.call('ax_click', { app: calc.pid, query: 'menuitem:"save here"' });
+      expect(save.isError, save.text).toBe(false);
+      expect(await lineOf(calc.pid, /\] "MR" /)).not.toMatch(/ disabled /);
+    } finally {
+      await calc.stop();
+      fs.rmSync(home, { recursive: true, force: true });
+    }
   });
 });
