@@ -99,6 +99,9 @@ describe('role families', () => {
     expect(names(view, find(view, 'role:AXButton').matches)).toEqual(['=']);
     expect(names(view, find(view, 'AXCheckBox:7').matches)).toEqual(['7']);
     expect(names(view, find(view, 'toggle button:7').matches)).toEqual(['7']);
+    // The xpath form and contains take the family too.
+    expect(names(view, find(view, "//button[@title='7']").matches)).toEqual(['7']);
+    expect(names(view, find(view, 'button~Save').matches)).toEqual(['Save as:']);
   });
 
   it('checkbox takes switches; textfield takes text areas; aliases name the same family', () => {
@@ -261,6 +264,9 @@ describe('* and quoting', () => {
     expect(names(view, find(view, '"Save as:"').matches)).toEqual(['Save as:']);
     // Unquoted, "Save as:" is still read as text (no role or key is named "Save as").
     expect(names(view, find(view, 'Save as:').matches)).toEqual(['Save as:']);
+    expect(names(view, find(view, "title:'Save as:'").matches)).toEqual(['Save as:']);
+    // A near miss of a role is an error, not text.
+    expect(() => parseQuery('buton:OK')).toThrow(/unknown role or key 'buton'/);
     expect(quoteText('Save as:')).toBe(`'Save as:'`);
     expect(quoteText("Don't save")).toBe(`"Don't save"`);
     expect(quoteText('say "hi", don\'t \\')).toBe('"say \\"hi\\", don\'t \\\\"');
