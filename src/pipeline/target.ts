@@ -63,10 +63,8 @@ export interface ResolveOptions {
 const MAX_LISTED = 4;
 
 export function elementLabel(el: Element, ref: string): string {
-  const text =
-    el.name || (el.flags.includes('secure') ? '' : (el.value ?? '')) || el.description || '';
-  const shown = text.length > 40 ? `${text.slice(0, 39)}…` : text;
-  return `[${el.role}]${shown ? ` "${shown.replace(/\s+/g, ' ')}"` : ''} ${ref}`;
+  const shown = shownText(el);
+  return `[${el.role}]${shown ? ` "${shown}"` : ''} ${ref}`;
 }
 
 export function centerOf(el: Element): { x: number; y: number } | undefined {
@@ -220,6 +218,7 @@ function picks(view: SnapshotView, query: string, index: number): boolean {
   }
 }
 
+/** The text an element is shown by: its name, else its value (never a secure one), else its description; one line, 40 characters at most. */
 function shownText(el: Element): string {
   const text =
     el.name || (el.flags.includes('secure') ? '' : (el.value ?? '')) || el.description || '';

@@ -351,6 +351,18 @@ describe('resolveInView: one element for an action', () => {
     expect(resolveInView(view, T({ query: 'button:7' }), noRefs, unique).element?.name).toBe('7');
   });
 
+  it('offers refs only when the strategy reads the whole text literally (no nth syntax)', () => {
+    const err = axError(
+      () =>
+        resolveInView(keysView(['MS', 'MR']), T({ query: 'M', strategy: 'contains' }), noRefs, {
+          unique: true,
+        }),
+      'ambiguous_target',
+    );
+    expect(err.message).toMatch(/"MS" at 10,100; e3 /);
+    expect(err.hint).toBe('Name one by ref (ref: "e2").');
+  });
+
   it('caps the list with +N more', () => {
     const names = Array.from({ length: 8 }, (_, k) => `Key ${k}`);
     const err = axError(
