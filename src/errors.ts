@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'no_desktop'
   | 'app_not_found'
   | 'app_ambiguous'
+  | 'ambiguous_target'
   | 'stale_ref'
   | 'unknown_ref'
   | 'no_match'

@@ -56,28 +56,34 @@ export class AppDirectory {
         'Connect again with ax_connect',
       );
     }
+    // Tiers, best first: exact name, exact window title, part of a name, part of a
+    // title. The first tier with one app decides; several in a tier are ambiguous.
     const lower = text.toLowerCase();
+    let windowList: DesktopWindow[] | undefined;
+    const windows = async (): Promise<DesktopWindow[]> =>
+      (windowList ??= await desktop.listWindows());
     const exact = apps.filter((a) => a.name.toLowerCase() === lower);
     if (exact.length === 1) return { ...exact[0], matchedBy: 'name' };
-    if (exact.length > 1) throw ambiguous(text, exact);
-    const windows = await desktop.listWindows();
-    const byTitle = uniquePids(windows.filter((w) => w.title.toLowerCase() === lower));
+    if (exact.length > 1) throw ambiguous(text, exact, await windows());
+    const reachable = (pids: number[]): AppInfo[] => apps.filter((a) => pids.includes(a.pid));
+    const byTitle = uniquePids((await windows()).filter((w) => w.title.toLowerCase() === lower));
     if (byTitle.length === 1) return withMatch(apps, byTitle[0], 'window-title', text);
+    if (reachable(byTitle).length > 1) throw ambiguous(text, reachable(byTitle), await windows());
+    if (reachable(byTitle).length === 1) {
+      return { ...reachable(byTitle)[0], matchedBy: 'window-title' };
+    }
     const contains = apps.filter((a) => a.name.toLowerCase().includes(lower));
     if (contains.length === 1) return { ...contains[0], matchedBy: 'name-contains' };
-    if (contains.length > 1) throw ambiguous(text, contains);
-    const titleContains = uniquePids(windows.filter((w) => w.title.toLowerCase().includes(lower)));
+    if (contains.length > 1) throw ambiguous(text, contains, await windows());
+    const titleContains = uniquePids(
+      (await windows()).filter((w) => w.title.toLowerCase().includes(lower)),
+    );
     if (titleContains.length > 0) {
       // Windows of apps off the accessibility bus are no candidates: one reachable app
       // is the answer. With none, withMatch says why the window cannot be used.
-      const reachable = titleContains.filter((pid) => apps.some((a) => a.pid === pid));
-      if (reachable.length > 1) {
-        throw ambiguous(
-          text,
-          apps.filter((a) => reachable.includes(a.pid)),
-        );
-      }
-      return withMatch(apps, reachable[0] ?? titleContains[0], 'window-title', text);
+      const onBus = reachable(titleContains);
+      if (onBus.length > 1) throw ambiguous(text, onBus, await windows());
+      return withMatch(apps, onBus[0]?.pid ?? titleContains[0], 'window-title', text);
     }
     throw new AxError(
       'app_not_found',
@@ -104,12 +110,30 @@ function withMatch(apps: AppInfo[], pid: number, how: string, text: string): Res
   return { ...hit, matchedBy: how };
 }
 
-function ambiguous(text: string, candidates: AppInfo[]): AxError {
+/** Window titles shown per candidate before `+N more`. */
+const TITLES_SHOWN = 2;
+
+/** Several apps match: list each with its pid and window titles, the facts that tell them apart. */
+function ambiguous(text: string, candidates: AppInfo[], windows: DesktopWindow[]): AxError {
+  const listed = candidates.map((a) => ({
+    name: a.name,
+    pid: a.pid,
+    windows: windows.filter((w) => w.pid === a.pid).map((w) => w.title),
+  }));
+  const shown = listed.map((c) => {
+    const titles = c.windows.slice(0, TITLES_SHOWN).map((t) => JSON.stringify(t));
+    const more = c.windows.length - titles.length;
+    const w =
+      c.windows.length === 0
+        ? ', no windows'
+        : `, window${c.windows.length > 1 ? 's' : ''} ${titles.join(', ')}${more > 0 ? ` +${more} more` : ''}`;
+    return `${c.name} (pid ${c.pid}${w})`;
+  });
   return new AxError(
     'app_ambiguous',
-    `'${text}' matches ${candidates.length} apps: ${candidates.map((a) => `${a.name} (pid ${a.pid})`).join(', ')}`,
-    'Pass the pid instead, or connect one with ax_connect and an alias',
-    { candidates: candidates.map(brief) },
+    `'${text}' matches ${candidates.length} apps: ${shown.join(', ')}`,
+    `Pass the pid (app: ${candidates[0].pid}), or a window title only one of them has, or connect one with ax_connect and an alias`,
+    { candidates: listed },
   );
 }
 

@@ -26,7 +26,7 @@ import {
 import { RefRegistry } from './refs.js';
 import type { ToolResponse } from './response.js';
 import { settle, type SettleResult } from './settle.js';
-import { resolveInView, type ResolvedTarget, type Target } from './target.js';
+import { resolveInView, type ResolvedTarget, type ResolveOptions, type Target } from './target.js';
 import { ViewCache } from './views.js';
 
 /** What an observation tool sees: the view and, when it named one, its target. */
@@ -156,9 +156,12 @@ export class Pipeline {
     return this.views.fresh(pid) ?? this.snapshot(pid, tool);
   }
 
-  resolveTarget(view: SnapshotView, spec: Target): ResolvedTarget {
-    return resolveInView(view, spec, (ref) =>
-      this.views.indexOf(view, ref, this.refs.originOf(ref)),
+  resolveTarget(view: SnapshotView, spec: Target, opts?: ResolveOptions): ResolvedTarget {
+    return resolveInView(
+      view,
+      spec,
+      { indexOf: (ref) => view.refs.indexOf(ref), lastSeen: (ref) => this.refs.lastSeen(ref) },
+      opts,
     );
   }
 
@@ -212,7 +215,10 @@ export class Pipeline {
     return this.lock.run(pid, async () => {
       const desktop = await this.desktop();
       const before = await this.currentView(pid, tool);
-      const target = req.target ? this.resolveTarget(before, req.target) : undefined;
+      // An action needs one element: several equally good matches are an error.
+      const target = req.target
+        ? this.resolveTarget(before, req.target, { unique: true })
+        : undefined;
       const childrenBefore = new Set(await desktop.childProcesses(pid).catch(() => []));
       const frontBefore = (await desktop.frontmost().catch(() => null))?.pid;
       const watching = (await this.views.watch(desktop, pid)) !== null;
@@ -222,7 +228,7 @@ export class Pipeline {
         pid,
         view: before,
         target,
-        resolve: (spec) => this.resolveTarget(before, spec),
+        resolve: (spec) => this.resolveTarget(before, spec, { unique: true }),
       });
       const actMs = Date.now() - startedAt;
       const settled = await settle(

@@ -129,6 +129,7 @@ export class ViewCache {
       h: screen.h,
     });
     const view: SnapshotView = { snapshot, snapshotId, refs, visible, viewport, dialog };
+    this.refs.noteSeen(view);
     if (partial) {
       keys.forEach((key, i) => s.refByKey.set(key, refs[i]));
     } else {

@@ -4,13 +4,20 @@
  * Attempts run in order and the first that finds anything (after scope and filters)
  * wins; `tried` names each attempt run. Ranking is a fixed, deterministic order:
  *
- *   1. text score (exact name > exact value > … > contains; see match.ts)
+ *   1. text tier (case-exact name > case-folded name > exact value > … > contains on
+ *      the name > contains on the value …; see TextHit.tier in match.ts)
  *   2. visible before not visible
  *   3. interactive roles (controls, rows, cells) before the rest
- *   4. enabled before disabled
- *   5. position scope: smaller area, then deeper; otherwise nearest the focused element,
+ *   4. text score within the tier (contains: starting the text, covering more of it)
+ *   5. enabled before disabled
+ *   6. position scope: smaller area, then deeper; otherwise nearest the focused element,
  *      by tree distance (steps through the common ancestor), then by centre distance
- *   6. tree order
+ *   7. tree order
+ *
+ * Matches are *equally good* (tiedWithBest) when they share the best match's tier,
+ * visibility and interactivity: keys 1-3. What comes after is a guess (a longer
+ * covering, nearness to the focus), good enough to show first in a read but not to
+ * act on: an action on a query with several equally good matches is ambiguous.
  */
 import type { Element, Snapshot } from '../model/element.js';
 import { isInteractiveRole } from '../model/roles.js';
@@ -65,6 +72,10 @@ export interface Match {
   index: number;
   /** Text quality, higher is better (100 = exact name, structural matches 100). */
   score: number;
+  /** The kind of text hit (see TextHit.tier): equal tiers are equally good texts. */
+  tier: number;
+  /** 0 visible and interactive, 1 visible, 2 hidden and interactive, 3 hidden: lower ranks first. */
+  standing: number;
   strategy: MatchStrategy;
   /** Which text the query hit, for text matches. */
   field?: TextField;
@@ -114,6 +125,8 @@ export function findMatches(
     const matches: Match[] = ranked.map((h) => ({
       index: h.index,
       score: h.score,
+      tier: h.tier,
+      standing: standingOf(subject, h.index),
       strategy: attempt.name === 'exact' && h.field ? EXACT_STRATEGY[h.field] : strategyOf(attempt),
       ...(h.field ? { field: h.field } : {}),
     }));
@@ -127,6 +140,20 @@ export function findMatches(
     };
   }
   return { matches: [], total: 0, tried, excluded: excluded.size };
+}
+
+/**
+ * The matches as good as the first (ranked) one: same text tier, same visibility, same
+ * interactivity. One means the query names one element; several, that it is ambiguous.
+ */
+export function tiedWithBest(matches: readonly Match[]): Match[] {
+  const best = matches[0];
+  if (!best) return [];
+  return matches.filter((m) => m.tier === best.tier && m.standing === best.standing);
+}
+
+function standingOf(s: Subject, i: number): number {
+  return (s.isVisible(i) ? 0 : 2) + (isInteractiveRole(s.snapshot.elements[i].role) ? 0 : 1);
 }
 
 function strategyOf(a: Attempt): MatchStrategy {
@@ -317,6 +344,7 @@ function containsPoint(el: Element, p: { x: number; y: number }): boolean {
 interface Hit {
   index: number;
   score: number;
+  tier: number;
   field?: TextField;
 }
 
@@ -355,7 +383,7 @@ function runAttempt(
         excluded.add(i);
         continue;
       }
-      stepHits.push({ index: i, score: hit.score, field: hit.field });
+      stepHits.push({ index: i, score: hit.score, tier: hit.tier, field: hit.field });
     }
     let chosen = stepHits;
     if (step.nth !== undefined) {
@@ -417,16 +445,15 @@ function rank(
   const dist = !point && focus >= 0 ? treeDistances(elements, focus) : null;
   const fc = focus >= 0 ? centre(elements[focus]) : null;
   // Keys in flat arrays, sorted through an index permutation: no object per hit.
-  const flags = new Uint8Array(m);
+  const standing = new Uint8Array(m);
+  const disabled = new Uint8Array(m);
   const near1 = new Float64Array(m);
   const near2 = new Float64Array(m);
   for (let k = 0; k < m; k++) {
     const i = hits[k].index;
     const el = elements[i];
-    flags[k] =
-      (s.isVisible(i) ? 0 : 4) +
-      (isInteractiveRole(el.role) ? 0 : 2) +
-      (el.flags.includes('disabled') ? 1 : 0);
+    standing[k] = standingOf(s, i);
+    disabled[k] = el.flags.includes('disabled') ? 1 : 0;
     if (point) {
       const r = el.frame;
       near1[k] = r ? r.w * r.h : Infinity;
@@ -440,8 +467,10 @@ function rank(
   const perm = Array.from({ length: m }, (_, k) => k);
   perm.sort(
     (a, b) =>
+      hits[b].tier - hits[a].tier ||
+      standing[a] - standing[b] ||
       hits[b].score - hits[a].score ||
-      flags[a] - flags[b] ||
+      disabled[a] - disabled[b] ||
       cmp(near1[a], near1[b]) ||
       cmp(near2[a], near2[b]) ||
       hits[a].index - hits[b].index,

@@ -16,6 +16,9 @@
  *   button:Save                role:title. Roles: AX names with or without `AX`
  *   AXButton:Save              (case-insensitive), aliases (textfield, text field,
  *   push button:Save           checkbox, dropdown …), native names (push button).
+ *                              Family words (button, checkbox, textfield, dropdown,
+ *                              menuitem, window, dialog; see ROLE_FAMILIES) name every
+ *                              role of their kind; `AXButton` names AXButton alone.
  *   button~Save                Title exact (`:`) or contains (`~`); auto falls back
  *   button:                    to contains when exact finds nothing. `role:` alone =
  *                              every element of that role.
@@ -35,10 +38,16 @@
  *                              its controls; for direct children use the xpath form.
  *   AXButton[2]   OK[-1]       `[n]`: the nth (1-based; negative from the end) of a
  *   role:button index:2        step's matches in tree order, i.e. the order of the
- *                              tree file, after scope and filters. `index:n`/`nth:n`
- *                              is the same for the last step.
+ *   M nth:2                    tree file, after scope and filters. `index:n`/`nth:n`
+ *                              is the same for the last step, after any query.
  *   //AXButton[@title='Save']  xpath subset (see xpath.ts): `//` anywhere, `/` child.
- *   *                          any element (with scope/filters: the explorer).
+ *   *                          any element (with scope/filters: the explorer). Only a
+ *                              whole step is a wildcard (`*`, `> *`, `//*`); inside text
+ *                              or a value (`Save*`, `button:*`) `*` is a literal character.
+ *
+ * Quotes (`"…"` or `'…'`, opening at the start of a token) keep spaces, `:`, `>`, `[`
+ * and `*` as text; a backslash escapes the quote or itself (`"say \"hi\""`).
+ * quoteText writes a value so; exactQueryFor writes `AXButton:"Save as:"`.
  *
  * A structured reading that finds nothing falls back to the whole text as literal
  * plain text (`Label: hello` may be a label), unless the query used quotes or a regex.
@@ -46,19 +55,22 @@
  * text is the regex, `/re/flags` or bare), role (a role name), identifier, xpath.
  */
 export { parseQuery } from './parse.js';
-export { findMatches } from './find.js';
+export { findMatches, tiedWithBest } from './find.js';
 export type { FindFilter, FindOptions, FindResult, FindScope, Match } from './find.js';
 export { suggestNames } from './suggest.js';
+export { exactQueryFor, quoteText, withNth } from './quote.js';
 export { describeQuery } from './describe.js';
 export {
   elementTypeRoles,
   resolveElementTypes,
   resolveRole,
   roleMatches,
+  ROLE_FAMILIES,
   ROLE_NAMES,
   suggestRoles,
 } from './roles.js';
 export { QueryError, QUERY_FORMS_HELP, STRATEGIES } from './types.js';
+export type { RoleFamily } from './roles.js';
 export type {
   Attempt,
   AttemptName,

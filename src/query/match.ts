@@ -143,6 +143,13 @@ export class Subject {
 
 export interface TextHit {
   score: number;
+  /**
+   * The kind of hit, for "equally good": an exact or regex hit's tier is its score (a
+   * case-exact name beats a case-folded one, a name beats a value); every contains hit
+   * on a field shares one tier, whatever the position and coverage bonuses, because
+   * "M" is no more meant by "MS" than by "MR".
+   */
+  tier: number;
   field: TextField;
 }
 
@@ -154,7 +161,7 @@ export function testTerms(
   s: Subject,
   i: number,
   terms: readonly CompiledTerm[],
-): TextHit | { score: number; field?: undefined } | null {
+): TextHit | { score: number; tier: number; field?: undefined } | null {
   let hit: TextHit | undefined;
   const el = s.snapshot.elements[i];
   for (const t of terms) {
@@ -171,12 +178,12 @@ export function testTerms(
       case 'text': {
         const h = scoreText(s, i, t.fields, t.match);
         if (!h) return null;
-        if (!hit || h.score > hit.score) hit = h;
+        if (!hit || h.tier > hit.tier || (h.tier === hit.tier && h.score > hit.score)) hit = h;
         break;
       }
     }
   }
-  return hit ?? { score: STRUCTURAL_SCORE };
+  return hit ?? { score: STRUCTURAL_SCORE, tier: STRUCTURAL_SCORE };
 }
 
 function matchRoleText(m: CompiledText, el: Element): boolean {
@@ -193,8 +200,10 @@ function scoreText(
   m: CompiledText,
 ): TextHit | null {
   let best: TextHit | null = null;
-  const consider = (field: TextField, score: number): void => {
-    if (!best || score > best.score) best = { field, score };
+  const consider = (field: TextField, score: number, tier = score): void => {
+    if (!best || tier > best.tier || (tier === best.tier && score > best.score)) {
+      best = { field, score, tier };
+    }
   };
   if (m.op === 'regex') {
     const el = s.snapshot.elements[i];
@@ -218,7 +227,7 @@ function scoreText(
     else if (/\W/.test(f[at - 1])) score += 2;
     score += Math.round((5 * m.lower.length) / f.length);
     if (s.text(i, field).includes(m.text)) score += 1;
-    consider(field, score);
+    consider(field, score, CONTAINS_BASE[field]);
   }
   return best;
 }

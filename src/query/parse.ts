@@ -219,6 +219,11 @@ function parseStep(group: Token[], src: string, source: string): ParsedStep {
   if (last?.kind === 'nth') {
     nth = checkNth(last.n ?? 0, source, last.start);
     toks = trimWs(toks.slice(0, -1));
+  } else if (endsWithNthTerm(toks)) {
+    // `M nth:2` picks like `M[2]`: plain text takes a trailing nth:n/index:n too, so the
+    // pick an ambiguity error suggests works on any query.
+    nth = checkNth(Number(last.text), source, last.start);
+    toks = trimWs(toks.slice(0, -3));
   }
   const withNth = <T extends ParsedStep>(p: T): T => {
     if (nth === undefined) return p;
@@ -284,6 +289,22 @@ function parseStep(group: Token[], src: string, source: string): ParsedStep {
     }
   }
   return withNth({ kind: 'text', text: raw, quoted: false });
+}
+
+/** `… nth:2` / `… index:-1`: a number term for the nth key after some whitespace. */
+function endsWithNthTerm(toks: Token[]): boolean {
+  const n = toks.length;
+  if (n < 5) return false;
+  const [ws, key, op, value] = toks.slice(n - 4);
+  return (
+    ws.kind === 'ws' &&
+    key.kind === 'word' &&
+    keyDef(key.text)?.kind === 'nth' &&
+    op.kind === 'op' &&
+    op.text !== '~' &&
+    value.kind === 'word' &&
+    /^-?\d+$/.test(value.text)
+  );
 }
 
 /** Reads `key<op>value` terms from a token list. */

@@ -181,6 +181,47 @@ const ROLE_DEFS: RoleDef[] = [
   { ax: 'AXUnknown', aliases: [], native: ['unknown', 'invalid', 'redundant object', 'extended'] },
 ];
 
+/**
+ * Role families: the plain word an agent would use for a kind of control names every
+ * role of that kind, whatever role line a toolkit gives it. GTK toggle buttons are
+ * `[AXCheckBox (toggle button)]` (macOS shows on/off buttons as check boxes), yet a
+ * calculator's keys are what anyone calls buttons, so `button:7` must find them. AX
+ * names (`AXButton`) stay exact: they select precisely the lines `grep AXButton` shows.
+ * A family matches an element whose AX role is one of `roles`, or whose native role is
+ * one of those roles' native names (so `button` takes `toggle button` through
+ * AXToggleButton even where it is mapped to AXCheckBox).
+ */
+export interface RoleFamily {
+  /** The word, as documented. */
+  name: string;
+  /** Other words for the same family (compared compacted: `text field` = `textfield`). */
+  aliases: readonly string[];
+  roles: readonly string[];
+}
+
+export const ROLE_FAMILIES: readonly RoleFamily[] = [
+  {
+    name: 'button',
+    aliases: ['btn'],
+    roles: ['AXButton', 'AXToggleButton', 'AXMenuButton'],
+  },
+  { name: 'checkbox', aliases: ['check', 'check box'], roles: ['AXCheckBox', 'AXSwitch'] },
+  { name: 'radio', aliases: ['radiobutton', 'radio button'], roles: ['AXRadioButton'] },
+  {
+    name: 'textfield',
+    aliases: ['text field', 'textbox', 'input', 'edit', 'field'],
+    roles: ['AXTextField', 'AXSecureTextField', 'AXSearchField', 'AXTextArea'],
+  },
+  { name: 'dropdown', aliases: ['popup', 'select'], roles: ['AXPopUpButton', 'AXComboBox'] },
+  {
+    name: 'menuitem',
+    aliases: ['menu item'],
+    roles: ['AXMenuItem', 'AXMenuBarItem'],
+  },
+  { name: 'window', aliases: ['win'], roles: ['AXWindow', 'AXSheet', 'AXDialog'] },
+  { name: 'dialog', aliases: [], roles: ['AXSheet', 'AXDialog'] },
+];
+
 /** Roles that many unrelated native roles map to. */
 const GENERIC_ROLES: ReadonlySet<string> = new Set(['AXGroup', 'AXUnknown']);
 
@@ -224,7 +265,28 @@ function buildLookup(): Map<string, Entry> {
       for (const native of def.native) entry?.native.add(native);
     }
   }
+  // A family word stands for the whole family (and nothing else), replacing what the
+  // word meant as one role's short name or alias.
+  for (const family of ROLE_FAMILIES) {
+    const native = new Set(
+      ROLE_DEFS.filter((d) => family.roles.includes(d.ax)).flatMap((d) => d.native),
+    );
+    const entry = { display: family.name, roles: new Set(family.roles), native };
+    for (const name of [family.name, ...family.aliases]) map.set(compact(name), entry);
+  }
   return map;
+}
+
+function familyRoles(name: string): readonly string[] {
+  return (familyOf(name) as RoleFamily).roles;
+}
+
+/** The family a role name stands for, when it is a family word. */
+export function familyOf(name: string): RoleFamily | undefined {
+  const c = compact(name);
+  return ROLE_FAMILIES.find(
+    (f) => compact(f.name) === c || f.aliases.some((a) => compact(a) === c),
+  );
 }
 
 /** Every name a query may use for a role, for suggestions and documentation. */
@@ -293,25 +355,25 @@ export function roleMatches(spec: RoleSpec, role: string, nativeRole: string): b
  * roles. `any` is every interactive role (controls and list/table items).
  */
 export const elementTypeRoles: Readonly<Record<string, readonly string[]>> = {
-  button: ['AXButton', 'AXToggleButton', 'AXMenuButton'],
-  checkbox: ['AXCheckBox', 'AXSwitch'],
-  radio: ['AXRadioButton'],
-  textfield: ['AXTextField', 'AXSecureTextField', 'AXSearchField', 'AXTextArea'],
+  button: familyRoles('button'),
+  checkbox: familyRoles('checkbox'),
+  radio: familyRoles('radio'),
+  textfield: familyRoles('textfield'),
   dropdown: ['AXPopUpButton', 'AXComboBox', 'AXMenuButton'],
   combobox: ['AXComboBox', 'AXPopUpButton'],
   slider: ['AXSlider', 'AXScrollBar'],
   link: ['AXLink'],
   tab: ['AXTab'],
   menu: ['AXMenu', 'AXMenuBar', 'AXMenuItem', 'AXMenuBarItem'],
-  menuitem: ['AXMenuItem', 'AXMenuBarItem'],
+  menuitem: familyRoles('menuitem'),
   list: ['AXList', 'AXOutline'],
   table: ['AXTable', 'AXOutline'],
   row: ['AXRow'],
   cell: ['AXCell'],
   statictext: ['AXStaticText', 'AXHeading'],
   image: ['AXImage'],
-  window: ['AXWindow', 'AXSheet', 'AXDialog'],
-  dialog: ['AXSheet', 'AXDialog'],
+  window: familyRoles('window'),
+  dialog: familyRoles('dialog'),
   group: ['AXGroup', 'AXSplitGroup', 'AXToolbar'],
   scrollarea: ['AXScrollArea'],
   any: [...CONTROL_ROLES, ...ITEM_ROLES],
@@ -369,6 +431,8 @@ export function resolveElementTypes(
     }
     for (const r of elementTypeRoles[key]) roles.add(r);
     for (const r of ELEMENT_TYPE_NATIVE[key] ?? []) nativeRoles.add(r);
+    // A family's native names too: `button` takes GTK toggle buttons (AXCheckBox).
+    if (familyOf(key)) for (const r of LOOKUP.get(key)?.native ?? []) nativeRoles.add(r);
   }
   if (unknown.length > 0) {
     const suggestions = [...new Set(unknown.flatMap((u) => closest(u, valid, 3, 3)))];

@@ -22,7 +22,7 @@ export const queryArg = z
   .string()
   .min(1)
   .describe(
-    'Element query: plain text ("Save"), role:title ("button:Save"), key:value terms (role:button title~save), a regex (title:/^Save/i) or a path (window:"Main" > button:OK).',
+    'Element query: plain text ("Save"), role:title ("button:Save"; button also takes toggle and menu buttons), key:value terms (role:button title~save), a regex (title:/^Save/i) or a path (window:"Main" > button:OK). Quote text with spaces, colons or * ("Save as:"). Actions refuse a query that several elements match equally well: add nth:2 (the 2nd match in tree order) or use a ref.',
   );
 
 export const strategyArg = z

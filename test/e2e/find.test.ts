@@ -134,7 +134,7 @@ describe('acting on what find says', () => {
   it('typing into a disabled field is a clear error, not a silent no-op', async () => {
     const r = await session.call('ax_type', {
       app: factory.pid,
-      query: 'role:textfield enabled:false',
+      query: 'role:textfield enabled:false nth:1',
       text: 'x',
       delivery_mode: 'foreground',
     });

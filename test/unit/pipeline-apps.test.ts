@@ -85,13 +85,13 @@ describe('AppDirectory.resolve', () => {
       'app_ambiguous',
     );
     expect(err.message).toBe(
-      `'gnome-terminal' matches 2 apps: gnome-terminal (pid 202), gnome-terminal (pid 203)`,
+      `'gnome-terminal' matches 2 apps: gnome-terminal (pid 202, window "build: ~/src"), gnome-terminal (pid 203, window "logs: /var/log")`,
     );
-    expect(err.hint).toMatch(/pid/);
+    expect(err.hint).toMatch(/^Pass the pid \(app: 202\), or a window title only one of them has/);
     expect(err.details).toEqual({
       candidates: [
-        { name: 'gnome-terminal', pid: 202 },
-        { name: 'gnome-terminal', pid: 203 },
+        { name: 'gnome-terminal', pid: 202, windows: ['build: ~/src'] },
+        { name: 'gnome-terminal', pid: 203, windows: ['logs: /var/log'] },
       ],
     });
     // Only the exact namesakes are candidates, not names that contain the text.
@@ -104,10 +104,11 @@ describe('AppDirectory.resolve', () => {
     );
     expect(exact.details).toEqual({
       candidates: [
-        { name: 'gnome-terminal', pid: 2 },
-        { name: 'Gnome-Terminal', pid: 3 },
+        { name: 'gnome-terminal', pid: 2, windows: [] },
+        { name: 'Gnome-Terminal', pid: 3, windows: [] },
       ],
     });
+    expect(exact.message).toContain('gnome-terminal (pid 2, no windows)');
   });
 
   it('resolves a window title, exact before contained', async () => {
@@ -151,7 +152,7 @@ describe('AppDirectory.resolve', () => {
   it('reports part of a name shared by several apps as ambiguous', async () => {
     const err = await axRejection(new AppDirectory().resolve(desktop(), 'gnome'), 'app_ambiguous');
     expect(err.message).toMatch(/^'gnome' matches 3 apps: /);
-    for (const pid of [202, 203, 304]) expect(err.message).toContain(`(pid ${pid})`);
+    for (const pid of [202, 203, 304]) expect(err.message).toContain(`(pid ${pid}, window `);
     expect(err.message).not.toContain('gedit');
   });
 
@@ -160,8 +161,51 @@ describe('AppDirectory.resolve', () => {
     const err = await axRejection(new AppDirectory().resolve(desktop(), ':'), 'app_ambiguous');
     expect(err.details).toEqual({
       candidates: [
-        { name: 'gnome-terminal', pid: 202 },
-        { name: 'gnome-terminal', pid: 203 },
+        { name: 'gnome-terminal', pid: 202, windows: ['build: ~/src'] },
+        { name: 'gnome-terminal', pid: 203, windows: ['logs: /var/log'] },
+      ],
+    });
+  });
+
+  it('an exact name wins over names that contain it; two that contain it are ambiguous', async () => {
+    const d = dataDesktop({
+      apps: [app(1, 'galculator'), app(2, 'gnome-calculator'), app(3, 'calc', { windows: 3 })],
+      windows: [win(1, 'galculator'), win(2, 'Calculator'), win(3, 'a'), win(3, 'b'), win(3, 'c')],
+    });
+    expect(await new AppDirectory().resolve(d, 'CALC')).toMatchObject({
+      pid: 3,
+      matchedBy: 'name',
+    });
+    const err = await axRejection(new AppDirectory().resolve(d, 'alcul'), 'app_ambiguous');
+    expect(err.message).toBe(
+      `'alcul' matches 2 apps: galculator (pid 1, window "galculator"), gnome-calculator (pid 2, window "Calculator")`,
+    );
+    // Many windows: the first two titles, then a count.
+    const three = await axRejection(
+      new AppDirectory().resolve(
+        dataDesktop({
+          apps: [app(3, 'calc', { windows: 3 }), app(4, 'calc')],
+          windows: [win(3, 'a'), win(3, 'b'), win(3, 'c')],
+        }),
+        'calc',
+      ),
+      'app_ambiguous',
+    );
+    expect(three.message).toContain(
+      'calc (pid 3, windows "a", "b" +1 more), calc (pid 4, no windows)',
+    );
+  });
+
+  it('reports one window title shared by two apps as ambiguous', async () => {
+    const d = dataDesktop({
+      apps: [app(1, 'mousepad'), app(2, 'gedit')],
+      windows: [win(1, 'Untitled'), win(2, 'Untitled')],
+    });
+    const err = await axRejection(new AppDirectory().resolve(d, 'untitled'), 'app_ambiguous');
+    expect(err.details).toEqual({
+      candidates: [
+        { name: 'mousepad', pid: 1, windows: ['Untitled'] },
+        { name: 'gedit', pid: 2, windows: ['Untitled'] },
       ],
     });
   });

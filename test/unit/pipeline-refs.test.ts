@@ -69,3 +69,34 @@ describe('RefRegistry', () => {
     expect(empty.message).toContain('the highest so far is e0');
   });
 });
+
+describe('RefRegistry sightings', () => {
+  it('remembers what each ref named when a view last held it', () => {
+    const reg = new RefRegistry();
+    const a = reg.mint(ORIGIN);
+    const b = reg.mint(ORIGIN);
+    const el = (name: string) => ({
+      id: name,
+      parent: -1,
+      depth: 0,
+      role: 'AXButton',
+      nativeRole: 'push button',
+      name,
+      flags: [],
+      actions: [],
+      childCount: 0,
+    });
+    const view = (snapshotId: string, names: string[]) =>
+      ({
+        snapshot: { elements: names.map(el) },
+        snapshotId,
+        refs: [a, b].slice(0, names.length),
+      }) as unknown as Parameters<RefRegistry['noteSeen']>[0];
+    expect(reg.lastSeen(a).element).toBeUndefined();
+    reg.noteSeen(view('s1', ['Start', 'Help']));
+    reg.noteSeen(view('s2', ['Stop']));
+    expect(reg.lastSeen(a)).toMatchObject({ ...ORIGIN, seenIn: 's2', element: { name: 'Stop' } });
+    expect(reg.lastSeen(` ${b} `)).toMatchObject({ seenIn: 's1', element: { name: 'Help' } });
+    expect(axError(() => reg.lastSeen('e99'), 'unknown_ref').message).toContain('e99');
+  });
+});

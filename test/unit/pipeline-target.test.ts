@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { SnapshotView } from '../../src/model/view.js';
 import { AxError } from '../../src/errors.js';
-import { centerOf, elementLabel, resolveInView, type Target } from '../../src/pipeline/target.js';
+import { RefRegistry } from '../../src/pipeline/refs.js';
+import {
+  centerOf,
+  elementLabel,
+  resolveInView,
+  type RefLookup,
+  type Target,
+} from '../../src/pipeline/target.js';
 import { targetOf } from '../../src/tools/schemas.js';
 import { axError } from './helpers/pipeline-fixtures.js';
 import { buildSnapshot, element, viewOf } from './helpers/synthetic.js';
@@ -62,13 +69,16 @@ function indexNamed(view: SnapshotView, name: string, nth = 0): number {
   return hits[nth];
 }
 
-/** An indexOfRef callback over the view's refs, recording what it was asked. */
-function refLookup(view: SnapshotView, asked: string[] = []): (ref: string) => number {
-  return (ref) => {
-    asked.push(ref);
-    const i = view.refs.indexOf(ref);
-    if (i < 0) throw new AxError('stale_ref', `ref ${ref} is stale`);
-    return i;
+/** A RefLookup over the view's refs, recording what it was asked; refs not in it were never issued. */
+function refLookup(view: SnapshotView, asked: string[] = []): RefLookup {
+  return {
+    indexOf: (ref) => {
+      asked.push(ref);
+      return view.refs.indexOf(ref);
+    },
+    lastSeen: (ref) => {
+      throw new AxError('unknown_ref', `ref ${ref} was never issued`);
+    },
   };
 }
 
@@ -76,8 +86,13 @@ function refLookup(view: SnapshotView, asked: string[] = []): (ref: string) => n
 const T = (args: Parameters<typeof targetOf>[0]): Target =>
   targetOf(args, { point: true, required: true }) as Target;
 
-const noRefs = (): number => {
-  throw new Error('indexOfRef must not be called');
+const noRefs: RefLookup = {
+  indexOf: () => {
+    throw new Error('indexOf must not be called');
+  },
+  lastSeen: () => {
+    throw new Error('lastSeen must not be called');
+  },
 };
 
 describe('resolveInView: refs', () => {
@@ -96,10 +111,11 @@ describe('resolveInView: refs', () => {
     expect(t.otherMatches).toBe(0);
   });
 
-  it('lets the callback reject a ref (stale refs are its business)', () => {
+  it("passes on the registry's error for a ref never issued", () => {
     const view = formView();
     expect(
-      axError(() => resolveInView(view, T({ ref: 'e999' }), refLookup(view)), 'stale_ref').message,
+      axError(() => resolveInView(view, T({ ref: 'e999' }), refLookup(view)), 'unknown_ref')
+        .message,
     ).toContain('e999');
   });
 
@@ -267,5 +283,166 @@ describe('elementLabel and centerOf', () => {
       x: 5,
       y: 5,
     });
+  });
+});
+
+/** Memory keys of a calculator: GTK toggle buttons, MS/MR/M+ and no plain "M". */
+function keysView(names: string[], opts: { refBase?: number; snapshotId?: string } = {}) {
+  return viewOf(
+    buildSnapshot([
+      {
+        role: 'AXWindow',
+        name: 'calc',
+        frame: [0, 0, 600, 400],
+        window: { active: true },
+        children: names.map((name, k) => ({
+          role: 'AXCheckBox',
+          nativeRole: 'toggle button',
+          name,
+          frame: [10 + 50 * k, 100, 40, 30] as [number, number, number, number],
+        })),
+      },
+    ]),
+    { refBase: opts.refBase ?? 1, snapshotId: opts.snapshotId ?? 'sK' },
+  );
+}
+
+const unique = { unique: true };
+
+describe('resolveInView: one element for an action', () => {
+  it('refuses a query that several elements match equally well, listing each with its pick', () => {
+    const view = keysView(['MS', 'MR', 'M+']);
+    const err = axError(
+      () => resolveInView(view, T({ query: 'M' }), noRefs, unique),
+      'ambiguous_target',
+    );
+    expect(err.message).toBe(
+      `'M' matches 3 elements equally well, none was acted on: ` +
+        `e2 [AXCheckBox] "MS" at 10,100 nth:1; e3 [AXCheckBox] "MR" at 60,100 nth:2; ` +
+        `e4 [AXCheckBox] "M+" at 110,100 nth:3`,
+    );
+    // Short enough for the summary's error line (400 characters) with the hint.
+    expect(err.actionable.length).toBeLessThan(400);
+    const candidates = (err.details as { candidates: { ref: string; query?: string }[] })
+      .candidates;
+    expect(candidates.map((c) => c.ref)).toEqual(['e2', 'e3', 'e4']);
+    expect(err.hint).toContain('ref: "e2"');
+    expect(err.hint).toContain('query: "M nth:1"');
+    // Each suggested query, and each ref, resolves to its own candidate under the same rule.
+    for (const c of candidates) {
+      const byQuery = resolveInView(view, T({ query: c.query as string }), noRefs, unique);
+      expect(byQuery.ref).toBe(c.ref);
+      const byRef = resolveInView(view, T({ ref: c.ref }), refLookup(view), unique);
+      expect(byRef.ref).toBe(c.ref);
+    }
+  });
+
+  it('lets an exact match win over partial ones, and a read take the best of many', () => {
+    const view = keysView(['MS', 'M', 'MR', 'M+']);
+    const t = resolveInView(view, T({ query: 'M' }), noRefs, unique);
+    expect(t.element?.name).toBe('M');
+    const read = resolveInView(keysView(['MS', 'MR', 'M+']), T({ query: 'M' }), noRefs);
+    expect(read.otherMatches).toBe(2);
+  });
+
+  it('takes a query that picks one with nth, or a button-family query', () => {
+    const view = keysView(['MS', 'MR', 'M+', '7']);
+    expect(resolveInView(view, T({ query: 'M nth:3' }), noRefs, unique).element?.name).toBe('M+');
+    expect(resolveInView(view, T({ query: 'button:7' }), noRefs, unique).element?.name).toBe('7');
+  });
+
+  it('offers refs only when the strategy reads the whole text literally (no nth syntax)', () => {
+    const err = axError(
+      () =>
+        resolveInView(keysView(['MS', 'MR']), T({ query: 'M', strategy: 'contains' }), noRefs, {
+          unique: true,
+        }),
+      'ambiguous_target',
+    );
+    expect(err.message).toMatch(/"MS" at 10,100; e3 /);
+    expect(err.hint).toBe('Name one by ref (ref: "e2").');
+  });
+
+  it('caps the list with +N more', () => {
+    const names = Array.from({ length: 8 }, (_, k) => `Key ${k}`);
+    const err = axError(
+      () => resolveInView(keysView(names), T({ query: 'button:' }), noRefs, unique),
+      'ambiguous_target',
+    );
+    expect(err.message).toMatch(/matches 8 elements.*; \+4 more$/);
+    expect((err.details as { candidates: unknown[] }).candidates).toHaveLength(4);
+  });
+
+  it('says how to click the text "*" when * (any element) is ambiguous', () => {
+    const err = axError(
+      () => resolveInView(keysView(['*', '/']), T({ query: '*' }), noRefs, unique),
+      'ambiguous_target',
+    );
+    expect(err.hint).toContain('query: "\\"*\\""');
+    const star = resolveInView(keysView(['*', '/']), T({ query: '"*"' }), noRefs, unique);
+    expect(star.element?.name).toBe('*');
+  });
+
+  it('says * inside text is literal when it finds nothing', () => {
+    const err = axError(
+      () => resolveInView(keysView(['MS']), T({ query: 'M*' }), noRefs),
+      'no_match',
+    );
+    expect(err.message).toMatch(/inside text it is a literal character/);
+  });
+});
+
+describe('resolveInView: stale refs', () => {
+  /** A registry that saw `before` (refs e1…) and now holds `after` (refs minted later). */
+  function registry(before: SnapshotView, after: SnapshotView): RefLookup {
+    const reg = new RefRegistry();
+    for (let k = 0; k < before.refs.length + after.refs.length; k++) {
+      reg.mint({ pid: 4242, snapshotId: k < before.refs.length ? 'sK' : 'sL', tool: 'ax_find' });
+    }
+    reg.noteSeen(before);
+    reg.noteSeen(after);
+    return { indexOf: (ref) => after.refs.indexOf(ref), lastSeen: (ref) => reg.lastSeen(ref) };
+  }
+
+  it('names the re-created element by its new ref and a query, and both calls work', () => {
+    const before = keysView(['7', '8']);
+    const after = keysView(['7', '8'], { refBase: 10, snapshotId: 'sL' });
+    const refs = registry(before, after);
+    const err = axError(() => resolveInView(after, T({ ref: 'e2' }), refs, unique), 'stale_ref');
+    expect(err.message).toMatch(
+      /^ref e2 is stale: it came from snapshot sK \(ax_find\).*it was \[AXCheckBox\] "7", and the same element is now e11$/,
+    );
+    const details = err.details as { ref: string; query: string };
+    expect(details).toMatchObject({ ref: 'e11', query: "AXCheckBox:'7'" });
+    expect(err.hint).toBe(`Use ref: "e11" (or query: "AXCheckBox:'7'")`);
+    const byRef = resolveInView(after, T({ ref: details.ref }), refs, unique);
+    const byQuery = resolveInView(after, T({ query: details.query }), refs, unique);
+    expect(byRef.element?.name).toBe('7');
+    expect(byQuery.index).toBe(byRef.index);
+  });
+
+  it('lists the candidates when several elements now have that role and name', () => {
+    const before = keysView(['7']);
+    const after = keysView(['7', '7'], { refBase: 10, snapshotId: 'sL' });
+    const err = axError(
+      () => resolveInView(after, T({ ref: 'e2' }), registry(before, after), unique),
+      'stale_ref',
+    );
+    expect(err.message).toMatch(/2 elements have that role and name now: e11, e12$/);
+    expect(err.hint).toContain(`query: "AXCheckBox:'7' nth:1"`);
+    expect(resolveInView(after, T({ query: "AXCheckBox:'7' nth:2" }), noRefs, unique).ref).toBe(
+      'e12',
+    );
+  });
+
+  it('says so when nothing with that role and name is left', () => {
+    const before = keysView(['7']);
+    const after = keysView(['8'], { refBase: 10, snapshotId: 'sL' });
+    const err = axError(
+      () => resolveInView(after, T({ ref: 'e2' }), registry(before, after)),
+      'stale_ref',
+    );
+    expect(err.message).toMatch(/it was \[AXCheckBox\] "7", and nothing with that role and name/);
+    expect(err.details).toMatchObject({ lastSeen: { role: 'AXCheckBox', name: '7' } });
   });
 });

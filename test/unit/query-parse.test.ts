@@ -183,7 +183,8 @@ describe('key:value terms', () => {
     expect(only(q)).toEqual([
       expect.objectContaining({
         kind: 'role',
-        role: expect.objectContaining({ roles: ['AXButton'] }),
+        // `button` is the button family (push, toggle and menu buttons).
+        role: expect.objectContaining({ roles: ['AXButton', 'AXToggleButton', 'AXMenuButton'] }),
       }),
       { kind: 'text', fields: ['name'], match: { op: 'exact', text: 'Save As' } },
       { kind: 'text', fields: ['value'], match: { op: 'contains', text: 'draft' } },
@@ -284,7 +285,11 @@ describe('paths', () => {
     expect(q.form).toBe('path');
     const [w, b] = steps(q);
     expect(w.axis).toBe('descendant');
-    expect(w.terms[0]).toMatchObject({ kind: 'role', role: { roles: ['AXWindow'] } });
+    // `window` is the window family: dialogs are windows too.
+    expect(w.terms[0]).toMatchObject({
+      kind: 'role',
+      role: { roles: ['AXWindow', 'AXSheet', 'AXDialog'] },
+    });
     expect(w.terms[1]).toMatchObject({ match: { op: 'exact', text: 'Fixture Form' } });
     expect(b.terms[0]).toMatchObject({ kind: 'role', role: { roles: ['AXButton'] } });
     expect(b.terms[1]).toMatchObject({ match: { text: 'Submit' } });
@@ -533,13 +538,13 @@ describe('describeQuery', () => {
   it('gives one line per form', () => {
     expect(describeQuery(parseQuery('Save'))).toBe('text: text="Save" (then contains)');
     expect(describeQuery(parseQuery('button:Save'))).toBe(
-      'role_title: AXButton title="Save" (then role_title_contains, exact, contains)',
+      'role_title: button title="Save" (then role_title_contains, exact, contains)',
     );
     expect(describeQuery(parseQuery('role:button value~draft enabled:false index:2'))).toBe(
-      'terms: AXButton value~"draft" !enabled[2] (then exact, contains)',
+      'terms: button value~"draft" !enabled[2] (then exact, contains)',
     );
     expect(describeQuery(parseQuery('window:"Main" > AXButton[2]'))).toBe(
-      'path: AXWindow title="Main" > AXButton[2]',
+      'path: window title="Main" > AXButton[2]',
     );
     expect(describeQuery(parseQuery("/AXWindow//AXButton[@title='OK']", 'xpath'))).toBe(
       'xpath: /AXWindow//AXButton title="OK"',
