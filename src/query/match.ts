@@ -3,6 +3,7 @@
  * Terms are compiled once per findMatches call (regexes built, texts folded) and element
  * texts are folded lazily, once per element, so 10 000 elements stay cheap.
  */
+import { compileLinear, type LinearRegex } from './regex.js';
 import type { Element, Snapshot } from '../model/element.js';
 import { isInteractiveRole } from '../model/roles.js';
 import { roleMatches } from './roles.js';
@@ -36,7 +37,7 @@ const CONTAINS_BASE: Record<TextField, number> = {
 export const STRUCTURAL_SCORE = 100;
 
 type CompiledText =
-  { op: 'exact' | 'contains'; text: string; lower: string } | { op: 'regex'; re: RegExp };
+  { op: 'exact' | 'contains'; text: string; lower: string } | { op: 'regex'; re: LinearRegex };
 
 export type CompiledTerm =
   | { kind: 'role'; role: RoleSpec; nativeSet: Set<string> }
@@ -58,7 +59,7 @@ export function compileTerm(term: Term): CompiledTerm {
 }
 
 function compileText(m: TextMatch): CompiledText {
-  if (m.op === 'regex') return { op: 'regex', re: new RegExp(m.source, m.flags) };
+  if (m.op === 'regex') return { op: 'regex', re: compileLinear(m.source, m.flags) };
   return { op: m.op, text: m.text, lower: m.text.toLowerCase() };
 }
 

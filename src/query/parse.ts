@@ -1,6 +1,7 @@
 /**
  * parseQuery: query text + strategy → Query. The grammar is documented in index.ts.
  */
+import { compileLinear } from './regex.js';
 import { keyDef, KEYS, parseBool } from './keys.js';
 import type { KeyDef } from './keys.js';
 import { lex } from './lexer.js';
@@ -515,7 +516,7 @@ export function regexMatch(source: string, flags: string, query: string, at: num
   }
   const kept = [...new Set(flags)].filter((f) => 'imsuv'.includes(f)).join('');
   try {
-    new RegExp(source, kept);
+    compileLinear(source, kept);
   } catch (err) {
     throw new QueryError(`bad regex /${source}/${flags}: ${(err as Error).message}`, query, {
       position: at,
