@@ -10,7 +10,7 @@ import type { SnapshotView } from '../model/view.js';
 import type { TreeDiff } from '../model/diff.js';
 import type { Desktop } from '../platform/desktop.js';
 import { ArtifactStore, encodePng, resolveArtifactDir } from '../capture/index.js';
-import { renderTreeFile } from '../tree/index.js';
+import { renderTreeFile, windowTitle } from '../tree/index.js';
 import { renderListingFile } from './listing.js';
 import {
   capStructured,
@@ -58,6 +58,11 @@ export interface PublishRequest {
   detail?: Detail;
   /** A read tool's result: rendered instead of the visible list (reduced to a count). */
   answer?: AnswerRequest;
+  /**
+   * The window the call is about (element index of a top-level in `view`), for the
+   * `window:` line and the file header; default: the scoping dialog, else the active window.
+   */
+  windowIndex?: number;
 }
 
 /**
@@ -187,12 +192,14 @@ export class Publisher {
       action: req.action,
       error: req.error,
       notes: req.notes,
+      windowIndex: req.windowIndex,
     });
     await store.writeText(names.txtPath, tree);
     await store.prune();
     const input: SummaryInput = {
       ...this.visibleFacts(req, path.basename(names.txtPath)),
       answer: answerOf(req.view, req.answer),
+      window: windowTitle(req.view, req.windowIndex),
       status: req.error ? 'error' : 'success',
       tool,
       view: req.view,

@@ -49,7 +49,9 @@ export const STATE_TOKENS = [
 ] as const;
 
 export function elementStates(el: Element): string[] {
-  return STATE_TOKENS.filter((t) => el.flags.includes(t));
+  const states = STATE_TOKENS.filter((t) => el.flags.includes(t));
+  // A toggle button that is on reports both; `checked` says it.
+  return states.includes('checked') ? states.filter((t) => t !== 'pressed') : states;
 }
 
 /** Roles whose value is what an agent reads or sets (the text is their label). */
@@ -90,7 +92,7 @@ export function fieldValue(el: Element, text: string): string | undefined {
 export function elementItem(view: SnapshotView, index: number): VisibleItem | undefined {
   const el = view.snapshot.elements[index];
   if (!el) return undefined;
-  const text = primaryText(el);
+  const text = stripObjectChars(primaryText(el));
   const item: VisibleItem = {
     index,
     role: el.role,
@@ -155,7 +157,7 @@ export function selectVisibleElements(
     const el = els[i];
     const frame = el.frame;
     if (!frame) continue;
-    const text = primaryText(el);
+    const text = stripObjectChars(primaryText(el));
     const change = changed.get(i);
     let kind: VisibleItem['kind'];
     let tier: number;
@@ -298,6 +300,10 @@ export function collectStateChanges(
     for (const [on, off] of STATE_PAIRS) {
       const was = b.flags.includes(on as never);
       const is = a.flags.includes(on as never);
+      // A toggle button reports pressed with checked: one change, said once.
+      if (on === 'pressed' && changes.some((c) => c.new === 'checked' || c.new === 'unchecked')) {
+        continue;
+      }
       if (was !== is) changes.push({ old: was ? on : off, new: is ? on : off });
     }
     if (changes.length === 0) continue;

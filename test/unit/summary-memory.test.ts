@@ -280,6 +280,38 @@ describe('changes of an action', () => {
     ]);
   });
 
+  it('says a toggle button that reports pressed with checked once', () => {
+    const toggle = (on: boolean): Spec[] => [
+      {
+        role: 'AXWindow',
+        name: 'W',
+        frame: [0, 0, 300, 200],
+        window: { active: true },
+        children: [
+          {
+            role: 'AXToggleButton',
+            name: '7',
+            frame: [10, 10, 40, 40],
+            flags: on ? ['enabled', 'checked', 'pressed'] : ['enabled'],
+          },
+        ],
+      },
+    ];
+    const before = viewOf(buildSnapshot(toggle(false)));
+    const after = viewOf(buildSnapshot(toggle(true)));
+    const diff: TreeDiff = {
+      added: [],
+      removed: [],
+      modified: [modified(1, ['flags'])],
+      matchOf: new Int32Array(0),
+    };
+    expect(
+      collectStateChanges(diff, before.snapshot, after.snapshot, after.refs).map((c) => c.changes),
+    ).toEqual([[{ old: 'unchecked', new: 'checked' }]]);
+    const s = parseSummary(renderSummary({ status: 'success', view: after }).text);
+    expect(s.lists.visible_elements).toEqual(['[AXToggleButton] "7" e2 (10,10 40x40) checked']);
+  });
+
   it('caps state changes at 3 and counts the rest', () => {
     const changes = Array.from({ length: 5 }, (_, i) => ({
       role: 'AXCheckBox',
