@@ -130,7 +130,9 @@ export class Publisher {
       maxText: Infinity,
     }).items;
     const looks = all.map(lookOf);
-    const detail = req.detail ?? 'auto';
+    const dialog = req.view.dialog ? (req.view.refs[req.view.dialog.index] ?? '?') : '';
+    const appeared = this.shown.dialogAppeared(req.view.snapshot.pid, dialog);
+    const detail = req.detail ?? (appeared && !req.answer ? 'full' : 'auto');
     if (detail === 'full') {
       this.shown.record(all, looks, file, true);
       return { visible: { items: all, omitted: 0 } };

@@ -11,6 +11,8 @@
  *   changed since, and says how many others are unchanged and since which file: the
  *   latest file among theirs (each of them is unchanged since its own, earlier or equal,
  *   and every tree file holds the whole tree, so that file lists them all as they are).
+ * - A dialog that was not up at the app's previous call lists in full, even when its
+ *   elements were shown before (a dialog opened again): the agent's focus moved there.
  * - `detail: "full"` lists them all again (capped as ever) and records them afresh.
  * - Reads that answer with a result (find, get_value, …) list no visible elements and
  *   record nothing.
@@ -55,6 +57,8 @@ export interface Partition {
 
 export class ShownMemory {
   private readonly seen = new Map<string, { look: string; file: string; seq: number }>();
+  /** Per pid, the ref of the dialog that scoped its last published view ('' for none). */
+  private readonly dialogs = new Map<number, string>();
   private seq = 0;
 
   constructor(private readonly maxRefs = SHOWN_MAX_REFS) {}
@@ -92,6 +96,16 @@ export class ShownMemory {
       const oldest = this.seen.keys().next().value as string;
       this.seen.delete(oldest);
     }
+  }
+
+  /**
+   * Notes which dialog (by ref, '' for none) scopes this call's view of `pid`; true
+   * when it is a dialog that was not up at the app's previous call.
+   */
+  dialogAppeared(pid: number, dialogRef: string): boolean {
+    const before = this.dialogs.get(pid);
+    this.dialogs.set(pid, dialogRef);
+    return dialogRef !== '' && dialogRef !== before;
   }
 
   get size(): number {

@@ -162,6 +162,23 @@ describe('session memory: what visible_elements lists', () => {
     expect(back.fields.visible_elements).toMatch(/^4 unchanged since /);
   });
 
+  it('lists a dialog in full each time it comes up again, then by memory while it stays', async () => {
+    const p = publisher();
+    await p.publish('ax_get_tree', { view: view(), did: 'x' });
+    const opened = await p.publish('ax_get_tree', { view: view({ dialog: true }), did: 'x' });
+    expect(parseSummary(opened.text).lists.visible_elements).toHaveLength(2);
+    const stays = parseSummary(
+      (await p.publish('ax_get_tree', { view: view({ dialog: true }), did: 'x' })).text,
+    );
+    expect(stays.fields.visible_elements).toMatch(/^2 unchanged since /);
+    await p.publish('ax_get_tree', { view: view(), did: 'x' });
+    // The same dialog (same refs) opened again: listed in full, not "unchanged".
+    const again = parseSummary(
+      (await p.publish('ax_get_tree', { view: view({ dialog: true }), did: 'x' })).text,
+    );
+    expect(again.lists.visible_elements?.map((l) => l.split('"')[1])).toEqual(['OK', 'Cancel']);
+  });
+
   it('reduces the list to a count for reads that answer, and records nothing', async () => {
     const p = publisher();
     const r = parseSummary(
