@@ -276,6 +276,17 @@ describe('bad input', () => {
     expect(r.fields.error).toMatch(/no running app matches 'no-such-app-xyz'/);
   });
 
+  it('a 1 MiB argument is not echoed back: text and structuredContent stay capped', async () => {
+    const huge = 'q'.repeat(1 << 20);
+    const r = await session.call('ax_get_tree', { app: huge });
+    expect(r.isError).toBe(true);
+    expect(r.fields.error).toMatch(/no running app matches 'q+…/);
+    expect(Buffer.byteLength(r.text)).toBeLessThanOrEqual(SUMMARY_CAP);
+    expect(Buffer.byteLength(JSON.stringify(r.structured))).toBeLessThanOrEqual(16 * 1024);
+    const cut = r.structured.truncated_fields as string[];
+    expect(cut.some((f) => /^error \(\d+ chars\)$/.test(f))).toBe(true);
+  });
+
   it('an invalid argument is rejected with the reason', async () => {
     const r = await session.call('ax_get_tree', { app: factory.pid, max_depth: -3 });
     expect(r.isError).toBe(true);
