@@ -102,7 +102,7 @@ function full(): SummaryInput {
 }
 
 describe('renderSummary: lines and order', () => {
-  it('renders every line in the order of DESIGN §1.1', () => {
+  it('renders every line in its fixed order', () => {
     const { text } = renderSummary(full());
     expect(text).toBe(
       [
