@@ -149,6 +149,20 @@ export class Publisher {
     return { visible: { items: part.fresh, omitted: 0 }, unchanged };
   }
 
+  /**
+   * A handoff lists the other app's visible elements in full (app_switch lines): they
+   * count as shown, so the next call on that app lists only what changed.
+   */
+  private recordSwitch(view: SnapshotView, file: string): void {
+    if (this.visibleMode === 'full') return;
+    const all = selectVisibleElements(view, { maxInteractive: Infinity, maxText: Infinity }).items;
+    this.shown.record(all, all.map(lookOf), file, true);
+    this.shown.dialogAppeared(
+      view.snapshot.pid,
+      view.dialog ? (view.refs[view.dialog.index] ?? '?') : '',
+    );
+  }
+
   private store(): Promise<ArtifactStore> {
     this.storePromise ??= ArtifactStore.open({ dir: resolveArtifactDir() }).catch(
       (err: unknown) => {
@@ -198,8 +212,9 @@ export class Publisher {
     });
     await store.writeText(names.txtPath, tree);
     await store.prune();
+    const basename = path.basename(names.txtPath);
     const input: SummaryInput = {
-      ...this.visibleFacts(req, path.basename(names.txtPath)),
+      ...this.visibleFacts(req, basename),
       answer: answerOf(req.view, req.answer),
       window: windowTitle(req.view, req.windowIndex),
       status: req.error ? 'error' : 'success',
@@ -217,6 +232,7 @@ export class Publisher {
       results: req.results,
     };
     const { text, structured } = renderSummary(input);
+    if (req.appSwitch) this.recordSwitch(req.appSwitch, basename);
     return {
       text,
       // Capped like the text: no field echoes an unbounded argument back.

@@ -11,6 +11,8 @@
  *   changed since, and says how many others are unchanged and since which file: the
  *   latest file among theirs (each of them is unchanged since its own, earlier or equal,
  *   and every tree file holds the whole tree, so that file lists them all as they are).
+ * - A handoff's app_switch list counts as shown too (all of that app's visible
+ *   elements, listed or counted there).
  * - A dialog that was not up at the app's previous call lists in full, even when its
  *   elements were shown before (a dialog opened again): the agent's focus moved there.
  * - `detail: "full"` lists them all again (capped as ever) and records them afresh.

@@ -179,6 +179,31 @@ describe('session memory: what visible_elements lists', () => {
     expect(again.lists.visible_elements?.map((l) => l.split('"')[1])).toEqual(['OK', 'Cancel']);
   });
 
+  it('counts a handoff app_switch list as shown', async () => {
+    const p = publisher();
+    const other = viewOf(
+      buildSnapshot(
+        [
+          {
+            role: 'AXDialog',
+            name: 'Info',
+            frame: [50, 50, 200, 100],
+            window: { dialog: true, active: true },
+            children: [{ role: 'AXButton', name: 'OK', frame: [60, 100, 80, 30] }],
+          },
+        ],
+        { pid: 99, app: 'zenity' },
+      ),
+      { refBase: 900 },
+    );
+    const r = parseSummary(
+      (await p.publish('ax_click', { view: view(), did: 'Clicked', appSwitch: other })).text,
+    );
+    expect(r.lists.app_switch_visible_elements).toEqual(['[AXButton] "OK" e901 (60,100 80x30)']);
+    const next = parseSummary((await p.publish('ax_get_tree', { view: other, did: 'x' })).text);
+    expect(next.fields.visible_elements).toBe(`1 unchanged since ${path.basename(r.fields.file)}`);
+  });
+
   it('reduces the list to a count for reads that answer, and records nothing', async () => {
     const p = publisher();
     const r = parseSummary(
