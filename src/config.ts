@@ -21,6 +21,8 @@ export interface Config {
   policy: PolicySettings;
   /** The artifact dir when given by flag or variable (else the default under tmp). */
   outDir?: string;
+  /** `new`: summaries list what this session has not shown yet; `full`: everything, every call. */
+  visible: 'new' | 'full';
 }
 
 export class ConfigError extends Error {
@@ -34,6 +36,7 @@ export const DEFAULT_CONFIG: Config = {
   spawnWaitMs: 2500,
   screenshots: true,
   policy: DEFAULT_POLICY,
+  visible: 'new',
 };
 
 type Kind =
@@ -150,6 +153,14 @@ export const SETTINGS: readonly Setting[] = [
     help: 'how long a process an action started may take to show a window (default 2500)',
     kind: { type: 'int', min: 0 },
     apply: (c, v) => (c.spawnWaitMs = v as number),
+  },
+  {
+    env: 'AXPAGE_VISIBLE',
+    flag: 'visible',
+    arg: 'MODE',
+    help: 'new (default): visible_elements lists what this session has not been shown, else one "N unchanged since <file>" line | full: the best 30+10 on every call',
+    kind: { type: 'enum', values: ['new', 'full'] },
+    apply: (c, v) => (c.visible = v as Config['visible']),
   },
   {
     env: 'AXPAGE_SCREENSHOTS',

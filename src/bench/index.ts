@@ -18,6 +18,7 @@ import { makeCall, type BenchContext } from './context.js';
 import { queriesSection } from './queries.js';
 import { out, section } from './report.js';
 import { screenshotSection } from './screenshot.js';
+import { sessionBytesSection } from './session-bytes.js';
 import { snapshotSection } from './snapshot.js';
 import { summarySizeSection, summaryTotals } from './summary-size.js';
 
@@ -98,6 +99,7 @@ async function main(): Promise<number> {
     await section('3. Summary size', () => summarySizeSection(ctx));
     await section('4. Actions (issue 3)', () => actionsSection(ctx));
     await section('5. Queries (issue 4)', () => queriesSection(ctx));
+    await section('6. Summary bytes of scripted tasks (issue 7)', () => sessionBytesSection(ctx));
     await section('3b. Summary size of every call in this run', async () => summaryTotals(ctx));
   } finally {
     await backend.close().catch(() => undefined);

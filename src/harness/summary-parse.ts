@@ -1,6 +1,8 @@
 /**
  * Reads a summary back into fields: `key: value` lines, with the indented lines under a
- * list key (text_changes, visible_elements, app_switch_visible_elements) as its items.
+ * bare list key (matches, windows, attributes, failures, state_changes, text_changes,
+ * visible_elements, app_switch_visible_elements) as its items. `visible_elements` is a
+ * field, not a list, when it is one line (`34 unchanged since <file>`, `34 in file`).
  * The demo prints with it, the tests and the benchmark assert and measure with it.
  */
 export interface ParsedSummary {

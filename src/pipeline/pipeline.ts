@@ -20,6 +20,8 @@ import { KeyedLock } from './lock.js';
 import {
   Publisher,
   type ActionReport,
+  type AnswerRequest,
+  type Detail,
   type PublishRequest,
   type ReportRequest,
 } from './publish.js';
@@ -57,6 +59,10 @@ export interface ObserveRequest {
   failure?: (seen: Observed, facts: Record<string, unknown>) => string | undefined;
   capture?: { rect?: Rect; windowIndex?: number };
   includeImage?: boolean;
+  /** "full" lists every visible element again; "auto" only what this session has not shown. */
+  detail?: Detail;
+  /** A read's result, rendered in the summary in place of the visible list. */
+  answer?: (seen: Observed, facts: Record<string, unknown>) => AnswerRequest | undefined;
 }
 
 export interface ActContext {
@@ -206,6 +212,8 @@ export class Pipeline {
         capture: req.capture,
         includeImage: req.includeImage,
         notes,
+        detail: req.detail,
+        answer: req.answer?.(seen, facts),
       });
     });
   }

@@ -3,15 +3,25 @@
  * files share one basename in the artifact directory; the summary points at both.
  * A screenshot failure never loses the tree: the summary says why the PNG is missing.
  */
+import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Rect } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import type { TreeDiff } from '../model/diff.js';
 import type { Desktop } from '../platform/desktop.js';
 import { ArtifactStore, encodePng, resolveArtifactDir } from '../capture/index.js';
-import { renderTreeFile } from '../tree/index.js';
+import { renderTreeFile, windowTitle } from '../tree/index.js';
 import { renderListingFile } from './listing.js';
-import { renderSummary, type SummaryInput } from '../summary/index.js';
+import {
+  capStructured,
+  elementItem,
+  renderSummary,
+  selectVisibleElements,
+  type Answer,
+  type SummaryInput,
+  type VisibleItem,
+} from '../summary/index.js';
+import { ShownMemory, lookOf, type VisibleMode } from './shown.js';
 import { describeError } from '../errors.js';
 import type { ToolResponse } from './response.js';
 
@@ -41,7 +51,45 @@ export interface PublishRequest {
   includeImage?: boolean;
   /** Extra `# note:` lines for the tree file header (what was left out and why). */
   notes?: string[];
+  /**
+   * "auto" (default): visible_elements lists only what this session has not shown yet
+   * or what changed since; "full": all of them (capped), as on a first look.
+   */
+  detail?: Detail;
+  /** A read tool's result: rendered instead of the visible list (reduced to a count). */
+  answer?: AnswerRequest;
+  /**
+   * The window the call is about (element index of a top-level in `view`), for the
+   * `window:` line and the file header; default: the scoping dialog, else the active window.
+   */
+  windowIndex?: number;
 }
+
+/**
+ * A read's result as a tool gives it: a value, text lines, or elements of the view by
+ * index (find's matches), with how many more the file lists.
+ */
+export interface AnswerRequest {
+  key: string;
+  value?: string;
+  lines?: string[];
+  indices?: number[];
+  omitted?: number;
+}
+
+function answerOf(view: SnapshotView, req: AnswerRequest | undefined): Answer | undefined {
+  if (!req) return undefined;
+  const { indices, ...rest } = req;
+  if (!indices) return rest;
+  return {
+    ...rest,
+    elements: indices
+      .map((i) => elementItem(view, i))
+      .filter((i): i is VisibleItem => i !== undefined),
+  };
+}
+
+export type Detail = 'auto' | 'full';
 
 export interface ReportRequest {
   did: string;
@@ -53,11 +101,67 @@ export interface ReportRequest {
 
 export class Publisher {
   private storePromise?: Promise<ArtifactStore>;
+  /** What this server session has shown the agent (see shown.ts). */
+  readonly shown = new ShownMemory();
 
   constructor(
     private readonly desktop: () => Promise<Desktop>,
     private readonly config: Config,
+    private readonly visibleMode: VisibleMode = config.visible,
   ) {}
+
+  /**
+   * The visible-element facts of a summary: the session memory's choice of what to
+   * list (recorded as shown), a count for reads that answer with a result, or (with
+   * AXPAGE_VISIBLE=full) the 30+10 best on every call.
+   */
+  private visibleFacts(
+    req: PublishRequest,
+    file: string,
+  ): Pick<SummaryInput, 'visible' | 'unchanged' | 'visibleCount'> {
+    const ranked = {
+      diff: req.before ? req.diff : undefined,
+      prefer: req.results?.indices,
+    };
+    if (this.visibleMode === 'full') return { visible: selectVisibleElements(req.view, ranked) };
+    const all = selectVisibleElements(req.view, {
+      ...ranked,
+      maxInteractive: Infinity,
+      maxText: Infinity,
+    }).items;
+    const looks = all.map(lookOf);
+    const dialog = req.view.dialog ? (req.view.refs[req.view.dialog.index] ?? '?') : '';
+    const appeared = this.shown.dialogAppeared(req.view.snapshot.pid, dialog);
+    const detail = req.detail ?? (appeared && !req.answer ? 'full' : 'auto');
+    if (detail === 'full') {
+      this.shown.record(all, looks, file, true);
+      return { visible: { items: all, omitted: 0 } };
+    }
+    const part = this.shown.partition(all, looks);
+    const unchanged =
+      part.unchanged.length > 0 ? { count: part.unchanged.length, since: part.since } : undefined;
+    if (req.answer) {
+      return part.fresh.length === 0 && unchanged
+        ? { unchanged, visible: { items: [], omitted: 0 } }
+        : { visibleCount: { total: all.length, unlisted: part.fresh.length } };
+    }
+    this.shown.record(part.fresh, part.fresh.map(lookOf), file);
+    return { visible: { items: part.fresh, omitted: 0 }, unchanged };
+  }
+
+  /**
+   * A handoff lists the other app's visible elements in full (app_switch lines): they
+   * count as shown, so the next call on that app lists only what changed.
+   */
+  private recordSwitch(view: SnapshotView, file: string): void {
+    if (this.visibleMode === 'full') return;
+    const all = selectVisibleElements(view, { maxInteractive: Infinity, maxText: Infinity }).items;
+    this.shown.record(all, all.map(lookOf), file, true);
+    this.shown.dialogAppeared(
+      view.snapshot.pid,
+      view.dialog ? (view.refs[view.dialog.index] ?? '?') : '',
+    );
+  }
 
   private store(): Promise<ArtifactStore> {
     this.storePromise ??= ArtifactStore.open({ dir: resolveArtifactDir() }).catch(
@@ -104,10 +208,15 @@ export class Publisher {
       action: req.action,
       error: req.error,
       notes: req.notes,
+      windowIndex: req.windowIndex,
     });
     await store.writeText(names.txtPath, tree);
     await store.prune();
+    const basename = path.basename(names.txtPath);
     const input: SummaryInput = {
+      ...this.visibleFacts(req, basename),
+      answer: answerOf(req.view, req.answer),
+      window: windowTitle(req.view, req.windowIndex),
       status: req.error ? 'error' : 'success',
       tool,
       view: req.view,
@@ -123,9 +232,11 @@ export class Publisher {
       results: req.results,
     };
     const { text, structured } = renderSummary(input);
+    if (req.appSwitch) this.recordSwitch(req.appSwitch, basename);
     return {
       text,
-      structured: { ...structured, ...req.extra },
+      // Capped like the text: no field echoes an unbounded argument back.
+      structured: capStructured({ ...structured, ...req.extra }),
       isError: Boolean(req.error),
       images: images.length > 0 ? images : undefined,
     };
@@ -166,7 +277,11 @@ export class Publisher {
       error: req.error,
       did: req.did,
     });
-    return { text, structured: { ...structured, ...req.extra }, isError: Boolean(req.error) };
+    return {
+      text,
+      structured: capStructured({ ...structured, ...req.extra }),
+      isError: Boolean(req.error),
+    };
   }
 
   error(tool: string, err: unknown): ToolResponse {
@@ -181,11 +296,11 @@ export class Publisher {
     });
     return {
       text,
-      structured: {
+      structured: capStructured({
         ...structured,
         error_code: code,
         ...(details ? { error_details: details } : {}),
-      },
+      }),
       isError: true,
     };
   }

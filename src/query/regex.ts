@@ -29,6 +29,7 @@ export function compileLinear(source: string, flags: string): LinearRegex {
       /backreference|Perl syntax|escape sequence: `\\\d/.test(message)
         ? `${message} (queries use a linear-time regex engine: no backreferences or lookaround)`
         : message,
+      { cause: err },
     );
   }
   return { test: (text) => re.matcher(text).find() };

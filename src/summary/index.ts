@@ -1,13 +1,18 @@
 export type { ActionFacts } from '../tree/file.js';
 export {
+  MAX_ANSWER_ITEMS,
+  MAX_STATE_CHANGES,
   MAX_TEXT_CHANGES,
   SUMMARY_MAX_BYTES,
   SUMMARY_TEXT_CHARS,
   renderSummary,
+  type Answer,
   type RenderedSummary,
+  type UnchangedVisible,
   type SummaryInput,
 } from './render.js';
 export {
+  stateChangeShape,
   summaryShape,
   textChangeShape,
   visibleElementShape,
@@ -17,8 +22,15 @@ export {
 export {
   MAX_VISIBLE_INTERACTIVE,
   MAX_VISIBLE_TEXT,
+  FIELD_ROLES,
+  STATE_TOKENS,
   appSwitchFacts,
+  collectStateChanges,
   collectTextChanges,
+  elementItem,
+  elementStates,
+  fieldValue,
+  stripObjectChars,
   diffCounts,
   pickHintRole,
   selectVisibleElements,
@@ -26,6 +38,8 @@ export {
   type AppSwitchFacts,
   type DiffCounts,
   type SelectOptions,
+  type StateChange,
   type VisibleItem,
   type VisibleSelection,
 } from './select.js';
+export { STRUCTURED_MAX_BYTES, STRUCTURED_STRING_CHARS, capStructured } from './cap.js';

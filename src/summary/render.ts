@@ -1,6 +1,6 @@
 /**
  * The summary: the only text a tool call puts in the agent's context. Fixed line order
- * (DESIGN §1.1), each line only when it applies, every text value escaped onto one line
+ * (see the README), each line only when it applies, every text value escaped onto one line
  * and capped, and a hard byte cap on the whole. Under the cap the lists shrink first
  * (best-ranked items stay, "+N more in file" grows), then the text caps tighten; a
  * line is never cut without a mark.
@@ -18,11 +18,18 @@ import {
 import type { ActionFacts } from '../tree/file.js';
 import { round } from '../tree/line.js';
 import type { SummaryStructured, VisibleElementStructured } from './schema.js';
-import type { AppSwitchFacts, DiffCounts, VisibleItem, VisibleSelection } from './select.js';
+import type {
+  AppSwitchFacts,
+  DiffCounts,
+  StateChange,
+  VisibleItem,
+  VisibleSelection,
+} from './select.js';
 import {
   MAX_VISIBLE_INTERACTIVE,
   MAX_VISIBLE_TEXT,
   appSwitchFacts,
+  collectStateChanges,
   collectTextChanges,
   diffCounts,
   viewFacts,
@@ -33,6 +40,31 @@ export const SUMMARY_MAX_BYTES = 2048;
 /** Cap for each text value (element text, app name, old/new sides), in code points. */
 export const SUMMARY_TEXT_CHARS = 60;
 export const MAX_TEXT_CHANGES = 3;
+export const MAX_STATE_CHANGES = 3;
+/** Items a read tool's answer lists (find's matches, the windows, the attributes). */
+export const MAX_ANSWER_ITEMS = 10;
+
+/**
+ * A read tool's result, rendered after the route lines: `key: value` for one value
+ * (`value: 'Hello'`), or a `key:` list of elements (find's matches) or of text lines
+ * (windows, attributes), capped with `(+N more in file)`.
+ */
+export interface Answer {
+  key: string;
+  /** One value (`value: 'Hello'`), quoted and capped. */
+  value?: string;
+  elements?: VisibleItem[];
+  lines?: string[];
+  /** Items beyond these (in the file). */
+  omitted?: number;
+}
+
+/** Session memory: visible elements left out because the agent was shown them unchanged. */
+export interface UnchangedVisible {
+  count: number;
+  /** Basename of the file in which they were last listed. */
+  since: string;
+}
 
 /**
  * What a summary is made from. Usually views: `view` gives pid, app, dialog, element
@@ -76,6 +108,16 @@ export interface SummaryInput {
   /** The diff counts; all zero reads "No changes." */
   changes?: DiffCounts;
   textChanges?: TextChange[];
+  /** Action tools: state changes (checked, enabled, expanded) of modified elements. */
+  stateChanges?: StateChange[];
+  /** Title of the window acted on or observed (the dialog when one scopes the view). */
+  window?: string | null;
+  /** A read tool's result (see Answer). */
+  answer?: Answer;
+  /** Visible elements shown before and unchanged: one line instead of their list. */
+  unchanged?: UnchangedVisible;
+  /** Read tools: the visible list reduced to its count (`unlisted` of them never shown). */
+  visibleCount?: { total: number; unlisted: number };
   /** A next rung to try, when a call failed before acting (no action facts then). */
   escalation?: { recommended: string; reason: string };
 }
@@ -85,6 +127,7 @@ interface Facts {
   status: 'success' | 'error';
   pid?: number;
   app?: string;
+  window?: string | null;
   dialog?: { role: string; title: string } | null;
   file?: string;
   fileSize?: number;
@@ -102,7 +145,11 @@ interface Facts {
   escalation?: { recommended: string; reason: string } | null;
   settleMs?: number;
   textChanges?: TextChange[];
+  stateChanges?: StateChange[];
+  answer?: Answer;
   visible?: VisibleSelection;
+  unchanged?: UnchangedVisible;
+  visibleCount?: { total: number; unlisted: number };
   appSwitch?: AppSwitchFacts | null;
 }
 
@@ -121,6 +168,7 @@ function resolveFacts(input: SummaryInput): Facts {
     status: input.status,
     pid: input.pid ?? derived?.pid,
     app: input.app ?? derived?.app,
+    window: input.window !== undefined ? input.window : derived?.window,
     dialog: input.dialog !== undefined ? input.dialog : derived?.dialog,
     file: input.file,
     fileSize: input.fileSize,
@@ -137,7 +185,15 @@ function resolveFacts(input: SummaryInput): Facts {
       (diff && view
         ? collectTextChanges(diff.diff, diff.before.snapshot, view.snapshot, view.refs)
         : undefined),
+    stateChanges:
+      input.stateChanges ??
+      (diff && view
+        ? collectStateChanges(diff.diff, diff.before.snapshot, view.snapshot, view.refs)
+        : undefined),
+    answer: input.answer,
     visible: input.visible ?? derived?.visible,
+    unchanged: input.unchanged,
+    visibleCount: input.visibleCount,
     appSwitch: input.appSwitch
       ? isView(input.appSwitch)
         ? appSwitchFacts(input.appSwitch)
@@ -163,6 +219,10 @@ export interface RenderedSummary {
 /** Caps per shrink level; the first level whose text fits the byte cap wins. */
 interface Level {
   text: number;
+  /** A field's value on an element line. */
+  value: number;
+  /** One line of a text answer (windows, attributes). */
+  line: number;
   action: number;
   error: number;
   reason: number;
@@ -171,10 +231,18 @@ interface Level {
 }
 
 const LEVELS: readonly Level[] = [
-  { text: SUMMARY_TEXT_CHARS, action: 200, error: 400, reason: 120, path: Infinity },
-  { text: 30, action: 100, error: 200, reason: 60, path: Infinity },
-  { text: 16, action: 60, error: 100, reason: 30, path: 160 },
-  { text: 8, action: 30, error: 60, reason: 20, path: 48 },
+  {
+    text: SUMMARY_TEXT_CHARS,
+    value: 40,
+    line: 120,
+    action: 200,
+    error: 400,
+    reason: 120,
+    path: Infinity,
+  },
+  { text: 30, value: 24, line: 80, action: 100, error: 200, reason: 60, path: Infinity },
+  { text: 16, value: 12, line: 50, action: 60, error: 100, reason: 30, path: 160 },
+  { text: 8, value: 8, line: 30, action: 30, error: 60, reason: 20, path: 48 },
 ];
 
 const ROLE_CHARS = 40;
@@ -218,11 +286,28 @@ function textChangeLine(c: TextChange, level: Level): string {
   return `  [${clip(c.role, ROLE_CHARS)}]${label}${refPart(c.ref)}: '${pair.old}' -> '${pair.new}'`;
 }
 
+function stateChangeLine(c: StateChange, level: Level): string {
+  const label = c.label ? ` "${clip(c.label, level.text, '"')}"` : '';
+  const pairs = c.changes.map((p) => `${p.old} -> ${p.new}`).join(', ');
+  return `  [${clip(c.role, ROLE_CHARS)}]${label}${refPart(c.ref)}: ${pairs}`;
+}
+
+/**
+ * `  [AXTextField] "Name" e12 (10,20 200x24) ='Hello' focused modified`: role, text,
+ * ref, frame, then the field's value, the states an agent acts on, and what the action
+ * did to it.
+ */
 function visibleLine(item: VisibleItem, level: Level): string {
   const f = item.frame;
-  const where = `(${round(f.x)},${round(f.y)} ${round(f.w)}x${round(f.h)})`;
+  const where = f ? `(${round(f.x)},${round(f.y)} ${round(f.w)}x${round(f.h)})` : '(no frame)';
+  const value = item.value !== undefined ? ` ='${clip(item.value, level.value, "'")}'` : '';
+  const states = item.states && item.states.length > 0 ? ` ${item.states.join(' ')}` : '';
   const change = item.change ? ` ${item.change}` : '';
-  return `  [${clip(item.role, ROLE_CHARS)}] "${clip(item.text, level.text, '"')}"${refPart(item.ref)} ${where}${change}`;
+  return `  [${clip(item.role, ROLE_CHARS)}] "${clip(item.text, level.text, '"')}"${refPart(item.ref)} ${where}${value}${states}${change}`;
+}
+
+function unchangedLine(u: UnchangedVisible): string {
+  return `${u.count} unchanged since ${clip(u.since, 80)}`;
 }
 
 function moreLine(n: number): string {
@@ -255,6 +340,9 @@ function capSelection(sel: VisibleSelection | undefined): {
 
 interface Lists {
   changes: TextChange[];
+  states: StateChange[];
+  /** The answer's items (elements or lines), in order. */
+  answer: number;
   visible: VisibleItem[];
   visibleOmitted: number;
   switchVisible: VisibleItem[];
@@ -263,6 +351,8 @@ interface Lists {
 
 interface Keep {
   changes: number;
+  states: number;
+  answer: number;
   visible: number;
   switchVisible: number;
 }
@@ -282,11 +372,37 @@ function listSection(
   rendered: readonly string[],
   keep: number,
   omitted: number,
+  unchanged?: UnchangedVisible,
 ): string[] {
-  if (items.length === 0 && omitted === 0) return [];
+  if (items.length === 0 && omitted === 0) {
+    return unchanged ? [`${header} ${unchangedLine(unchanged)}`] : [];
+  }
   const shown = displayPositions(items, keep);
   const more = omitted + items.length - shown.length;
-  return [header, ...shown.map((k) => rendered[k]), ...(more > 0 ? [moreLine(more)] : [])];
+  return [
+    header,
+    ...shown.map((k) => rendered[k]),
+    ...(more > 0 ? [moreLine(more)] : []),
+    ...(unchanged ? [`  (+${unchangedLine(unchanged)})`] : []),
+  ];
+}
+
+/** The answer's lines for `keep` items. */
+function answerSection(
+  answer: Answer | undefined,
+  rendered: readonly string[],
+  keep: number,
+  level: Level,
+): string[] {
+  if (!answer) return [];
+  const key = clip(answer.key, ROLE_CHARS);
+  const listed = (answer.elements?.length ?? 0) + (answer.lines?.length ?? 0);
+  const total = listed + Math.max(0, answer.omitted ?? 0);
+  if (answer.value !== undefined && total === 0) {
+    return [`${key}: '${clip(answer.value, level.line, "'")}'`];
+  }
+  const more = total - Math.min(keep, rendered.length);
+  return [`${key}:`, ...rendered.slice(0, keep), ...(more > 0 ? [moreLine(more)] : [])];
 }
 
 /**
@@ -297,6 +413,7 @@ function prepareLevel(input: Facts, lists: Lists, level: Level): (keep: Keep) =>
   const head: string[] = [`status: ${input.status === 'error' ? 'error' : 'success'}`];
   if (input.pid !== undefined) head.push(`pid: ${input.pid}`);
   if (input.app !== undefined) head.push(`app: ${clip(input.app, level.text)}`);
+  if (input.window) head.push(`window: "${clip(input.window, level.text, '"')}"`);
   if (input.dialog) {
     head.push(
       `dialog: ${clip(input.dialog.role, ROLE_CHARS)} "${clip(input.dialog.title, level.text, '"')}" (viewport scoped to dialog bounds)`,
@@ -341,6 +458,13 @@ function prepareLevel(input: Facts, lists: Lists, level: Level): (keep: Keep) =>
     );
   }
   const changeLines = lists.changes.slice(0, MAX_TEXT_CHANGES).map((c) => textChangeLine(c, level));
+  const stateLines = lists.states.slice(0, MAX_STATE_CHANGES).map((c) => stateChangeLine(c, level));
+  const answer = input.answer;
+  const answerLines = [
+    ...(answer?.elements ?? []).map((i) => visibleLine(i, level)),
+    ...(answer?.lines ?? []).map((l) => `  ${clip(l, level.line, '')}`),
+  ].slice(0, MAX_ANSWER_ITEMS);
+  const count = input.visibleCount;
   const visibleLines = lists.visible.map((i) => visibleLine(i, level));
   const switchLines = lists.switchVisible.map((i) => visibleLine(i, level));
   const sw = input.appSwitch;
@@ -353,21 +477,37 @@ function prepareLevel(input: Facts, lists: Lists, level: Level): (keep: Keep) =>
 
   return (keep) => {
     const lines = [...head];
+    lines.push(...answerSection(answer, answerLines, keep.answer, level));
+    if (lists.states.length > 0) {
+      const kept = stateLines.slice(0, keep.states);
+      const more = lists.states.length - kept.length;
+      lines.push('state_changes:', ...kept);
+      if (more > 0) lines.push(moreLine(more));
+    }
     if (lists.changes.length > 0) {
       const kept = changeLines.slice(0, keep.changes);
       const more = lists.changes.length - kept.length;
       lines.push('text_changes:', ...kept);
       if (more > 0) lines.push(moreLine(more));
     }
-    lines.push(
-      ...listSection(
-        'visible_elements:',
-        lists.visible,
-        visibleLines,
-        keep.visible,
-        lists.visibleOmitted,
-      ),
-    );
+    if (count) {
+      lines.push(
+        count.unlisted > 0
+          ? `visible_elements: ${count.total} in file (${count.unlisted} not listed yet; detail: "full" lists them)`
+          : `visible_elements: ${count.total} in file`,
+      );
+    } else {
+      lines.push(
+        ...listSection(
+          'visible_elements:',
+          lists.visible,
+          visibleLines,
+          keep.visible,
+          lists.visibleOmitted,
+          input.unchanged,
+        ),
+      );
+    }
     if (sw) {
       lines.push(
         ...switchHead,
@@ -384,12 +524,23 @@ function prepareLevel(input: Facts, lists: Lists, level: Level): (keep: Keep) =>
   };
 }
 
-/** Drops one item from the longest list (ties: app switch, visible, text changes). */
+/**
+ * Drops one item from the longest list (ties: app switch, visible, answer, state
+ * changes, text changes): the answer and the changes are what the call is about.
+ */
 function shrink(keep: Keep): boolean {
-  const longest = Math.max(keep.switchVisible, keep.visible, keep.changes);
+  const longest = Math.max(
+    keep.switchVisible,
+    keep.visible,
+    keep.answer,
+    keep.states,
+    keep.changes,
+  );
   if (longest === 0) return false;
   if (keep.switchVisible === longest) keep.switchVisible--;
   else if (keep.visible === longest) keep.visible--;
+  else if (keep.answer === longest) keep.answer--;
+  else if (keep.states === longest) keep.states--;
   else keep.changes--;
   return true;
 }
@@ -399,6 +550,8 @@ function fit(input: Facts, lists: Lists): { lines: string[]; keep: Keep; level: 
   for (const level of LEVELS) {
     const keep: Keep = {
       changes: Math.min(MAX_TEXT_CHANGES, lists.changes.length),
+      states: Math.min(MAX_STATE_CHANGES, lists.states.length),
+      answer: Math.min(MAX_ANSWER_ITEMS, lists.answer),
       visible: lists.visible.length,
       switchVisible: lists.switchVisible.length,
     };
@@ -411,7 +564,7 @@ function fit(input: Facts, lists: Lists): { lines: string[]; keep: Keep; level: 
   }
   // Only absurd inputs get here (kilobyte paths): drop whole lines from the end, and say so.
   const level = LEVELS[LEVELS.length - 1];
-  const keep: Keep = { changes: 0, visible: 0, switchVisible: 0 };
+  const keep: Keep = { changes: 0, states: 0, answer: 0, visible: 0, switchVisible: 0 };
   const lines = prepareLevel(input, lists, level)(keep);
   let cut = 0;
   const note = () => `(summary cut: ${cut} more lines; see the file)`;
@@ -432,12 +585,14 @@ function structuredItem(item: VisibleItem): VisibleElementStructured {
     role: clip(item.role, ROLE_CHARS),
     text: clip(item.text, SUMMARY_TEXT_CHARS),
     ref: item.ref,
-    x: round(item.frame.x),
-    y: round(item.frame.y),
-    w: round(item.frame.w),
-    h: round(item.frame.h),
+    x: round(item.frame?.x ?? 0),
+    y: round(item.frame?.y ?? 0),
+    w: round(item.frame?.w ?? 0),
+    h: round(item.frame?.h ?? 0),
   };
   if (item.change) out.change = item.change;
+  if (item.states && item.states.length > 0) out.states = [...item.states];
+  if (item.value !== undefined) out.value = clip(item.value, SUMMARY_TEXT_CHARS);
   return out;
 }
 
@@ -445,6 +600,7 @@ function structuredOf(input: Facts, lists: Lists, keep: Keep): SummaryStructured
   const s: SummaryStructured = { status: input.status === 'error' ? 'error' : 'success' };
   if (input.pid !== undefined) s.pid = input.pid;
   if (input.app !== undefined) s.app = clip(input.app, SUMMARY_TEXT_CHARS);
+  if (input.window) s.window = clip(input.window, SUMMARY_TEXT_CHARS);
   if (input.dialog) {
     s.dialog = {
       role: clip(input.dialog.role, ROLE_CHARS),
@@ -480,10 +636,27 @@ function structuredOf(input: Facts, lists: Lists, keep: Keep): SummaryStructured
     const more = lists.changes.length - keep.changes;
     if (more > 0) s.text_changes_omitted = more;
   }
-  if (lists.visible.length > 0 || lists.visibleOmitted > 0) {
-    s.visible_elements = displayOrder(lists.visible.slice(0, keep.visible)).map(structuredItem);
-    const more = lists.visibleOmitted + lists.visible.length - keep.visible;
-    if (more > 0) s.visible_elements_omitted = more;
+  if (lists.states.length > 0) {
+    s.state_changes = lists.states.slice(0, keep.states).map((c) => ({
+      role: c.role,
+      label: clip(c.label, SUMMARY_TEXT_CHARS),
+      ref: c.ref,
+      changes: c.changes.map((p) => ({ ...p })),
+    }));
+    const more = lists.states.length - keep.states;
+    if (more > 0) s.state_changes_omitted = more;
+  }
+  if (input.visibleCount) {
+    s.visible_count = input.visibleCount.total;
+  } else {
+    if (lists.visible.length > 0 || lists.visibleOmitted > 0) {
+      s.visible_elements = displayOrder(lists.visible.slice(0, keep.visible)).map(structuredItem);
+      const more = lists.visibleOmitted + lists.visible.length - keep.visible;
+      if (more > 0) s.visible_elements_omitted = more;
+    }
+    if (input.unchanged) {
+      s.visible_unchanged = { count: input.unchanged.count, since: input.unchanged.since };
+    }
   }
   const sw = input.appSwitch;
   if (sw) {
@@ -509,6 +682,11 @@ export function renderSummary(summaryInput: SummaryInput): RenderedSummary {
   const lists: Lists = {
     // All of them: fit() shows at most MAX_TEXT_CHANGES and counts the rest as "+N more".
     changes: [...(input.textChanges ?? [])],
+    states: [...(input.stateChanges ?? [])],
+    answer: Math.min(
+      MAX_ANSWER_ITEMS,
+      (input.answer?.elements?.length ?? 0) + (input.answer?.lines?.length ?? 0),
+    ),
     visible: visible.items,
     visibleOmitted: visible.omitted,
     switchVisible: switchVisible.items,

@@ -16,6 +16,18 @@ export const visibleElementShape = z.object({
   h: z.number(),
   /** Action tools: the element was added or modified by the action. */
   change: z.enum(['added', 'modified']).optional(),
+  /** disabled, focused, checked, mixed, pressed, selected, expanded, secure (when set). */
+  states: z.array(z.string()).optional(),
+  /** A field's value (capped); never for secure fields. */
+  value: z.string().optional(),
+});
+
+export const stateChangeShape = z.object({
+  role: z.string(),
+  label: z.string(),
+  ref: z.string(),
+  /** E.g. {old: "unchecked", new: "checked"}, {old: "disabled", new: "enabled"}. */
+  changes: z.array(z.object({ old: z.string(), new: z.string() })),
 });
 
 export const textChangeShape = z.object({
@@ -31,6 +43,8 @@ export const summaryShape = z.object({
   status: z.enum(['success', 'error']),
   pid: z.number().int().optional(),
   app: z.string().optional(),
+  /** Title of the window acted on or observed (the dialog when one scopes the view). */
+  window: z.string().optional(),
   dialog: z.object({ role: z.string(), title: z.string() }).optional(),
   /** Absolute path of the tree file. */
   file: z.string().optional(),
@@ -60,7 +74,13 @@ export const summaryShape = z.object({
   settle_ms: z.number().int().optional(),
   text_changes: z.array(textChangeShape).optional(),
   text_changes_omitted: z.number().int().optional(),
+  state_changes: z.array(stateChangeShape).optional(),
+  state_changes_omitted: z.number().int().optional(),
   visible_elements: z.array(visibleElementShape).optional(),
+  /** Visible elements left out of visible_elements: shown before in this session, unchanged since the file `since`. */
+  visible_unchanged: z.object({ count: z.number().int(), since: z.string() }).optional(),
+  /** Read tools: how many visible elements the file lists (the summary lists none). */
+  visible_count: z.number().int().optional(),
   /** Candidates left out of visible_elements (they are in the file). */
   visible_elements_omitted: z.number().int().optional(),
   app_switch: z
@@ -73,6 +93,8 @@ export const summaryShape = z.object({
       visible_elements_omitted: z.number().int().optional(),
     })
     .optional(),
+  /** Paths of structured fields cut or dropped to keep structuredContent under its cap. */
+  truncated_fields: z.array(z.string()).optional(),
 });
 
 export type SummaryStructured = z.infer<typeof summaryShape>;

@@ -3,12 +3,13 @@
  * changes worth showing, a role worth grepping. The pipeline calls these and passes the
  * results to renderSummary, which only caps and formats.
  */
-import type { Rect, Snapshot } from '../model/element.js';
+import type { Element, Rect, Snapshot } from '../model/element.js';
 import type { TextChange, TreeDiff } from '../model/diff.js';
 import type { SnapshotView } from '../model/view.js';
 import { isSecure, maskLeak, primaryText } from '../tree/line.js';
 import { CONTROL_ROLES, ITEM_ROLES, isInteractiveRole, isTextRole } from '../model/roles.js';
 import { SECURE_MASK } from '../tree/text.js';
+import { windowTitle } from '../tree/file.js';
 
 export const MAX_VISIBLE_INTERACTIVE = 30;
 export const MAX_VISIBLE_TEXT = 10;
@@ -20,10 +21,92 @@ export interface VisibleItem {
   /** Raw (unescaped, uncapped) primary text, secure values masked. */
   text: string;
   ref: string;
-  frame: Rect;
+  /** Always set for visible elements; an answer's element may have none. */
+  frame?: Rect;
   kind: 'interactive' | 'text';
   /** Action tools: added or modified by the action (moves alone do not count). */
   change?: 'added' | 'modified';
+  /** The states an agent acts on, in STATE_TOKENS order (see elementStates). */
+  states?: string[];
+  /** A field's value (text field, slider, spin button, combo box) when it is not the text; never for secure fields. */
+  value?: string;
+}
+
+/**
+ * The states worth a few bytes on an element line, in this order: what stops an action
+ * (disabled), where keys go (focused), toggles (checked, mixed, pressed), selection,
+ * disclosure (expanded), and `secure` (a password field: its value is never shown).
+ */
+export const STATE_TOKENS = [
+  'disabled',
+  'focused',
+  'checked',
+  'mixed',
+  'pressed',
+  'selected',
+  'expanded',
+  'secure',
+] as const;
+
+export function elementStates(el: Element): string[] {
+  const states = STATE_TOKENS.filter((t) => el.flags.includes(t));
+  // A toggle button that is on reports both; `checked` says it.
+  return states.includes('checked') ? states.filter((t) => t !== 'pressed') : states;
+}
+
+/** Roles whose value is what an agent reads or sets (the text is their label). */
+export const FIELD_ROLES: ReadonlySet<string> = new Set([
+  'AXTextField',
+  'AXSecureTextField',
+  'AXSearchField',
+  'AXTextArea',
+  'AXDateField',
+  'AXSlider',
+  'AXIncrementor',
+  'AXComboBox',
+  'AXPopUpButton',
+  'AXProgressIndicator',
+  'AXLevelIndicator',
+]);
+
+/** U+FFFC stands in for an embedded object (an image, a widget) inside text: not text. */
+export function stripObjectChars(text: string): string {
+  return text.includes('\ufffc') ? text.replace(/\ufffc/g, '') : text;
+}
+
+/**
+ * A field's value for its element line: set, not secure, not already the element's
+ * text. Undefined otherwise (and always for a secure field: its line says `secure`).
+ */
+export function fieldValue(el: Element, text: string): string | undefined {
+  if (!FIELD_ROLES.has(el.role) || isSecure(el)) return undefined;
+  const value = stripObjectChars(el.value ?? '');
+  if (value === '' || value === text) return undefined;
+  return value;
+}
+
+/**
+ * An element as a read's answer lists it (find's matches): a visible-list item whose
+ * frame may be missing, with `hidden` among its states when it is not visible.
+ */
+export function elementItem(view: SnapshotView, index: number): VisibleItem | undefined {
+  const el = view.snapshot.elements[index];
+  if (!el) return undefined;
+  const text = stripObjectChars(primaryText(el));
+  const item: VisibleItem = {
+    index,
+    role: el.role,
+    text,
+    ref: view.refs[index] ?? '',
+    frame: el.frame,
+    kind: isTextRole(el.role) ? 'text' : 'interactive',
+  };
+  const states = elementStates(el);
+  if (!view.visible[index]) states.push('hidden');
+  if (states.length > 0) item.states = states;
+  const value = fieldValue(el, text);
+  if (value !== undefined) item.value = value;
+  return item;
 }
 
 export interface VisibleSelection {
@@ -74,7 +157,7 @@ export function selectVisibleElements(
     const el = els[i];
     const frame = el.frame;
     if (!frame) continue;
-    const text = primaryText(el);
+    const text = stripObjectChars(primaryText(el));
     const change = changed.get(i);
     let kind: VisibleItem['kind'];
     let tier: number;
@@ -101,6 +184,10 @@ export function selectVisibleElements(
       kind,
     };
     if (change) item.change = change;
+    const states = elementStates(el);
+    if (states.length > 0) item.states = states;
+    const value = fieldValue(el, text);
+    if (value !== undefined) item.value = value;
     ranked.push({ tier, item });
   }
   ranked.sort((a, b) => a.tier - b.tier || a.item.index - b.item.index);
@@ -138,8 +225,8 @@ export function collectTextChanges(
     const hide = (t: string): string => (secure ? maskLeak(maskLeak(t, b.value), a.value) : t);
     const fields = new Set(m.changes.map((c) => c.field));
     if (fields.has('value')) {
-      const oldValue = secure ? SECURE_MASK : (b.value ?? '');
-      const newValue = secure ? SECURE_MASK : (a.value ?? '');
+      const oldValue = secure ? SECURE_MASK : stripObjectChars(b.value ?? '');
+      const newValue = secure ? SECURE_MASK : stripObjectChars(a.value ?? '');
       if (secure || oldValue !== newValue) {
         const label = hide(a.name || b.name || a.description || '');
         values.push({
@@ -155,14 +242,16 @@ export function collectTextChanges(
     // A label's text is both its name and its value: one change, reported once.
     const sameAsValue =
       fields.has('value') && (b.value ?? '') === b.name && (a.value ?? '') === a.name;
-    if (fields.has('name') && a.name !== b.name && !sameAsValue) {
+    const oldName = stripObjectChars(b.name);
+    const newName = stripObjectChars(a.name);
+    if (fields.has('name') && oldName !== newName && !sameAsValue) {
       names.push({
         at: m.after,
         role: a.role,
         label: '',
         ref: refs[m.after] ?? '',
-        old: hide(b.name),
-        new: hide(a.name),
+        old: hide(oldName),
+        new: hide(newName),
       });
     }
   }
@@ -170,6 +259,60 @@ export function collectTextChanges(
   return [...values.sort(byPlace), ...names.sort(byPlace)].map(
     ({ role, label, ref, old, new: next }) => ({ role, label, ref, old, new: next }),
   );
+}
+
+/** A notable state change of one element for the summary's state_changes lines. */
+export interface StateChange {
+  role: string;
+  label: string;
+  ref: string;
+  /** Each pair as words: {old: 'unchecked', new: 'checked'}. */
+  changes: Array<{ old: string; new: string }>;
+}
+
+/** State pairs an action's effect is read from: [when set, when clear]. */
+const STATE_PAIRS: ReadonlyArray<readonly [string, string]> = [
+  ['checked', 'unchecked'],
+  ['disabled', 'enabled'],
+  ['expanded', 'collapsed'],
+  ['selected', 'unselected'],
+  ['pressed', 'released'],
+];
+
+/**
+ * State changes (checked, enabled, expanded, selected, pressed) of modified elements,
+ * in tree order, e.g. `unchecked -> checked`. Focus moves are left out: every click
+ * moves it, and the element lines say `focused`.
+ */
+export function collectStateChanges(
+  diff: TreeDiff,
+  before: Snapshot,
+  after: Snapshot,
+  refs: readonly string[],
+): StateChange[] {
+  const out: Array<StateChange & { at: number }> = [];
+  for (const m of diff.modified) {
+    if (!m.changes.some((c) => c.field === 'flags')) continue;
+    const b = before.elements[m.before];
+    const a = after.elements[m.after];
+    if (!a || !b) continue;
+    const changes: Array<{ old: string; new: string }> = [];
+    for (const [on, off] of STATE_PAIRS) {
+      const was = b.flags.includes(on as never);
+      const is = a.flags.includes(on as never);
+      // A toggle button reports pressed with checked: one change, said once.
+      if (on === 'pressed' && changes.some((c) => c.new === 'checked' || c.new === 'unchecked')) {
+        continue;
+      }
+      if (was !== is) changes.push({ old: was ? on : off, new: is ? on : off });
+    }
+    if (changes.length === 0) continue;
+    const label = isSecure(a) ? maskLeak(a.name, a.value) : a.name || a.description || '';
+    out.push({ at: m.after, role: a.role, label, ref: refs[m.after] ?? '', changes });
+  }
+  return out
+    .sort((x, y) => x.at - y.at)
+    .map(({ role, label, ref, changes }) => ({ role, label, ref, changes }));
 }
 
 function commonest(counts: Map<string, number>): string | null {
@@ -234,6 +377,7 @@ export function viewFacts(view: SnapshotView, opts: SelectOptions = {}) {
   return {
     pid: s.pid,
     app: s.app,
+    window: windowTitle(view),
     dialog: view.dialog ? { role: view.dialog.role, title: view.dialog.title } : null,
     elements: s.elements.length,
     truncated: s.truncated,

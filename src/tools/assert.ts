@@ -1,7 +1,7 @@
 /** Assertions: does an element have the expected state? Pass/fail with every failure listed. */
 import { z } from 'zod';
 import { AxError } from '../errors.js';
-import { defineTool } from './define.js';
+import { defineTool, detailArg } from './define.js';
 import { checkedValue } from './elements.js';
 import { elementTargetOf, elementTargetShape } from './schemas.js';
 
@@ -39,6 +39,7 @@ export const assertTool = defineTool({
   input: z.object({
     ...elementTargetShape,
     assertions: assertionsShape,
+    detail: detailArg,
   }),
   output: z.object({
     passed: z.boolean(),
@@ -63,6 +64,20 @@ export const assertTool = defineTool({
     return pipeline.observe('ax_assert', {
       reuse: true,
       app: args.app,
+      detail: args.detail,
+      // The verdict is the answer: the visible list shrinks to its count.
+      answer: (_seen, facts) => {
+        const failures = facts.failures as Failure[];
+        return failures.length === 0
+          ? { key: 'passed', value: keys.join(', ') }
+          : {
+              key: 'failures',
+              lines: failures.map(
+                (f) =>
+                  `${f.property}: expected ${JSON.stringify(f.expected)}, got ${JSON.stringify(f.actual)}`,
+              ),
+            };
+      },
       inspect: async ({ view, desktop }) => {
         let index: number | undefined;
         try {

@@ -1,6 +1,6 @@
 /** Connection tools: is accessibility reachable, which apps run, connect one (with an alias). */
 import { z } from 'zod';
-import { defineTool } from './define.js';
+import { defineTool, detailArg } from './define.js';
 import { appArg } from './schemas.js';
 
 export const isAccessible = defineTool({
@@ -93,6 +93,7 @@ export const connect = defineTool({
       .regex(/^[A-Za-z][\w.-]{0,39}$/, 'an alias is a short name: letters, digits, . _ -')
       .optional()
       .describe('A short name for this app in later calls.'),
+    detail: detailArg,
   }),
   output: z.object({
     connected: z.boolean(),
@@ -107,6 +108,7 @@ export const connect = defineTool({
     if (args.alias) pipeline.apps.setAlias(args.alias, app.pid);
     return pipeline.observe('ax_connect', {
       app: app.pid,
+      detail: args.detail,
       describe: ({ view }) =>
         `Connected to ${app.name} (pid ${app.pid}, matched by ${app.matchedBy})${args.alias ? ` as '${args.alias}'` : ''}: ${view.snapshot.windows.length} windows`,
       inspect: async ({ view }) => ({

@@ -33,6 +33,14 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   handle(args: z.infer<Input>, ctx: ToolContext): Promise<ToolResponse>;
 }
 
+/** How much of the visible list a summary shows (every tool that publishes a tree takes it). */
+export const detailArg = z
+  .enum(['auto', 'full'])
+  .optional()
+  .describe(
+    'auto (default): visible_elements lists only what this session has not shown yet or what changed since, and counts the rest in one line; full: lists them all again (capped).',
+  );
+
 export function defineTool<Input extends z.ZodObject>(
   def: ToolDefinition<Input>,
 ): ToolDefinition<Input> {

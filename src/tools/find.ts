@@ -8,7 +8,6 @@ import type { Element } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import { AxError } from '../errors.js';
 import { isRef } from '../pipeline/refs.js';
-import { elementLabel } from '../pipeline/target.js';
 import {
   findMatches,
   parseQuery,
@@ -16,7 +15,8 @@ import {
   suggestNames,
   type FindOptions,
 } from '../query/index.js';
-import { defineTool } from './define.js';
+import { defineTool, detailArg } from './define.js';
+import { attributeLines } from './answers.js';
 import { checkedValue } from './elements.js';
 import {
   appArg,
@@ -87,6 +87,7 @@ export const find = defineTool({
       .max(1000)
       .optional()
       .describe('How many matches to list in the file (default 50).'),
+    detail: detailArg,
   }),
   output: z.object({
     found: z.boolean(),
@@ -176,6 +177,17 @@ export const find = defineTool({
     return pipeline.observe('ax_find', {
       reuse: true,
       app: args.app,
+      detail: args.detail,
+      answer: ({ view }) => {
+        const result = run(view);
+        if (result.matches.length === 0) return undefined;
+        const shown = result.matches.slice(0, MAX_MATCHES_LISTED);
+        return {
+          key: 'matches',
+          indices: shown.map((m) => m.index),
+          omitted: result.total - shown.length,
+        };
+      },
       inspect: async ({ view }) => {
         const result = run(view);
         const best = result.matches[0];
@@ -225,15 +237,7 @@ export const find = defineTool({
           return `No element matches ${what} (tried: ${result.tried.join(', ')})${near.length ? `; closest names: ${near.map((n) => `'${n}'`).join(', ')}` : '; grep the tree file or widen the query (title~text, /regex/)'}`;
         }
         const best = result.matches[0];
-        const label = elementLabel(view.snapshot.elements[best.index], view.refs[best.index]);
-        return `Found ${result.total} match${result.total === 1 ? '' : 'es'} for ${what}; best: ${label} (${best.strategy})${
-          result.total > 1
-            ? `; next: ${result.matches
-                .slice(1, 3)
-                .map((m) => view.refs[m.index])
-                .join(', ')}`
-            : ''
-        }`;
+        return `Found ${result.total} match${result.total === 1 ? '' : 'es'} for ${what}, best first (${best.strategy})`;
       },
     });
   },
@@ -245,7 +249,7 @@ export const getAttributes = defineTool({
   description:
     'Everything the platform knows about one element (ref or query): role, native role, name, value (masked for password fields), description, identifier, frame, states, actions, interfaces, toolkit attributes, parent and children refs.',
   kind: 'read',
-  input: z.object(elementTargetShape),
+  input: z.object({ ...elementTargetShape, detail: detailArg }),
   output: z.object({
     found: z.boolean(),
     element_ref: z.string(),
@@ -292,9 +296,14 @@ export const getAttributes = defineTool({
           },
         };
       },
+      detail: args.detail,
+      answer: (_seen, facts) => ({
+        key: 'attributes',
+        lines: attributeLines((facts.attributes as Record<string, unknown>) ?? {}),
+      }),
       results: ({ target }) => ({ title: 'element', indices: [target?.index as number] }),
       describe: ({ target }, facts) =>
-        `Attributes of ${target?.label}: ${Object.keys((facts.attributes as object) ?? {}).length} fields (all in structured output)`,
+        `Attributes of ${target?.label}: ${Object.keys((facts.attributes as object) ?? {}).length} fields (in full in structured output)`,
     });
   },
 });
@@ -305,7 +314,7 @@ export const getValue = defineTool({
   description:
     'Read the current value of an element (ref or query): the text of a text field, the number of a slider, the state of a check box, else its name. Read fresh from the app, not from a cache. Password fields are never read.',
   kind: 'read',
-  input: z.object(elementTargetShape),
+  input: z.object({ ...elementTargetShape, detail: detailArg }),
   output: z.object({
     found: z.boolean(),
     value: z.string().optional(),
@@ -330,9 +339,10 @@ export const getValue = defineTool({
         if (num) return { ...base, value: String(num.value) };
         return { ...base, value: checkedValue(el) ?? el.value ?? el.name };
       },
+      detail: args.detail,
+      answer: (_seen, facts) => ({ key: 'value', value: String(facts.value ?? '') }),
       results: ({ target }) => ({ title: 'element', indices: [target?.index as number] }),
-      describe: ({ target }, facts) =>
-        `Value of ${target?.label}: '${clip(String(facts.value ?? ''), 60)}'`,
+      describe: ({ target }) => `Read the value of ${target?.label}`,
     });
   },
 });
@@ -353,6 +363,7 @@ export const waitIdle = defineTool({
       .max(10_000)
       .optional()
       .describe('How long without changes counts as idle (default 200).'),
+    detail: detailArg,
   }),
   output: z.object({ idle: z.boolean(), waited_ms: z.number(), events: z.number().int() }),
   async handle(args, { pipeline, signal }) {
@@ -365,6 +376,7 @@ export const waitIdle = defineTool({
     );
     return pipeline.observe('ax_wait_idle', {
       app: app.pid,
+      detail: args.detail,
       inspect: async () => ({ idle: waited.idle, waited_ms: waited.ms, events: waited.events }),
       describe: () =>
         waited.idle
@@ -391,6 +403,7 @@ export const waitFor = defineTool({
     state: z.enum(['appear', 'disappear']).optional().describe('Default appear.'),
     visible_only: z.boolean().optional().describe('Count only visible matches (default true).'),
     timeout_ms: z.number().int().min(0).max(120_000).optional().describe('Default 5000.'),
+    detail: detailArg,
   }),
   output: z.object({
     satisfied: z.boolean(),
@@ -421,6 +434,7 @@ export const waitFor = defineTool({
     return pipeline.observe('ax_wait_for', {
       reuse: true,
       app: app.pid,
+      detail: args.detail,
       inspect: async ({ view }) => {
         const result = count(view);
         return {
@@ -446,13 +460,11 @@ export const waitFor = defineTool({
   },
 });
 
+/** Matches the summary lists (all are in the file). */
+const MAX_MATCHES_LISTED = 10;
+
 export function titleOf(el: Element): string {
   return el.name || el.description || '';
-}
-
-function clip(text: string, max: number): string {
-  const one = text.replace(/\s+/g, ' ');
-  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }
 
 export const findTools = [find, getAttributes, getValue, waitIdle, waitFor];

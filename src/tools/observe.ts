@@ -1,6 +1,7 @@
 /** Observation tools: the tree, a screenshot, the windows. Same pipeline, no action. */
 import { z } from 'zod';
-import { defineTool } from './define.js';
+import { defineTool, detailArg } from './define.js';
+import { windowLine } from './answers.js';
 import { appArg, queryArg, rectShape, refArg, targetOf } from './schemas.js';
 
 export const getTree = defineTool({
@@ -30,6 +31,7 @@ export const getTree = defineTool({
       .describe(
         'Keep elements the app reports as not showing (hidden pages, collapsed menus). Default false: they are left out and counted in the file header. Elements merely scrolled out of view are always kept.',
       ),
+    detail: detailArg,
   }),
   async handle(args, { pipeline }) {
     return pipeline.observe('ax_get_tree', {
@@ -37,8 +39,9 @@ export const getTree = defineTool({
       root: targetOf({ ref: args.root, query: args.root_query }, { what: 'root or root_query' }),
       limits: args.max_depth !== undefined ? { maxDepth: args.max_depth } : undefined,
       dropHidden: !(args.include_invisible ?? false),
+      detail: args.detail,
       describe: ({ view }) =>
-        `Walked ${view.snapshot.app} (pid ${view.snapshot.pid}): ${view.snapshot.elements.length} elements, ${countTrue(view.visible)} visible, in ${Math.round(view.snapshot.elapsedMs)} ms`,
+        `Walked ${view.snapshot.elements.length} elements (${countTrue(view.visible)} visible) in ${Math.round(view.snapshot.elapsedMs)} ms`,
     });
   },
 });
@@ -67,6 +70,7 @@ export const screenshot = defineTool({
       .describe(
         'Also return the PNG as image content (costs context); default false: the path only.',
       ),
+    detail: detailArg,
   }),
   async handle(args, { pipeline }) {
     const desktop = await pipeline.desktop();
@@ -78,6 +82,7 @@ export const screenshot = defineTool({
         ? { rect: { x: 0, y: 0, w: screen.w, h: screen.h } }
         : { rect: args.region, windowIndex: args.window_index },
       includeImage: args.include_image ?? false,
+      detail: args.detail,
       describe: ({ view }) => {
         if (args.window_index !== undefined && !view.snapshot.windows[args.window_index]) {
           return `Captured ${view.snapshot.app}: window_index ${args.window_index} does not exist (it has ${view.snapshot.windows.length}); captured its main view instead`;
@@ -103,7 +108,7 @@ export const listWindows = defineTool({
   description:
     'List the windows and dialogs of an app with index, title, role, frame, and whether each is active or modal (index 0 first: dialogs, then the active window). Writes the tree file and screenshot like every call.',
   kind: 'read',
-  input: z.object({ app: appArg }),
+  input: z.object({ app: appArg, detail: detailArg }),
   output: z.object({
     windows: z.array(
       z.object({
@@ -124,14 +129,13 @@ export const listWindows = defineTool({
     return pipeline.observe('ax_list_windows', {
       reuse: true,
       app: args.app,
+      detail: args.detail,
       describe: ({ view }) =>
-        `${view.snapshot.app} has ${view.snapshot.windows.length} windows: ${view.snapshot.windows
-          .slice(0, 4)
-          .map(
-            (w, i) =>
-              `${i}:"${w.title.slice(0, 30)}"${w.active ? ' (active)' : ''}${w.modal ? ' (modal)' : ''}`,
-          )
-          .join(', ')}${view.snapshot.windows.length > 4 ? ', …' : ''}`,
+        `${view.snapshot.app} has ${view.snapshot.windows.length} window${view.snapshot.windows.length === 1 ? '' : 's'}`,
+      answer: ({ view }) => ({
+        key: 'windows',
+        lines: view.snapshot.windows.map((w, i) => windowLine(view, w, i)),
+      }),
       results: ({ view }) => ({
         title: 'windows',
         indices: view.snapshot.windows.map((w) => w.index),

@@ -3,7 +3,7 @@
  * whole tree after the call, one element per line, indented two spaces per depth.
  * Pure and deterministic: the same input gives the same bytes.
  */
-import type { Element, Snapshot } from '../model/element.js';
+import type { Element, Snapshot, WindowInfo } from '../model/element.js';
 import type { FieldChange, Modification, TreeDiff } from '../model/diff.js';
 import type { SnapshotView } from '../model/view.js';
 import { mainWindow } from '../viewport/dialog.js';
@@ -70,11 +70,22 @@ function rectText(r: { x: number; y: number; w: number; h: number }): string {
   return `${round(r.x)},${round(r.y)} ${round(r.w)}x${round(r.h)}`;
 }
 
+function titleOf(view: SnapshotView, win: WindowInfo | null): string {
+  return win ? win.title || (view.snapshot.elements[win.index]?.name ?? '') : '';
+}
+
+/**
+ * The title of the window a call is about, for the summary's `window:` line: the dialog
+ * that scopes the view, else the target (or active) window. Null when it has none.
+ */
+export function windowTitle(view: SnapshotView, windowIndex?: number): string | null {
+  return titleOf(view, view.dialog ?? mainWindow(view.snapshot, windowIndex)) || null;
+}
+
 /** `# app:` line and `# elements:`/`# viewport:` lines for one view. */
 function viewHeader(view: SnapshotView, windowIndex: number | undefined): string[] {
   const s = view.snapshot;
-  const win = mainWindow(s, windowIndex);
-  const title = win ? win.title || (s.elements[win.index]?.name ?? '') : '';
+  const title = titleOf(view, mainWindow(s, windowIndex));
   const dialog = view.dialog
     ? `${escapeText(view.dialog.role, '')} ${quotedTitle(view.dialog.title)}`
     : 'none';

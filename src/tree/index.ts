@@ -1,4 +1,4 @@
-export { renderTreeFile, type ActionFacts, type TreeFileInput } from './file.js';
+export { renderTreeFile, windowTitle, type ActionFacts, type TreeFileInput } from './file.js';
 export {
   TREE_TEXT_CHARS,
   elementTexts,

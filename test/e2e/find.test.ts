@@ -80,6 +80,23 @@ describe('ax_find', () => {
     for (const c of s.candidates) expect(file).toContain(` ${c.ref} `);
   });
 
+  it('answers with its matches in the summary, not with the visible list', async () => {
+    const r = await session.call('ax_find', { app: factory.pid, query: 'role:button' });
+    const s = r.structured as Found;
+    const matches = r.lists.matches;
+    expect(matches.length).toBe(Math.min(s.count, 10) + (s.count > 10 ? 1 : 0));
+    // Best first, as the structured candidates; each line names ref, role and position.
+    const refs = matches.map((l) => / (e\d+) \(/.exec(l)?.[1]).filter(Boolean);
+    expect(refs.slice(0, 3)).toEqual(s.candidates.slice(0, 3).map((c) => c.ref));
+    expect(matches[0]).toMatch(/^\[AX\w+\] ".*" e\d+ \(-?\d+,-?\d+ \d+x\d+\)/);
+    if (s.count > 10) expect(matches.at(-1)).toBe(`(+${s.count - 10} more in file)`);
+    // The file lists every match.
+    const file = fs.readFileSync(r.fields.file, 'utf8');
+    for (const ref of refs) expect(file).toContain(` ${ref} `);
+    expect(r.lists.visible_elements).toBeUndefined();
+    expect(r.fields.visible_elements).toMatch(/^\d+ (in file|unchanged since )/);
+  });
+
   it('says what was tried and suggests names when nothing matches', async () => {
     const r = await session.call('ax_find', { app: form.pid, query: 'Submitt' });
     const s = r.structured as Found;
@@ -121,12 +138,17 @@ describe('reading', () => {
     expect(attrs.role).toBe('AXTextField');
     expect(attrs.value).toBe('•••');
     expect(JSON.stringify(r.structured)).not.toContain('hunter2');
+    // The fields are in the text too.
+    expect(r.lists.attributes[0]).toMatch(/^role: 'AXTextField \(password text\)'$/);
+    expect(r.lists.attributes).toContain("value: '•••'");
+    expect(r.text).not.toContain('hunter2');
   });
 
   it('ax_get_value reads fresh values', async () => {
     await session.call('ax_set_value', { app: form.pid, query: 'Name', value: 'Grace' });
     const r = await session.call('ax_get_value', { app: form.pid, query: 'Name' });
     expect(r.structured).toMatchObject({ found: true, value: 'Grace' });
+    expect(r.fields.value).toBe("'Grace'");
   });
 });
 

@@ -4,6 +4,7 @@
  * tool's outputSchema).
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Session } from '../../src/harness/session.js';
@@ -114,12 +115,61 @@ describe('the summary', () => {
     const order = ['status', 'pid', 'app', 'file', 'file_size', 'hint', 'screenshot', 'summary'];
     expect(r.order.filter((k) => order.includes(k))).toEqual(order);
     const elements = Number(/\((\d+) elements/.exec(r.fields.file_size)?.[1]);
-    expect(elements).toBeGreaterThan(3000);
+    expect(elements, r.fields.file_size).toBeGreaterThan(3000);
     expect(r.lists.visible_elements.length).toBeLessThanOrEqual(41);
     expect(r.text).toMatch(/more in file/);
     const bytes = Number(/^(\d+) bytes/.exec(r.fields.file_size)?.[1]);
     expect(bytes).toBe(fs.statSync(r.fields.file).size);
     await big.stop();
+  });
+});
+
+describe('session memory: what visible_elements lists', () => {
+  it('lists a first look in full; the same screen again is one line; detail "full" lists it again', async () => {
+    const app = await session.launchFixture('form.py');
+    const first = await session.call('ax_get_tree', { app: app.pid });
+    expect(first.isError, first.text).toBe(false);
+    expect(first.fields.window).toBe('"Fixture Form"');
+    const listed = first.lists.visible_elements;
+    expect(listed.length).toBeGreaterThan(5);
+    // The password field says secure and never shows a value.
+    expect(listed.find((l) => l.includes('"Password"'))).toMatch(/ secure$/);
+
+    const second = await session.call('ax_get_tree', { app: app.pid });
+    expect(second.lists.visible_elements).toBeUndefined();
+    expect(second.fields.visible_elements).toBe(
+      `${listed.length} unchanged since ${path.basename(first.fields.file)}`,
+    );
+    // The file it names is there and lists every element it counts, by ref.
+    const named = fs.readFileSync(
+      path.join(session.artifactDir, path.basename(first.fields.file)),
+      'utf8',
+    );
+    for (const line of listed) expect(named).toContain(` ${/ (e\d+) /.exec(line)?.[1]} `);
+
+    const full = await session.call('ax_get_tree', { app: app.pid, detail: 'full' });
+    expect(full.lists.visible_elements).toEqual(listed);
+    await app.stop();
+  });
+
+  it('an action lists what it changed, with its state, and counts the rest', async () => {
+    const app = await session.launchFixture('form.py');
+    const first = await session.call('ax_get_tree', { app: app.pid });
+    const from = app.output?.events.length ?? 0;
+    const r = await session.call('ax_click', { app: app.pid, query: 'checkbox:Subscribe' });
+    expect(r.isError, r.text).toBe(false);
+    // The app's own word that the box is now ticked.
+    const e = await app.output?.waitForEvent((ev) => ev.event === 'toggled', { from });
+    expect(e?.active).toBe(true);
+    expect(r.lists.state_changes).toEqual([
+      expect.stringMatching(/^\[AXCheckBox\] "Subscribe" e\d+: unchecked -> checked$/),
+    ]);
+    const box = r.lists.visible_elements.find((l) => l.includes('"Subscribe"'));
+    expect(box).toMatch(/ checked modified$/);
+    expect(r.lists.visible_elements.at(-1)).toMatch(
+      new RegExp(`^\\(\\+\\d+ unchanged since ${path.basename(first.fields.file)}\\)$`),
+    );
+    await app.stop();
   });
 });
 
@@ -153,6 +203,11 @@ describe('observation tools', () => {
     expect(windows.length).toBeGreaterThan(0);
     expect(windows[0].title).toBe('gtk3-widget-factory');
     expect(windows[0].size?.[0]).toBeGreaterThan(100);
+    // The summary answers with the windows, not the visible list.
+    expect(r.lists.windows[0]).toMatch(
+      new RegExp(`^0: "gtk3-widget-factory" \\[AXWindow\\] e\\d+ pid ${factory.pid} \\(`),
+    );
+    expect(r.lists.visible_elements).toBeUndefined();
   });
 
   it('ax_screenshot returns the path, and the image inline only when asked', async () => {
@@ -219,6 +274,17 @@ describe('bad input', () => {
     const r = await session.call('ax_get_tree', { app: 'no-such-app-xyz' });
     expect(r.isError).toBe(true);
     expect(r.fields.error).toMatch(/no running app matches 'no-such-app-xyz'/);
+  });
+
+  it('a 1 MiB argument is not echoed back: text and structuredContent stay capped', async () => {
+    const huge = 'q'.repeat(1 << 20);
+    const r = await session.call('ax_get_tree', { app: huge });
+    expect(r.isError).toBe(true);
+    expect(r.fields.error).toMatch(/no running app matches 'q+…/);
+    expect(Buffer.byteLength(r.text)).toBeLessThanOrEqual(SUMMARY_CAP);
+    expect(Buffer.byteLength(JSON.stringify(r.structured))).toBeLessThanOrEqual(16 * 1024);
+    const cut = r.structured.truncated_fields as string[];
+    expect(cut.some((f) => /^error \(\d+ chars\)$/.test(f))).toBe(true);
   });
 
   it('an invalid argument is rejected with the reason', async () => {

@@ -97,6 +97,7 @@ describe('loadConfig: overrides', () => {
       spawnWaitMs: 100,
       screenshots: false,
       policy: DEFAULT_CONFIG.policy,
+      visible: 'new',
     });
   });
 

@@ -24,6 +24,7 @@ function full(): SummaryInput {
     status: 'success',
     pid: 12837,
     app: 'gtk3-widget-factory',
+    window: 'Font',
     dialog: { role: 'AXDialog', title: 'Font' },
     file: FILE,
     fileSize: 20480,
@@ -40,6 +41,18 @@ function full(): SummaryInput {
       effect: 'confirmed',
       escalation: { recommended: 'foreground', reason: 'no AT-SPI action' },
     },
+    answer: { key: 'matches', elements: [item(7)] },
+    stateChanges: [
+      {
+        role: 'AXCheckBox',
+        label: 'Bold',
+        ref: 'e9',
+        changes: [
+          { old: 'unchecked', new: 'checked' },
+          { old: 'disabled', new: 'enabled' },
+        ],
+      },
+    ],
     textChanges: [
       { role: 'AXTextField', label: 'Name', ref: 'e12', old: 'Hello', new: 'Hello world' },
       { role: 'AXLabel', label: 'Status', ref: 'e13', old: 'Idle', new: 'Busy' },
@@ -85,9 +98,15 @@ describe('parseSummary: a rendered summary read back', () => {
     const s = parseSummary(renderSummary(full()).text);
     expect(Object.keys(s.lists).sort()).toEqual([
       'app_switch_visible_elements',
+      'matches',
+      'state_changes',
       'text_changes',
       'visible_elements',
     ]);
+    expect(s.lists.state_changes).toEqual([
+      '[AXCheckBox] "Bold" e9: unchecked -> checked, disabled -> enabled',
+    ]);
+    expect(s.lists.matches).toEqual(['[AXButton] "Item 7" e7 (7,14 80x30)']);
     expect(s.lists.text_changes).toEqual([
       `[AXTextField] "Name" e12: 'Hello' -> 'Hello world'`,
       `[AXLabel] "Status" e13: 'Idle' -> 'Busy'`,

@@ -60,6 +60,7 @@ function full(): SummaryInput {
     status: 'success',
     pid: 12837,
     app: 'gtk3-widget-factory',
+    window: 'Font',
     dialog: { role: 'AXDialog', title: 'Font' },
     file: FILE,
     fileSize: 20480,
@@ -76,10 +77,20 @@ function full(): SummaryInput {
       effect: 'confirmed',
       escalation: { recommended: 'foreground', reason: 'no AT-SPI action' },
     },
+    answer: { key: 'matches', elements: [item(7)], omitted: 2 },
+    stateChanges: [
+      {
+        role: 'AXCheckBox',
+        label: 'Bold',
+        ref: 'e9',
+        changes: [{ old: 'unchecked', new: 'checked' }],
+      },
+    ],
     textChanges: [
       { role: 'AXTextField', label: 'Name', ref: 'e12', old: 'Hello', new: 'Hello world' },
     ],
     visible: { items: [item(42)], omitted: 0 },
+    unchanged: { count: 34, since: '1763790000001_get_tree.txt' },
     appSwitch: {
       name: 'zenity',
       pid: 18059,
@@ -91,13 +102,14 @@ function full(): SummaryInput {
 }
 
 describe('renderSummary: lines and order', () => {
-  it('renders every line in the order of DESIGN §1.1', () => {
+  it('renders every line in its fixed order', () => {
     const { text } = renderSummary(full());
     expect(text).toBe(
       [
         'status: success',
         'pid: 12837',
         'app: gtk3-widget-factory',
+        'window: "Font"',
         'dialog: AXDialog "Font" (viewport scoped to dialog bounds)',
         `file: ${FILE}`,
         'file_size: 20480 bytes (261 elements, truncated: max elements 5000)',
@@ -107,10 +119,16 @@ describe('renderSummary: lines and order', () => {
         'summary: Clicked [AXButton] "Open" e42. 2 added, 0 removed, 3 modified (1 moved).',
         'route: ax delivery: background effect: confirmed',
         'escalation: foreground (no AT-SPI action)',
+        'matches:',
+        '  [AXButton] "Item 7" e7 (7,14 80x30)',
+        '  (+2 more in file)',
+        'state_changes:',
+        '  [AXCheckBox] "Bold" e9: unchecked -> checked',
         'text_changes:',
         `  [AXTextField] "Name" e12: 'Hello' -> 'Hello world'`,
         'visible_elements:',
         '  [AXButton] "Item 42" e42 (42,84 80x30)',
+        '  (+34 unchanged since 1763790000001_get_tree.txt)',
         'app_switch: zenity (PID: 18059) is now frontmost',
         'app_switch_elements: 12 total, 9 visible',
         'app_switch_visible_elements:',
@@ -734,6 +752,7 @@ describe('hint role, counts and facts', () => {
         'status: success',
         'pid: 300',
         'app: launcher',
+        'window: "Main"',
         `file: ${FILE}`,
         'file_size: 900 bytes (2 elements)',
         `hint: grep -n 'AXButton' '${FILE}'  # search by role or text`,
@@ -831,6 +850,7 @@ describe('renderSummary from views', () => {
         'status: success',
         'pid: 55',
         'app: editor',
+        'window: "Editor"',
         `file: ${FILE}`,
         'file_size: 1234 bytes (4 elements)',
         `hint: grep -n 'AXButton' '${FILE}'  # search by role or text`,
@@ -840,7 +860,7 @@ describe('renderSummary from views', () => {
         'text_changes:',
         `  [AXTextField] "Name" e2: 'Hello' -> 'Hello world'`,
         'visible_elements:',
-        '  [AXTextField] "Name" e2 (10,10 200x24) modified',
+        '  [AXTextField] "Name" e2 (10,10 200x24) =\'Hello world\' modified',
         '  [AXStaticText] "Saved!" e4 (10,90 80x20) added',
         '  [AXButton] "Save" e3 (10,50 80x30)',
       ].join('\n'),

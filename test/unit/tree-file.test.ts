@@ -51,7 +51,7 @@ describe('renderTreeFile: observation', () => {
   const text = renderTreeFile({ tool: 'ax_get_tree', view, screenshot: PNG });
   const lines = text.split('\n');
 
-  it('writes the header lines of DESIGN §1.2', () => {
+  it('writes the header lines', () => {
     expect(lines[0]).toBe(
       '# app: gtk3-widget-factory  pid: 12837  window: "Widget Factory"  snapshot: s7f3a  tool: ax_get_tree',
     );

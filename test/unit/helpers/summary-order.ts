@@ -1,8 +1,9 @@
-/** Summary line keys in the order DESIGN §1.1 fixes: the contract the tests hold the renderer to. */
+/** Summary line keys in their fixed order: the contract the tests hold the renderer to. */
 export const SUMMARY_LINE_ORDER = [
   'status',
   'pid',
   'app',
+  'window',
   'dialog',
   'file',
   'file_size',
@@ -12,6 +13,8 @@ export const SUMMARY_LINE_ORDER = [
   'summary',
   'route',
   'escalation',
+  'matches',
+  'state_changes',
   'text_changes',
   'visible_elements',
   'app_switch',

@@ -1,0 +1,107 @@
+/**
+ * What the agent has been shown in this server session, so a summary lists only what
+ * is new to it. One memory per Pipeline (per server process).
+ *
+ * The rule (also in the README):
+ * - An element counts as shown once a summary listed it in visible_elements or counted
+ *   it in that list's `(+N more in file)`: both send the agent to that call's file,
+ *   which lists every element. The memory keeps, per ref, what the element looked like
+ *   then (role, text, value, states, frame) and the file's basename.
+ * - A later summary lists the visible elements that were never shown or whose look
+ *   changed since, and says how many others are unchanged and since which file: the
+ *   latest file among theirs (each of them is unchanged since its own, earlier or equal,
+ *   and every tree file holds the whole tree, so that file lists them all as they are).
+ * - A handoff's app_switch list counts as shown too (all of that app's visible
+ *   elements, listed or counted there).
+ * - A dialog that was not up at the app's previous call lists in full, even when its
+ *   elements were shown before (a dialog opened again): the agent's focus moved there.
+ * - `detail: "full"` lists them all again (capped as ever) and records them afresh.
+ * - Reads that answer with a result (find, get_value, …) list no visible elements and
+ *   record nothing.
+ */
+import type { VisibleItem } from '../summary/index.js';
+
+/** Refs remembered at most; the oldest are forgotten first (then listed again if seen). */
+export const SHOWN_MAX_REFS = 50_000;
+
+/** `AXPAGE_VISIBLE=full`: every call lists visible elements in full, as before the memory. */
+export type VisibleMode = 'new' | 'full';
+
+/** What an element looked like when shown: everything its summary line says. */
+export function lookOf(item: VisibleItem): string {
+  const f = item.frame ?? { x: 0, y: 0, w: 0, h: 0 };
+  return [
+    item.role,
+    item.text,
+    item.value ?? '',
+    (item.states ?? []).join(' '),
+    `${Math.round(f.x)},${Math.round(f.y)},${Math.round(f.w)},${Math.round(f.h)}`,
+  ].join('\u0000');
+}
+
+export interface Partition {
+  /** Never shown, or shown with another look: these are listed. */
+  fresh: VisibleItem[];
+  /** Shown before and unchanged. */
+  unchanged: VisibleItem[];
+  /** The latest file basename among the unchanged ones ('' when none). */
+  since: string;
+}
+
+export class ShownMemory {
+  private readonly seen = new Map<string, { look: string; file: string; seq: number }>();
+  /** Per pid, the ref of the dialog that scoped its last published view ('' for none). */
+  private readonly dialogs = new Map<number, string>();
+  private seq = 0;
+
+  constructor(private readonly maxRefs = SHOWN_MAX_REFS) {}
+
+  /** Splits the candidates (rank order kept) into fresh and unchanged. */
+  partition(items: readonly VisibleItem[], looks: readonly string[]): Partition {
+    const fresh: VisibleItem[] = [];
+    const unchanged: VisibleItem[] = [];
+    let since = '';
+    let sinceSeq = -1;
+    items.forEach((item, k) => {
+      const prior = item.ref ? this.seen.get(item.ref) : undefined;
+      if (prior && prior.look === looks[k]) {
+        unchanged.push(item);
+        if (prior.seq > sinceSeq) {
+          sinceSeq = prior.seq;
+          since = prior.file;
+        }
+      } else fresh.push(item);
+    });
+    return { fresh, unchanged, since };
+  }
+
+  /** Records the items as shown in `file` (a basename); unchanged ones keep their file. */
+  record(items: readonly VisibleItem[], looks: readonly string[], file: string, all = false): void {
+    const seq = ++this.seq;
+    items.forEach((item, k) => {
+      if (!item.ref) return;
+      const prior = this.seen.get(item.ref);
+      if (!all && prior && prior.look === looks[k]) return;
+      this.seen.delete(item.ref);
+      this.seen.set(item.ref, { look: looks[k], file, seq });
+    });
+    while (this.seen.size > this.maxRefs) {
+      const oldest = this.seen.keys().next().value as string;
+      this.seen.delete(oldest);
+    }
+  }
+
+  /**
+   * Notes which dialog (by ref, '' for none) scopes this call's view of `pid`; true
+   * when it is a dialog that was not up at the app's previous call.
+   */
+  dialogAppeared(pid: number, dialogRef: string): boolean {
+    const before = this.dialogs.get(pid);
+    this.dialogs.set(pid, dialogRef);
+    return dialogRef !== '' && dialogRef !== before;
+  }
+
+  get size(): number {
+    return this.seen.size;
+  }
+}
