@@ -67,14 +67,17 @@ describe('computeVisibility: frames, window and screen', () => {
     expect(v['partly-left']).toBe(true);
   });
 
-  it('rejects elements outside the window, without area, without frame, or flagged offscreen', () => {
+  it('rejects elements outside the window, without area or without frame', () => {
     const v = visibleByName(s);
     expect(v['outside-window']).toBe(false);
     expect(v['zero-size']).toBe(false);
     expect(v['no-frame']).toBe(false);
-    expect(v['offscreen-flag']).toBe(false);
     expect(v['touching-edge']).toBe(false);
     expect(v['Main']).toBe(true);
+  });
+
+  it('lets the frame decide over a "not showing" flag when nothing else shows at that rect', () => {
+    expect(visibleByName(s)['offscreen-flag']).toBe(true);
   });
 
   it('clips the window to the screen', () => {
@@ -254,6 +257,226 @@ describe('computeVisibility: scroll areas', () => {
       ),
     ]);
     expect(visibleByName(t)['Quit']).toBe(true);
+  });
+});
+
+describe('computeVisibility: geometry decides, "not showing" only where it cannot', () => {
+  const OFF: Spec['flags'] = ['offscreen'];
+
+  it('shows a text area on screen below a page tab that is not showing (mousepad, one document)', () => {
+    const t = buildSnapshot([
+      win(
+        'Editor',
+        [320, 150, 640, 500],
+        [
+          {
+            role: 'AXTabGroup',
+            nativeRole: 'page tab list',
+            frame: [320, 218, 640, 427],
+            children: [
+              {
+                role: 'AXRadioButton',
+                nativeRole: 'page tab',
+                name: 'tab',
+                flags: ['offscreen', 'selected'],
+                children: [
+                  {
+                    role: 'AXScrollArea',
+                    nativeRole: 'scroll pane',
+                    name: 'pane',
+                    frame: [320, 218, 640, 427],
+                    children: [{ role: 'AXTextArea', name: 'text', frame: [321, 219, 638, 425] }],
+                  },
+                ],
+              },
+            ],
+          },
+          // A hidden toolbar: no frames, not showing.
+          {
+            role: 'AXToolbar',
+            name: 'toolbar',
+            flags: OFF,
+            children: [{ role: 'AXButton', name: 'New', flags: OFF }],
+          },
+        ],
+        { active: true },
+      ),
+    ]);
+    const v = visibleByName(t);
+    expect(v['text']).toBe(true);
+    expect(v['pane']).toBe(true);
+    // The tab has no frame: geometry cannot decide, so its own flag does.
+    expect(v['tab']).toBe(false);
+    expect(v['toolbar']).toBe(false);
+    expect(v['New']).toBe(false);
+  });
+
+  it('hides the pages of a notebook that are not selected though their frames match the shown one', () => {
+    const page = (n: number, shown: boolean): Spec => ({
+      role: 'AXRadioButton',
+      nativeRole: 'page tab',
+      name: `tab ${n}`,
+      frame: [20 + n * 60, 100, 50, 30],
+      flags: shown ? ['selected'] : [],
+      children: [
+        {
+          role: 'AXGroup',
+          name: `content ${n}`,
+          frame: [10, 130, 400, 300],
+          flags: shown ? [] : OFF,
+          children: [
+            {
+              role: 'AXButton',
+              name: `button ${n}`,
+              frame: [30, 150, 80, 30],
+              flags: shown ? [] : OFF,
+            },
+          ],
+        },
+      ],
+    });
+    const t = buildSnapshot([
+      win(
+        'Main',
+        [0, 0, 800, 600],
+        [
+          {
+            role: 'AXTabGroup',
+            frame: [10, 100, 400, 330],
+            children: [page(1, false), page(2, true), page(3, false)],
+          },
+        ],
+        { active: true },
+      ),
+    ]);
+    const v = visibleByName(t);
+    expect(v['button 2']).toBe(true);
+    expect(v['content 2']).toBe(true);
+    expect(v['button 1']).toBe(false);
+    expect(v['button 3']).toBe(false);
+    expect(v['content 1']).toBe(false);
+    // The tabs themselves are on screen and showing.
+    expect(v['tab 1']).toBe(true);
+    expect(v['tab 3']).toBe(true);
+  });
+
+  it('hides a not-showing page stacked at the rect of a showing sibling (a stack)', () => {
+    const t = buildSnapshot([
+      win(
+        'Main',
+        [0, 0, 800, 600],
+        [
+          {
+            role: 'AXGroup',
+            name: 'stack',
+            frame: [0, 50, 800, 550],
+            children: [
+              {
+                role: 'AXGroup',
+                name: 'shown page',
+                frame: [0, 50, 800, 550],
+                children: [{ role: 'AXButton', name: 'A', frame: [10, 60, 80, 30] }],
+              },
+              {
+                role: 'AXGroup',
+                name: 'stacked page',
+                frame: [0, 50, 800, 550],
+                flags: OFF,
+                children: [{ role: 'AXButton', name: 'B', frame: [10, 60, 80, 30] }],
+              },
+              // Not showing, but nothing else is drawn at its rect: the frame decides.
+              { role: 'AXButton', name: 'C', frame: [500, 500, 80, 30], flags: OFF },
+            ],
+          },
+        ],
+        { active: true },
+      ),
+    ]);
+    const v = visibleByName(t);
+    expect(v['A']).toBe(true);
+    expect(v['B']).toBe(false);
+    expect(v['stacked page']).toBe(false);
+    expect(v['C']).toBe(true);
+  });
+
+  it('hides an unmapped window with its subtree, whatever frames it kept', () => {
+    const t = buildSnapshot([
+      win('Main', [0, 0, 800, 600], [{ role: 'AXButton', name: 'M', frame: [10, 10, 80, 30] }], {
+        active: true,
+      }),
+      {
+        ...win(
+          'Gone',
+          [100, 100, 300, 200],
+          [{ role: 'AXButton', name: 'G', frame: [110, 110, 80, 30] }],
+        ),
+        flags: OFF,
+      },
+    ]);
+    const v = visibleByName(t);
+    expect(v['M']).toBe(true);
+    expect(v['Gone']).toBe(false);
+    expect(v['G']).toBe(false);
+  });
+
+  it('shows the items of a menu opened from a menu bar below the menu title, not clipped to it', () => {
+    const menu = (name: string, x: number, open: boolean): Spec => ({
+      role: 'AXMenu',
+      nativeRole: 'menu',
+      name,
+      frame: [x, 20, 40, 25],
+      children: ['One', 'Two'].map((item, k) => ({
+        role: 'AXMenuItem',
+        name: `${name} ${item}`,
+        ...(open ? { frame: [x, 45 + k * 25, 300, 25] as [number, number, number, number] } : {}),
+        flags: open ? [] : OFF,
+      })),
+    });
+    const t = buildSnapshot([
+      win(
+        'Editor',
+        [0, 0, 400, 60],
+        [
+          {
+            role: 'AXMenuBar',
+            frame: [0, 20, 400, 25],
+            children: [menu('File', 0, true), menu('Edit', 40, false)],
+          },
+        ],
+        { active: true },
+      ),
+    ]);
+    const v = visibleByName(t);
+    expect(v['File One']).toBe(true);
+    // Below the small window's bottom edge: a popup is drawn over whatever is there.
+    expect(v['File Two']).toBe(true);
+    expect(v['Edit One']).toBe(false);
+  });
+
+  it('still clips by geometry below a not-showing ancestor: outside the window is not visible', () => {
+    const t = buildSnapshot([
+      win(
+        'Main',
+        [0, 0, 400, 300],
+        [
+          {
+            role: 'AXGroup',
+            name: 'unshown',
+            flags: OFF,
+            children: [
+              { role: 'AXButton', name: 'in', frame: [10, 10, 50, 20] },
+              { role: 'AXButton', name: 'out', frame: [500, 10, 50, 20] },
+              { role: 'AXButton', name: 'frameless' },
+            ],
+          },
+        ],
+        { active: true },
+      ),
+    ]);
+    const v = visibleByName(t);
+    expect(v['in']).toBe(true);
+    expect(v['out']).toBe(false);
+    expect(v['frameless']).toBe(false);
   });
 });
 
