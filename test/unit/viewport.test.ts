@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/model/element.js';
-import { computeVisibility, findBlockingDialog, intersect } from '../../src/viewport/index.js';
-import { SCREEN, buildSnapshot, element, type Spec } from './helpers/synthetic.js';
+import {
+  captureRect,
+  computeVisibility,
+  findBlockingDialog,
+  intersect,
+} from '../../src/viewport/index.js';
+import { SCREEN, buildSnapshot, element, viewOf, type Spec } from './helpers/synthetic.js';
 
 /** Visible flags by element name, for readable assertions. */
 function visibleByName(
@@ -701,5 +706,133 @@ describe('computeVisibility: robustness', () => {
     const r = computeVisibility(s, SCREEN);
     expect(performance.now() - t0).toBeLessThan(500);
     expect(r.visible.filter(Boolean).length).toBe(2 + 30);
+  });
+});
+
+describe('captureRect: popups in context', () => {
+  const screen = { w: 1280, h: 800 };
+  const combo = (popupFrame: [number, number, number, number]) =>
+    buildSnapshot([
+      {
+        role: 'AXWindow',
+        nativeRole: 'window',
+        name: '',
+        frame: popupFrame,
+        window: { active: true },
+        children: [
+          {
+            role: 'AXMenu',
+            nativeRole: 'menu',
+            frame: popupFrame,
+            children: [
+              {
+                role: 'AXMenuItem',
+                name: 'Middle',
+                frame: [popupFrame[0], popupFrame[1] + 4, popupFrame[2], 29],
+              },
+            ],
+          },
+        ],
+      },
+      win(
+        'Factory',
+        [100, 100, 600, 400],
+        [{ role: 'AXComboBox', name: 'combo', frame: [134, 281, 118, 34] }],
+      ),
+    ]);
+
+  it('reports the app window, not the popup that took the focus, as the viewport', () => {
+    const view = viewOf(combo([134, 253, 118, 95]));
+    expect(view.viewport).toEqual({ x: 100, y: 100, w: 600, h: 400 });
+    // The popup's items are visible: they are on screen in a surface of their own.
+    expect(view.visible[view.snapshot.elements.findIndex((e) => e.name === 'Middle')]).toBe(true);
+    expect(captureRect({ view }, screen)).toEqual({ x: 100, y: 100, w: 600, h: 400 });
+  });
+
+  it('grows the region to a popup reaching past the window, clipped to the screen', () => {
+    const view = viewOf(combo([650, 450, 200, 500]));
+    expect(captureRect({ view }, screen)).toEqual({ x: 100, y: 100, w: 750, h: 700 });
+  });
+
+  it('takes in a menu bar menu drawn below its window', () => {
+    const t = buildSnapshot([
+      win(
+        'Small',
+        [10, 10, 300, 80],
+        [
+          {
+            role: 'AXMenuBar',
+            frame: [10, 30, 300, 25],
+            children: [
+              {
+                role: 'AXMenu',
+                nativeRole: 'menu',
+                name: 'File',
+                frame: [10, 30, 40, 25],
+                children: [
+                  { role: 'AXMenuItem', name: 'New', frame: [10, 55, 250, 25] },
+                  { role: 'AXMenuItem', name: 'Quit', frame: [10, 180, 250, 25] },
+                ],
+              },
+              {
+                role: 'AXMenu',
+                nativeRole: 'menu',
+                name: 'Edit',
+                frame: [50, 30, 40, 25],
+                children: [{ role: 'AXMenuItem', name: 'Undo', flags: ['offscreen'] }],
+              },
+            ],
+          },
+        ],
+        { active: true },
+      ),
+    ]);
+    expect(captureRect({ view: viewOf(t) }, screen)).toEqual({ x: 10, y: 10, w: 300, h: 195 });
+  });
+
+  it('keeps an explicit region or window as asked, and falls back to the screen off it', () => {
+    const view = viewOf(combo([650, 450, 200, 500]));
+    expect(captureRect({ view, capture: { rect: { x: 5, y: 6, w: 7, h: 8 } } }, screen)).toEqual({
+      x: 5,
+      y: 6,
+      w: 7,
+      h: 8,
+    });
+    expect(captureRect({ view, capture: { windowIndex: 1 } }, screen)).toEqual({
+      x: 100,
+      y: 100,
+      w: 600,
+      h: 400,
+    });
+    expect(
+      captureRect({ view, capture: { rect: { x: 2000, y: 0, w: 10, h: 10 } } }, screen),
+    ).toEqual({
+      x: 0,
+      y: 0,
+      w: 1280,
+      h: 800,
+    });
+  });
+
+  it('uses the view of the app that came to the front, and its dialog', () => {
+    const view = viewOf(combo([650, 450, 200, 500]));
+    const other = viewOf(
+      buildSnapshot([
+        win('Main', [0, 0, 900, 700], []),
+        {
+          role: 'AXDialog',
+          nativeRole: 'dialog',
+          name: 'Ask',
+          frame: [300, 200, 200, 100],
+          window: { dialog: true, modal: true },
+        },
+      ]),
+    );
+    expect(captureRect({ view, appSwitch: other }, screen)).toEqual({
+      x: 300,
+      y: 200,
+      w: 200,
+      h: 100,
+    });
   });
 });
