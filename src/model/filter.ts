@@ -22,6 +22,11 @@ const SCROLLED_ITEM_ROLES = new Set(['AXRow', 'AXCell', 'AXOutlineRow']);
 /** Roles whose children are pages, one of them shown (selected). */
 const PAGE_CONTAINER_ROLES = new Set(['AXTabGroup']);
 /** How much two frames must overlap (of the larger one's area) to count as the same rect. */
+/**
+ * Stacked pages are a handful of siblings; a list of thousands of rows is not a stack,
+ * and comparing each of its unshown rows with every sibling would be quadratic.
+ */
+const MAX_STACK = 32;
 const COINCIDE = 0.9;
 
 function hasArea(r: Rect | undefined): r is Rect {
@@ -41,14 +46,38 @@ function validParent(elements: readonly Element[], i: number): number {
   return Number.isInteger(p) && p >= 0 && p < i ? p : -1;
 }
 
-/** Children of every element, for elements listed after their parents (tree order). */
-function childLists(elements: readonly Element[]): number[][] {
-  const kids: number[][] = elements.map(() => []);
-  for (let i = 0; i < elements.length; i++) {
-    const p = validParent(elements, i);
-    if (p >= 0) kids[p].push(i);
+/**
+ * Children of every element as linked lists (first child, next sibling), for elements
+ * listed after their parents: two typed arrays instead of an array per element.
+ */
+class Children {
+  private readonly first: Int32Array;
+  private readonly next: Int32Array;
+
+  constructor(elements: readonly Element[]) {
+    const n = elements.length;
+    this.first = new Int32Array(n).fill(-1);
+    this.next = new Int32Array(n).fill(-1);
+    const last = new Int32Array(n).fill(-1);
+    for (let i = 0; i < n; i++) {
+      const p = validParent(elements, i);
+      if (p < 0) continue;
+      if (last[p] < 0) this.first[p] = i;
+      else this.next[last[p]] = i;
+      last[p] = i;
+    }
   }
-  return kids;
+
+  count(parent: number): number {
+    let c = 0;
+    for (let k = this.first[parent]; k >= 0; k = this.next[k]) c++;
+    return c;
+  }
+
+  some(parent: number, pred: (child: number) => boolean): boolean {
+    for (let k = this.first[parent]; k >= 0; k = this.next[k]) if (pred(k)) return true;
+    return false;
+  }
 }
 
 /**
@@ -60,7 +89,9 @@ export function hiddenSubtrees(snapshot: Snapshot): Uint8Array {
   const { elements } = snapshot;
   const n = elements.length;
   const hidden = new Uint8Array(n);
-  const kids = childLists(elements);
+  let kids: Children | undefined; // built on first need: most trees never ask
+  const siblingCount = new Int32Array(n);
+  const selectedChild = new Uint8Array(n);
   // Below a tab page that is not the shown one (0: no; 1: yes).
   const inOtherPage = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
@@ -80,21 +111,27 @@ export function hiddenSubtrees(snapshot: Snapshot): Uint8Array {
     }
     inOtherPage[i] = inOtherPage[p];
     if (PAGE_CONTAINER_ROLES.has(elements[p].role) && !el.flags.includes('selected')) {
-      const shownSibling = kids[p].some((k) => k !== i && elements[k].flags.includes('selected'));
-      if (shownSibling) {
+      kids ??= new Children(elements);
+      // Per page container, once: 1 = no child is selected, 2 = one is.
+      selectedChild[p] ||= kids.some(p, (k) => elements[k].flags.includes('selected')) ? 2 : 1;
+      if (selectedChild[p] === 2) {
         inOtherPage[i] = 1;
         if (offscreen(el)) hidden[i] = 1;
       }
     }
-    if (!hidden[i] && offscreen(el) && hasArea(el.frame)) {
+    if (!hidden[i] && offscreen(el) && hasArea(el.frame) && !SCROLLED_ITEM_ROLES.has(el.role)) {
       const frame = el.frame;
       const area = frame.w * frame.h;
-      const stacked = kids[p].some((k) => {
-        const s = elements[k];
-        if (k === i || offscreen(s) || !hasArea(s.frame)) return false;
-        const larger = Math.max(area, s.frame.w * s.frame.h);
-        return overlapArea(frame, s.frame) >= COINCIDE * larger;
-      });
+      kids ??= new Children(elements);
+      siblingCount[p] ||= kids.count(p);
+      const stacked =
+        siblingCount[p] <= MAX_STACK &&
+        kids.some(p, (k) => {
+          const s = elements[k];
+          if (k === i || offscreen(s) || !hasArea(s.frame)) return false;
+          const larger = Math.max(area, s.frame.w * s.frame.h);
+          return overlapArea(frame, s.frame) >= COINCIDE * larger;
+        });
       if (stacked) hidden[i] = 1;
     }
   }
