@@ -28,6 +28,7 @@ import type { ToolResponse } from './response.js';
 import { settle, type SettleResult } from './settle.js';
 import { resolveInView, type ResolvedTarget, type TargetSpec } from './target.js';
 import { ViewCache } from './views.js';
+import { adviseAccess } from './platform-errors.js';
 
 /** What an observation tool sees: the view and, when it named one, its target. */
 export interface Observed {
@@ -453,7 +454,7 @@ export class Pipeline {
         details: {},
       };
     }
-    return desktop.checkAccess();
+    return adviseAccess(await desktop.checkAccess());
   }
 
   /** A response that is not about one app's tree (access check, app list). */

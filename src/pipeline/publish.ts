@@ -14,6 +14,7 @@ import { renderListingFile } from './listing.js';
 import { renderSummary, type SummaryInput } from '../summary/index.js';
 import { describeError } from '../errors.js';
 import { captureRect, secureFrames } from '../viewport/index.js';
+import { toUserError } from './platform-errors.js';
 import type { ToolResponse } from './response.js';
 
 export interface ActionReport {
@@ -171,7 +172,7 @@ export class Publisher {
   }
 
   error(tool: string, err: unknown): ToolResponse {
-    const { message, code, details } = describeError(err);
+    const { message, code, details } = describeError(toUserError(err));
     const escalation = details?.escalation as { recommended: string; reason: string } | undefined;
     const { text, structured } = renderSummary({
       status: 'error',
