@@ -136,6 +136,38 @@ describe('geometry decides what is visible', () => {
     }
   });
 
+  it('lists the items of a menu opened from the menu bar as visible, and the PNG shows them', async () => {
+    const file = path.join(tmp, 'menu.txt');
+    fs.writeFileSync(file, 'menu test\n');
+    const app = await session.launch('mousepad', [file]);
+    try {
+      const tree = await session.call('ax_get_tree', { app: app.pid });
+      expectOk(tree);
+      const before = treeLines(tree.fields.file);
+      const menu = lineFor(before, /\(menu\)\] "File"/);
+      // Closed: its items are not on screen, and not listed.
+      expect(before.some((l) => /\(menu item\)\] "Quit/.test(l.text))).toBe(false);
+      const r = await session.call('ax_click', { ref: menu.ref });
+      expectOk(r);
+      try {
+        const lines = treeLines(r.fields.file);
+        const items = lines.filter((l) => /\(menu item\)\] "(New|Open\.\.\.|Quit) *"/.test(l.text));
+        expect(items.length).toBeGreaterThanOrEqual(3);
+        for (const item of items) expect(item.visible, item.text).toBe(true);
+        expect(r.text).toMatch(/\[AXMenuItem\] "(New|Open|Save|Quit)/);
+        const png = await readPng(r.fields.screenshot);
+        const origin = viewportOf(r.fields.file);
+        for (const item of items) {
+          expect(coloursIn(png, origin, item.frame as Rect), item.text).toBeGreaterThan(4);
+        }
+      } finally {
+        await session.call('ax_key_press', { app: app.pid, key: 'Escape' });
+      }
+    } finally {
+      await app.stop();
+    }
+  });
+
   it('lists the shown notebook page and not the pages stacked behind it', async () => {
     const app = await session.launchFixture('notebook.py', ['1']);
     try {
