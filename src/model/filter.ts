@@ -12,8 +12,9 @@
  *   an ancestor, is hidden;
  * - a whole subtree is hidden, frames or not, when the app hides it as a unit: an
  *   unmapped top-level window (its frame is stale), the content of a tab page that is
- *   not the selected one while a sibling page is (GTK keeps the hidden pages' frames at
- *   the same rect as the visible page's), and a not-showing element whose frame
+ *   not the selected one while a sibling page is (GTK3 reports no frames there, but a
+ *   toolkit that keeps a hidden page's last frames would put them at the shown page's
+ *   rect), and a not-showing element whose frame
  *   coincides with a showing sibling's (pages stacked at one rect).
  */
 import type { Element, Rect, Snapshot } from './element.js';
@@ -22,12 +23,12 @@ const SCROLLED_ITEM_ROLES = new Set(['AXRow', 'AXCell', 'AXOutlineRow']);
 /** Roles whose children are pages, one of them shown (selected). */
 const PAGE_CONTAINER_ROLES = new Set(['AXTabGroup']);
 /** How much two frames must overlap (of the larger one's area) to count as the same rect. */
+const COINCIDE = 0.9;
 /**
  * Stacked pages are a handful of siblings; a list of thousands of rows is not a stack,
  * and comparing each of its unshown rows with every sibling would be quadratic.
  */
 const MAX_STACK = 32;
-const COINCIDE = 0.9;
 
 function hasArea(r: Rect | undefined): r is Rect {
   return r !== undefined && Number.isFinite(r.w) && Number.isFinite(r.h) && r.w > 0 && r.h > 0;
@@ -144,9 +145,11 @@ export function hiddenSubtrees(snapshot: Snapshot): Uint8Array {
  * flagged not showing are not hidden by their own flag: toolkits flag rows scrolled out
  * of a list that way, and the agent may scroll to them.
  */
-export function hiddenByApp(snapshot: Snapshot): Uint8Array {
+export function hiddenByApp(
+  snapshot: Snapshot,
+  subtree: Uint8Array = hiddenSubtrees(snapshot),
+): Uint8Array {
   const { elements } = snapshot;
-  const subtree = hiddenSubtrees(snapshot);
   const out = new Uint8Array(elements.length);
   // An ancestor (or the element) that is not a row or cell says it is not showing.
   const unshown = new Uint8Array(elements.length);
@@ -169,8 +172,8 @@ export function hiddenByApp(snapshot: Snapshot): Uint8Array {
 export function dropHidden(snapshot: Snapshot): { snapshot: Snapshot; dropped: number } {
   const { elements } = snapshot;
   const n = elements.length;
-  const hidden = hiddenByApp(snapshot);
   const subtree = hiddenSubtrees(snapshot);
+  const hidden = hiddenByApp(snapshot, subtree);
   const keep = new Uint8Array(n);
   for (let i = 0; i < n; i++) keep[i] = hidden[i] ? 0 : 1;
   // Children come after parents: walking backwards, a kept child keeps its ancestors
