@@ -600,9 +600,13 @@ export async function snapshotApp(
     walk.visit(r);
   }
   const finished = await beforeDeadline(walk.idle(), deadline, TIMED_OUT);
-  if (walk.appLeft && !(await stillOnBus(bus, app.bus))) {
+  if (walk.appLeft) {
+    if (await stillOnBus(bus, app.bus)) {
+      // Its connection closed but the app is still registered: short, and not an exit.
+      walk.truncate('the app closed its connection during the walk');
+      return done(method, roots);
+    }
     // The app died during the walk: what was read is all there is, and it says so.
-    walk.q.stop(TRUNCATED_APP_EXITED);
     walk.truncated = TRUNCATED_APP_EXITED;
     const cut = done(method, roots);
     if (cut.elements.length === 0) throw new AppGoneError(app);
