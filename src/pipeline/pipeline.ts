@@ -8,7 +8,7 @@
  * schema and its action; publishing (screenshot, tree file, summary) lives in publish.ts.
  */
 import type { Config } from '../config.js';
-import type { Rect, SnapshotLimits } from '../model/element.js';
+import { TRUNCATED_APP_EXITED, type Rect, type SnapshotLimits } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import { dropHidden } from '../model/filter.js';
 import type { TreeDiff } from '../model/diff.js';
@@ -254,6 +254,10 @@ export class Pipeline {
         after = await this.afterView(pid, tool, watching);
       } catch (err) {
         if (!(await this.hasExited(pid))) throw err;
+        return this.publishExit(tool, pid, before, outcome, actMs, settled);
+      }
+      // The app died while the after-tree was read: the action's effect is its exit.
+      if (after.snapshot.truncated === TRUNCATED_APP_EXITED) {
         return this.publishExit(tool, pid, before, outcome, actMs, settled);
       }
       const diff = diffSnapshots(
