@@ -1,4 +1,45 @@
 /**
+ * What a platform backend reports when it cannot do what was asked: facts only, in the
+ * platform's terms. Backends never name axpage tools or commands; the pipeline turns
+ * these into AxErrors with the next step (src/pipeline/platform-errors.ts).
+ */
+export type PlatformErrorCode =
+  /** The app left the accessibility bus (exited, crashed, or closed its connection). */
+  | 'app_gone'
+  /** The app (or the bus) did not answer in time: busy or hung. */
+  | 'not_responding'
+  /** The element is no longer in the app (destroyed or re-created). */
+  | 'element_gone'
+  /** No X display: DISPLAY unset, or the server cannot be opened. */
+  | 'no_display'
+  /** No accessibility bus: no address, or the bus does not answer. */
+  | 'no_bus'
+  /** The accessibility registry does not answer. */
+  | 'no_registry'
+  /** No window manager fronted the window: focus and input need one. */
+  | 'no_window_manager'
+  /** The app has no window on screen to bring to the front. */
+  | 'no_window'
+  /** A key name the platform cannot type. */
+  | 'bad_key'
+  /** The platform cannot do this at all. */
+  | 'unsupported'
+  /** The platform refused or failed the call for another reason (its message says why). */
+  | 'failed';
+
+export class PlatformError extends Error {
+  override name = 'PlatformError';
+  constructor(
+    readonly code: PlatformErrorCode,
+    message: string,
+    /** Facts for the next step (pid, display, bus address, key). */
+    readonly facts: Record<string, string | number> = {},
+  ) {
+    super(message);
+  }
+}
+
+/**
  * Errors a user (an agent) can act on. The message says what went wrong, the hint what
  * to do next; both reach the summary's `error:` line. Anything else that is thrown is a
  * bug or a platform failure and is reported with its own message.
@@ -14,6 +55,8 @@ export type ErrorCode =
   | 'bad_query'
   | 'bad_argument'
   | 'element_gone'
+  | 'app_gone'
+  | 'not_responding'
   | 'action_failed'
   | 'blocked'
   | 'rate_limited'

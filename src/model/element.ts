@@ -95,6 +95,12 @@ export interface SnapshotLimits {
   timeBudgetMs: number;
 }
 
+/**
+ * `Snapshot.truncated` when the app exited during the walk: the elements are what was
+ * read before it died, and the app is gone.
+ */
+export const TRUNCATED_APP_EXITED = 'app exited';
+
 /** A snapshot of one app as the backend returns it. */
 export interface Snapshot {
   pid: number;
@@ -102,7 +108,10 @@ export interface Snapshot {
   /** Tree order, depth-first; windows ordered dialogs first, then the active one, then the rest. */
   elements: Element[];
   windows: WindowInfo[];
-  /** Why the walk stopped short ("max elements 5000", "time budget 3000 ms"), or null. */
+  /**
+   * Why the walk stopped short ("max elements 5000", "time budget 3000 ms",
+   * TRUNCATED_APP_EXITED), or null.
+   */
   truncated: string | null;
   /** Milliseconds the walk took. */
   elapsedMs: number;

@@ -8,7 +8,7 @@
  * schema and its action; publishing (screenshot, tree file, summary) lives in publish.ts.
  */
 import type { Config } from '../config.js';
-import type { Rect, SnapshotLimits } from '../model/element.js';
+import { TRUNCATED_APP_EXITED, type Rect, type SnapshotLimits } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import { dropHidden } from '../model/filter.js';
 import type { TreeDiff } from '../model/diff.js';
@@ -30,6 +30,7 @@ import type { ToolResponse } from './response.js';
 import { settle, type SettleResult } from './settle.js';
 import { resolveInView, type ResolvedTarget, type ResolveOptions, type Target } from './target.js';
 import { ViewCache } from './views.js';
+import { adviseAccess } from './platform-errors.js';
 
 /** What an observation tool sees: the view and, when it named one, its target. */
 export interface Observed {
@@ -262,6 +263,10 @@ export class Pipeline {
         if (!(await this.hasExited(pid))) throw err;
         return this.publishExit(tool, pid, before, outcome, actMs, settled);
       }
+      // The app died while the after-tree was read: the action's effect is its exit.
+      if (after.snapshot.truncated === TRUNCATED_APP_EXITED) {
+        return this.publishExit(tool, pid, before, outcome, actMs, settled);
+      }
       const diff = diffSnapshots(
         before.snapshot,
         after.snapshot,
@@ -460,7 +465,7 @@ export class Pipeline {
         details: {},
       };
     }
-    return desktop.checkAccess();
+    return adviseAccess(await desktop.checkAccess());
   }
 
   /** A response that is not about one app's tree (access check, app list). */

@@ -23,6 +23,8 @@ import {
 } from '../summary/index.js';
 import { ShownMemory, lookOf, type VisibleMode } from './shown.js';
 import { describeError } from '../errors.js';
+import { captureRect, secureFrames } from '../viewport/index.js';
+import { toUserError } from './platform-errors.js';
 import type { ToolResponse } from './response.js';
 
 export interface ActionReport {
@@ -285,7 +287,7 @@ export class Publisher {
   }
 
   error(tool: string, err: unknown): ToolResponse {
-    const { message, code, details } = describeError(err);
+    const { message, code, details } = describeError(toUserError(err));
     const escalation = details?.escalation as { recommended: string; reason: string } | undefined;
     const { text, structured } = renderSummary({
       status: 'error',
@@ -308,34 +310,4 @@ export class Publisher {
 
 export function shortName(tool: string): string {
   return tool.replace(/^ax_/, '');
-}
-
-function captureRect(req: PublishRequest, screen: { w: number; h: number }): Rect {
-  const full = { x: 0, y: 0, w: screen.w, h: screen.h };
-  let rect: Rect | undefined = req.capture?.rect;
-  if (!rect && req.capture?.windowIndex !== undefined) {
-    rect = req.view.snapshot.windows[req.capture.windowIndex]?.frame;
-  }
-  if (!rect) {
-    const shown = req.appSwitch ?? req.view;
-    rect = shown.dialog?.frame ?? shown.viewport;
-  }
-  const clipped = intersect(rect, full);
-  return clipped && clipped.w > 0 && clipped.h > 0 ? clipped : full;
-}
-
-function intersect(a: Rect, b: Rect): Rect | undefined {
-  const x = Math.max(a.x, b.x);
-  const y = Math.max(a.y, b.y);
-  const r = Math.min(a.x + a.w, b.x + b.w);
-  const bottom = Math.min(a.y + a.h, b.y + b.h);
-  if (r <= x || bottom <= y) return undefined;
-  return { x: Math.round(x), y: Math.round(y), w: Math.round(r - x), h: Math.round(bottom - y) };
-}
-
-/** Frames of secure (password) fields: blurred in every screenshot. */
-function secureFrames(view: SnapshotView): Rect[] {
-  return view.snapshot.elements
-    .filter((e) => e.flags.includes('secure') && e.frame)
-    .map((e) => e.frame as Rect);
 }

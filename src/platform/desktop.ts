@@ -2,8 +2,12 @@
  * The narrow interface between axpage and a desktop platform. Everything above it
  * (pipeline, tree, diff, summary, capture, tools) is platform-free. Linux implements
  * it over AT-SPI2 + X11; macOS will implement it over AX + CGEvent.
+ *
+ * Failures are PlatformErrors (src/errors.ts): codes and facts, never advice that names
+ * axpage's tools or commands.
  */
 import type { Flag, Rect, Snapshot, SnapshotLimits } from '../model/element.js';
+import type { PlatformErrorCode } from '../errors.js';
 
 export interface AppInfo {
   pid: number;
@@ -18,7 +22,9 @@ export interface AccessReport {
   ok: boolean;
   /** Why not, in one sentence (when !ok). */
   reason?: string;
-  /** What the user should do about it (when !ok). */
+  /** Which problem it is (when !ok), for the caller to advise on; backends give facts only. */
+  problem?: PlatformErrorCode;
+  /** What the user should do about it (when !ok): added above the backend. */
   suggestion?: string;
   /** Facts gathered on the way (bus address, display, registry pid, app count...). */
   details: Record<string, string | number | boolean>;

@@ -1,4 +1,5 @@
 /** Picks the backend for this platform; loaded lazily so the server starts fast. */
+import { PlatformError } from '../errors.js';
 import type { Desktop } from './desktop.js';
 
 export async function openDesktop(env: NodeJS.ProcessEnv = process.env): Promise<Desktop> {
@@ -6,7 +7,8 @@ export async function openDesktop(env: NodeJS.ProcessEnv = process.env): Promise
     const { LinuxDesktop } = await import('./linux/index.js');
     return LinuxDesktop.open(env);
   }
-  throw new Error(
+  throw new PlatformError(
+    'unsupported',
     `axpage has no backend for ${process.platform} yet: Linux (AT-SPI2 + X11) works today; the macOS backend is planned`,
   );
 }

@@ -35,10 +35,30 @@ export function findBlockingDialog(snapshot: Snapshot, targetWindow?: number): W
   return mains.some((w) => w.active) ? null : activeDialog;
 }
 
+/** Native roles of top-levels that are popups: GTK3 shows combo lists and menus in a bare "window". */
+const POPUP_NATIVE_ROLES: ReadonlySet<string> = new Set([
+  'window',
+  'popup menu',
+  'menu',
+  'tool tip',
+]);
+const POPUP_ROLES: ReadonlySet<string> = new Set(['AXMenu', 'AXHelpTag']);
+
+/**
+ * A top-level that pops up over an app window (a combo box's list, a menu, a tool tip)
+ * rather than being one: it takes the focus while open, yet the agent's context is the
+ * window it belongs to.
+ */
+export function isPopupWindow(snapshot: Snapshot, w: WindowInfo): boolean {
+  if (w.dialog || !exists(snapshot, w)) return false;
+  const el = snapshot.elements[w.index];
+  return POPUP_ROLES.has(el.role) || POPUP_NATIVE_ROLES.has(el.nativeRole);
+}
+
 /**
  * The window the viewport reports when no dialog scopes it: the target window when
- * given, else the active non-dialog window, else the first non-dialog one, else the
- * first window of any kind.
+ * given, else the active app window (not a popup), else the first app window, else the
+ * first non-dialog one (popups included), else the first window of any kind.
  */
 export function mainWindow(snapshot: Snapshot, windowIndex?: number): WindowInfo | null {
   const windows = snapshot.windows.filter((w) => exists(snapshot, w));
@@ -47,5 +67,13 @@ export function mainWindow(snapshot: Snapshot, windowIndex?: number): WindowInfo
     if (hit) return hit;
   }
   const normal = windows.filter((w) => !w.dialog);
-  return normal.find((w) => w.active) ?? normal[0] ?? windows[0] ?? null;
+  const apps = normal.filter((w) => !isPopupWindow(snapshot, w));
+  return (
+    apps.find((w) => w.active) ??
+    apps[0] ??
+    normal.find((w) => w.active) ??
+    normal[0] ??
+    windows[0] ??
+    null
+  );
 }

@@ -1,12 +1,15 @@
 /**
  * Which elements the agent can actually see: an element is visible when its frame (with
- * a positive area) overlaps the region it can be drawn in, and the platform did not
- * flag it `offscreen`. That region is its surface (window, menu, popover) clipped to the
- * screen and to every scrolling ancestor, and, while a blocking dialog is up, only the
- * dialog's subtree counts. A frame, not a point: a button half scrolled out is visible,
- * one whose top-left corner alone is inside is not enough.
+ * a positive area) overlaps the region it can be drawn in, and the app does not hide it
+ * where geometry cannot decide (see model/filter.ts: no frame, or a hidden page stacked
+ * at the visible page's rect). A "not showing" flag on an ancestor does not hide an
+ * element whose frame is on screen. The region is its surface (window, menu, popover)
+ * clipped to the screen and to every scrolling ancestor, and, while a blocking dialog is
+ * up, only the dialog's subtree counts. A frame, not a point: a button half scrolled out
+ * is visible, one whose top-left corner alone is inside is not enough.
  */
 import type { Element, Rect, Snapshot, WindowInfo } from '../model/element.js';
+import { hiddenByApp } from '../model/filter.js';
 import { findBlockingDialog, mainWindow } from './dialog.js';
 import { clipForReport, hasArea, intersect } from './geometry.js';
 
@@ -52,6 +55,15 @@ function isSurfaceRole(el: Element): boolean {
   return SURFACE_ROLES.has(el.role) || SURFACE_NATIVE_ROLES.has(el.nativeRole);
 }
 
+/**
+ * A menu that hangs inside another element (a menu bar's "File", a submenu item, a
+ * combo box's list): its frame is the title it opens from, and its items are drawn in a
+ * popup of their own, so they are clipped to the screen, not to that title.
+ */
+function isMenuTitle(el: Element, hasParent: boolean): boolean {
+  return hasParent && (el.role === 'AXMenu' || el.nativeRole === 'menu');
+}
+
 export interface VisibilityOptions {
   /** The target window (an element index, as in WindowInfo.index). */
   windowIndex?: number;
@@ -76,6 +88,7 @@ export function computeVisibility(
   const dialogIndex = dialog ? dialog.index : -1;
   const windowIndices = new Set(snapshot.windows.map((w) => w.index));
   const screenRect: Rect | null = hasArea(screen) ? screen : null;
+  const hidden = hiddenByApp(snapshot);
 
   const visible = new Array<boolean>(n).fill(false);
   // Where an element's descendants can be drawn (null: nowhere).
@@ -99,9 +112,11 @@ export function computeVisibility(
       inScope &&
       clip !== null &&
       hasArea(frame) &&
-      !el.flags.includes('offscreen') &&
+      hidden[i] === 0 &&
       intersect(frame, clip) !== null;
-    if (surface) {
+    if (isMenuTitle(el, hasParent)) {
+      region[i] = screenRect;
+    } else if (surface) {
       // A surface without a frame inherits; one with a degenerate frame shows nothing.
       if (frame === undefined) region[i] = hasParent ? base : screenRect;
       else region[i] = hasArea(frame) && screenRect ? intersect(frame, screenRect) : null;

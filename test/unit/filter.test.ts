@@ -229,6 +229,116 @@ describe('dropHidden', () => {
     });
   });
 
+  it('keeps what is on screen below a page tab that is not showing, with the tab (mousepad)', () => {
+    const snap = buildSnapshot([
+      {
+        role: 'AXWindow',
+        name: 'Mousepad',
+        frame: [320, 150, 640, 500],
+        window: { active: true },
+        children: [
+          {
+            role: 'AXTabGroup',
+            name: 'Tabs',
+            frame: [320, 218, 640, 427],
+            children: [
+              {
+                role: 'AXRadioButton',
+                nativeRole: 'page tab',
+                name: 'Page tab',
+                flags: ['offscreen', 'selected'],
+                children: [
+                  {
+                    role: 'AXScrollArea',
+                    name: 'Pane',
+                    frame: [320, 218, 640, 427],
+                    children: [
+                      { role: 'AXTextArea', name: 'Text', frame: [321, 219, 638, 425] },
+                      { role: 'AXScrollBar', name: 'Hidden bar', flags: OFF },
+                    ],
+                  },
+                ],
+              },
+            ],
+          },
+          {
+            role: 'AXToolbar',
+            name: 'Toolbar',
+            flags: OFF,
+            children: [{ role: 'AXButton', name: 'New', flags: OFF }],
+          },
+        ],
+      },
+    ]);
+    const { snapshot, dropped } = dropHidden(snap);
+    expect(names(snapshot)).toEqual(['Mousepad', 'Tabs', 'Page tab', 'Pane', 'Text']);
+    expect(dropped).toBe(3);
+    expect(parentNames(snapshot)['Text']).toBe('Pane');
+  });
+
+  it('drops the pages of a notebook that are not selected, even with frames at the shown rect', () => {
+    const page = (n: number, shown: boolean): Spec => ({
+      role: 'AXRadioButton',
+      nativeRole: 'page tab',
+      name: `Tab ${n}`,
+      frame: [20 + 60 * n, 100, 50, 30],
+      flags: shown ? ['selected'] : [],
+      children: [
+        {
+          role: 'AXGroup',
+          name: `Content ${n}`,
+          frame: [10, 130, 400, 300],
+          flags: shown ? [] : OFF,
+          children: [{ role: 'AXButton', name: `Button ${n}`, frame: [30, 150, 80, 30] }],
+        },
+      ],
+    });
+    const snap = buildSnapshot([
+      {
+        role: 'AXWindow',
+        name: 'Main',
+        frame: [0, 0, 800, 600],
+        window: { active: true },
+        children: [{ role: 'AXTabGroup', name: 'Tabs', children: [page(1, true), page(2, false)] }],
+      },
+    ]);
+    const { snapshot } = dropHidden(snap);
+    expect(names(snapshot)).toEqual(['Main', 'Tabs', 'Tab 1', 'Content 1', 'Button 1', 'Tab 2']);
+  });
+
+  it('keeps the items of an open menu and drops those of closed ones', () => {
+    const snap = buildSnapshot([
+      {
+        role: 'AXWindow',
+        name: 'W',
+        frame: [0, 0, 400, 300],
+        window: { active: true },
+        children: [
+          {
+            role: 'AXMenuBar',
+            name: 'Bar',
+            frame: [0, 20, 400, 25],
+            children: [
+              {
+                role: 'AXMenu',
+                name: 'File',
+                frame: [0, 20, 40, 25],
+                children: [{ role: 'AXMenuItem', name: 'Open', frame: [0, 45, 300, 25] }],
+              },
+              {
+                role: 'AXMenu',
+                name: 'Edit',
+                frame: [40, 20, 40, 25],
+                children: [{ role: 'AXMenuItem', name: 'Undo', flags: OFF }],
+              },
+            ],
+          },
+        ],
+      },
+    ]);
+    expect(names(dropHidden(snap).snapshot)).toEqual(['W', 'Bar', 'File', 'Open', 'Edit']);
+  });
+
   it('keeps the invariants on random trees', () => {
     const next = rng(99);
     const roles = ['AXGroup', 'AXButton', 'AXRow', 'AXCell', 'AXStaticText', 'AXTable'];
@@ -239,6 +349,7 @@ describe('dropHidden', () => {
         name: `n${counter++}`,
         flags: next() < 0.25 ? OFF : [],
       };
+      if (next() < 0.2) spec.frame = [Math.floor(next() * 500), Math.floor(next() * 500), 40, 20];
       if (depth < 4) {
         const kids = Math.floor(next() * 4);
         spec.children = Array.from({ length: kids }, () => make(depth + 1));
@@ -256,17 +367,35 @@ describe('dropHidden', () => {
 
       const byName = new Map(before.elements.map((e, i) => [e.name, i]));
       const keptNames = new Set(names(after));
-      // What a reader expects: an element stays iff its parent stayed and it is not
-      // offscreen, unless it is a row/cell or sits below a kept one.
-      const underItem = new Array<boolean>(before.elements.length).fill(false);
+      // What a reader expects, written recursively: an unmapped window goes with all it
+      // holds; below it, an element stays when it has a frame, or when neither it nor an
+      // ancestor says "not showing" (rows and cells, and what is below them, do not
+      // count their own flag), or when something below it stays. Random frames here
+      // never coincide with a sibling's, so no page is stacked.
+      const kids = before.elements.map(() => [] as number[]);
       before.elements.forEach((el, i) => {
-        const parentKept = el.parent < 0 || keptNames.has(before.elements[el.parent].name);
-        const item =
-          ['AXRow', 'AXCell', 'AXOutlineRow'].includes(el.role) ||
-          (el.parent >= 0 && underItem[el.parent]);
-        const expected = parentKept && (item || !el.flags.includes('offscreen'));
-        if (expected && item) underItem[i] = true;
-        expect(keptNames.has(el.name), `element ${el.name}`).toBe(expected);
+        if (el.parent >= 0) kids[el.parent].push(i);
+      });
+      const expectKept = (i: number, unshownAbove: boolean, itemAbove: boolean): boolean => {
+        const el = before.elements[i];
+        const item = itemAbove || ['AXRow', 'AXCell', 'AXOutlineRow'].includes(el.role);
+        const off = el.flags.includes('offscreen');
+        const unshown = unshownAbove || (off && !item);
+        const below = kids[i].map((k) => expectKept(k, unshown, item));
+        const self = el.frame !== undefined || !unshown;
+        const kept = self || below.some(Boolean);
+        expect(keptNames.has(el.name), `element ${el.name}`).toBe(kept);
+        return kept;
+      };
+      before.elements.forEach((el, i) => {
+        if (el.parent >= 0) return;
+        if (el.flags.includes('offscreen')) {
+          const all = [i];
+          for (let k = 0; k < all.length; k++) all.push(...kids[all[k]]);
+          for (const k of all) expect(keptNames.has(before.elements[k].name)).toBe(false);
+        } else {
+          expectKept(i, false, false);
+        }
       });
       after.elements.forEach((el, i) => {
         const original = before.elements[byName.get(el.name) as number];

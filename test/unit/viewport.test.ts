@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/model/element.js';
-import { computeVisibility, findBlockingDialog, intersect } from '../../src/viewport/index.js';
-import { SCREEN, buildSnapshot, element, type Spec } from './helpers/synthetic.js';
+import {
+  captureRect,
+  computeVisibility,
+  findBlockingDialog,
+  intersect,
+} from '../../src/viewport/index.js';
+import { SCREEN, buildSnapshot, element, viewOf, type Spec } from './helpers/synthetic.js';
 
 /** Visible flags by element name, for readable assertions. */
 function visibleByName(
@@ -67,14 +72,17 @@ describe('computeVisibility: frames, window and screen', () => {
     expect(v['partly-left']).toBe(true);
   });
 
-  it('rejects elements outside the window, without area, without frame, or flagged offscreen', () => {
+  it('rejects elements outside the window, without area or without frame', () => {
     const v = visibleByName(s);
     expect(v['outside-window']).toBe(false);
     expect(v['zero-size']).toBe(false);
     expect(v['no-frame']).toBe(false);
-    expect(v['offscreen-flag']).toBe(false);
     expect(v['touching-edge']).toBe(false);
     expect(v['Main']).toBe(true);
+  });
+
+  it('lets the frame decide over a "not showing" flag when nothing else shows at that rect', () => {
+    expect(visibleByName(s)['offscreen-flag']).toBe(true);
   });
 
   it('clips the window to the screen', () => {
@@ -254,6 +262,226 @@ describe('computeVisibility: scroll areas', () => {
       ),
     ]);
     expect(visibleByName(t)['Quit']).toBe(true);
+  });
+});
+
+describe('computeVisibility: geometry decides, "not showing" only where it cannot', () => {
+  const OFF: Spec['flags'] = ['offscreen'];
+
+  it('shows a text area on screen below a page tab that is not showing (mousepad, one document)', () => {
+    const t = buildSnapshot([
+      win(
+        'Editor',
+        [320, 150, 640, 500],
+        [
+          {
+            role: 'AXTabGroup',
+            nativeRole: 'page tab list',
+            frame: [320, 218, 640, 427],
+            children: [
+              {
+                role: 'AXRadioButton',
+                nativeRole: 'page tab',
+                name: 'tab',
+                flags: ['offscreen', 'selected'],
+                children: [
+                  {
+                    role: 'AXScrollArea',
+                    nativeRole: 'scroll pane',
+                    name: 'pane',
+                    frame: [320, 218, 640, 427],
+                    children: [{ role: 'AXTextArea', name: 'text', frame: [321, 219, 638, 425] }],
+                  },
+                ],
+              },
+            ],
+          },
+          // A hidden toolbar: no frames, not showing.
+          {
+            role: 'AXToolbar',
+            name: 'toolbar',
+            flags: OFF,
+            children: [{ role: 'AXButton', name: 'New', flags: OFF }],
+          },
+        ],
+        { active: true },
+      ),
+    ]);
+    const v = visibleByName(t);
+    expect(v['text']).toBe(true);
+    expect(v['pane']).toBe(true);
+    // The tab has no frame: geometry cannot decide, so its own flag does.
+    expect(v['tab']).toBe(false);
+    expect(v['toolbar']).toBe(false);
+    expect(v['New']).toBe(false);
+  });
+
+  it('hides the pages of a notebook that are not selected though their frames match the shown one', () => {
+    const page = (n: number, shown: boolean): Spec => ({
+      role: 'AXRadioButton',
+      nativeRole: 'page tab',
+      name: `tab ${n}`,
+      frame: [20 + n * 60, 100, 50, 30],
+      flags: shown ? ['selected'] : [],
+      children: [
+        {
+          role: 'AXGroup',
+          name: `content ${n}`,
+          frame: [10, 130, 400, 300],
+          flags: shown ? [] : OFF,
+          children: [
+            {
+              role: 'AXButton',
+              name: `button ${n}`,
+              frame: [30, 150, 80, 30],
+              flags: shown ? [] : OFF,
+            },
+          ],
+        },
+      ],
+    });
+    const t = buildSnapshot([
+      win(
+        'Main',
+        [0, 0, 800, 600],
+        [
+          {
+            role: 'AXTabGroup',
+            frame: [10, 100, 400, 330],
+            children: [page(1, false), page(2, true), page(3, false)],
+          },
+        ],
+        { active: true },
+      ),
+    ]);
+    const v = visibleByName(t);
+    expect(v['button 2']).toBe(true);
+    expect(v['content 2']).toBe(true);
+    expect(v['button 1']).toBe(false);
+    expect(v['button 3']).toBe(false);
+    expect(v['content 1']).toBe(false);
+    // The tabs themselves are on screen and showing.
+    expect(v['tab 1']).toBe(true);
+    expect(v['tab 3']).toBe(true);
+  });
+
+  it('hides a not-showing page stacked at the rect of a showing sibling (a stack)', () => {
+    const t = buildSnapshot([
+      win(
+        'Main',
+        [0, 0, 800, 600],
+        [
+          {
+            role: 'AXGroup',
+            name: 'stack',
+            frame: [0, 50, 800, 550],
+            children: [
+              {
+                role: 'AXGroup',
+                name: 'shown page',
+                frame: [0, 50, 800, 550],
+                children: [{ role: 'AXButton', name: 'A', frame: [10, 60, 80, 30] }],
+              },
+              {
+                role: 'AXGroup',
+                name: 'stacked page',
+                frame: [0, 50, 800, 550],
+                flags: OFF,
+                children: [{ role: 'AXButton', name: 'B', frame: [10, 60, 80, 30] }],
+              },
+              // Not showing, but nothing else is drawn at its rect: the frame decides.
+              { role: 'AXButton', name: 'C', frame: [500, 500, 80, 30], flags: OFF },
+            ],
+          },
+        ],
+        { active: true },
+      ),
+    ]);
+    const v = visibleByName(t);
+    expect(v['A']).toBe(true);
+    expect(v['B']).toBe(false);
+    expect(v['stacked page']).toBe(false);
+    expect(v['C']).toBe(true);
+  });
+
+  it('hides an unmapped window with its subtree, whatever frames it kept', () => {
+    const t = buildSnapshot([
+      win('Main', [0, 0, 800, 600], [{ role: 'AXButton', name: 'M', frame: [10, 10, 80, 30] }], {
+        active: true,
+      }),
+      {
+        ...win(
+          'Gone',
+          [100, 100, 300, 200],
+          [{ role: 'AXButton', name: 'G', frame: [110, 110, 80, 30] }],
+        ),
+        flags: OFF,
+      },
+    ]);
+    const v = visibleByName(t);
+    expect(v['M']).toBe(true);
+    expect(v['Gone']).toBe(false);
+    expect(v['G']).toBe(false);
+  });
+
+  it('shows the items of a menu opened from a menu bar below the menu title, not clipped to it', () => {
+    const menu = (name: string, x: number, open: boolean): Spec => ({
+      role: 'AXMenu',
+      nativeRole: 'menu',
+      name,
+      frame: [x, 20, 40, 25],
+      children: ['One', 'Two'].map((item, k) => ({
+        role: 'AXMenuItem',
+        name: `${name} ${item}`,
+        ...(open ? { frame: [x, 45 + k * 25, 300, 25] as [number, number, number, number] } : {}),
+        flags: open ? [] : OFF,
+      })),
+    });
+    const t = buildSnapshot([
+      win(
+        'Editor',
+        [0, 0, 400, 60],
+        [
+          {
+            role: 'AXMenuBar',
+            frame: [0, 20, 400, 25],
+            children: [menu('File', 0, true), menu('Edit', 40, false)],
+          },
+        ],
+        { active: true },
+      ),
+    ]);
+    const v = visibleByName(t);
+    expect(v['File One']).toBe(true);
+    // Below the small window's bottom edge: a popup is drawn over whatever is there.
+    expect(v['File Two']).toBe(true);
+    expect(v['Edit One']).toBe(false);
+  });
+
+  it('still clips by geometry below a not-showing ancestor: outside the window is not visible', () => {
+    const t = buildSnapshot([
+      win(
+        'Main',
+        [0, 0, 400, 300],
+        [
+          {
+            role: 'AXGroup',
+            name: 'unshown',
+            flags: OFF,
+            children: [
+              { role: 'AXButton', name: 'in', frame: [10, 10, 50, 20] },
+              { role: 'AXButton', name: 'out', frame: [500, 10, 50, 20] },
+              { role: 'AXButton', name: 'frameless' },
+            ],
+          },
+        ],
+        { active: true },
+      ),
+    ]);
+    const v = visibleByName(t);
+    expect(v['in']).toBe(true);
+    expect(v['out']).toBe(false);
+    expect(v['frameless']).toBe(false);
   });
 });
 
@@ -478,5 +706,133 @@ describe('computeVisibility: robustness', () => {
     const r = computeVisibility(s, SCREEN);
     expect(performance.now() - t0).toBeLessThan(500);
     expect(r.visible.filter(Boolean).length).toBe(2 + 30);
+  });
+});
+
+describe('captureRect: popups in context', () => {
+  const screen = { w: 1280, h: 800 };
+  const combo = (popupFrame: [number, number, number, number]) =>
+    buildSnapshot([
+      {
+        role: 'AXWindow',
+        nativeRole: 'window',
+        name: '',
+        frame: popupFrame,
+        window: { active: true },
+        children: [
+          {
+            role: 'AXMenu',
+            nativeRole: 'menu',
+            frame: popupFrame,
+            children: [
+              {
+                role: 'AXMenuItem',
+                name: 'Middle',
+                frame: [popupFrame[0], popupFrame[1] + 4, popupFrame[2], 29],
+              },
+            ],
+          },
+        ],
+      },
+      win(
+        'Factory',
+        [100, 100, 600, 400],
+        [{ role: 'AXComboBox', name: 'combo', frame: [134, 281, 118, 34] }],
+      ),
+    ]);
+
+  it('reports the app window, not the popup that took the focus, as the viewport', () => {
+    const view = viewOf(combo([134, 253, 118, 95]));
+    expect(view.viewport).toEqual({ x: 100, y: 100, w: 600, h: 400 });
+    // The popup's items are visible: they are on screen in a surface of their own.
+    expect(view.visible[view.snapshot.elements.findIndex((e) => e.name === 'Middle')]).toBe(true);
+    expect(captureRect({ view }, screen)).toEqual({ x: 100, y: 100, w: 600, h: 400 });
+  });
+
+  it('grows the region to a popup reaching past the window, clipped to the screen', () => {
+    const view = viewOf(combo([650, 450, 200, 500]));
+    expect(captureRect({ view }, screen)).toEqual({ x: 100, y: 100, w: 750, h: 700 });
+  });
+
+  it('takes in a menu bar menu drawn below its window', () => {
+    const t = buildSnapshot([
+      win(
+        'Small',
+        [10, 10, 300, 80],
+        [
+          {
+            role: 'AXMenuBar',
+            frame: [10, 30, 300, 25],
+            children: [
+              {
+                role: 'AXMenu',
+                nativeRole: 'menu',
+                name: 'File',
+                frame: [10, 30, 40, 25],
+                children: [
+                  { role: 'AXMenuItem', name: 'New', frame: [10, 55, 250, 25] },
+                  { role: 'AXMenuItem', name: 'Quit', frame: [10, 180, 250, 25] },
+                ],
+              },
+              {
+                role: 'AXMenu',
+                nativeRole: 'menu',
+                name: 'Edit',
+                frame: [50, 30, 40, 25],
+                children: [{ role: 'AXMenuItem', name: 'Undo', flags: ['offscreen'] }],
+              },
+            ],
+          },
+        ],
+        { active: true },
+      ),
+    ]);
+    expect(captureRect({ view: viewOf(t) }, screen)).toEqual({ x: 10, y: 10, w: 300, h: 195 });
+  });
+
+  it('keeps an explicit region or window as asked, and falls back to the screen off it', () => {
+    const view = viewOf(combo([650, 450, 200, 500]));
+    expect(captureRect({ view, capture: { rect: { x: 5, y: 6, w: 7, h: 8 } } }, screen)).toEqual({
+      x: 5,
+      y: 6,
+      w: 7,
+      h: 8,
+    });
+    expect(captureRect({ view, capture: { windowIndex: 1 } }, screen)).toEqual({
+      x: 100,
+      y: 100,
+      w: 600,
+      h: 400,
+    });
+    expect(
+      captureRect({ view, capture: { rect: { x: 2000, y: 0, w: 10, h: 10 } } }, screen),
+    ).toEqual({
+      x: 0,
+      y: 0,
+      w: 1280,
+      h: 800,
+    });
+  });
+
+  it('uses the view of the app that came to the front, and its dialog', () => {
+    const view = viewOf(combo([650, 450, 200, 500]));
+    const other = viewOf(
+      buildSnapshot([
+        win('Main', [0, 0, 900, 700], []),
+        {
+          role: 'AXDialog',
+          nativeRole: 'dialog',
+          name: 'Ask',
+          frame: [300, 200, 200, 100],
+          window: { dialog: true, modal: true },
+        },
+      ]),
+    );
+    expect(captureRect({ view, appSwitch: other }, screen)).toEqual({
+      x: 300,
+      y: 200,
+      w: 200,
+      h: 100,
+    });
   });
 });

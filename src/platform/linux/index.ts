@@ -3,7 +3,7 @@
  * native addon) for pixels, input and the window manager's view of the front window.
  */
 import type { Flag, Rect, Snapshot } from '../../model/element.js';
-import { AxError } from '../../errors.js';
+import { PlatformError } from '../../errors.js';
 import type {
   AccessReport,
   AppInfo,
@@ -16,7 +16,7 @@ import type {
   RawImage,
   SnapshotOptions,
 } from '../desktop.js';
-import { AtspiBus, AtspiCallError, resolveA11yAddress } from './atspi/bus.js';
+import { AtspiBus, AtspiCallError, AtspiTimeoutError, resolveA11yAddress } from './atspi/bus.js';
 import * as atspi from './atspi/index.js';
 import { descendants } from './proc.js';
 import { X11 } from './x11.js';
@@ -49,20 +49,19 @@ export class LinuxDesktop implements Desktop {
     try {
       address = await resolveA11yAddress(env);
     } catch (err) {
-      throw new AxError(
-        'no_desktop',
+      throw new PlatformError(
+        'no_bus',
         `cannot reach the AT-SPI accessibility bus: ${(err as Error).message}`,
-        'Run axpage inside a desktop session with accessibility on (DISPLAY and DBUS_SESSION_BUS_ADDRESS set), or start a headless one with `axpage desktop up` and export what it prints',
       );
     }
     let bus: AtspiBus;
     try {
       bus = await AtspiBus.connect(address);
     } catch (err) {
-      throw new AxError(
-        'no_desktop',
+      throw new PlatformError(
+        'no_bus',
         `the AT-SPI bus at ${address} does not answer: ${(err as Error).message}`,
-        'Check that at-spi-bus-launcher is running in this session (or restart it with `axpage desktop down` / `up`)',
+        { address },
       );
     }
     return new LinuxDesktop(bus, env);
@@ -73,20 +72,19 @@ export class LinuxDesktop implements Desktop {
     if (this.x11) return this.x11;
     if (this.x11Error) throw this.x11Error;
     if (!this.env.DISPLAY) {
-      throw new AxError(
-        'no_desktop',
+      throw new PlatformError(
+        'no_display',
         'DISPLAY is not set: screenshots and input need the X server',
-        'Export DISPLAY of the desktop the apps run on (`axpage desktop env` prints it)',
       );
     }
     try {
       this.x11 = X11.open(this.env.DISPLAY, { framebuffer: this.env.XVFB_FB ?? false });
       return this.x11;
     } catch (err) {
-      this.x11Error = new AxError(
-        'no_desktop',
+      this.x11Error = new PlatformError(
+        'no_display',
         `cannot open X display ${this.env.DISPLAY}: ${(err as Error).message}`,
-        'Check that the X server is running and DISPLAY is right',
+        { display: this.env.DISPLAY },
       );
       throw this.x11Error;
     }
@@ -102,7 +100,7 @@ export class LinuxDesktop implements Desktop {
       return {
         ok: false,
         reason: `the AT-SPI registry does not answer: ${(err as Error).message}`,
-        suggestion: 'Start at-spi2-registryd in this session (axpage desktop up does)',
+        problem: 'no_registry',
         details,
       };
     }
@@ -166,10 +164,10 @@ export class LinuxDesktop implements Desktop {
     const ref = await atspi.appRefForPid(this.bus, pid);
     if (!ref) {
       this.appRefs.delete(pid);
-      throw new AxError(
-        'app_not_found',
+      throw new PlatformError(
+        'app_gone',
         `pid ${pid} is not (or no longer) an app on the accessibility bus`,
-        'It may have exited; call ax_list_apps for what runs now',
+        { pid },
       );
     }
     this.appRefs.set(pid, ref);
@@ -278,10 +276,12 @@ export class LinuxDesktop implements Desktop {
     const previous = x.activeWindow();
     const windows = x.listWindows().filter((w) => w.mapped && w.pid === pid);
     if (windows.length === 0) {
-      throw new AxError(
-        'action_failed',
+      throw new PlatformError(
+        'no_window',
         `pid ${pid} has no mapped window to bring to the front`,
-        'Use a background action (delivery_mode: "background"), or check the app is showing a window',
+        {
+          pid,
+        },
       );
     }
     // Front to back: the first of the app's windows is the one in front (its dialog, if any).
@@ -289,10 +289,13 @@ export class LinuxDesktop implements Desktop {
     if (previous?.window !== target.window) {
       const result = await x.activate(target.window, ACTIVATE_TIMEOUT_MS);
       if (!result.active) {
-        throw new AxError(
-          'action_failed',
-          `the window manager did not activate "${target.title}" within ${result.elapsedMs} ms`,
-          'Is a window manager running? Focus and input need one (axpage desktop up starts openbox)',
+        const wm = x.windowManager();
+        throw new PlatformError(
+          'no_window_manager',
+          wm
+            ? `the window manager (${wm.name}) did not activate "${target.title}" within ${result.elapsedMs} ms`
+            : `no window manager activated "${target.title}" within ${result.elapsedMs} ms (none is running)`,
+          { pid },
         );
       }
     }
@@ -326,12 +329,10 @@ export class LinuxDesktop implements Desktop {
     try {
       this.display().pressKey(keys);
     } catch (err) {
-      if (err instanceof AxError) throw err;
-      throw new AxError(
-        'bad_argument',
-        `cannot press '${combo.key}': ${(err as Error).message}`,
-        'Use a key name like Return, Escape, Tab, BackSpace, Up, Page_Down, F5, or a single character',
-      );
+      if (err instanceof PlatformError) throw err;
+      throw new PlatformError('bad_key', `cannot press '${combo.key}': ${(err as Error).message}`, {
+        key: combo.key,
+      });
     }
   }
 
@@ -356,7 +357,9 @@ export class LinuxDesktop implements Desktop {
     onChange: (change: Change) => void,
   ): Promise<() => Promise<void>> {
     const ref = await atspi.appRefForPid(this.bus, pid);
-    if (!ref) throw new AxError('app_not_found', `pid ${pid} is not on the accessibility bus`);
+    if (!ref) {
+      throw new PlatformError('app_gone', `pid ${pid} is not on the accessibility bus`, { pid });
+    }
     return atspi.watchApp(this.bus, ref.bus, (event) => onChange(changeOf(event)));
   }
 
@@ -395,21 +398,20 @@ async function wrap<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** AT-SPI failures as actionable errors: a vanished element or app says so. */
+/** AT-SPI failures as PlatformErrors: a vanished element or app, or one that does not answer, says so. */
 function platformError(err: unknown): unknown {
-  if (err instanceof AxError) return err;
+  if (err instanceof PlatformError) return err;
   if (err instanceof atspi.AppGoneError) {
-    return new AxError('element_gone', err.message, 'Call ax_list_apps to see what runs now');
+    return new PlatformError('app_gone', err.message, { pid: err.app.pid });
   }
+  if (err instanceof AtspiTimeoutError) return new PlatformError('not_responding', err.message);
   if (err instanceof AtspiCallError) {
-    const gone = /UnknownObject|ServiceUnknown|NoReply|Disconnected|UnknownMethod/.test(
-      `${err.dbusName ?? ''} ${err.message}`,
-    );
-    return new AxError(
-      gone ? 'element_gone' : 'action_failed',
-      gone ? `the element is gone from the app (${err.message})` : err.message,
-      gone ? 'Take a fresh tree (ax_get_tree) and use its refs' : undefined,
-    );
+    const said = `${err.dbusName ?? ''} ${err.message}`;
+    if (/NoReply/.test(said)) return new PlatformError('not_responding', err.message);
+    const gone = /UnknownObject|ServiceUnknown|Disconnected|UnknownMethod/.test(said);
+    return gone
+      ? new PlatformError('element_gone', `the element is gone from the app (${err.message})`)
+      : new PlatformError('failed', err.message);
   }
   return err;
 }

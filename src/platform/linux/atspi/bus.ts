@@ -28,7 +28,10 @@ export class AtspiCallError extends Error {
 }
 
 export class AtspiTimeoutError extends AtspiCallError {
-  constructor(what: string, ms: number) {
+  constructor(
+    what: string,
+    readonly ms: number,
+  ) {
     super(`${what} did not answer within ${ms} ms`);
     this.name = 'AtspiTimeoutError';
   }

@@ -14,7 +14,9 @@
  * Bounds: `maxElements` (admitted elements, in tree order per window), `maxDepth` (depth 0
  * = top-level windows, or the `rootId` element), `timeBudgetMs` (when it runs out the walk
  * returns what is complete; calls still in flight are abandoned). `truncated` names the
- * first bound that cut something.
+ * first bound that cut something; an app that exits during the walk gives what was read
+ * with `truncated` TRUNCATED_APP_EXITED (nothing read at all: AppGoneError), and a read the
+ * app does not answer in time says so too, rather than dropping that subtree silently.
  *
  * `rootId` walks one subtree: the root element comes first at depth 0 and parent -1, and
  * `windows` lists only top-levels that are in the walk (none when the root is inside a
@@ -29,12 +31,13 @@
  * here.
  */
 import type { Element, Snapshot, WindowInfo } from '../../../model/element.js';
+import { TRUNCATED_APP_EXITED } from '../../../model/element.js';
 import type { SnapshotOptions } from '../../desktop.js';
 import { DIALOG_ROLES, roleName } from '../roles.js';
 import type { AppRef } from './apps.js';
 import { wakeBridge } from './apps.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
-import { AtspiCallError, CACHE_PATH, NULL_PATH } from './bus.js';
+import { AtspiCallError, AtspiTimeoutError, CACHE_PATH, NULL_PATH } from './bus.js';
 import { formatId, parseId } from './ids.js';
 import { CallQueue } from './queue.js';
 import type { Priority } from './queue.js';
@@ -210,10 +213,21 @@ class Walk {
     this.truncated ??= reason;
   }
 
+  /** A read failed because the app left the bus (not because one element went away). */
+  appLeft = false;
+
   /** Counts a pending job; the walk is done when none is left. */
   track(p: Promise<unknown>): void {
     this.pending++;
-    p.catch(() => undefined).finally(() => {
+    p.catch((err: unknown) => {
+      if (appLeft(err)) {
+        // Nothing more can be read: stop issuing calls that can only fail.
+        this.appLeft = true;
+        this.q.stop(TRUNCATED_APP_EXITED);
+      } else if (err instanceof AtspiTimeoutError) {
+        this.truncate(`the app did not answer a read within ${err.ms} ms`);
+      }
+    }).finally(() => {
       if (--this.pending === 0) this.onIdle?.();
     });
   }
@@ -452,10 +466,34 @@ export class AppGoneError extends AtspiCallError {
 
 const GONE =
   /ServiceUnknown|NameHasNoOwner|UnknownObject|was not provided by any|connection closed/;
+/** The app's bus name or its socket is gone: the whole app, not one of its objects. */
+const APP_LEFT = /ServiceUnknown|NameHasNoOwner|was not provided by any|connection closed$/;
 
 function gone(err: unknown): boolean {
   if (!(err instanceof AtspiCallError)) return false;
   return GONE.test(err.dbusName ?? '') || GONE.test(err.message);
+}
+
+function appLeft(err: unknown): boolean {
+  if (!(err instanceof AtspiCallError)) return false;
+  return APP_LEFT.test(err.dbusName ?? '') || APP_LEFT.test(err.message);
+}
+
+/** Whether the app's bus name still has an owner; false when the bus cannot tell. */
+async function stillOnBus(bus: AtspiBus, name: string): Promise<boolean> {
+  try {
+    const [has] = await bus.call(
+      'org.freedesktop.DBus',
+      '/org/freedesktop/DBus',
+      'org.freedesktop.DBus',
+      'NameHasOwner',
+      's',
+      [name],
+    );
+    return has === true;
+  } catch {
+    return false;
+  }
 }
 
 /** Remaining ms before the deadline, never negative. */
@@ -562,6 +600,18 @@ export async function snapshotApp(
     walk.visit(r);
   }
   const finished = await beforeDeadline(walk.idle(), deadline, TIMED_OUT);
+  if (walk.appLeft) {
+    if (await stillOnBus(bus, app.bus)) {
+      // Its connection closed but the app is still registered: short, and not an exit.
+      walk.truncate('the app closed its connection during the walk');
+      return done(method, roots);
+    }
+    // The app died during the walk: what was read is all there is, and it says so.
+    walk.truncated = TRUNCATED_APP_EXITED;
+    const cut = done(method, roots);
+    if (cut.elements.length === 0) throw new AppGoneError(app);
+    return cut;
+  }
   if (finished === TIMED_OUT) return outOfTime(method, roots);
   return done(method, roots);
 }
