@@ -14,18 +14,22 @@ import { dropHidden } from '../model/filter.js';
 import type { TreeDiff } from '../model/diff.js';
 import type { AccessReport, Desktop } from '../platform/desktop.js';
 import { diffSnapshots } from '../diff/index.js';
+import {
+  conclusive,
+  judge,
+  READ_BACK_MS,
+  type Delivered,
+  type Evidence,
+  type Reading,
+  type Scene,
+} from '../actions/index.js';
 import { AppDirectory, type ResolvedApp } from './apps.js';
 import { AxError, describeError } from '../errors.js';
 import { KeyedLock } from './lock.js';
-import {
-  Publisher,
-  type ActionReport,
-  type PublishRequest,
-  type ReportRequest,
-} from './publish.js';
+import { Publisher, type PublishRequest, type ReportRequest } from './publish.js';
 import { RefRegistry } from './refs.js';
 import type { ToolResponse } from './response.js';
-import { settle, type SettleResult } from './settle.js';
+import { settle, waitQuiet, type SettleOptions, type SettleResult } from './settle.js';
 import { resolveInView, type ResolvedTarget, type Target } from './target.js';
 import { ViewCache } from './views.js';
 
@@ -59,29 +63,15 @@ export interface ObserveRequest {
   includeImage?: boolean;
 }
 
-export interface ActContext {
-  desktop: Desktop;
-  pid: number;
-  view: SnapshotView;
+/** What an action's perform gets: the scene its delivery works on, and its target. */
+export interface ActContext extends Scene {
   target?: ResolvedTarget;
   /** Resolve a second target (e.g. a drag's end) against the same view. */
   resolve: (spec: Target) => ResolvedTarget;
 }
 
-export interface ActOutcome {
-  /** What was done, e.g. `Clicked [AXButton] "Submit" e12`. No typed text in it. */
-  did: string;
-  route: string;
-  delivery: 'background' | 'foreground';
-  /** Read back the effect on the after view; default: any change counts as confirmed. */
-  verify?: (after: SnapshotView, diff: TreeDiff) => Pick<ActionReport, 'effect' | 'escalation'>;
-  /** Read the effect back from the app directly (e.g. a slider value); true = confirmed. */
-  readBack?: () => Promise<boolean>;
-  /** Put the previously frontmost window back (foreground delivery). */
-  restore?: () => Promise<void>;
-  /** A step failed after earlier ones ran: reported, never swallowed. */
-  error?: string;
-}
+/** What the action did and how its effect reads back (see src/actions). */
+export type ActOutcome = Delivered;
 
 export interface ActRequest {
   app?: string | number;
@@ -89,6 +79,13 @@ export interface ActRequest {
   perform: (ctx: ActContext) => Promise<ActOutcome>;
   extra?: (after: SnapshotView, outcome: ActOutcome) => Record<string, unknown>;
 }
+
+/** Walks again after the after-walk while change events keep coming, at most this often. */
+const LATE_REWALKS = 2;
+/** Bound on waiting for quiet before such a walk. */
+const LATE_QUIET_MAX_MS = 400;
+/** Poll period of the read-back wait when nothing showed an effect yet. */
+const EXTRA_POLL_MS = 40;
 
 export class Pipeline {
   readonly refs = new RefRegistry();
@@ -216,6 +213,14 @@ export class Pipeline {
       const childrenBefore = new Set(await desktop.childProcesses(pid).catch(() => []));
       const frontBefore = (await desktop.frontmost().catch(() => null))?.pid;
       const watching = (await this.views.watch(desktop, pid)) !== null;
+      const settleOptions = (delivery: 'background' | 'foreground'): SettleOptions => ({
+        quietMs: this.config.settleQuietMs,
+        // GTK answers a DoAction within a few ms (2-6 ms measured); XTest input takes the
+        // X server round trip first.
+        firstEventMs: delivery === 'foreground' ? 120 : 50,
+        maxMs: this.config.settleMaxMs,
+        spawnWaitMs: this.config.spawnWaitMs,
+      });
       const startedAt = Date.now();
       const outcome = await req.perform({
         desktop,
@@ -223,75 +228,138 @@ export class Pipeline {
         view: before,
         target,
         resolve: (spec) => this.resolveTarget(before, spec),
+        targetAt: (index) => this.resolveTarget(before, { kind: 'ref', ref: before.refs[index] }),
+        // Between the steps of one call: no spawn wait, the last step's settle does that.
+        settle: async () => {
+          await settle(
+            desktop,
+            this.views,
+            pid,
+            childrenBefore,
+            Date.now(),
+            {
+              ...settleOptions('foreground'),
+              spawnWaitMs: 0,
+            },
+            watching,
+          );
+        },
       });
       const actMs = Date.now() - startedAt;
-      const settled = await settle(
-        desktop,
-        this.views,
-        pid,
-        childrenBefore,
-        Date.now(),
-        {
-          quietMs: this.config.settleQuietMs,
-          // GTK answers a DoAction within a few ms (2-6 ms measured); XTest input takes the
-          // X server round trip first.
-          firstEventMs: outcome.delivery === 'foreground' ? 120 : 50,
-          maxMs: this.config.settleMaxMs,
-          spawnWaitMs: this.config.spawnWaitMs,
-        },
-        watching,
-      );
-      let after: SnapshotView;
       try {
-        after = await this.afterView(pid, tool, watching);
-      } catch (err) {
-        if (!(await this.hasExited(pid))) throw err;
-        return this.publishExit(tool, pid, before, outcome, actMs, settled);
-      }
-      const diff = diffSnapshots(
-        before.snapshot,
-        after.snapshot,
-        this.views.matchOf(before.snapshot, after.snapshot),
-      );
-      const appSwitch = await this.handoff(pid, tool, settled, frontBefore);
-      // Restore only when the target is still in front: never bury a window the action opened.
-      if (outcome.restore && !appSwitch) await outcome.restore().catch(() => undefined);
-      let verdict = outcome.verify
-        ? outcome.verify(after, diff)
-        : defaultVerdict(diff, appSwitch !== undefined, outcome.delivery);
-      if (outcome.readBack) {
-        const ok = await outcome.readBack().catch(() => false);
-        verdict = ok
-          ? { effect: 'confirmed' }
-          : {
-              effect: 'suspected_noop',
-              escalation:
-                verdict.escalation ??
-                (outcome.delivery === 'background'
-                  ? { recommended: 'foreground', reason: 'the effect did not read back' }
-                  : undefined),
-            };
-      }
-      const request: PublishRequest = {
-        view: after,
-        did: outcome.did,
-        before,
-        diff,
-        appSwitch,
-        action: {
-          route: outcome.route,
-          delivery: outcome.delivery,
-          effect: verdict.effect,
-          escalation: verdict.escalation,
+        return await this.judgeAndPublish(tool, pid, req, {
+          before,
+          outcome,
           actMs,
-          settleMs: settled.ms,
-          settleReason: settled.reason,
-        },
-        error: outcome.error,
-        extra: req.extra?.(after, outcome),
-      };
-      return this.publisher.publish(tool, request);
+          frontBefore,
+          watching,
+          settled: await settle(
+            desktop,
+            this.views,
+            pid,
+            childrenBefore,
+            Date.now(),
+            settleOptions(outcome.delivery),
+            watching,
+          ),
+        });
+      } catch (err) {
+        // The action fronted a window and then the call failed: put the previous one back.
+        await outcome.restore?.().catch(() => undefined);
+        throw err;
+      }
     });
+  }
+
+  /**
+   * After the action has settled: walk the app (again while late change events come in),
+   * diff, check for a handoff, put the previous window back, read the effect back (with a
+   * bounded extra wait when nothing shows yet) and publish the one verdict.
+   */
+  private async judgeAndPublish(
+    tool: string,
+    pid: number,
+    req: ActRequest,
+    run: {
+      before: SnapshotView;
+      outcome: ActOutcome;
+      actMs: number;
+      frontBefore: number | undefined;
+      watching: boolean;
+      settled: SettleResult;
+    },
+  ): Promise<ToolResponse> {
+    const { before, outcome, actMs, settled, watching } = run;
+    let after: SnapshotView;
+    try {
+      after = await this.afterView(pid, tool, watching);
+    } catch (err) {
+      if (!(await this.hasExited(pid))) throw err;
+      return this.publishExit(tool, pid, before, outcome, actMs, settled);
+    }
+    const diffOf = (view: SnapshotView): TreeDiff =>
+      diffSnapshots(
+        before.snapshot,
+        view.snapshot,
+        this.views.matchOf(before.snapshot, view.snapshot),
+      );
+    let diff = diffOf(after);
+    const appSwitch = await this.handoff(pid, tool, settled, run.frontBefore);
+    // Restore only when the target is still in front: never bury a window the action opened.
+    if (outcome.restore && !appSwitch) await outcome.restore().catch(() => undefined);
+    // Read back only what the verdict needs: the intended effect when the action has
+    // one, the target's own state only when nothing else showed a change.
+    const evidence = async (): Promise<Evidence> => {
+      const seen: Evidence = {
+        changed: appSwitch !== undefined || !isEmpty(diff),
+        reading: outcome.probe ? await outcome.probe().catch((): Reading => 'absent') : undefined,
+        delivery: outcome.delivery,
+        escalate: outcome.escalate,
+      };
+      if (!conclusive(seen) && outcome.touched) {
+        seen.touched = await outcome.touched().catch(() => false);
+      }
+      return seen;
+    };
+    let seen = await evidence();
+    // Nothing to show yet: effects can arrive late (GTK4, a dialog closing a moment
+    // later). Read back again for a bounded time, walking again when the app changed.
+    const waitStart = Date.now();
+    let extraWaitMs = 0;
+    while (!conclusive(seen) && Date.now() - waitStart < READ_BACK_MS) {
+      await delay(EXTRA_POLL_MS);
+      if (watching && !this.views.fresh(pid)) {
+        try {
+          after = await this.afterView(pid, tool, watching);
+        } catch (err) {
+          if (!(await this.hasExited(pid))) throw err;
+          return this.publishExit(tool, pid, before, outcome, actMs, settled);
+        }
+        diff = diffOf(after);
+      }
+      seen = await evidence();
+      extraWaitMs = Date.now() - waitStart;
+    }
+    const verdict = judge(seen);
+    const request: PublishRequest = {
+      view: after,
+      did: outcome.did,
+      before,
+      diff,
+      appSwitch,
+      action: {
+        route: outcome.route,
+        delivery: outcome.delivery,
+        effect: verdict.effect,
+        escalation: verdict.escalation,
+        actMs,
+        settleMs: settled.ms + extraWaitMs,
+        settleReason: extraWaitMs > 0 ? `${settled.reason}+read-back` : settled.reason,
+      },
+      error: outcome.error,
+      extra: req.extra?.(after, outcome),
+    };
+    return this.publisher.publish(tool, request);
   }
 
   private async hasExited(pid: number): Promise<boolean> {
@@ -333,15 +401,25 @@ export class Pipeline {
     });
   }
 
-  /** After an action: a new walk; without change events, walk until two walks agree. */
+  /**
+   * After an action: a new walk. Change events during the walk mean the app was still
+   * changing (a dialog closing a moment later): wait for quiet and walk again, bounded.
+   * Without change events, walk until two walks agree.
+   */
   private async afterView(pid: number, tool: string, watching: boolean): Promise<SnapshotView> {
     let view = await this.snapshot(pid, tool);
-    if (watching) return view;
+    if (watching) {
+      for (let i = 0; i < LATE_REWALKS && !this.views.fresh(pid); i++) {
+        await waitQuiet(this.views, pid, this.config.settleQuietMs, LATE_QUIET_MAX_MS);
+        view = await this.snapshot(pid, tool);
+      }
+      return view;
+    }
     for (let i = 0; i < 3; i++) {
       const again = await this.snapshot(pid, tool);
       const d = diffSnapshots(view.snapshot, again.snapshot);
       view = again;
-      if (d.added.length + d.removed.length + d.modified.length === 0) break;
+      if (isEmpty(d)) break;
     }
     return view;
   }
@@ -471,21 +549,6 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function defaultVerdict(
-  diff: TreeDiff,
-  switched: boolean,
-  delivery: 'background' | 'foreground',
-): Pick<ActionReport, 'effect' | 'escalation'> {
-  const changed = diff.added.length + diff.removed.length + diff.modified.length > 0;
-  if (changed || switched) return { effect: 'confirmed' };
-  return {
-    effect: 'suspected_noop',
-    escalation:
-      delivery === 'background'
-        ? {
-            recommended: 'foreground',
-            reason: 'nothing changed in the tree after a background action',
-          }
-        : undefined,
-  };
+function isEmpty(d: TreeDiff): boolean {
+  return d.added.length + d.removed.length + d.modified.length === 0;
 }

@@ -3,7 +3,7 @@
  * (pipeline, tree, diff, summary, capture, tools) is platform-free. Linux implements
  * it over AT-SPI2 + X11; macOS will implement it over AX + CGEvent.
  */
-import type { Flag, Rect, Snapshot, SnapshotLimits } from '../model/element.js';
+import type { Element, Flag, Rect, Snapshot, SnapshotLimits } from '../model/element.js';
 
 export interface AppInfo {
   pid: number;
@@ -104,12 +104,19 @@ export interface Desktop {
   elementDetails(elementId: string): Promise<Record<string, unknown>>;
   /** Current text of an element, for read-back; undefined when it has none. Never for secure fields. */
   readText(elementId: string): Promise<string | undefined>;
+  /**
+   * One element read fresh from the app (states, value, name), for reading an action's
+   * effect back rather than trusting a cached tree. Never the value of a secure field.
+   */
+  readElement(elementId: string): Promise<Element>;
 
   // Input events (foreground): the target must be in front.
   /** Bring the app's window to the front; resolves to a function restoring the previous one. */
   activate(pid: number): Promise<() => Promise<void>>;
   click(x: number, y: number, button: MouseButton, count: number): Promise<void>;
   pressKey(combo: KeyCombo): Promise<void>;
+  /** Whether pressKey can press this key name: checked before any input is sent. */
+  knowsKey(key: string): boolean;
   typeText(text: string): Promise<void>;
   /** Scroll wheel at a point: positive dy scrolls content down (reveals what is below). */
   scroll(x: number, y: number, dx: number, dy: number): Promise<void>;
