@@ -83,8 +83,13 @@ export const click = defineTool({
         ];
         const text = args.text;
         if (text !== undefined) {
-          // Into the clicked field when it takes text, else into what has the focus.
-          const field = clicked.element?.flags.includes('editable') ? clicked : undefined;
+          // Into the clicked field when it takes text; else, with real input, into what
+          // the click gave the focus; in the background by the rules of ax_type.
+          const field = clicked.element?.flags.includes('editable')
+            ? clicked
+            : mode === 'foreground'
+              ? { label: 'the focused element' }
+              : undefined;
           steps.push(() => deliverType(ctx, { target: field, text, clearFirst: false, mode }));
         }
         if (key) steps.push(() => deliverKey(ctx, key));
