@@ -323,11 +323,14 @@ export class Pipeline {
     };
     let seen = await evidence();
     // Nothing to show yet: effects can arrive late (GTK4, a dialog closing a moment
-    // later). Read back again for a bounded time, walking again when the app changed.
+    // later). Read back again for a bounded time, walking again when the app changed,
+    // until the effect reads back and the tree shows it (or the bound).
     const waitStart = Date.now();
     let extraWaitMs = 0;
-    while (!conclusive(seen) && Date.now() - waitStart < READ_BACK_MS) {
+    const treeUnchanged = (): boolean => watching && appSwitch === undefined && isEmpty(diff);
+    while ((!conclusive(seen) || treeUnchanged()) && Date.now() - waitStart < READ_BACK_MS) {
       await delay(EXTRA_POLL_MS);
+      let rewalked = false;
       if (watching && !this.views.fresh(pid)) {
         try {
           after = await this.afterView(pid, tool, watching);
@@ -336,8 +339,9 @@ export class Pipeline {
           return this.publishExit(tool, pid, before, outcome, actMs, settled);
         }
         diff = diffOf(after);
+        rewalked = true;
       }
-      seen = await evidence();
+      if (rewalked || !conclusive(seen)) seen = await evidence();
       extraWaitMs = Date.now() - waitStart;
     }
     const verdict = judge(seen);
