@@ -35,7 +35,10 @@ export function judge(e: Evidence): Verdict {
     return noop(e, 'the value did not read back as set, and nothing else changed');
   }
   if (somethingChanged) return { effect: 'confirmed' };
-  return noop(e, 'nothing changed in the app, read back after a wait');
+  return noop(
+    e,
+    'nothing changed in the app, read back after a wait (an action with no visible effect may still have landed: check before repeating it)',
+  );
 }
 
 function noop(e: Evidence, reason: string): Verdict {
