@@ -82,7 +82,8 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
     desktop.click(point.x, point.y, button, clickType === 'double' ? 2 : 1),
   );
   return {
-    did: `${verb} ${label} at (${point.x},${point.y})`,
+    // A point target's label already is its coordinates.
+    did: target.element ? `${verb} ${label} at (${point.x},${point.y})` : `${verb} ${label}`,
     route: 'xtest',
     delivery: 'foreground',
     restore,

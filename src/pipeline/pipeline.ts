@@ -327,7 +327,10 @@ export class Pipeline {
     // until the effect reads back and the tree shows it (or the bound).
     const waitStart = Date.now();
     let extraWaitMs = 0;
-    const treeUnchanged = (): boolean => watching && appSwitch === undefined && isEmpty(diff);
+    // A target that changed only in itself (pressed, focused) may be about to do more; an
+    // effect that read back (the text typed) needs no change elsewhere.
+    const treeUnchanged = (): boolean =>
+      watching && seen.reading === undefined && appSwitch === undefined && isEmpty(diff);
     while ((!conclusive(seen) || treeUnchanged()) && Date.now() - waitStart < READ_BACK_MS) {
       await delay(EXTRA_POLL_MS);
       let rewalked = false;

@@ -142,3 +142,17 @@ describe('deliverClick', () => {
     expect(desktop.names().slice(-3)).toEqual(['activate', 'click', 'restore']);
   });
 });
+
+describe('deliverClick on a point', () => {
+  it('names the element under the point once, with the point', async () => {
+    const view = formView();
+    const desktop = recordingDesktop(view);
+    const done = await deliverClick(sceneOf(view, desktop), {
+      target: { point: { x: 140, y: 275 }, label: '(140,275)' },
+      clickType: 'single',
+      mode: 'foreground',
+    });
+    expect(done.did).toBe('Clicked (140,275) ([AXButton] "Submit")');
+    expect(desktop.names()).toEqual(['screenSize', 'readElement', 'activate', 'click']);
+  });
+});
