@@ -48,7 +48,7 @@ export const click = defineTool({
   name: 'ax_click',
   title: 'Click an element',
   description:
-    'Click an element named by ref (e42), query ("button:Save") or coordinates (x,y; with w,h the centre). Single, double or right click. Optionally type text and press a key in the same call (each step is reported; an error in any step is returned, never swallowed). Returns the diff of what changed, the new visible elements, and an app_switch section if another app came to the front.',
+    'Click an element named by ref (e42), query ("button:Save") or coordinates (x,y; with w,h the centre). Single, double or right click. Optionally type text and press a key in the same call: each step waits until the app has processed the one before and reports its own effect; an error in any step is returned, never swallowed. Disabled elements and off-screen points are errors; nothing is sent. Returns the diff of what changed, the new visible elements, and an app_switch section if another app came to the front.',
   kind: 'action',
   input: z.object({
     app: appArg.optional(),
@@ -130,7 +130,7 @@ export const type = defineTool({
   name: 'ax_type',
   title: 'Type text',
   description:
-    "Type text into an element (ref or query) or into the focused element of the app. Background: the text is inserted through accessibility and read back; foreground: real key events. clear_first replaces the current text. Typed text is never logged or echoed: the summary shows the field's old -> new value (masked for password fields).",
+    "Type text into an element (ref or query); without one, into the focused element, or when nothing has the focus into the one editable field showing (several: an error listing them). Background: the text is inserted through accessibility and read back; foreground: real key events. clear_first replaces the current text. Typed text is never logged or echoed: the summary shows the field's old -> new value (masked for password fields).",
   kind: 'action',
   input: z.object({
     app: appArg.optional(),
@@ -142,7 +142,12 @@ export const type = defineTool({
       .optional()
       .describe('Replace the current text (default false: append).'),
     delivery_mode: deliveryArg.optional(),
-    key: z.string().optional().describe('A key to press after typing, e.g. "Return".'),
+    key: z
+      .string()
+      .optional()
+      .describe(
+        'A key to press after typing, e.g. "Return": sent once the text reads back and the app has gone quiet.',
+      ),
     modifiers: modifiersArg.optional(),
   }),
   async handle(args, { pipeline }) {
