@@ -229,7 +229,9 @@ export class Pipeline {
         target,
         resolve: (spec) => this.resolveTarget(before, spec),
         targetAt: (index) => this.resolveTarget(before, { kind: 'ref', ref: before.refs[index] }),
-        // Between the steps of one call: no spawn wait, the last step's settle does that.
+        // Between the steps of one call: the longer first-event window whatever the
+        // delivery (an app validating typed text, e.g. a Save button enabling, reacts later
+        // than a DoAction's echo); no spawn wait, the last step's settle does that.
         settle: async () => {
           await settle(
             desktop,
