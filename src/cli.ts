@@ -54,8 +54,6 @@ async function serve(args: string[]): Promise<number> {
       return 0;
     }
     config = loadConfig(process.env, flags);
-    // The artifact store reads the variable; a flag wins over it.
-    if (config.outDir !== undefined) process.env.AXPAGE_OUT = config.outDir;
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`axpage: ${err.message}\n`);

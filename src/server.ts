@@ -12,7 +12,7 @@ import { registerTool } from './tools/define.js';
 import { allTools } from './tools/index.js';
 import type { ToolDefinition } from './tools/define.js';
 import { AuditLog } from './guard/audit.js';
-import { Policy, isMutating } from './guard/policy.js';
+import { isMutating } from './guard/policy.js';
 import { resolveArtifactDir } from './capture/index.js';
 
 const require = createRequire(import.meta.url);
@@ -37,8 +37,8 @@ export function createServer(openDesktop: () => Promise<Desktop>, config: Config
     { capabilities: { logging: {} }, instructions: INSTRUCTIONS },
   );
   const pipeline = new Pipeline(openDesktop, config);
-  const policy = new Policy(config.policy);
-  const audit = AuditLog.in(resolveArtifactDir());
+  const policy = pipeline.policy;
+  const audit = AuditLog.in(resolveArtifactDir({ ...process.env, AXPAGE_OUT: config.outDir }));
   // A mode that does not list a tool does not register it: it cannot be called either.
   for (const tool of allTools.filter((t) => policy.lists(t.kind))) {
     const def = isMutating(tool.kind) ? audited(tool, audit) : tool;

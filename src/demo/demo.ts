@@ -17,15 +17,6 @@ interface Step {
 
 const APP = 'gtk3-widget-factory';
 
-function firstRef(results: CallResult[], pattern: RegExp): string | undefined {
-  for (const r of [...results].reverse()) {
-    for (const line of r.lists.visible_elements ?? []) {
-      if (pattern.test(line)) return /\be[0-9]+\b/.exec(line)?.[0];
-    }
-  }
-  return undefined;
-}
-
 const STEPS: Step[] = [
   { tool: 'ax_is_accessible', args: () => ({}), note: 'is the accessibility stack reachable?' },
   { tool: 'ax_list_apps', args: () => ({}), note: 'which apps expose accessibility' },
@@ -42,11 +33,9 @@ const STEPS: Step[] = [
   { tool: 'ax_list_windows', args: () => ({ app: 'factory' }), note: 'its windows' },
   {
     tool: 'ax_click',
-    args: (prev) => {
-      const ref = firstRef(prev, /\[AXCheckBox\] "checkbutton"/);
-      return ref ? { ref } : { app: 'factory', query: 'checkbox:checkbutton' };
-    },
-    note: 'click a visible check button by its ref (background AT-SPI action)',
+    // The factory shows disabled check buttons too: clicking one is an error.
+    args: () => ({ app: 'factory', query: 'role:checkbox title:checkbutton enabled:true' }),
+    note: 'click an enabled check button, named by a query (background AT-SPI action)',
   },
   {
     tool: 'ax_type',

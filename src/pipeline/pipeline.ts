@@ -14,12 +14,21 @@ import { dropHidden } from '../model/filter.js';
 import type { TreeDiff } from '../model/diff.js';
 import type { AccessReport, Desktop } from '../platform/desktop.js';
 import { diffSnapshots } from '../diff/index.js';
+import {
+  conclusive,
+  judge,
+  READ_BACK_MS,
+  type Delivered,
+  type Evidence,
+  type Reading,
+  type Scene,
+} from '../actions/index.js';
 import { AppDirectory, type ResolvedApp } from './apps.js';
+import { Policy } from '../guard/policy.js';
 import { AxError, describeError } from '../errors.js';
 import { KeyedLock } from './lock.js';
 import {
   Publisher,
-  type ActionReport,
   type AnswerRequest,
   type Detail,
   type PublishRequest,
@@ -27,7 +36,7 @@ import {
 } from './publish.js';
 import { RefRegistry } from './refs.js';
 import type { ToolResponse } from './response.js';
-import { settle, type SettleResult } from './settle.js';
+import { settle, waitQuiet, type SettleOptions, type SettleResult } from './settle.js';
 import { resolveInView, type ResolvedTarget, type ResolveOptions, type Target } from './target.js';
 import { ViewCache } from './views.js';
 import { adviseAccess } from './platform-errors.js';
@@ -66,40 +75,36 @@ export interface ObserveRequest {
   answer?: (seen: Observed, facts: Record<string, unknown>) => AnswerRequest | undefined;
 }
 
-export interface ActContext {
-  desktop: Desktop;
-  pid: number;
-  view: SnapshotView;
+/** What an action's perform gets: the scene its delivery works on, and its target. */
+export interface ActContext extends Scene {
   target?: ResolvedTarget;
   /** Resolve a second target (e.g. a drag's end) against the same view. */
   resolve: (spec: Target) => ResolvedTarget;
 }
 
-export interface ActOutcome {
-  /** What was done, e.g. `Clicked [AXButton] "Submit" e12`. No typed text in it. */
-  did: string;
-  route: string;
-  delivery: 'background' | 'foreground';
-  /** Read back the effect on the after view; default: any change counts as confirmed. */
-  verify?: (after: SnapshotView, diff: TreeDiff) => Pick<ActionReport, 'effect' | 'escalation'>;
-  /** Read the effect back from the app directly (e.g. a slider value); true = confirmed. */
-  readBack?: () => Promise<boolean>;
-  /** Put the previously frontmost window back (foreground delivery). */
-  restore?: () => Promise<void>;
-  /** A step failed after earlier ones ran: reported, never swallowed. */
-  error?: string;
-}
+/** What the action did and how its effect reads back (see src/actions). */
+export type ActOutcome = Delivered;
 
 export interface ActRequest {
   app?: string | number;
   target?: Target;
+  /** `full` lists every visible element, not only what this session has not seen. */
+  detail?: Detail;
   perform: (ctx: ActContext) => Promise<ActOutcome>;
   extra?: (after: SnapshotView, outcome: ActOutcome) => Record<string, unknown>;
 }
 
+/** Walks again after the after-walk while change events keep coming, at most this often. */
+const LATE_REWALKS = 2;
+/** Bound on waiting for quiet before such a walk. */
+const LATE_QUIET_MAX_MS = 400;
+/** Poll period of the read-back wait when nothing showed an effect yet. */
+const EXTRA_POLL_MS = 40;
+
 export class Pipeline {
   readonly refs = new RefRegistry();
   readonly apps = new AppDirectory();
+  readonly policy: Policy;
   readonly views = new ViewCache(this.refs);
   private readonly lock = new KeyedLock();
   private readonly publisher: Publisher;
@@ -110,6 +115,7 @@ export class Pipeline {
     readonly config: Config,
   ) {
     this.publisher = new Publisher(() => this.desktop(), config);
+    this.policy = new Policy(config.policy);
   }
 
   /** The platform backend, opened on first use; a failure is retried on the next call. */
@@ -121,8 +127,16 @@ export class Pipeline {
     return this.desktopPromise;
   }
 
+  /** The app an argument names, when this server's policy lets it be touched. */
   async resolveApp(app: string | number | undefined): Promise<ResolvedApp> {
-    return this.apps.resolve(await this.desktop(), app);
+    const resolved = await this.apps.resolve(await this.desktop(), app);
+    this.policy.checkApp(resolved);
+    return resolved;
+  }
+
+  /** An app known by pid (a ref's), as the policy sees it: its last known name. */
+  private appOf(pid: number): { pid: number; name: string } {
+    return { pid, name: this.views.last(pid)?.snapshot.app ?? `pid ${pid}` };
   }
 
   /** The pid an app argument or a ref points at; a ref wins and must agree with app. */
@@ -139,6 +153,7 @@ export class Pipeline {
           );
         }
       }
+      this.policy.checkApp(this.appOf(origin.pid));
       return origin.pid;
     }
     return (await this.resolveApp(app)).pid;
@@ -221,6 +236,9 @@ export class Pipeline {
 
   async act(tool: string, req: ActRequest): Promise<ToolResponse> {
     const pid = await this.targetPid(req.app, req.target);
+    // Counted before anything is read or sent; a refused call did nothing.
+    this.policy.admitMutation(this.appOf(pid));
+    await this.publisher.ready();
     return this.lock.run(pid, async () => {
       const desktop = await this.desktop();
       const before = await this.currentView(pid, tool);
@@ -231,6 +249,14 @@ export class Pipeline {
       const childrenBefore = new Set(await desktop.childProcesses(pid).catch(() => []));
       const frontBefore = (await desktop.frontmost().catch(() => null))?.pid;
       const watching = (await this.views.watch(desktop, pid)) !== null;
+      const settleOptions = (delivery: 'background' | 'foreground'): SettleOptions => ({
+        quietMs: this.config.settleQuietMs,
+        // GTK answers a DoAction within a few ms (2-6 ms measured); XTest input takes the
+        // X server round trip first.
+        firstEventMs: delivery === 'foreground' ? 120 : 50,
+        maxMs: this.config.settleMaxMs,
+        spawnWaitMs: this.config.spawnWaitMs,
+      });
       const startedAt = Date.now();
       const outcome = await req.perform({
         desktop,
@@ -238,79 +264,157 @@ export class Pipeline {
         view: before,
         target,
         resolve: (spec) => this.resolveTarget(before, spec, { unique: true }),
+        targetAt: (index) => this.resolveTarget(before, { kind: 'ref', ref: before.refs[index] }),
+        checkSecureInput: (label) => this.policy.checkSecureTyping(label),
+        // Between the steps of one call: the longer first-event window whatever the
+        // delivery (an app validating typed text, e.g. a Save button enabling, reacts later
+        // than a DoAction's echo); no spawn wait, the last step's settle does that.
+        settle: async () => {
+          await settle(
+            desktop,
+            this.views,
+            pid,
+            childrenBefore,
+            Date.now(),
+            {
+              ...settleOptions('foreground'),
+              spawnWaitMs: 0,
+            },
+            watching,
+          );
+        },
       });
       const actMs = Date.now() - startedAt;
-      const settled = await settle(
-        desktop,
-        this.views,
-        pid,
-        childrenBefore,
-        Date.now(),
-        {
-          quietMs: this.config.settleQuietMs,
-          // GTK answers a DoAction within a few ms (2-6 ms measured); XTest input takes the
-          // X server round trip first.
-          firstEventMs: outcome.delivery === 'foreground' ? 120 : 50,
-          maxMs: this.config.settleMaxMs,
-          spawnWaitMs: this.config.spawnWaitMs,
-        },
-        watching,
-      );
-      let after: SnapshotView;
       try {
-        after = await this.afterView(pid, tool, watching);
-      } catch (err) {
-        if (!(await this.hasExited(pid))) throw err;
-        return this.publishExit(tool, pid, before, outcome, actMs, settled);
-      }
-      // The app died while the after-tree was read: the action's effect is its exit.
-      if (after.snapshot.truncated === TRUNCATED_APP_EXITED) {
-        return this.publishExit(tool, pid, before, outcome, actMs, settled);
-      }
-      const diff = diffSnapshots(
-        before.snapshot,
-        after.snapshot,
-        this.views.matchOf(before.snapshot, after.snapshot),
-      );
-      const appSwitch = await this.handoff(pid, tool, settled, frontBefore);
-      // Restore only when the target is still in front: never bury a window the action opened.
-      if (outcome.restore && !appSwitch) await outcome.restore().catch(() => undefined);
-      let verdict = outcome.verify
-        ? outcome.verify(after, diff)
-        : defaultVerdict(diff, appSwitch !== undefined, outcome.delivery);
-      if (outcome.readBack) {
-        const ok = await outcome.readBack().catch(() => false);
-        verdict = ok
-          ? { effect: 'confirmed' }
-          : {
-              effect: 'suspected_noop',
-              escalation:
-                verdict.escalation ??
-                (outcome.delivery === 'background'
-                  ? { recommended: 'foreground', reason: 'the effect did not read back' }
-                  : undefined),
-            };
-      }
-      const request: PublishRequest = {
-        view: after,
-        did: outcome.did,
-        before,
-        diff,
-        appSwitch,
-        action: {
-          route: outcome.route,
-          delivery: outcome.delivery,
-          effect: verdict.effect,
-          escalation: verdict.escalation,
+        return await this.judgeAndPublish(tool, pid, req, {
+          before,
+          outcome,
+          targetId: target?.element?.id,
           actMs,
-          settleMs: settled.ms,
-          settleReason: settled.reason,
-        },
-        error: outcome.error,
-        extra: req.extra?.(after, outcome),
-      };
-      return this.publisher.publish(tool, request);
+          frontBefore,
+          watching,
+          settled: await settle(
+            desktop,
+            this.views,
+            pid,
+            childrenBefore,
+            Date.now(),
+            settleOptions(outcome.delivery),
+            watching,
+          ),
+        });
+      } catch (err) {
+        // The action fronted a window and then the call failed: put the previous one back.
+        await outcome.restore?.().catch(() => undefined);
+        throw err;
+      }
     });
+  }
+
+  /**
+   * After the action has settled: walk the app (again while late change events come in),
+   * diff, check for a handoff, put the previous window back, read the effect back (with a
+   * bounded extra wait when nothing shows yet) and publish the one verdict.
+   */
+  private async judgeAndPublish(
+    tool: string,
+    pid: number,
+    req: ActRequest,
+    run: {
+      before: SnapshotView;
+      outcome: ActOutcome;
+      actMs: number;
+      frontBefore: number | undefined;
+      /** The element acted on, for the `window:` line. */
+      targetId?: string;
+      watching: boolean;
+      settled: SettleResult;
+    },
+  ): Promise<ToolResponse> {
+    const { before, outcome, actMs, settled, watching } = run;
+    let after: SnapshotView;
+    try {
+      after = await this.afterView(pid, tool, watching);
+    } catch (err) {
+      if (!(await this.hasExited(pid))) throw err;
+      return this.publishExit(tool, pid, before, outcome, actMs, settled);
+    }
+    // The app died while the after-tree was read: the action's effect is its exit.
+    if (after.snapshot.truncated === TRUNCATED_APP_EXITED) {
+      return this.publishExit(tool, pid, before, outcome, actMs, settled);
+    }
+    const diffOf = (view: SnapshotView): TreeDiff =>
+      diffSnapshots(
+        before.snapshot,
+        view.snapshot,
+        this.views.matchOf(before.snapshot, view.snapshot),
+      );
+    let diff = diffOf(after);
+    const appSwitch = await this.handoff(pid, tool, settled, run.frontBefore);
+    // Restore only when the target is still in front: never bury a window the action opened.
+    if (outcome.restore && !appSwitch) await outcome.restore().catch(() => undefined);
+    // Read back only what the verdict needs: the intended effect when the action has
+    // one, the target's own state only when nothing else showed a change.
+    const evidence = async (): Promise<Evidence> => {
+      const seen: Evidence = {
+        changed: appSwitch !== undefined || !isEmpty(diff),
+        reading: outcome.probe ? await outcome.probe().catch((): Reading => 'absent') : undefined,
+        delivery: outcome.delivery,
+        escalate: outcome.escalate,
+      };
+      if (!conclusive(seen) && outcome.touched) {
+        seen.touched = await outcome.touched().catch(() => false);
+      }
+      return seen;
+    };
+    let seen = await evidence();
+    // Nothing to show yet: effects can arrive late (GTK4, a dialog closing a moment
+    // later). Read back again for a bounded time, walking again when the app changed,
+    // until the effect reads back and the tree shows it (or the bound).
+    const waitStart = Date.now();
+    let extraWaitMs = 0;
+    // A target that changed only in itself (pressed, focused) may be about to do more; an
+    // effect that read back (the text typed) needs no change elsewhere.
+    const treeUnchanged = (): boolean =>
+      watching && seen.reading === undefined && appSwitch === undefined && isEmpty(diff);
+    while ((!conclusive(seen) || treeUnchanged()) && Date.now() - waitStart < READ_BACK_MS) {
+      await delay(EXTRA_POLL_MS);
+      let rewalked = false;
+      if (watching && !this.views.fresh(pid)) {
+        try {
+          after = await this.afterView(pid, tool, watching);
+        } catch (err) {
+          if (!(await this.hasExited(pid))) throw err;
+          return this.publishExit(tool, pid, before, outcome, actMs, settled);
+        }
+        diff = diffOf(after);
+        rewalked = true;
+      }
+      if (rewalked || !conclusive(seen)) seen = await evidence();
+      extraWaitMs = Date.now() - waitStart;
+    }
+    const verdict = judge(seen);
+    const request: PublishRequest = {
+      view: after,
+      did: outcome.did,
+      before,
+      diff,
+      appSwitch,
+      action: {
+        route: outcome.route,
+        delivery: outcome.delivery,
+        effect: verdict.effect,
+        escalation: verdict.escalation,
+        actMs,
+        settleMs: settled.ms + extraWaitMs,
+        settleReason: extraWaitMs > 0 ? `${settled.reason}+read-back` : settled.reason,
+      },
+      error: outcome.error,
+      extra: req.extra?.(after, outcome),
+      detail: req.detail,
+      windowIndex: actedWindow(after, run.targetId),
+    };
+    return this.publisher.publish(tool, request);
   }
 
   private async hasExited(pid: number): Promise<boolean> {
@@ -352,15 +456,25 @@ export class Pipeline {
     });
   }
 
-  /** After an action: a new walk; without change events, walk until two walks agree. */
+  /**
+   * After an action: a new walk. Change events during the walk mean the app was still
+   * changing (a dialog closing a moment later): wait for quiet and walk again, bounded.
+   * Without change events, walk until two walks agree.
+   */
   private async afterView(pid: number, tool: string, watching: boolean): Promise<SnapshotView> {
     let view = await this.snapshot(pid, tool);
-    if (watching) return view;
+    if (watching) {
+      for (let i = 0; i < LATE_REWALKS && !this.views.fresh(pid); i++) {
+        await waitQuiet(this.views, pid, this.config.settleQuietMs, LATE_QUIET_MAX_MS);
+        view = await this.snapshot(pid, tool);
+      }
+      return view;
+    }
     for (let i = 0; i < 3; i++) {
       const again = await this.snapshot(pid, tool);
       const d = diffSnapshots(view.snapshot, again.snapshot);
       view = again;
-      if (d.added.length + d.removed.length + d.modified.length === 0) break;
+      if (isEmpty(d)) break;
     }
     return view;
   }
@@ -382,8 +496,15 @@ export class Pipeline {
     if (other === undefined && settled.spawned.length > 0) other = settled.spawned[0];
     if (other === undefined) return undefined;
     const apps = await desktop.listApps();
-    if (!apps.some((a) => a.pid === other)) return undefined;
-    return this.snapshot(other, tool);
+    const app = apps.find((a) => a.pid === other);
+    if (!app) return undefined;
+    // An app the policy blocks is not shown, not even as a handoff.
+    try {
+      this.policy.checkApp(app);
+    } catch {
+      return undefined;
+    }
+    return this.snapshot(app.pid, tool);
   }
 
   /** Wait until no change event came for `quietMs`, bounded by `timeoutMs`. */
@@ -490,21 +611,19 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function defaultVerdict(
-  diff: TreeDiff,
-  switched: boolean,
-  delivery: 'background' | 'foreground',
-): Pick<ActionReport, 'effect' | 'escalation'> {
-  const changed = diff.added.length + diff.removed.length + diff.modified.length > 0;
-  if (changed || switched) return { effect: 'confirmed' };
-  return {
-    effect: 'suspected_noop',
-    escalation:
-      delivery === 'background'
-        ? {
-            recommended: 'foreground',
-            reason: 'nothing changed in the tree after a background action',
-          }
-        : undefined,
-  };
+function isEmpty(d: TreeDiff): boolean {
+  return d.added.length + d.removed.length + d.modified.length === 0;
+}
+
+/**
+ * The top-level window the action's element is in after the action, for the `window:`
+ * line; undefined (the default: the scoping dialog, else the active window) when a
+ * dialog scopes the view or the element is gone.
+ */
+function actedWindow(after: SnapshotView, elementId: string | undefined): number | undefined {
+  if (after.dialog || elementId === undefined) return undefined;
+  const els = after.snapshot.elements;
+  let i = els.findIndex((e) => e.id === elementId);
+  while (i >= 0 && els[i].parent >= 0) i = els[i].parent;
+  return i >= 0 ? i : undefined;
 }

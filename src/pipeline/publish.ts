@@ -166,13 +166,21 @@ export class Publisher {
   }
 
   private store(): Promise<ArtifactStore> {
-    this.storePromise ??= ArtifactStore.open({ dir: resolveArtifactDir() }).catch(
-      (err: unknown) => {
-        this.storePromise = undefined;
-        throw err;
-      },
-    );
+    this.storePromise ??= ArtifactStore.open({
+      dir: resolveArtifactDir({ ...process.env, AXPAGE_OUT: this.config.outDir }),
+    }).catch((err: unknown) => {
+      this.storePromise = undefined;
+      throw err;
+    });
     return this.storePromise;
+  }
+
+  /**
+   * Opens the artifact dir (once): an action checks it before it acts, so a dir that is
+   * refused never leaves a click done and its result unwritten.
+   */
+  async ready(): Promise<void> {
+    await this.store();
   }
 
   async publish(tool: string, req: PublishRequest): Promise<ToolResponse> {

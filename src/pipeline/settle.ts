@@ -88,3 +88,18 @@ export async function settle(
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
 }
+
+/** Wait until no change event came for `quietMs` (after late events), bounded by `maxMs`. */
+export async function waitQuiet(
+  source: ActivitySource,
+  pid: number,
+  quietMs: number,
+  maxMs: number,
+): Promise<void> {
+  const start = Date.now();
+  while (Date.now() - start < maxMs) {
+    const now = Date.now();
+    if (now - Math.max(source.activity(pid).lastAt, start - quietMs) >= quietMs) return;
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}

@@ -6,7 +6,7 @@
  * Failures are PlatformErrors (src/errors.ts): codes and facts, never advice that names
  * axpage's tools or commands.
  */
-import type { Flag, Rect, Snapshot, SnapshotLimits } from '../model/element.js';
+import type { Element, Flag, Rect, Snapshot, SnapshotLimits } from '../model/element.js';
 import type { PlatformErrorCode } from '../errors.js';
 
 export interface AppInfo {
@@ -110,12 +110,19 @@ export interface Desktop {
   elementDetails(elementId: string): Promise<Record<string, unknown>>;
   /** Current text of an element, for read-back; undefined when it has none. Never for secure fields. */
   readText(elementId: string): Promise<string | undefined>;
+  /**
+   * One element read fresh from the app (states, value, name), for reading an action's
+   * effect back rather than trusting a cached tree. Never the value of a secure field.
+   */
+  readElement(elementId: string): Promise<Element>;
 
   // Input events (foreground): the target must be in front.
   /** Bring the app's window to the front; resolves to a function restoring the previous one. */
   activate(pid: number): Promise<() => Promise<void>>;
   click(x: number, y: number, button: MouseButton, count: number): Promise<void>;
   pressKey(combo: KeyCombo): Promise<void>;
+  /** Whether pressKey can press this key name: checked before any input is sent. */
+  knowsKey(key: string): boolean;
   typeText(text: string): Promise<void>;
   /** Scroll wheel at a point: positive dy scrolls content down (reveals what is below). */
   scroll(x: number, y: number, dx: number, dy: number): Promise<void>;

@@ -1,14 +1,2 @@
-/** Small facts about elements that several tools need. */
-import type { Element } from '../model/element.js';
-
-const CHECKABLE_ROLES = new Set(['AXCheckBox', 'AXRadioButton', 'AXToggleButton']);
-
-/** Check boxes, radio buttons and toggles: their value is their checked state. */
-export function isCheckable(el: Element): boolean {
-  return CHECKABLE_ROLES.has(el.role);
-}
-
-/** "true"/"false" for checkable elements, else undefined. */
-export function checkedValue(el: Element): string | undefined {
-  return isCheckable(el) ? String(el.flags.includes('checked')) : undefined;
-}
+/** Small facts about elements that several tools need (they live with the actions). */
+export { checkedValue, isCheckable } from '../actions/checkable.js';

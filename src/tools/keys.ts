@@ -6,6 +6,7 @@
  */
 import type { KeyCombo } from '../platform/desktop.js';
 import { AxError } from '../errors.js';
+import { untypeable } from '../actions/index.js';
 
 const ALIASES: Record<string, string> = {
   enter: 'Return',
@@ -60,7 +61,18 @@ const MODIFIER_ALIASES: Record<string, KeyCombo['modifiers'][number]> = {
 };
 
 export function normalizeKeyName(name: string): string {
-  if ([...name].length === 1) return name;
+  if ([...name].length === 1) {
+    // A lone surrogate would be sent as U+FFFD, a control character has no key to type it.
+    if (untypeable(name)) {
+      const code = `U+${name.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+      throw new AxError(
+        'bad_argument',
+        `${code} is not a key that can be pressed (a lone surrogate or a control character)`,
+        'Use a key name like Return, Tab, Escape, BackSpace, or one printable character',
+      );
+    }
+    return name;
+  }
   const lower = name.toLowerCase();
   // Own keys only: "constructor" or "__proto__" must not find Object.prototype members.
   if (Object.hasOwn(ALIASES, lower)) return ALIASES[lower];

@@ -162,6 +162,9 @@ describe('typing', () => {
       (ev) => ev.event === 'changed' && ev.widget === 'password',
     );
     expect(e?.length).toBeGreaterThan(0);
+    // A password cannot be read back: unverifiable, never a no-op to type again.
+    expect(r.text).toMatch(/effect: unverifiable/);
+    expect(r.fields.escalation).toBeUndefined();
     expect(r.text).not.toContain(secret);
     for (const f of fs.readdirSync(session.artifactDir)) {
       expect(fs.readFileSync(`${session.artifactDir}/${f}`).includes(Buffer.from(secret))).toBe(
@@ -216,6 +219,33 @@ describe('keys', () => {
     expect(bad.fields.error).toMatch(/NoSuchKeyName/);
     const still = await session.call('ax_get_tree', { app: form.pid });
     expect(still.isError).toBe(false);
+  });
+});
+
+describe('validation before the click', () => {
+  it('a click with a bad key name or untypeable text clicks nothing', async () => {
+    const from = events(form).length;
+    const badKey = await session.call('ax_click', {
+      app: form.pid,
+      query: 'button:Submit',
+      key: 'NoSuchKeyName',
+    });
+    expect(badKey.isError).toBe(true);
+    expect(badKey.fields.error).toMatch(/'NoSuchKeyName' is not a key name/);
+    const badText = await session.call('ax_click', {
+      app: form.pid,
+      query: 'button:Submit',
+      text: 'a\u0007',
+    });
+    expect(badText.isError).toBe(true);
+    expect(badText.fields.error).toMatch(/U\+0007/);
+    // A marker action: its event comes after anything the refused calls could have caused.
+    const marker = await session.call('ax_click', { app: form.pid, query: 'checkbox:Subscribe' });
+    expect(marker.isError, marker.text).toBe(false);
+    const toggled = await form.output?.waitForEvent((e) => e.event === 'toggled', { from });
+    const all = events(form);
+    const between = all.slice(from, all.indexOf(toggled as Record<string, unknown>));
+    expect(between.filter((e) => e.widget === 'submit')).toEqual([]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeKeyName, parseKeyCombo } from '../../src/tools/keys.js';
+import { keyLabel } from '../../src/actions/index.js';
 import { axError } from './helpers/pipeline-fixtures.js';
 
 describe('normalizeKeyName', () => {
@@ -152,5 +153,23 @@ describe('parseKeyCombo', () => {
   it('rejects a bad key name after good modifiers', () => {
     const err = axError(() => parseKeyCombo('ctrl+page down', []), 'bad_argument');
     expect(err.message).toBe(`'page down' is not a key name`);
+  });
+
+  it.each([
+    ['a lone high surrogate', '\ud800', 'U+D800'],
+    ['a lone low surrogate', '\udfff', 'U+DFFF'],
+    ['a control character', '\u0001', 'U+0001'],
+    ['DEL', '\u007f', 'U+007F'],
+    ['a C1 control', '\u0085', 'U+0085'],
+  ])('rejects %s as a key, naming its code point', (_what, key, code) => {
+    const err = axError(() => parseKeyCombo(key, []), 'bad_argument');
+    expect(err.message).toContain(code);
+    expect(err.message).toMatch(/not a key that can be pressed/);
+  });
+
+  it('names a parsed combo once: ctrl+c, not ctrl+ctrl+c', () => {
+    expect(keyLabel(parseKeyCombo('ctrl+c', []))).toBe('ctrl+c');
+    expect(keyLabel(parseKeyCombo('c', ['ctrl', 'shift']))).toBe('ctrl+shift+c');
+    expect(keyLabel(parseKeyCombo('ctrl+shift+enter', ['ctrl']))).toBe('ctrl+shift+Return');
   });
 });

@@ -2,7 +2,7 @@
  * The Linux Desktop: AT-SPI2 over D-Bus for the trees and semantic actions, X11 (the
  * native addon) for pixels, input and the window manager's view of the front window.
  */
-import type { Flag, Rect, Snapshot } from '../../model/element.js';
+import type { Element, Flag, Rect, Snapshot } from '../../model/element.js';
 import { PlatformError } from '../../errors.js';
 import type {
   AccessReport,
@@ -19,7 +19,7 @@ import type {
 import { AtspiBus, AtspiCallError, AtspiTimeoutError, resolveA11yAddress } from './atspi/bus.js';
 import * as atspi from './atspi/index.js';
 import { descendants } from './proc.js';
-import { X11 } from './x11.js';
+import { keysymOf, X11 } from './x11.js';
 
 /** Bound on the window manager fronting a window (a loaded machine takes hundreds of ms). */
 const ACTIVATE_TIMEOUT_MS = 1500;
@@ -271,6 +271,10 @@ export class LinuxDesktop implements Desktop {
     return wrap(() => atspi.readText(this.bus, elementId));
   }
 
+  readElement(elementId: string): Promise<Element> {
+    return wrap(() => atspi.readElement(this.bus, elementId));
+  }
+
   async activate(pid: number): Promise<() => Promise<void>> {
     const x = this.display();
     const previous = x.activeWindow();
@@ -333,6 +337,15 @@ export class LinuxDesktop implements Desktop {
       throw new PlatformError('bad_key', `cannot press '${combo.key}': ${(err as Error).message}`, {
         key: combo.key,
       });
+    }
+  }
+
+  knowsKey(key: string): boolean {
+    try {
+      keysymOf(key);
+      return true;
+    } catch {
+      return false;
     }
   }
 

@@ -1,0 +1,30 @@
+/** Dragging with a real pointer from one element or point to another, the app fronted. */
+import { requirePoint } from './click.js';
+import { fronted } from './front.js';
+import { watchElement } from './read-back.js';
+import type { ActionTarget, Delivered, Scene } from './types.js';
+import { assertEnabled, assertOnScreen } from './validate.js';
+
+export interface DragRequest {
+  from: ActionTarget;
+  to: ActionTarget;
+  durationMs: number;
+}
+
+export async function deliverDrag(scene: Scene, req: DragRequest): Promise<Delivered> {
+  const { desktop } = scene;
+  assertEnabled(req.from);
+  const start = requirePoint(req.from);
+  const end = requirePoint(req.to);
+  await assertOnScreen(desktop, start);
+  await assertOnScreen(desktop, end);
+  const touched = req.from.element ? await watchElement(desktop, req.from.element.id) : undefined;
+  const { restore } = await fronted(scene, () => desktop.drag(start, end, req.durationMs));
+  return {
+    did: `Dragged from ${req.from.label} to ${req.to.element ? req.to.label : `(${end.x},${end.y})`}`,
+    route: 'xtest',
+    delivery: 'foreground',
+    restore,
+    touched,
+  };
+}

@@ -1,0 +1,16 @@
+/** A key press (with modifiers) sent to the app's front window. */
+import type { KeyCombo } from '../platform/desktop.js';
+import { fronted } from './front.js';
+import type { Delivered, Scene } from './types.js';
+import { assertKnownKey } from './validate.js';
+
+/** "ctrl+shift+s": the modifiers once, then the key. */
+export function keyLabel(combo: KeyCombo): string {
+  return [...combo.modifiers, combo.key].join('+');
+}
+
+export async function deliverKey(scene: Scene, combo: KeyCombo): Promise<Delivered> {
+  assertKnownKey(scene.desktop, combo);
+  const { restore } = await fronted(scene, () => scene.desktop.pressKey(combo));
+  return { did: `Pressed ${keyLabel(combo)}`, route: 'xtest', delivery: 'foreground', restore };
+}

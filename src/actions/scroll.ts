@@ -1,0 +1,121 @@
+/**
+ * Scrolling: the scroll bar's value moved through accessibility in the background, wheel
+ * events over the area in the foreground.
+ */
+import type { SnapshotView } from '../model/view.js';
+import { AxError } from '../errors.js';
+import { backgroundImpossible } from './escalation.js';
+import { fronted } from './front.js';
+import type { ActionTarget, Delivered, Delivery, Scene } from './types.js';
+
+export type Direction = 'up' | 'down' | 'left' | 'right';
+
+export interface ScrollRequest {
+  target?: ActionTarget;
+  direction: Direction;
+  /** Pixels. */
+  amount: number;
+  mode?: Delivery;
+}
+
+/** One wheel step scrolls about 50 px in GTK3 lists; the amount is rounded to steps. */
+const WHEEL_STEP_PX = 50;
+
+export async function deliverScroll(scene: Scene, req: ScrollRequest): Promise<Delivered> {
+  const { desktop, view } = scene;
+  const vertical = req.direction === 'up' || req.direction === 'down';
+  const sign = req.direction === 'down' || req.direction === 'right' ? 1 : -1;
+  const area = scrollAreaFor(view, req.target?.index);
+  const areaLabel =
+    area !== undefined ? `[${view.snapshot.elements[area].role}] ${view.refs[area]}` : 'the window';
+  if (req.mode !== 'foreground') {
+    const bar = area !== undefined ? scrollBarOf(view, area, vertical) : undefined;
+    if (bar === undefined) {
+      throw backgroundImpossible(
+        'scroll',
+        `no scroll bar with a value was found for ${areaLabel}`,
+        'Name the scroll area (ref or query)',
+      );
+    }
+    const el = view.snapshot.elements[bar];
+    const range = await desktop.readValue(el.id);
+    const next = Math.min(range.max, Math.max(range.min, range.value + sign * req.amount));
+    if (next !== range.value) await desktop.setValue(el.id, next);
+    const moved = Math.round(Math.abs(next - range.value));
+    return {
+      did:
+        next === range.value
+          ? `Did not scroll ${areaLabel} ${req.direction}: it is already at the ${sign > 0 ? 'end' : 'start'} (scroll bar ${Math.round(range.value)} of ${Math.round(range.max)})`
+          : `Scrolled ${areaLabel} ${req.direction} by ${moved} px (scroll bar ${Math.round(range.value)} -> ${Math.round(next)} of ${Math.round(range.max)})`,
+      route: 'ax',
+      delivery: 'background',
+      probe:
+        next === range.value
+          ? undefined
+          : async () =>
+              Math.abs((await desktop.readValue(el.id)).value - next) < 0.5 ? 'landed' : 'absent',
+      // At the end already: there is nothing further to scroll, in either mode.
+      escalate: next !== range.value,
+    };
+  }
+  const frame = area !== undefined ? view.snapshot.elements[area].frame : view.viewport;
+  if (!frame) {
+    throw new AxError(
+      'action_failed',
+      'the scroll target has no position on screen',
+      'Name another element',
+    );
+  }
+  const x = Math.round(frame.x + frame.w / 2);
+  const y = Math.round(frame.y + frame.h / 2);
+  const steps = Math.max(1, Math.round(req.amount / WHEEL_STEP_PX));
+  const { restore } = await fronted(scene, () =>
+    desktop.scroll(x, y, vertical ? 0 : sign * steps, vertical ? sign * steps : 0),
+  );
+  return {
+    did: `Scrolled ${areaLabel} ${req.direction} by ${steps} wheel steps at (${x},${y})`,
+    route: 'xtest',
+    delivery: 'foreground',
+    restore,
+  };
+}
+
+function scrollAreaFor(view: SnapshotView, index: number | undefined): number | undefined {
+  const els = view.snapshot.elements;
+  for (
+    let i = index;
+    i !== undefined && i >= 0;
+    i = els[i].parent >= 0 ? els[i].parent : undefined
+  ) {
+    if (els[i].role === 'AXScrollArea') return i;
+  }
+  if (index !== undefined) {
+    // The target itself may contain the scroll area (e.g. a list's container).
+    for (let i = index + 1; i < els.length && els[i].depth > els[index].depth; i++) {
+      if (els[i].role === 'AXScrollArea') return i;
+    }
+    return undefined;
+  }
+  let best: number | undefined;
+  let bestArea = 0;
+  els.forEach((el, i) => {
+    if (el.role !== 'AXScrollArea' || !view.visible[i] || !el.frame) return;
+    const area = el.frame.w * el.frame.h;
+    if (area > bestArea) {
+      bestArea = area;
+      best = i;
+    }
+  });
+  return best;
+}
+
+function scrollBarOf(view: SnapshotView, area: number, vertical: boolean): number | undefined {
+  const els = view.snapshot.elements;
+  for (let i = area + 1; i < els.length && els[i].depth > els[area].depth; i++) {
+    const el = els[i];
+    if (el.role !== 'AXScrollBar' || !el.frame) continue;
+    const isVertical = el.frame.h >= el.frame.w;
+    if (isVertical === vertical) return i;
+  }
+  return undefined;
+}

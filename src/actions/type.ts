@@ -1,0 +1,156 @@
+/**
+ * Typing: text inserted through accessibility in the background (read back afterwards),
+ * real key events into the field in the foreground. Without a named field the text goes
+ * to the focused element, else to the one editable field of the front window.
+ */
+import type { Desktop } from '../platform/desktop.js';
+import { AxError } from '../errors.js';
+import { backgroundImpossible } from './escalation.js';
+import { fronted } from './front.js';
+import type { ActionTarget, Delivered, Delivery, Reading, Scene } from './types.js';
+import { assertEnabled, assertTypeable } from './validate.js';
+
+export interface TypeRequest {
+  /** The field the call named; without one, see fieldFor. */
+  target?: ActionTarget;
+  text: string;
+  clearFirst: boolean;
+  mode?: Delivery;
+}
+
+export async function deliverType(scene: Scene, req: TypeRequest): Promise<Delivered> {
+  const { desktop } = scene;
+  const { text, clearFirst } = req;
+  assertTypeable(text);
+  const background = req.mode !== 'foreground';
+  const field = fieldFor(scene, req.target, background);
+  assertEnabled(field);
+  const { element, label } = field;
+  const secure = element?.flags.includes('secure') ?? false;
+  if (secure) scene.checkSecureInput?.(label);
+  // A secret's length is a secret too.
+  const chars = secure ? 'the text' : `${[...text].length} chars`;
+  const current =
+    element && !secure ? await desktop.readText(element.id).catch(() => undefined) : undefined;
+  const expected = clearFirst ? text : current !== undefined ? current + text : undefined;
+  const probe: (() => Promise<Reading>) | undefined = secure
+    ? () => Promise.resolve('unreadable')
+    : element && expected !== undefined
+      ? async () => ((await desktop.readText(element.id)) === expected ? 'landed' : 'absent')
+      : undefined;
+  if (background) {
+    if (!element || !element.flags.includes('editable')) {
+      throw backgroundImpossible(
+        'type',
+        `${label} is not editable through accessibility`,
+        'Name an editable element (ref or query)',
+      );
+    }
+    if (clearFirst) await desktop.setText(element.id, text);
+    else
+      await desktop.insertText(element.id, text, current !== undefined ? [...current].length : -1);
+    return {
+      did: `Typed ${chars} into ${label}${clearFirst ? ' (replaced)' : ''}`,
+      route: 'ax',
+      delivery: 'background',
+      probe,
+    };
+  }
+  const { restore } = await fronted(scene, async () => {
+    if (element) {
+      await focusForKeys(desktop, field);
+      if (!clearFirst) {
+        const multiline = element.flags.includes('multiline');
+        await desktop.pressKey({ key: 'End', modifiers: multiline ? ['ctrl'] : [] });
+      }
+    }
+    if (clearFirst) {
+      await desktop.pressKey({ key: 'a', modifiers: ['ctrl'] });
+      await desktop.pressKey({ key: 'BackSpace', modifiers: [] });
+    }
+    await desktop.typeText(text);
+  });
+  return {
+    did: `Typed ${chars} into ${label} with key events${clearFirst ? ' (cleared first)' : ''}`,
+    route: 'xtest',
+    delivery: 'foreground',
+    restore,
+    probe,
+  };
+}
+
+/**
+ * The field to type into: the one named, else the focused element, else the one editable
+ * field showing in the front window. Several such fields are an error listing them.
+ */
+export function fieldFor(
+  scene: Scene,
+  named: ActionTarget | undefined,
+  background: boolean,
+): ActionTarget {
+  if (named) return named;
+  const els = scene.view.snapshot.elements;
+  const focused = els.findIndex((e) => e.flags.includes('focused'));
+  if (focused >= 0) return scene.targetAt(focused);
+  const editable = els.flatMap((e, i) =>
+    scene.view.visible[i] && e.flags.includes('editable') && !e.flags.includes('disabled')
+      ? [i]
+      : [],
+  );
+  if (editable.length === 1) {
+    const only = scene.targetAt(editable[0]);
+    return { ...only, label: `${only.label} (the only editable field)` };
+  }
+  if (editable.length > 1) {
+    const candidates = editable.map((i) => {
+      const t = scene.targetAt(i);
+      const f = els[i].frame;
+      return { ref: t.ref, label: t.label, position: f ? [f.x, f.y] : undefined };
+    });
+    throw new AxError(
+      'bad_argument',
+      `no field named and nothing has the focus, and ${editable.length} editable fields are showing: ${candidates
+        .map((c) => `${c.label}${c.position ? ` at (${c.position.join(',')})` : ''}`)
+        .join('; ')}`,
+      'Name one with ref or query; nothing was typed',
+      { candidates },
+    );
+  }
+  if (background) {
+    throw backgroundImpossible(
+      'type',
+      'no field named, nothing has the focus and no editable field is showing',
+      'Name the field (ref or query)',
+    );
+  }
+  return { label: 'the focused element' };
+}
+
+/**
+ * Give the field the keyboard focus after its window was fronted (fronting lets the
+ * toolkit put back its own focus): an accessibility focus request, then a real click
+ * where it is on screen, each checked by reading the focus back. Typing is never sent
+ * to whatever happens to have the focus.
+ */
+async function focusForKeys(desktop: Desktop, field: ActionTarget): Promise<void> {
+  const element = field.element;
+  if (!element) return;
+  const focused = async (): Promise<boolean> => {
+    for (let i = 0; i < 10; i++) {
+      if (await desktop.hasFocus(element.id).catch(() => false)) return true;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return false;
+  };
+  await desktop.focusElement(element.id).catch(() => undefined);
+  if (await focused()) return;
+  if (field.point) {
+    await desktop.click(field.point.x, field.point.y, 'left', 1);
+    if (await focused()) return;
+  }
+  throw new AxError(
+    'action_failed',
+    `${field.label} did not take the keyboard focus, so nothing was typed`,
+    'Check that it is visible and enabled (ax_get_attributes), or use delivery_mode "background"',
+  );
+}

@@ -1,0 +1,59 @@
+/**
+ * What the delivery functions work on and what they hand back. Platform-free: they speak
+ * only to the Desktop interface, so a second backend shares them as they are.
+ */
+import type { Element } from '../model/element.js';
+import type { SnapshotView } from '../model/view.js';
+import type { Desktop } from '../platform/desktop.js';
+
+export type Delivery = 'background' | 'foreground';
+
+/** The element or point an action is aimed at, resolved against the before view. */
+export interface ActionTarget {
+  index?: number;
+  element?: Element;
+  ref?: string;
+  /** Where a pointer action lands: the element's centre or the given point. */
+  point?: { x: number; y: number };
+  /** For summaries: `[AXButton] "Submit" e12` or `(640,400)`. */
+  label: string;
+}
+
+/** What a delivery function may use: the app, its view before the action, the desktop. */
+export interface Scene {
+  desktop: Desktop;
+  pid: number;
+  view: SnapshotView;
+  /** Wait until the app has gone quiet after the input just sent (change events), bounded. */
+  settle: () => Promise<void>;
+  /** An element of the view as a target (its ref, label and centre). */
+  targetAt: (index: number) => ActionTarget;
+  /** Throws when this server may not type into a secure (password) field. */
+  checkSecureInput?: (label: string) => void;
+}
+
+/**
+ * How the intended effect reads back from the app itself (not from a cached tree):
+ * `landed` it is there, `absent` not (yet), `unreadable` it cannot be read (a password).
+ */
+export type Reading = 'landed' | 'absent' | 'unreadable';
+
+export interface Delivered {
+  /** What was done, e.g. `Clicked [AXButton] "Submit" e12`. Never the typed text. */
+  did: string;
+  route: string;
+  delivery: Delivery;
+  /** Put the previously frontmost window back (foreground delivery). */
+  restore?: () => Promise<void>;
+  /** Read the intended effect back from the app; polled a bounded time when absent. */
+  probe?: () => Promise<Reading>;
+  /** Whether the target's own states, value or name changed (evidence that input landed). */
+  touched?: () => Promise<boolean>;
+  /**
+   * Whether foreground input could help if nothing is seen. False when the input may
+   * have landed unseen or sending it again would do harm.
+   */
+  escalate?: boolean;
+  /** A step failed after earlier ones ran: reported, never swallowed. */
+  error?: string;
+}
