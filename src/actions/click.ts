@@ -72,6 +72,7 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
       route: 'ax',
       delivery: 'background',
       touched,
+      mayDismiss: mayDismiss(element),
     };
   }
   const point = requirePoint(target);
@@ -88,7 +89,13 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
     delivery: 'foreground',
     restore,
     touched,
+    mayDismiss: mayDismiss(element),
   };
+}
+
+/** A button (or whatever is under a point) may close its dialog; a check box does not. */
+function mayDismiss(element: { role: string } | undefined): boolean {
+  return element === undefined || element.role === 'AXButton';
 }
 
 export function requirePoint(target: ActionTarget): { x: number; y: number } {

@@ -12,5 +12,14 @@ export function keyLabel(combo: KeyCombo): string {
 export async function deliverKey(scene: Scene, combo: KeyCombo): Promise<Delivered> {
   assertKnownKey(scene.desktop, combo);
   const { restore } = await fronted(scene, () => scene.desktop.pressKey(combo));
-  return { did: `Pressed ${keyLabel(combo)}`, route: 'xtest', delivery: 'foreground', restore };
+  return {
+    did: `Pressed ${keyLabel(combo)}`,
+    route: 'xtest',
+    delivery: 'foreground',
+    restore,
+    mayDismiss: DISMISS_KEYS.has(combo.key),
+  };
 }
+
+/** Keys that activate a dialog's default or cancel button. */
+const DISMISS_KEYS: ReadonlySet<string> = new Set(['Return', 'KP_Enter', 'Escape', 'space']);

@@ -47,8 +47,9 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
       );
     }
     if (clearFirst) await desktop.setText(element.id, text);
-    else
-      await desktop.insertText(element.id, text, current !== undefined ? [...current].length : -1);
+    // -1: at the end as the toolkit counts it (its offsets count embedded objects, which
+    // GTK leaves out of the text it reads back, so the text's own length can fall short).
+    else await desktop.insertText(element.id, text, -1);
     return {
       did: `Typed ${chars} into ${label}${clearFirst ? ' (replaced)' : ''}`,
       route: 'ax',

@@ -28,6 +28,8 @@ export interface Scene {
   settle: () => Promise<void>;
   /** An element of the view as a target (its ref, label and centre). */
   targetAt: (index: number) => ActionTarget;
+  /** Walks the app again, so `view` shows what earlier steps of this call did (focus). */
+  refresh?: () => Promise<void>;
   /** Throws when this server may not type into a secure (password) field. */
   checkSecureInput?: (label: string) => void;
 }
@@ -56,4 +58,9 @@ export interface Delivered {
   escalate?: boolean;
   /** A step failed after earlier ones ran: reported, never swallowed. */
   error?: string;
+  /**
+   * The input may close the dialog it went to (a Return, an Escape, a button pressed):
+   * the pipeline then gives a dialog still up a moment to go before it reports it.
+   */
+  mayDismiss?: boolean;
 }

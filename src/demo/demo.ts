@@ -33,15 +33,17 @@ const STEPS: Step[] = [
   { tool: 'ax_list_windows', args: () => ({ app: 'factory' }), note: 'its windows' },
   {
     tool: 'ax_click',
-    // The factory shows disabled check buttons too: clicking one is an error.
-    args: () => ({ app: 'factory', query: 'role:checkbox title:checkbutton enabled:true' }),
-    note: 'click an enabled check button, named by a query (background AT-SPI action)',
+    // The factory shows three enabled check buttons of one name (and disabled ones, which
+    // are an error to click): an action on a query several match equally is refused, so
+    // nth picks the first.
+    args: () => ({ app: 'factory', query: 'role:checkbox title:checkbutton enabled:true nth:1' }),
+    note: 'click the first enabled check button, named by a query (background AT-SPI action)',
   },
   {
     tool: 'ax_type',
     args: () => ({
       app: 'factory',
-      query: 'role:textfield enabled:true',
+      query: 'role:textfield enabled:true nth:1',
       text: ' typed by axpage',
     }),
     note: 'type into the first enabled text field, named by a query',

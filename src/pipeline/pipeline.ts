@@ -98,6 +98,15 @@ export interface ActRequest {
 const LATE_REWALKS = 2;
 /** Bound on waiting for quiet before such a walk. */
 const LATE_QUIET_MAX_MS = 400;
+/** Between the steps of one call, how long the app may take to show a first reaction. */
+const BETWEEN_STEPS_FIRST_EVENT_MS = 350;
+/**
+ * A dialog still up after an action in it may be about to close (a Save that writes the
+ * file first): this long for a change, then a walk again.
+ */
+const DIALOG_GRACE_MS = 800;
+/** ... and while changes keep coming, walks again until this bound. */
+const DIALOG_GRACE_TOTAL_MS = 1500;
 /** Poll period of the read-back wait when nothing showed an effect yet. */
 const EXTRA_POLL_MS = 40;
 
@@ -258,13 +267,18 @@ export class Pipeline {
         spawnWaitMs: this.config.spawnWaitMs,
       });
       const startedAt = Date.now();
-      const outcome = await req.perform({
+      const ctx: ActContext = {
         desktop,
         pid,
         view: before,
         target,
         resolve: (spec) => this.resolveTarget(before, spec, { unique: true }),
-        targetAt: (index) => this.resolveTarget(before, { kind: 'ref', ref: before.refs[index] }),
+        // Against the latest view: after refresh(), a later step finds what has focus now.
+        targetAt: (index) =>
+          this.resolveTarget(ctx.view, { kind: 'ref', ref: ctx.view.refs[index] }),
+        refresh: async () => {
+          ctx.view = await this.snapshot(pid, tool);
+        },
         checkSecureInput: (label) => this.policy.checkSecureTyping(label),
         // Between the steps of one call: the longer first-event window whatever the
         // delivery (an app validating typed text, e.g. a Save button enabling, reacts later
@@ -278,12 +292,17 @@ export class Pipeline {
             Date.now(),
             {
               ...settleOptions('foreground'),
+              // A dialog validates typed text from an idle callback or after a folder read
+              // (GTK's file chooser enables Save ~100-300 ms after the name is set): a
+              // Return sent sooner does nothing.
+              firstEventMs: BETWEEN_STEPS_FIRST_EVENT_MS,
               spawnWaitMs: 0,
             },
             watching,
           );
         },
-      });
+      };
+      const outcome = await req.perform(ctx);
       const actMs = Date.now() - startedAt;
       try {
         return await this.judgeAndPublish(tool, pid, req, {
@@ -342,6 +361,25 @@ export class Pipeline {
     // The app died while the after-tree was read: the action's effect is its exit.
     if (after.snapshot.truncated === TRUNCATED_APP_EXITED) {
       return this.publishExit(tool, pid, before, outcome, actMs, settled);
+    }
+    // A dialog the action was in is still up: it may close a moment later, and the summary
+    // must not show a dialog that has gone. Bounded wait for a change, then walk again.
+    const graceEnd = Date.now() + DIALOG_GRACE_TOTAL_MS;
+    while (
+      watching &&
+      outcome.mayDismiss &&
+      after.dialog &&
+      before.dialog &&
+      after.dialog.title === before.dialog.title &&
+      Date.now() < graceEnd
+    ) {
+      if (!(await this.changeWithin(pid, DIALOG_GRACE_MS))) break;
+      try {
+        after = await this.afterView(pid, tool, watching);
+      } catch (err) {
+        if (!(await this.hasExited(pid))) throw err;
+        return this.publishExit(tool, pid, before, outcome, actMs, settled);
+      }
     }
     const diffOf = (view: SnapshotView): TreeDiff =>
       diffSnapshots(
@@ -415,6 +453,20 @@ export class Pipeline {
       windowIndex: actedWindow(after, run.targetId),
     };
     return this.publisher.publish(tool, request);
+  }
+
+  /** Whether a change event comes for the app within `ms` (then waits for quiet). */
+  private async changeWithin(pid: number, ms: number): Promise<boolean> {
+    const seen = this.views.activity(pid).count;
+    const start = Date.now();
+    while (Date.now() - start < ms) {
+      await delay(20);
+      if (this.views.activity(pid).count !== seen) {
+        await waitQuiet(this.views, pid, this.config.settleQuietMs, LATE_QUIET_MAX_MS);
+        return true;
+      }
+    }
+    return false;
   }
 
   private async hasExited(pid: number): Promise<boolean> {

@@ -6,6 +6,8 @@
 import type { Element } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import {
+  ROLE_FAMILIES,
+  quoteText,
   exactQueryFor,
   findMatches,
   parseQuery,
@@ -266,12 +268,43 @@ function staleRef(view: SnapshotView, ref: string, seen: RefSighting): AxError {
       { lastSeen, candidates: refs, query },
     );
   }
+  // Apps re-create a control as another kind of the same family (a push button that
+  // comes back as a toggle button): one of that family with the same name is the advice.
+  const family = ROLE_FAMILIES.find((f) => f.roles.includes(was.role));
+  const familyQuery =
+    family && was.name.trim() !== '' ? `${family.name}:${quoteText(was.name.trim())}` : undefined;
+  const kin = familyQuery ? sameNameMatches(view, familyQuery, was) : [];
+  if (familyQuery && kin.length === 1) {
+    const now = view.refs[kin[0]];
+    const nowLabel = `[${view.snapshot.elements[kin[0]].role}] "${shownText(view.snapshot.elements[kin[0]])}"`;
+    return new AxError(
+      'stale_ref',
+      `${head}; it was ${label}, re-created as ${nowLabel}, now ${now}`,
+      `Use ${arg('ref', now)} (or ${arg('query', familyQuery)})`,
+      { lastSeen, ref: now, query: familyQuery },
+    );
+  }
   return new AxError(
     'stale_ref',
     `${head}; it was ${label}, and nothing with that role and name is in the tree now`,
     'It closed or was renamed: look at the latest summary or tree file, or ax_find the text you expect',
     { lastSeen },
   );
+}
+
+/** Elements the query finds whose name is exactly the old element's. */
+function sameNameMatches(view: SnapshotView, query: string, was: Element): number[] {
+  let result: FindResult;
+  try {
+    result = runQuery(view, query, 'auto');
+  } catch {
+    return [];
+  }
+  const { elements } = view.snapshot;
+  return result.matches
+    .map((m) => m.index)
+    .filter((i) => elements[i].name === was.name)
+    .sort((a, b) => a - b);
 }
 
 /** Elements the query finds whose role and name are exactly the old element's. */

@@ -92,7 +92,11 @@ export const click = defineTool({
             : mode === 'foreground'
               ? { label: 'the focused element' }
               : undefined;
-          steps.push(() => deliverType(ctx, { target: field, text, clearFirst: false, mode }));
+          steps.push(async () => {
+            // The field is what the click gave the focus: read after the click settled.
+            if (!field) await ctx.refresh?.();
+            return deliverType(ctx, { target: field, text, clearFirst: false, mode });
+          });
         }
         if (key) steps.push(() => deliverKey(ctx, key));
         return deliverChain(ctx, steps);

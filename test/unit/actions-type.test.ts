@@ -36,7 +36,7 @@ describe('deliverType in the background', () => {
       text: ' L',
       clearFirst: false,
     });
-    expect(desktop.calls[1]).toEqual({ name: 'insertText', args: ['name', 2, 3] });
+    expect(desktop.calls[1]).toEqual({ name: 'insertText', args: ['name', 2, -1] });
     expect(desktop.text.get('name')).toBe('Ada L');
     expect(await done.probe?.()).toBe('landed');
   });

@@ -39,6 +39,7 @@ import { wakeBridge } from './apps.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { AtspiCallError, AtspiTimeoutError, CACHE_PATH, NULL_PATH } from './bus.js';
 import { formatId, parseId } from './ids.js';
+import { procStat } from '../proc.js';
 import { CallQueue } from './queue.js';
 import type { Priority } from './queue.js';
 import {
@@ -479,6 +480,21 @@ function appLeft(err: unknown): boolean {
   return APP_LEFT.test(err.dbusName ?? '') || APP_LEFT.test(err.message);
 }
 
+/**
+ * Whether the app is still alive and on the bus after its connection failed a read. A
+ * dying process keeps its bus name for a moment after its connection broke, so a process
+ * that is gone (or a zombie) settles it first, and the bus is asked again shortly.
+ */
+async function stillThere(bus: AtspiBus, app: AppRef): Promise<boolean> {
+  for (let i = 0; i < 3; i++) {
+    const st = app.pid > 0 ? procStat(app.pid) : undefined;
+    if (st === null || st?.state === 'Z' || st?.state === 'X') return false;
+    if (!(await stillOnBus(bus, app.bus))) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return true;
+}
+
 /** Whether the app's bus name still has an owner; false when the bus cannot tell. */
 async function stillOnBus(bus: AtspiBus, name: string): Promise<boolean> {
   try {
@@ -601,7 +617,7 @@ export async function snapshotApp(
   }
   const finished = await beforeDeadline(walk.idle(), deadline, TIMED_OUT);
   if (walk.appLeft) {
-    if (await stillOnBus(bus, app.bus)) {
+    if (await stillThere(bus, app)) {
       // Its connection closed but the app is still registered: short, and not an exit.
       walk.truncate('the app closed its connection during the walk');
       return done(method, roots);
