@@ -435,6 +435,37 @@ describe('resolveInView: stale refs', () => {
     );
   });
 
+  it('names a control re-created as another kind of its family (push button -> toggle button)', () => {
+    const window = (child: { role: string; nativeRole: string }) =>
+      buildSnapshot([
+        {
+          role: 'AXWindow',
+          name: 'app',
+          frame: [0, 0, 600, 400],
+          window: { active: true },
+          children: [{ ...child, name: 'Target', frame: [10, 100, 80, 30] }],
+        },
+      ]);
+    const before = viewOf(window({ role: 'AXButton', nativeRole: 'push button' }), {
+      refBase: 1,
+      snapshotId: 'sK',
+    });
+    const after = viewOf(window({ role: 'AXCheckBox', nativeRole: 'toggle button' }), {
+      refBase: 10,
+      snapshotId: 'sL',
+    });
+    const refs = registry(before, after);
+    const err = axError(() => resolveInView(after, T({ ref: 'e2' }), refs, unique), 'stale_ref');
+    expect(err.message).toMatch(
+      /it was \[AXButton\] "Target", re-created as \[AXCheckBox\] "Target", now e11$/,
+    );
+    const details = err.details as { ref: string; query: string };
+    expect(details).toMatchObject({ ref: 'e11', query: "button:'Target'" });
+    // Both pieces of advice work.
+    expect(resolveInView(after, T({ ref: details.ref }), refs, unique).index).toBe(1);
+    expect(resolveInView(after, T({ query: details.query }), refs, unique).index).toBe(1);
+  });
+
   it('says so when nothing with that role and name is left', () => {
     const before = keysView(['7']);
     const after = keysView(['8'], { refBase: 10, snapshotId: 'sL' });
