@@ -49,3 +49,18 @@ export const TEXT_ROLES: ReadonlySet<string> = new Set(['AXStaticText', 'AXHeadi
 export function isTextRole(role: string): boolean {
   return TEXT_ROLES.has(role);
 }
+
+/** Roles whose value is what an agent reads or sets (the text is their label). */
+export const FIELD_ROLES: ReadonlySet<string> = new Set([
+  'AXTextField',
+  'AXSecureTextField',
+  'AXSearchField',
+  'AXTextArea',
+  'AXDateField',
+  'AXSlider',
+  'AXIncrementor',
+  'AXComboBox',
+  'AXPopUpButton',
+  'AXProgressIndicator',
+  'AXLevelIndicator',
+]);

@@ -247,7 +247,7 @@ function staleRef(view: SnapshotView, ref: string, seen: RefSighting): AxError {
   const label = `[${was.role}]${shownText(was) ? ` "${shownText(was)}"` : ''}`;
   const lastSeen = { role: was.role, nativeRole: was.nativeRole, name: was.name };
   const query = exactQueryFor(was);
-  const found = query ? exactMatches(view, query, was) : [];
+  const found = query ? sameNameMatches(view, query, was) : [];
   if (query && found.length === 1) {
     const now = view.refs[found[0]];
     return new AxError(
@@ -273,7 +273,7 @@ function staleRef(view: SnapshotView, ref: string, seen: RefSighting): AxError {
   const family = ROLE_FAMILIES.find((f) => f.roles.includes(was.role));
   const familyQuery =
     family && was.name.trim() !== '' ? `${family.name}:${quoteText(was.name.trim())}` : undefined;
-  const kin = familyQuery ? sameNameMatches(view, familyQuery, was) : [];
+  const kin = familyQuery ? sameNameMatches(view, familyQuery, was, true) : [];
   if (familyQuery && kin.length === 1) {
     const now = view.refs[kin[0]];
     const nowLabel = `[${view.snapshot.elements[kin[0]].role}] "${shownText(view.snapshot.elements[kin[0]])}"`;
@@ -292,8 +292,16 @@ function staleRef(view: SnapshotView, ref: string, seen: RefSighting): AxError {
   );
 }
 
-/** Elements the query finds whose name is exactly the old element's. */
-function sameNameMatches(view: SnapshotView, query: string, was: Element): number[] {
+/**
+ * Elements the query finds whose name is exactly the old element's, and its role too
+ * unless `anyRole` (a control re-created as another kind of its family).
+ */
+function sameNameMatches(
+  view: SnapshotView,
+  query: string,
+  was: Element,
+  anyRole = false,
+): number[] {
   let result: FindResult;
   try {
     result = runQuery(view, query, 'auto');
@@ -303,22 +311,7 @@ function sameNameMatches(view: SnapshotView, query: string, was: Element): numbe
   const { elements } = view.snapshot;
   return result.matches
     .map((m) => m.index)
-    .filter((i) => elements[i].name === was.name)
-    .sort((a, b) => a - b);
-}
-
-/** Elements the query finds whose role and name are exactly the old element's. */
-function exactMatches(view: SnapshotView, query: string, was: Element): number[] {
-  let result: FindResult;
-  try {
-    result = runQuery(view, query, 'auto');
-  } catch {
-    return [];
-  }
-  const { elements } = view.snapshot;
-  return result.matches
-    .map((m) => m.index)
-    .filter((i) => elements[i].role === was.role && elements[i].name === was.name)
+    .filter((i) => elements[i].name === was.name && (anyRole || elements[i].role === was.role))
     .sort((a, b) => a - b);
 }
 

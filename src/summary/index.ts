@@ -22,7 +22,6 @@ export {
 export {
   MAX_VISIBLE_INTERACTIVE,
   MAX_VISIBLE_TEXT,
-  FIELD_ROLES,
   STATE_TOKENS,
   appSwitchFacts,
   collectStateChanges,

@@ -7,7 +7,13 @@ import type { Element, Rect, Snapshot } from '../model/element.js';
 import type { TextChange, TreeDiff } from '../model/diff.js';
 import type { SnapshotView } from '../model/view.js';
 import { isSecure, maskLeak, primaryText } from '../tree/line.js';
-import { CONTROL_ROLES, ITEM_ROLES, isInteractiveRole, isTextRole } from '../model/roles.js';
+import {
+  CONTROL_ROLES,
+  FIELD_ROLES,
+  ITEM_ROLES,
+  isInteractiveRole,
+  isTextRole,
+} from '../model/roles.js';
 import { SECURE_MASK } from '../tree/text.js';
 import { windowTitle } from '../tree/file.js';
 
@@ -53,21 +59,6 @@ export function elementStates(el: Element): string[] {
   // A toggle button that is on reports both; `checked` says it.
   return states.includes('checked') ? states.filter((t) => t !== 'pressed') : states;
 }
-
-/** Roles whose value is what an agent reads or sets (the text is their label). */
-export const FIELD_ROLES: ReadonlySet<string> = new Set([
-  'AXTextField',
-  'AXSecureTextField',
-  'AXSearchField',
-  'AXTextArea',
-  'AXDateField',
-  'AXSlider',
-  'AXIncrementor',
-  'AXComboBox',
-  'AXPopUpButton',
-  'AXProgressIndicator',
-  'AXLevelIndicator',
-]);
 
 /** U+FFFC stands in for an embedded object (an image, a widget) inside text: not text. */
 export function stripObjectChars(text: string): string {

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session } from '../../src/harness/session.js';
+import { rng } from '../unit/helpers/synthetic.js';
 
 const SEEDS = (process.env.AXPAGE_FUZZ_SEEDS ?? '1,2,3').split(',').map(Number);
 const CALLS = Number(process.env.AXPAGE_FUZZ_CALLS ?? 300);
@@ -23,18 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await session?.close();
 });
-
-/** mulberry32: small, seeded, good enough to pick cases. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Strings no field should accept as something to type, press or find. */
 const HOSTILE_STRINGS = [
