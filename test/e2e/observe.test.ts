@@ -115,7 +115,13 @@ describe('the summary', () => {
     const order = ['status', 'pid', 'app', 'file', 'file_size', 'hint', 'screenshot', 'summary'];
     expect(r.order.filter((k) => order.includes(k))).toEqual(order);
     const elements = Number(/\((\d+) elements/.exec(r.fields.file_size)?.[1]);
-    expect(elements, r.fields.file_size).toBeGreaterThan(3000);
+    // Every row, or (on a machine too loaded to walk 3,000 rows within the walk's time
+    // budget) an honest cut that says so.
+    if (/truncated/.test(r.fields.file_size)) {
+      expect(r.fields.file_size).toMatch(/truncated: .*(time budget|did not answer)/);
+    } else {
+      expect(elements, r.fields.file_size).toBeGreaterThan(3000);
+    }
     expect(r.lists.visible_elements.length).toBeLessThanOrEqual(41);
     expect(r.text).toMatch(/more in file/);
     const bytes = Number(/^(\d+) bytes/.exec(r.fields.file_size)?.[1]);

@@ -702,9 +702,9 @@ describe('computeVisibility: robustness', () => {
         },
       ),
     ]);
-    const t0 = performance.now();
+    // How long it takes is the bench's business (no timed assertions); a quadratic pass
+    // over 20,000 children would still show here as a test that never ends.
     const r = computeVisibility(s, SCREEN);
-    expect(performance.now() - t0).toBeLessThan(500);
     expect(r.visible.filter(Boolean).length).toBe(2 + 30);
   });
 });
