@@ -49,6 +49,14 @@ export class ViewCache {
     const s = this.state(pid);
     s.watch ??= desktop
       .watchChanges(pid, (change) => {
+        if (change.lost) {
+          // The watch ended with its connection: nothing is heard now, so nothing cached
+          // can be trusted, and the next snapshot watches again.
+          s.watch = undefined;
+          s.watching = false;
+          s.dirty = true;
+          return;
+        }
         s.lastEventAt = Date.now();
         s.eventCount++;
         if (!s.dirty && !this.alreadyShown(s, change)) s.dirty = true;
