@@ -573,6 +573,13 @@ function platformError(err: unknown): unknown {
   if (err instanceof AtspiCallError) {
     const said = `${err.dbusName ?? ''} ${err.message}`;
     if (/NoReply/.test(said)) return new PlatformError('not_responding', err.message);
+    // The app's bus name has no owner any more: the whole app left, not just one element.
+    if (/ServiceUnknown|NameHasNoOwner|was not provided by any \.service files/.test(said)) {
+      return new PlatformError(
+        'app_gone',
+        `the app left the accessibility bus (it exited or closed its connection): ${err.message}`,
+      );
+    }
     const gone = /UnknownObject|ServiceUnknown|Disconnected|UnknownMethod/.test(said);
     return gone
       ? new PlatformError('element_gone', `the element is gone from the app (${err.message})`)
