@@ -145,7 +145,7 @@ export class ArtifactStore {
    * The directory's path must still name the directory we pinned: a path swapped for a
    * symlink or another directory is refused (our files stay where they were).
    */
-  private async checkPath(): Promise<void> {
+  async checkPath(): Promise<void> {
     const st = await lstat(this.dir).catch(() => undefined);
     if (st && st.dev === this.pinned.dev && st.ino === this.pinned.ino) return;
     if (!st) return; // removed: allocate re-creates it

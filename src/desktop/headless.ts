@@ -382,6 +382,90 @@ export class HeadlessDesktop {
     };
   }
 
+  /**
+   * Starts the AT-SPI bus (its launcher and dbus-daemon) and the registry again where
+   * they are gone, the way `up` starts them, and records the new pids (a registry the bus
+   * activated on its own too, so stop() ends it). A session's launcher would do the same
+   * after a crash; fault tests use it to check that a running server recovers. Resolves
+   * to the a11y bus address, a new one when the bus was restarted.
+   */
+  async restartAccessibility(timeoutMs = 10_000): Promise<string> {
+    const bins = findBinaries(false);
+    const env = this.state.env;
+    const logOf = (n: string): string => path.join(this.logDir, `${n}.log`);
+    const pids = this.state.pids;
+    const wait = { timeoutMs, intervalMs: 10 };
+    const reachable = async (address: string): Promise<boolean> => {
+      try {
+        (await AtspiBus.connect(address, 1000)).disconnect();
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    this.release();
+    if (!(await reachable(env.AT_SPI_BUS_ADDRESS))) {
+      // A launcher whose bus died keeps answering GetAddress with the dead address: end it.
+      const stale = pids.filter((p) => /^(at-spi-bus-launcher|a11y-dbus-daemon)/.test(p.name));
+      await stopRecorded(stale, { graceMs: 500 });
+      const session = await AtspiBus.connect(env.DBUS_SESSION_BUS_ADDRESS, timeoutMs);
+      try {
+        const l = await spawnDaemon(
+          bins.busLauncher,
+          ['--launch-immediately'],
+          clientEnv(env),
+          logOf('at-spi-bus-launcher'),
+        );
+        record(pids, l.pid as number, 'at-spi-bus-launcher');
+        await pollUntil(() => nameHasOwner(session, 'org.a11y.Bus'), {
+          ...wait,
+          what: 'at-spi-bus-launcher owning org.a11y.Bus',
+        });
+        const [addr] = await session.call(
+          'org.a11y.Bus',
+          '/org/a11y/bus',
+          'org.a11y.Bus',
+          'GetAddress',
+        );
+        if (typeof addr !== 'string' || !addr) {
+          throw new DesktopError('org.a11y.Bus.GetAddress returned no address', 'start-failed');
+        }
+        env.AT_SPI_BUS_ADDRESS = addr;
+        await session.call(
+          'org.a11y.Bus',
+          '/org/a11y/bus',
+          'org.freedesktop.DBus.Properties',
+          'Set',
+          'ssv',
+          ['org.a11y.Status', 'IsEnabled', new dbus.Variant('b', true)],
+        );
+      } finally {
+        session.disconnect();
+      }
+    }
+    const a11y = await AtspiBus.connect(env.AT_SPI_BUS_ADDRESS, timeoutMs);
+    try {
+      const daemon = await a11y.pidOf('org.freedesktop.DBus');
+      if (!pids.some((p) => p.pid === daemon)) record(pids, daemon, 'a11y-dbus-daemon');
+      if (!(await nameHasOwner(a11y, REGISTRY))) {
+        const r = await spawnDaemon(bins.registryd, [], clientEnv(env), logOf('at-spi2-registryd'));
+        record(pids, r.pid as number, 'at-spi2-registryd');
+        await pollUntil(() => nameHasOwner(a11y, REGISTRY), {
+          ...wait,
+          what: 'at-spi2-registryd owning org.a11y.atspi.Registry',
+        });
+      }
+      const registry = await a11y.pidOf(REGISTRY);
+      if (!pids.some((p) => p.pid === registry)) {
+        record(pids, registry, 'at-spi2-registryd(activated)');
+      }
+    } finally {
+      a11y.disconnect();
+    }
+    writeState(this.state);
+    return env.AT_SPI_BUS_ADDRESS;
+  }
+
   /** Closes this process's connections but leaves the desktop running (for `desktop up`). */
   release(): void {
     const conn = this.a11yConn;

@@ -4,7 +4,7 @@
  * only which arguments were given, and for text how it was sent, not what or how long.
  */
 import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { lstat, open } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface AuditRecord {
@@ -58,6 +58,13 @@ export class AuditLog {
   }
 
   private async append(line: string): Promise<void> {
+    // The dir may have been swapped for a symlink while running: O_NOFOLLOW guards only
+    // the file's own name, so check the dir itself is still a private dir of ours.
+    const dir = await lstat(path.dirname(this.file));
+    const mine = process.getuid === undefined || dir.uid === process.getuid();
+    if (!dir.isDirectory() || !mine || (dir.mode & 0o077) !== 0) {
+      throw new Error(`${path.dirname(this.file)} is no longer a private dir of ours`);
+    }
     // 0600, and never through a symlink planted in its place.
     const handle = await open(
       this.file,

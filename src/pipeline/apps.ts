@@ -22,7 +22,18 @@ export class AppDirectory {
     return undefined;
   }
 
+  /**
+   * The one app `app` names. An app that is not responding (hung, or stopped) is refused
+   * here, before anything is asked of it or done to it: each call on it would otherwise
+   * wait out the per-call timeout and could act on a window that cannot react.
+   */
   async resolve(desktop: Desktop, app: string | number | undefined): Promise<ResolvedApp> {
+    const hit = await this.find(desktop, app);
+    if (hit.responding === false) throw notResponding(hit);
+    return hit;
+  }
+
+  private async find(desktop: Desktop, app: string | number | undefined): Promise<ResolvedApp> {
     const apps = await desktop.listApps();
     if (app === undefined || (typeof app === 'string' && app.trim() === '')) {
       const front = await desktop.frontmost();
@@ -92,6 +103,16 @@ export class AppDirectory {
       { apps: apps.map(brief) },
     );
   }
+}
+
+/** The app let accessibility calls go unanswered lately: say so, and what to do. */
+export function notResponding(app: AppInfo): AxError {
+  return new AxError(
+    'not_responding',
+    `${app.name || 'the app'} (pid ${app.pid}) is not responding: it left accessibility calls unanswered (it is busy, hung or stopped)`,
+    'Wait and try again (ax_list_apps marks it "not responding" until it answers again), or work with another app',
+    { pid: app.pid },
+  );
 }
 
 function uniquePids(windows: DesktopWindow[]): number[] {

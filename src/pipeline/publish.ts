@@ -180,7 +180,8 @@ export class Publisher {
    * refused never leaves a click done and its result unwritten.
    */
   async ready(): Promise<void> {
-    await this.store();
+    // Every time: the dir may have been swapped for a symlink since it was opened.
+    await (await this.store()).checkPath();
   }
 
   async publish(tool: string, req: PublishRequest): Promise<ToolResponse> {

@@ -25,7 +25,17 @@ interface AppState {
   watching: boolean;
   /** Resolves to the unsubscribe function, or null when the backend cannot watch. */
   watch?: Promise<(() => Promise<void>) | null>;
+  /** Ends the watch once no call has used the app for a while. */
+  idle?: NodeJS.Timeout;
 }
+
+/**
+ * How long an app is watched after the last call that used it. A busy app (a clock, a
+ * progress bar, a log view) sends thousands of change events a second, and each costs
+ * this process a decode; an app nobody works with need not be heard. Its next call
+ * watches again and walks afresh (nothing cached is trusted without events).
+ */
+export const WATCH_IDLE_MS = 20_000;
 
 export class ViewCache {
   private readonly apps = new Map<number, AppState>();
@@ -33,7 +43,10 @@ export class ViewCache {
   /** The matching made by the last present(), so the action's diff need not redo it. */
   private lastMatch?: { before: Snapshot; after: Snapshot; matchOf: Int32Array };
 
-  constructor(private readonly refs: RefRegistry) {}
+  constructor(
+    private readonly refs: RefRegistry,
+    private readonly watchIdleMs = WATCH_IDLE_MS,
+  ) {}
 
   private state(pid: number): AppState {
     let s = this.apps.get(pid);
@@ -47,8 +60,17 @@ export class ViewCache {
   /** Start watching an app's change events (once). Safe to call on every snapshot. */
   watch(desktop: Desktop, pid: number): Promise<(() => Promise<void>) | null> {
     const s = this.state(pid);
+    this.keepWatching(s);
     s.watch ??= desktop
       .watchChanges(pid, (change) => {
+        if (change.lost) {
+          // The watch ended with its connection: nothing is heard now, so nothing cached
+          // can be trusted, and the next snapshot watches again.
+          s.watch = undefined;
+          s.watching = false;
+          s.dirty = true;
+          return;
+        }
         s.lastEventAt = Date.now();
         s.eventCount++;
         if (!s.dirty && !this.alreadyShown(s, change)) s.dirty = true;
@@ -59,6 +81,23 @@ export class ViewCache {
       })
       .catch(() => null);
     return s.watch;
+  }
+
+  /** The app is in use: push back the end of its watch. */
+  private keepWatching(s: AppState): void {
+    if (s.idle) clearTimeout(s.idle);
+    s.idle = setTimeout(() => this.unwatch(s), this.watchIdleMs);
+    s.idle.unref();
+  }
+
+  /** Stop hearing an idle app; its cached view is not trusted from now on. */
+  private unwatch(s: AppState): void {
+    const watch = s.watch;
+    s.watch = undefined;
+    s.watching = false;
+    s.dirty = true;
+    s.idle = undefined;
+    void watch?.then((stop) => stop?.()).catch(() => undefined);
   }
 
   /** A state change the current view already shows (a walk made the app re-announce it). */
@@ -82,6 +121,7 @@ export class ViewCache {
   /** The last full view when nothing changed since it was taken, else undefined. */
   fresh(pid: number): SnapshotView | undefined {
     const s = this.apps.get(pid);
+    if (s?.watch) this.keepWatching(s);
     return s && s.watching && !s.dirty ? s.view : undefined;
   }
 
@@ -173,6 +213,7 @@ export class ViewCache {
   async forget(pid: number): Promise<void> {
     const s = this.apps.get(pid);
     this.apps.delete(pid);
+    if (s?.idle) clearTimeout(s.idle);
     const unwatch = await s?.watch;
     await unwatch?.().catch(() => undefined);
   }

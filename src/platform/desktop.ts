@@ -16,6 +16,8 @@ export interface AppInfo {
   windows: number;
   /** The app owns the active (frontmost) window. */
   active: boolean;
+  /** False when the app lately left calls unanswered (hung or stopped): name and windows are its last known. */
+  responding?: boolean;
 }
 
 export interface AccessReport {
@@ -63,9 +65,12 @@ export interface SnapshotOptions extends SnapshotLimits {
  * known to be still current (walking some apps makes them re-announce states).
  */
 export interface Change {
+  /** The element that changed; '' when the backend cannot tell (anything may have changed). */
   elementId: string;
   flag?: Flag;
   on?: boolean;
+  /** The watch itself ended (the connection it ran on is gone): watch again to hear more. */
+  lost?: boolean;
 }
 
 export type MouseButton = 'left' | 'right' | 'middle';

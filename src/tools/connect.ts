@@ -51,6 +51,7 @@ export const listApps = defineTool({
         frontmost: z.boolean(),
         connected: z.boolean(),
         alias: z.string().optional(),
+        responding: z.boolean(),
       }),
     ),
   }),
@@ -64,6 +65,7 @@ export const listApps = defineTool({
       frontmost: a.active,
       connected: pipeline.views.last(a.pid) !== undefined,
       alias: pipeline.apps.aliasOf(a.pid),
+      responding: a.responding !== false,
     }));
     const front = rows.find((r) => r.frontmost);
     return pipeline.report('ax_list_apps', {
@@ -72,7 +74,7 @@ export const listApps = defineTool({
         title: 'apps (pid, name, windows, frontmost)',
         lines: rows.map(
           (r) =>
-            `pid:${r.pid} "${r.name}" windows:${r.windows}${r.frontmost ? ' frontmost' : ''}${r.alias ? ` alias:${r.alias}` : ''}`,
+            `pid:${r.pid} "${r.name}" windows:${r.windows}${r.frontmost ? ' frontmost' : ''}${r.alias ? ` alias:${r.alias}` : ''}${r.responding ? '' : ' not responding'}`,
         ),
       },
       extra: { apps: rows },

@@ -26,6 +26,31 @@ function desktop() {
   });
 }
 
+describe('AppDirectory.resolve: an app that is not responding', () => {
+  const frozen = () =>
+    dataDesktop({
+      apps: [app(101, 'gedit', { active: true }), app(202, 'toggles', { responding: false })],
+      windows: [win(101, 'notes.txt - gedit', true), win(202, 'Fixture Toggles')],
+      frontmost: { pid: 101, windowTitle: 'notes.txt - gedit' },
+    });
+
+  it('is refused by pid, name and window title with not_responding and a next step', async () => {
+    const dir = new AppDirectory();
+    for (const arg of [202, 'toggles', 'Fixture Toggles']) {
+      const err = await axRejection(dir.resolve(frozen(), arg), 'not_responding');
+      expect(err.message).toMatch(/toggles \(pid 202\) is not responding/);
+      expect(err.message).not.toMatch(/exited/);
+      expect(err.hint).toMatch(/try again/);
+    }
+  });
+
+  it('does not stand in the way of the other apps', async () => {
+    const dir = new AppDirectory();
+    expect((await dir.resolve(frozen(), 'gedit')).pid).toBe(101);
+    expect((await dir.resolve(frozen(), undefined)).pid).toBe(101);
+  });
+});
+
 describe('AppDirectory.resolve', () => {
   it('resolves a pid given as a number or as digits', async () => {
     const dir = new AppDirectory();

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Snapshot } from '../../src/model/element.js';
 import type { Change, Desktop } from '../../src/platform/desktop.js';
 import { RefRegistry } from '../../src/pipeline/refs.js';
@@ -325,6 +325,68 @@ describe('ViewCache.fresh', () => {
     const next = cache.present(appSnapshot(ITEMS), SCREEN, 'ax_get_tree');
     expect(cache.fresh(500)).toBe(next);
     expect(cache.fresh(501)).toBeUndefined();
+  });
+});
+
+describe('ViewCache watches', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A desktop that counts watches and their ends, and hands the test each watch's sender. */
+  function countingDesktop(): {
+    desktop: Desktop;
+    started: () => number;
+    stopped: () => number;
+    send: (change: Change) => void;
+  } {
+    let started = 0;
+    let stopped = 0;
+    let send: (change: Change) => void = () => undefined;
+    const desktop = {
+      watchChanges: async (_pid: number, onChange: (change: Change) => void) => {
+        started++;
+        send = onChange;
+        return async () => {
+          stopped++;
+        };
+      },
+    } as unknown as Desktop;
+    return { desktop, started: () => started, stopped: () => stopped, send: (c) => send(c) };
+  }
+
+  it('stops watching an app no call used for the idle time, and watches again on the next', async () => {
+    vi.useFakeTimers();
+    const cache = new ViewCache(new RefRegistry(), 1000);
+    const d = countingDesktop();
+    await cache.watch(d.desktop, 500);
+    cache.beginSnapshot(500);
+    const view = cache.present(appSnapshot(ITEMS), SCREEN, 'ax_get_tree');
+    await vi.advanceTimersByTimeAsync(800);
+    // A read within the idle time keeps the watch (and the cached view) alive.
+    expect(cache.fresh(500)).toBe(view);
+    await vi.advanceTimersByTimeAsync(800);
+    expect(d.stopped()).toBe(0);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(d.stopped()).toBe(1);
+    // Unheard, the cached view is no longer trusted.
+    expect(cache.fresh(500)).toBeUndefined();
+    await cache.watch(d.desktop, 500);
+    expect(d.started()).toBe(2);
+  });
+
+  it('forgets a watch that was lost with its connection, and distrusts the view', async () => {
+    const cache = new ViewCache(new RefRegistry(), 60_000);
+    const d = countingDesktop();
+    await cache.watch(d.desktop, 500);
+    cache.beginSnapshot(500);
+    const view = cache.present(appSnapshot(ITEMS), SCREEN, 'ax_get_tree');
+    expect(cache.fresh(500)).toBe(view);
+    d.send({ elementId: '', lost: true });
+    expect(cache.fresh(500)).toBeUndefined();
+    await cache.watch(d.desktop, 500);
+    expect(d.started()).toBe(2);
+    await cache.close();
   });
 });
 

@@ -16,7 +16,14 @@ import type {
   RawImage,
   SnapshotOptions,
 } from '../desktop.js';
-import { AtspiBus, AtspiCallError, AtspiTimeoutError, resolveA11yAddress } from './atspi/bus.js';
+import {
+  AtspiBus,
+  AtspiCallError,
+  AtspiTimeoutError,
+  BusClosedError,
+  REGISTRY,
+  resolveA11yAddress,
+} from './atspi/bus.js';
 import * as atspi from './atspi/index.js';
 import { descendants } from './proc.js';
 import { keysymOf, X11 } from './x11.js';
@@ -38,11 +45,70 @@ export class LinuxDesktop implements Desktop {
   private x11?: X11;
   private x11Error?: Error;
   private readonly appRefs = new Map<number, atspi.AppRef>();
+  private reconnecting?: Promise<AtspiBus>;
+  private closing = false;
 
   private constructor(
-    private readonly bus: AtspiBus,
+    private bus: AtspiBus,
     private readonly env: NodeJS.ProcessEnv,
-  ) {}
+  ) {
+    this.followRegistry(bus);
+  }
+
+  /**
+   * The bus connection, opened again when the bus daemon went away (the session's
+   * at-spi-bus-launcher restarted it): the server recovers by itself. While no bus can be
+   * reached, the error says the bus is gone and where it was.
+   */
+  private async live(): Promise<AtspiBus> {
+    if (!this.bus.isClosed || this.closing) return this.bus;
+    this.reconnecting ??= this.reconnect().finally(() => {
+      this.reconnecting = undefined;
+    });
+    return this.reconnecting;
+  }
+
+  private async reconnect(): Promise<AtspiBus> {
+    const old = this.bus;
+    const reasons: string[] = [];
+    for (const address of await reconnectAddresses(this.env, reasons)) {
+      try {
+        const bus = await AtspiBus.connect(address, RECONNECT_TIMEOUT_MS);
+        await atspi.closeWires(old).catch(() => undefined);
+        this.appRefs.clear();
+        this.bus = bus;
+        this.followRegistry(bus);
+        return bus;
+      } catch (err) {
+        reasons.push(`${address}: ${(err as Error).message}`);
+      }
+    }
+    throw new PlatformError(
+      'no_bus',
+      `the accessibility bus is gone: the connection to ${old.address} closed (its daemon exited or restarted) and no bus answers now (${reasons.join('; ') || 'no address to try'})`,
+      { address: old.address },
+    );
+  }
+
+  /**
+   * A restarted registry has forgotten our event registrations: renew them, and tell the
+   * watchers anything may have changed meanwhile (events in the gap were lost).
+   */
+  private followRegistry(bus: AtspiBus): void {
+    const rule = `type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='${REGISTRY}'`;
+    bus.onSignal((msg) => {
+      if (msg.member !== 'NameOwnerChanged' || msg.sender !== 'org.freedesktop.DBus') return;
+      const [name, , owner] = msg.body as [string, string, string];
+      if (name !== REGISTRY || !owner) return;
+      void atspi.renewRegistrations(bus).then(() => {
+        for (const notify of this.watchers) notify({ elementId: '' });
+      });
+    });
+    bus.addMatch(rule).catch(() => undefined);
+  }
+
+  /** The change callbacks of the running watches. */
+  private readonly watchers = new Set<(change: Change) => void>();
 
   static async open(env: NodeJS.ProcessEnv = process.env): Promise<LinuxDesktop> {
     let address: string;
@@ -91,9 +157,20 @@ export class LinuxDesktop implements Desktop {
   }
 
   async checkAccess(): Promise<AccessReport> {
-    const details: AccessReport['details'] = { a11y_bus: this.bus.address };
+    let bus: AtspiBus;
     try {
-      const apps = await atspi.listApps(this.bus);
+      bus = await this.live();
+    } catch (err) {
+      return {
+        ok: false,
+        reason: (err as Error).message,
+        problem: 'no_bus',
+        details: { a11y_bus: this.bus.address },
+      };
+    }
+    const details: AccessReport['details'] = { a11y_bus: bus.address };
+    try {
+      const apps = await atspi.listApps(bus);
       details.registry = 'answering';
       details.apps = apps.length;
     } catch (err) {
@@ -115,8 +192,9 @@ export class LinuxDesktop implements Desktop {
     return { ok: true, details };
   }
 
-  listApps(): Promise<AppInfo[]> {
-    return atspi.listApps(this.bus);
+  async listApps(): Promise<AppInfo[]> {
+    const bus = await this.live();
+    return wrap(() => atspi.listApps(bus));
   }
 
   async frontmost(): Promise<Frontmost | null> {
@@ -136,7 +214,8 @@ export class LinuxDesktop implements Desktop {
     } catch {
       // fall through to AT-SPI
     }
-    return atspi.findFrontmost(this.bus);
+    const bus = await this.live();
+    return wrap(() => atspi.findFrontmost(bus));
   }
 
   async listWindows(pid?: number): Promise<DesktopWindow[]> {
@@ -159,9 +238,11 @@ export class LinuxDesktop implements Desktop {
 
   /** The app's registry entry, remembered: looking it up costs a few ms per walk. */
   private async appRef(pid: number, fresh = false): Promise<atspi.AppRef> {
+    // First: a reconnect forgets every remembered entry (they name the old bus's peers).
+    const bus = await this.live();
     const known = fresh ? undefined : this.appRefs.get(pid);
     if (known) return known;
-    const ref = await atspi.appRefForPid(this.bus, pid);
+    const ref = await atspi.appRefForPid(bus, pid);
     if (!ref) {
       this.appRefs.delete(pid);
       throw new PlatformError(
@@ -178,11 +259,13 @@ export class LinuxDesktop implements Desktop {
     let snapshot: Snapshot;
     try {
       try {
-        snapshot = await atspi.snapshotApp(this.bus, await this.appRef(pid), options);
+        const ref = await this.appRef(pid);
+        snapshot = await atspi.snapshotApp(this.bus, ref, options);
       } catch (err) {
         // A remembered entry may be out of date (the app reconnected): look it up again.
         if (!(err instanceof atspi.AppGoneError)) throw err;
-        snapshot = await atspi.snapshotApp(this.bus, await this.appRef(pid, true), options);
+        const ref = await this.appRef(pid, true);
+        snapshot = await atspi.snapshotApp(this.bus, ref, options);
       }
     } catch (err) {
       throw platformError(err);
@@ -231,48 +314,54 @@ export class LinuxDesktop implements Desktop {
     return { width: img.width, height: img.height, channels: img.channels, data: img.data };
   }
 
+  /** One element-level call on the live bus, its failure as a PlatformError. */
+  private async withBus<T>(fn: (bus: AtspiBus) => Promise<T>): Promise<T> {
+    const bus = await this.live();
+    return wrap(() => fn(bus));
+  }
+
   async doAction(elementId: string, action: string): Promise<void> {
-    await wrap(() => atspi.doAction(this.bus, elementId, action));
+    await this.withBus((bus) => atspi.doAction(bus, elementId, action));
   }
 
   async setText(elementId: string, text: string): Promise<void> {
-    await wrap(() => atspi.setTextContents(this.bus, elementId, text));
+    await this.withBus((bus) => atspi.setTextContents(bus, elementId, text));
   }
 
   async insertText(elementId: string, text: string, position: number): Promise<void> {
-    await wrap(() => atspi.insertText(this.bus, elementId, text, position));
+    await this.withBus((bus) => atspi.insertText(bus, elementId, text, position));
   }
 
   async focusElement(elementId: string): Promise<void> {
-    await wrap(() => atspi.grabFocus(this.bus, elementId));
+    await this.withBus((bus) => atspi.grabFocus(bus, elementId));
   }
 
   async hasFocus(elementId: string): Promise<boolean> {
-    const el = await wrap(() => atspi.readElement(this.bus, elementId));
+    const el = await this.withBus((bus) => atspi.readElement(bus, elementId));
     return el.flags.includes('focused');
   }
 
   async setValue(elementId: string, value: number): Promise<void> {
-    await wrap(() => atspi.setCurrentValue(this.bus, elementId, value));
+    await this.withBus((bus) => atspi.setCurrentValue(bus, elementId, value));
   }
 
   async readValue(
     elementId: string,
   ): Promise<{ value: number; min: number; max: number; step: number }> {
-    const v = await wrap(() => atspi.readValue(this.bus, elementId));
+    const v = await this.withBus((bus) => atspi.readValue(bus, elementId));
     return { value: v.value, min: v.min, max: v.max, step: v.step };
   }
 
   elementDetails(elementId: string): Promise<Record<string, unknown>> {
-    return wrap(() => atspi.elementDetails(this.bus, elementId));
+    return this.withBus((bus) => atspi.elementDetails(bus, elementId));
   }
 
   readText(elementId: string): Promise<string | undefined> {
-    return wrap(() => atspi.readText(this.bus, elementId));
+    return this.withBus((bus) => atspi.readText(bus, elementId));
   }
 
   readElement(elementId: string): Promise<Element> {
-    return wrap(() => atspi.readElement(this.bus, elementId));
+    return this.withBus((bus) => atspi.readElement(bus, elementId));
   }
 
   async activate(pid: number): Promise<() => Promise<void>> {
@@ -369,18 +458,69 @@ export class LinuxDesktop implements Desktop {
     pid: number,
     onChange: (change: Change) => void,
   ): Promise<() => Promise<void>> {
-    const ref = await atspi.appRefForPid(this.bus, pid);
+    const bus = await this.live();
+    const ref = await wrap(() => atspi.appRefForPid(bus, pid));
     if (!ref) {
       throw new PlatformError('app_gone', `pid ${pid} is not on the accessibility bus`, { pid });
     }
-    return atspi.watchApp(this.bus, ref.bus, (event) => onChange(changeOf(event)));
+    const stop = await wrap(() =>
+      atspi.watchApp(bus, ref.bus, (event) => onChange(changeOf(event))),
+    );
+    this.watchers.add(onChange);
+    const offClose = bus.onClose(() => onChange({ elementId: '', lost: true }));
+    return async () => {
+      this.watchers.delete(onChange);
+      offClose();
+      await stop();
+    };
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await atspi.closeWires(this.bus).catch(() => undefined);
     this.bus.disconnect();
     this.x11?.close();
   }
+}
+
+/** How long reopening the bus may take before the call says the bus is gone. */
+const RECONNECT_TIMEOUT_MS = 1000;
+
+/**
+ * Where the accessibility bus may be now: the address we were given, then the session's
+ * current one (a restarted launcher serves a new address). The session bus is asked only
+ * when org.a11y.Bus has an owner, so that asking never activates a launcher.
+ */
+async function reconnectAddresses(env: NodeJS.ProcessEnv, reasons: string[]): Promise<string[]> {
+  const out: string[] = [];
+  if (env.AT_SPI_BUS_ADDRESS) out.push(env.AT_SPI_BUS_ADDRESS);
+  if (!env.DBUS_SESSION_BUS_ADDRESS) return out;
+  let session: AtspiBus | undefined;
+  try {
+    session = await AtspiBus.connect(env.DBUS_SESSION_BUS_ADDRESS, RECONNECT_TIMEOUT_MS);
+    const [owned] = await session.call(
+      'org.freedesktop.DBus',
+      '/org/freedesktop/DBus',
+      'org.freedesktop.DBus',
+      'NameHasOwner',
+      's',
+      ['org.a11y.Bus'],
+    );
+    if (owned !== true) {
+      reasons.push('no at-spi-bus-launcher (org.a11y.Bus) on the session bus');
+      return out;
+    }
+    const address = await resolveA11yAddress(
+      { DBUS_SESSION_BUS_ADDRESS: env.DBUS_SESSION_BUS_ADDRESS },
+      RECONNECT_TIMEOUT_MS,
+    );
+    if (!out.includes(address)) out.push(address);
+  } catch (err) {
+    reasons.push(`session bus: ${(err as Error).message}`);
+  } finally {
+    session?.disconnect();
+  }
+  return out;
 }
 
 /** AT-SPI state names that are Flags under the same name. */
@@ -417,10 +557,29 @@ function platformError(err: unknown): unknown {
   if (err instanceof atspi.AppGoneError) {
     return new PlatformError('app_gone', err.message, { pid: err.app.pid });
   }
+  if (err instanceof BusClosedError) {
+    return new PlatformError('no_bus', `the accessibility bus is gone: ${err.message}`, {
+      address: err.address,
+    });
+  }
+  // The registry is asked by its well-known name; an app never is.
+  if (err instanceof AtspiCallError && err.message.includes(` on ${REGISTRY}`)) {
+    return new PlatformError(
+      'no_registry',
+      `the AT-SPI registry (${REGISTRY}) does not answer: ${err.message}`,
+    );
+  }
   if (err instanceof AtspiTimeoutError) return new PlatformError('not_responding', err.message);
   if (err instanceof AtspiCallError) {
     const said = `${err.dbusName ?? ''} ${err.message}`;
     if (/NoReply/.test(said)) return new PlatformError('not_responding', err.message);
+    // The app's bus name has no owner any more: the whole app left, not just one element.
+    if (/ServiceUnknown|NameHasNoOwner|was not provided by any \.service files/.test(said)) {
+      return new PlatformError(
+        'app_gone',
+        `the app left the accessibility bus (it exited or closed its connection): ${err.message}`,
+      );
+    }
     const gone = /UnknownObject|ServiceUnknown|Disconnected|UnknownMethod/.test(said);
     return gone
       ? new PlatformError('element_gone', `the element is gone from the app (${err.message})`)

@@ -64,8 +64,8 @@ const GENERIC = new Set(['click', 'press', 'activate', 'default', 'toggle']);
 const DEFAULT_ACTIONS = ['click', 'press', 'activate', 'toggle', 'jump', 'open', 'select'];
 
 export class AtspiActionError extends AtspiCallError {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, dbusName?: string) {
+    super(message, dbusName);
     this.name = 'AtspiActionError';
   }
 }
@@ -85,6 +85,7 @@ async function target(bus: AtspiBus, id: string): Promise<Target> {
   } catch (err) {
     throw new AtspiActionError(
       `element ${id} cannot be read (it may be gone): ${(err as Error).message}`,
+      (err as AtspiCallError).dbusName,
     );
   }
   const role = roleName(basics.role);

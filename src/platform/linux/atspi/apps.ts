@@ -4,6 +4,8 @@
  * cross-checks with X11's _NET_ACTIVE_WINDOW), and the one-time call that turns on an
  * app's bridge cache.
  */
+import fs from 'node:fs';
+
 import type { AppInfo, Frontmost } from '../../desktop.js';
 import type { Rect } from '../../../model/element.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
@@ -108,33 +110,107 @@ export async function topLevels(bus: AtspiBus, app: { bus: string; path: string 
 const showing = (t: TopLevel): boolean =>
   hasState(t.states, STATE.SHOWING) && hasState(t.states, STATE.VISIBLE);
 
+/** How long a listing waits for an app it has listed before; then its last answer stands in. */
+export const LIST_WAIT_MS = 750;
+
+interface Listed {
+  /** The app's last answer, or a stand-in (process name, no windows) once it let a call time out. */
+  info?: AppInfo;
+  /** A read under way: at most one per app, so a hung app holds one call, not one per listing. */
+  reading?: Promise<AppInfo | null>;
+}
+
+/** Per connection: app bus name → what the last listing learnt of it. */
+const listed = new WeakMap<AtspiBus, Map<string, Listed>>();
+
+/** One app's name and showing windows, straight from the app (one round of calls). */
+async function readApp(bus: AtspiBus, ref: ObjectRef, pid: number): Promise<AppInfo> {
+  const [name, tops] = await Promise.all([
+    bus.getProperty(ref[0], ref[1], IFACE.Accessible, 'Name'),
+    topLevels(bus, { bus: ref[0], path: ref[1] }),
+  ]);
+  const visible = tops.filter(showing);
+  return {
+    pid,
+    name: (name as string) ?? '',
+    windows: visible.length,
+    active: visible.some((t) => hasState(t.states, STATE.ACTIVE)),
+  };
+}
+
 /**
  * Every registered app with a pid. `windows` counts the top-levels that are showing
  * (GTK keeps hidden windows around as children of the app root); `active` is true for
  * the app owning the top-level with STATE_ACTIVE.
+ *
+ * Each app is read on its own and concurrently, so one hung app (SIGSTOPped, busy, under
+ * a modal grab) cannot hold the list up: an app that lately let a call time out is
+ * listed from its last answer as not responding (one read in the background tells when
+ * it is back), and an app listed before gets LIST_WAIT_MS before its last answer stands
+ * in. Only an app never seen before is waited for up to the call timeout, once.
  */
 export async function listApps(bus: AtspiBus): Promise<AppInfo[]> {
   const refs = await registryRefs(bus);
+  let memo = listed.get(bus);
+  if (!memo) listed.set(bus, (memo = new Map()));
+  const seen = memo;
+  const present = new Set(refs.map((r) => r.ref[0]));
+  for (const name of seen.keys()) if (!present.has(name)) seen.delete(name);
+
+  const notResponding = (ref: ObjectRef, pid: number): AppInfo => {
+    const entry = seen.get(ref[0]) ?? {};
+    entry.info ??= { pid, name: processName(pid), windows: 0, active: false };
+    seen.set(ref[0], entry);
+    return { ...entry.info, pid, active: false, responding: false };
+  };
+
+  const read = (ref: ObjectRef, pid: number): Promise<AppInfo | null> => {
+    const entry = seen.get(ref[0]) ?? {};
+    seen.set(ref[0], entry);
+    entry.reading ??= readApp(bus, ref, pid).then(
+      (info) => {
+        entry.info = info;
+        entry.reading = undefined;
+        return info;
+      },
+      () => {
+        entry.reading = undefined;
+        return null;
+      },
+    );
+    return entry.reading;
+  };
+
   const apps = await Promise.all(
     refs.map(async ({ ref, pid }): Promise<AppInfo | null> => {
-      try {
-        const [name, tops] = await Promise.all([
-          bus.getProperty(ref[0], ref[1], IFACE.Accessible, 'Name'),
-          topLevels(bus, { bus: ref[0], path: ref[1] }),
-        ]);
-        const visible = tops.filter(showing);
-        return {
-          pid,
-          name: (name as string) ?? '',
-          windows: visible.length,
-          active: visible.some((t) => hasState(t.states, STATE.ACTIVE)),
-        };
-      } catch {
-        return null;
+      const known = seen.get(ref[0])?.info;
+      if (bus.isSilent(ref[0])) {
+        void read(ref, pid);
+        return notResponding(ref, pid);
       }
+      const reading = read(ref, pid);
+      const info = known
+        ? await Promise.race([reading, delay(LIST_WAIT_MS).then(() => known)])
+        : await reading;
+      if (info) return info;
+      // A read that failed because the app timed out: hung, not gone.
+      return bus.isSilent(ref[0]) ? notResponding(ref, pid) : null;
     }),
   );
   return apps.filter((a): a is AppInfo => a !== null);
+}
+
+/** The process's own name (/proc/<pid>/comm), for an app that never told us its name. */
+function processName(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 /**
@@ -166,6 +242,8 @@ export async function findFrontmost(bus: AtspiBus): Promise<Frontmost | null> {
   const refs = await registryRefs(bus);
   const hits = await Promise.all(
     refs.map(async ({ ref, pid }) => {
+      // A hung app cannot be the one the user works in right now; asking it would stall.
+      if (bus.isSilent(ref[0])) return null;
       const tops = await topLevels(bus, { bus: ref[0], path: ref[1] }).catch(() => []);
       const active = tops.find((t) => hasState(t.states, STATE.ACTIVE) && showing(t));
       return active ? { pid, top: active } : null;

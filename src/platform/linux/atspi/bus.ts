@@ -17,6 +17,13 @@ export const CACHE_PATH = '/org/a11y/atspi/cache';
 /** Default per-call timeout: generous for a loaded machine, short enough to stay responsive. */
 export const DEFAULT_CALL_TIMEOUT_MS = 3000;
 
+/**
+ * How long an app that let a call time out counts as not responding. Shared work (the
+ * app list, the frontmost lookup) skips it meanwhile instead of paying the timeout on
+ * every call; any answer from it ends the spell at once.
+ */
+export const NOT_RESPONDING_MEMORY_MS = 10_000;
+
 export class AtspiCallError extends Error {
   constructor(
     message: string,
@@ -24,6 +31,16 @@ export class AtspiCallError extends Error {
   ) {
     super(message);
     this.name = 'AtspiCallError';
+  }
+}
+
+/** The connection to the accessibility bus itself is gone (the bus daemon exited or restarted). */
+export class BusClosedError extends AtspiCallError {
+  constructor(readonly address: string) {
+    super(
+      `the accessibility bus at ${address} closed the connection (its daemon exited or restarted)`,
+    );
+    this.name = 'BusClosedError';
   }
 }
 
@@ -85,6 +102,8 @@ export async function resolveA11yAddress(
 
 export class AtspiBus {
   private closed = false;
+  /** App bus name → epoch ms until which it counts as not responding. */
+  private readonly silent = new Map<string, number>();
 
   private constructor(
     private readonly bus: dbus.MessageBus,
@@ -94,7 +113,29 @@ export class AtspiBus {
     bus.on('error', () => {
       this.closed = true;
     });
+    // dbus-next reports a socket the bus daemon closed only at the next write, and calls
+    // in flight then wait forever: watch the stream so a dead bus is known at once.
+    const stream = (bus as unknown as { _connection?: { stream?: NodeJS.EventEmitter } })
+      ._connection?.stream;
+    stream?.once('close', () => {
+      this.closed = true;
+      for (const fail of this.inFlight) fail();
+      for (const listener of this.closeListeners) listener();
+    });
   }
+
+  private readonly closeListeners = new Set<() => void>();
+
+  /** Called once when the bus daemon closes this connection. Returns an unsubscribe function. */
+  onClose(listener: () => void): () => void {
+    this.closeListeners.add(listener);
+    return () => {
+      this.closeListeners.delete(listener);
+    };
+  }
+
+  /** Rejecters of the calls under way, so a closed connection fails them at once. */
+  private readonly inFlight = new Set<() => void>();
 
   static async connect(
     address: string,
@@ -114,6 +155,15 @@ export class AtspiBus {
 
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /** The app (its unique bus name) let a call time out lately and has not answered since. */
+  isSilent(busName: string): boolean {
+    const until = this.silent.get(busName);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.silent.delete(busName);
+    return false;
   }
 
   /** One method call; resolves to the reply body. */
@@ -136,20 +186,37 @@ export class AtspiBus {
       fields.signature = signature;
       fields.body = body;
     }
+    if (this.closed) throw new BusClosedError(this.address);
+    let fail = (): void => undefined;
+    const closed = new Promise<never>((_, reject) => {
+      fail = () => reject(new BusClosedError(this.address));
+    });
+    this.inFlight.add(fail);
     try {
+      const pending = this.bus.call(new Message(fields));
+      // A late answer (after the timeout) still shows the app is back.
+      pending.then(
+        () => this.silent.delete(destination),
+        () => undefined,
+      );
       const reply = await withTimeout(
-        this.bus.call(new Message(fields)),
+        Promise.race([pending, closed]),
         timeoutMs,
         describeCall(destination, path, iface, member),
       );
       return (reply?.body ?? []) as unknown[];
     } catch (err) {
+      if (err instanceof AtspiTimeoutError && destination.startsWith(':')) {
+        this.silent.set(destination, Date.now() + NOT_RESPONDING_MEMORY_MS);
+      }
       if (err instanceof AtspiCallError) throw err;
       const e = err as { type?: string; text?: string; message?: string };
       throw new AtspiCallError(
         `${iface.replace(ATSPI, '')}.${member} failed: ${e.text ?? e.message ?? String(err)}`,
         e.type,
       );
+    } finally {
+      this.inFlight.delete(fail);
     }
   }
 

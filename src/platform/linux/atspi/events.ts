@@ -157,3 +157,20 @@ export async function watchApp(
   }
   return stop;
 }
+
+/**
+ * A restarted registry knows none of this connection's event registrations, and toolkit
+ * bridges emit only what some client registered: register again every event still held
+ * (or lingering), so watched apps keep reporting changes.
+ */
+export async function renewRegistrations(bus: AtspiBus): Promise<void> {
+  const map = registrations.get(bus);
+  if (!map) return;
+  await Promise.all(
+    [...map.keys()].map((event) =>
+      bus
+        .call(REGISTRY_NAME, REGISTRY_OBJECT, REGISTRY_IFACE, 'RegisterEvent', 's', [event])
+        .catch(() => undefined),
+    ),
+  );
+}

@@ -17,7 +17,7 @@
 import net from 'node:net';
 
 import type { AtspiBus } from './bus.js';
-import { AtspiCallError, AtspiTimeoutError, ATSPI, describeCall } from './bus.js';
+import { AtspiCallError, AtspiTimeoutError, ATSPI, BusClosedError, describeCall } from './bus.js';
 import type { CallFn } from './read.js';
 
 type Sig = SigNode[];
@@ -827,7 +827,7 @@ export async function fastCall(
     if (bus.isClosed) {
       conn?.close();
       peer?.close();
-      return Promise.reject(new AtspiCallError('the a11y bus connection is closed'));
+      return Promise.reject(new BusClosedError(bus.address));
     }
     if (peer && !peer.closed && d === app!.bus) {
       return peer.call(d, p, i, m, s, b, bus.callTimeoutMs);
