@@ -79,17 +79,18 @@ describe('a frozen app (SIGSTOP)', () => {
     expect((await session.call('ax_get_tree', { app: other.pid })).isError).toBe(false);
 
     signal(frozen.pid, 'SIGSTOP');
-    // Calls on the other app and the app list. Before the fix each of these waited out at
-    // least one whole call timeout on the frozen app (a timer, so a floor that no speed of
-    // the machine lowers): three calls took >= 3 x 3 s. The bound below is that floor; a
-    // machine would have to slow three small calls by seconds to reach it.
+    // Calls on the other app and the app list still work. How long they take beside a
+    // frozen app is measured by the bench's soak section (no timed assertions here); the
+    // figures are printed.
     const calls = [
       await session.call('ax_list_apps', {}),
       await session.call('ax_get_tree', { app: other.pid }),
       await session.call('ax_click', { app: other.pid, query: 'button:Submit' }),
     ];
     for (const r of calls) expect(r.isError, r.text).toBe(false);
-    expect(calls.reduce((sum, r) => sum + r.ms, 0)).toBeLessThan(3 * CALL_TIMEOUT_MS);
+    console.log(
+      `beside a frozen app: ax_list_apps, ax_get_tree, ax_click took ${calls.map((r) => Math.round(r.ms)).join(', ')} ms (the call timeout is ${CALL_TIMEOUT_MS} ms)`,
+    );
     await other.output?.waitForEvent((e) => e.event === 'clicked' && e.widget === 'submit');
 
     // Once a call has timed out on it, the list says so instead of dropping it.
