@@ -14,10 +14,12 @@ import type {
   KeyCombo,
   MouseButton,
   RawImage,
+  SecureFieldScan,
   SnapshotOptions,
 } from '../desktop.js';
 import { AtspiBus, AtspiCallError, AtspiTimeoutError, resolveA11yAddress } from './atspi/bus.js';
 import * as atspi from './atspi/index.js';
+import { scanSecureFields } from './atspi/secure.js';
 import { descendants } from './proc.js';
 import { keysymOf, X11 } from './x11.js';
 
@@ -229,6 +231,13 @@ export class LinuxDesktop implements Desktop {
   async capture(rect?: Rect): Promise<RawImage> {
     const img = this.display().captureRegion(rect);
     return { width: img.width, height: img.height, channels: img.channels, data: img.data };
+  }
+
+  async secureFieldFrames(region: Rect, timeoutMs: number): Promise<SecureFieldScan> {
+    return scanSecureFields(this.bus, region, timeoutMs, {
+      windows: () => this.display().listWindows(),
+      appRef: (pid) => this.appRef(pid),
+    });
   }
 
   async doAction(elementId: string, action: string): Promise<void> {

@@ -1,0 +1,131 @@
+/**
+ * Secure (password) fields located at capture time: one Collection.GetMatches by role per
+ * app (the app walks its own tree, a single round trip), then the extents of each match.
+ * A few ms per app, where a walk of the app would cost tens to hundreds.
+ */
+import type { Rect } from '../../../model/element.js';
+import type { SecureFieldScan } from '../../desktop.js';
+import type { AtspiBus, ObjectRef } from './bus.js';
+import { frameOf, IFACE } from './read.js';
+import { ROLE } from '../roles.js';
+
+const COLLECTION = 'org.a11y.atspi.Collection';
+/** AtspiCollectionMatchType / AtspiCollectionSortOrder values. */
+const MATCH_ALL = 1;
+const MATCH_ANY = 2;
+/** Anything else (0 is "invalid") makes the bridge answer with no matches at all. */
+const SORT_CANONICAL = 1;
+/** Roles whose content is a secret, as the bitset a match rule carries (4 x 32 bits). */
+const SECURE_ROLES = [ROLE.PASSWORD_TEXT];
+
+function roleBits(roles: readonly number[]): number[] {
+  const bits = [0, 0, 0, 0];
+  for (const r of roles) bits[r >> 5] |= 1 << (r & 31);
+  // D-Bus 'i' is signed: bit 31 set must be sent as a negative number.
+  return bits.map((b) => b | 0);
+}
+
+/** The match rule (aiia{ss}iaiiasib): no state, attribute or interface condition, any of the roles. */
+const SECURE_RULE = [
+  [0, 0],
+  MATCH_ALL,
+  {},
+  MATCH_ALL,
+  roleBits(SECURE_ROLES),
+  MATCH_ANY,
+  [],
+  MATCH_ALL,
+  false,
+];
+
+/**
+ * The on-screen frames of an app's secure fields, read now. Throws when the app does not
+ * answer within `timeoutMs` per call or has no Collection interface: the caller must then
+ * treat the app's fields as not located.
+ */
+export async function secureFieldFrames(
+  bus: AtspiBus,
+  app: { bus: string; path: string },
+  timeoutMs: number,
+): Promise<Rect[]> {
+  const [matches] = await bus.call(
+    app.bus,
+    app.path,
+    COLLECTION,
+    'GetMatches',
+    '(aiia{ss}iaiiasib)uib',
+    [SECURE_RULE, SORT_CANONICAL, 0, true],
+    timeoutMs,
+  );
+  const frames = await Promise.all(
+    (matches as ObjectRef[]).map(async ([dest, path]) => {
+      const [ext] = await bus.call(dest, path, IFACE.Component, 'GetExtents', 'u', [0], timeoutMs);
+      return frameOf(ext as number[]);
+    }),
+  );
+  return frames.filter((f): f is Rect => f !== undefined && f.w > 0 && f.h > 0);
+}
+
+/** What the scan needs from the rest of the Linux backend. */
+export interface ScanContext {
+  /** The X windows (mapped ones with a pid are the apps on screen). */
+  windows(): Array<{
+    mapped: boolean;
+    pid: number | null;
+    x: number;
+    y: number;
+    w: number;
+    h: number;
+  }>;
+  appRef(pid: number): Promise<{ bus: string; path: string }>;
+}
+
+const overlaps = (a: Rect, b: Rect): boolean =>
+  a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+/**
+ * The secure fields of every app with a mapped window on `region`, each app read in
+ * parallel within `timeoutMs`. Without the window list (no X), every app on the bus is
+ * read: slower, never less redacted.
+ */
+export async function scanSecureFields(
+  bus: AtspiBus,
+  region: Rect,
+  timeoutMs: number,
+  ctx: ScanContext,
+): Promise<SecureFieldScan> {
+  let pids: number[];
+  try {
+    pids = ctx
+      .windows()
+      .filter((w) => w.mapped && w.pid !== null && overlaps(w, region))
+      .map((w) => w.pid as number);
+  } catch {
+    pids = (await bus.registeredApps()).flatMap((a) => (a.pid === null ? [] : [a.pid]));
+  }
+  const scan: SecureFieldScan = { fresh: [], failed: [] };
+  const deadline = Date.now() + timeoutMs;
+  await Promise.all(
+    [...new Set(pids)].map(async (pid) => {
+      try {
+        const frames = await withDeadline(
+          ctx.appRef(pid).then((app) => secureFieldFrames(bus, app, timeoutMs)),
+          deadline,
+        );
+        scan.fresh.push({ pid, frames });
+      } catch (err) {
+        scan.failed.push({ pid, reason: (err as Error).message });
+      }
+    }),
+  );
+  return scan;
+}
+
+function withDeadline<T>(p: Promise<T>, deadline: number): Promise<T> {
+  const ms = Math.max(0, deadline - Date.now());
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
