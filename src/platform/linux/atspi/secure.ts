@@ -5,7 +5,9 @@
  */
 import type { Rect } from '../../../model/element.js';
 import type { SecureFieldScan } from '../../desktop.js';
-import type { AtspiBus, ObjectRef } from './bus.js';
+import { AtspiCallError, type AtspiBus, type ObjectRef } from './bus.js';
+import type { AppRef } from './apps.js';
+import { snapshotApp } from './walk.js';
 import { frameOf, IFACE } from './read.js';
 import { ROLE } from '../roles.js';
 
@@ -77,7 +79,7 @@ export interface ScanContext {
     w: number;
     h: number;
   }>;
-  appRef(pid: number): Promise<{ bus: string; path: string }>;
+  appRef(pid: number): Promise<AppRef>;
 }
 
 const overlaps = (a: Rect, b: Rect): boolean =>
@@ -109,7 +111,7 @@ export async function scanSecureFields(
     [...new Set(pids)].map(async (pid) => {
       try {
         const frames = await withDeadline(
-          ctx.appRef(pid).then((app) => secureFieldFrames(bus, app, timeoutMs)),
+          ctx.appRef(pid).then((app) => framesOf(bus, app, deadline)),
           deadline,
         );
         scan.fresh.push({ pid, frames });
@@ -119,6 +121,31 @@ export async function scanSecureFields(
     }),
   );
   return scan;
+}
+
+/** Toolkits without the Collection interface (GTK4, Qt) refuse the call by these names. */
+const NO_COLLECTION = /UnknownMethod|UnknownInterface|NotSupported/;
+
+/**
+ * An app's secure fields: by Collection where the app has it, else by a walk bounded by
+ * the deadline (a walk cut short cannot say where every field is: that is a failure).
+ */
+async function framesOf(bus: AtspiBus, app: AppRef, deadline: number): Promise<Rect[]> {
+  try {
+    return await secureFieldFrames(bus, app, Math.max(1, deadline - Date.now()));
+  } catch (err) {
+    const said = err instanceof AtspiCallError ? `${err.dbusName ?? ''} ${err.message}` : '';
+    if (!NO_COLLECTION.test(said)) throw err;
+  }
+  const snapshot = await snapshotApp(bus, app, {
+    maxElements: 5000,
+    maxDepth: 60,
+    timeBudgetMs: Math.max(1, deadline - Date.now()),
+  });
+  if (snapshot.truncated) throw new Error(`its walk was cut short (${snapshot.truncated})`);
+  return snapshot.elements
+    .filter((e) => e.flags.includes('secure') && e.frame && e.frame.w > 0 && e.frame.h > 0)
+    .map((e) => e.frame as Rect);
 }
 
 function withDeadline<T>(p: Promise<T>, deadline: number): Promise<T> {
