@@ -24,7 +24,7 @@ import {
 import { ShownMemory, lookOf, type VisibleMode } from './shown.js';
 import { describeError } from '../errors.js';
 import { captureRect } from '../viewport/index.js';
-import { SecureFieldLocator } from './secure.js';
+import { SecureFieldLocator, type Redaction } from './secure.js';
 import { toUserError } from './platform-errors.js';
 import type { ToolResponse } from './response.js';
 
@@ -192,7 +192,7 @@ export class Publisher {
     const images: ToolResponse['images'] = [];
     let screenshot: string | undefined;
     let screenshotError: string | undefined;
-    let redactionNote: string | undefined;
+    let stale: Redaction['stale'];
     if (!this.config.screenshots) {
       screenshotError = 'screenshots are off (AXPAGE_SCREENSHOTS=0)';
     } else {
@@ -205,7 +205,7 @@ export class Publisher {
         ]);
         await store.writeBinary(names.pngPath, shot.png);
         screenshot = names.pngPath;
-        redactionNote = shot.stale;
+        stale = shot.stale;
         if (req.includeImage) {
           images.push({ data: shot.png.toString('base64'), mimeType: 'image/png' });
         }
@@ -223,7 +223,7 @@ export class Publisher {
       results: req.results,
       action: req.action,
       error: req.error,
-      notes: redactionNote ? [...(req.notes ?? []), redactionNote] : req.notes,
+      notes: stale ? [...(req.notes ?? []), stale.detail] : req.notes,
       windowIndex: req.windowIndex,
     });
     await store.writeText(names.txtPath, tree);
@@ -241,7 +241,7 @@ export class Publisher {
       screenshot,
       screenshotError,
       error: req.error,
-      did: withNote(req.did, redactionNote),
+      did: withNote(req.did, stale?.short),
       diff: req.diff && req.before ? { diff: req.diff, before: req.before } : undefined,
       action: req.action,
       appSwitch: req.appSwitch,
@@ -267,20 +267,20 @@ export class Publisher {
     if (req.listing) {
       const store = await this.store();
       const names = await store.allocate(shortName(tool));
-      let redactionNote: string | undefined;
+      let stale: Redaction['stale'];
       try {
         const desktop = await this.desktop();
         const size = await desktop.screenSize();
         const shot = await this.captureRedacted(desktop, { x: 0, y: 0, w: size.w, h: size.h }, []);
         await store.writeBinary(names.pngPath, shot.png);
         screenshot = names.pngPath;
-        redactionNote = shot.stale;
+        stale = shot.stale;
       } catch (err) {
         screenshotError = `capture failed: ${describeError(err).message}`;
       }
-      did = withNote(did, redactionNote);
-      const listing = redactionNote
-        ? { ...req.listing, lines: [`# note: ${redactionNote}`, ...req.listing.lines] }
+      did = withNote(did, stale?.short);
+      const listing = stale
+        ? { ...req.listing, lines: [`# note: ${stale.detail}`, ...req.listing.lines] }
         : req.listing;
       const text = renderListingFile(tool, listing, screenshot, screenshotError);
       await store.writeText(names.txtPath, text);
@@ -313,7 +313,7 @@ export class Publisher {
     desktop: Desktop,
     rect: Rect,
     views: SnapshotView[],
-  ): Promise<{ png: Buffer; stale?: string }> {
+  ): Promise<{ png: Buffer; stale?: Redaction['stale'] }> {
     const [image, redaction] = await Promise.all([
       desktop.capture(rect),
       this.secureFields.locate(desktop, rect, views),

@@ -17,8 +17,16 @@ export const SECURE_LOOKUP_TIMEOUT_MS = 400;
 
 export interface Redaction {
   frames: Rect[];
-  /** Set when some frames are last known positions rather than fresh ones: say why. */
-  stale?: string;
+  /**
+   * Set when some frames are last known positions rather than fresh ones: `short` for the
+   * summary's line (it is capped), `detail` with the reasons for the tree file.
+   */
+  stale?: { short: string; detail: string };
+}
+
+function staleNote(whose: string, why: string): Redaction['stale'] {
+  const short = `password fields of ${whose} filled at their last known positions`;
+  return { short, detail: `${short}: not located now (${why})` };
 }
 
 export class SecureFieldLocator {
@@ -43,7 +51,7 @@ export class SecureFieldLocator {
       const pids = new Set([...walked.keys(), ...this.lastKnown.keys()]);
       return {
         frames: [...pids].flatMap((pid) => this.fallback(pid, walked)),
-        stale: `password fields could not be located now (${describeError(err).message}): filled at their last known positions`,
+        stale: staleNote('every app', describeError(err).message),
       };
     }
     const frames: Rect[] = [];
@@ -56,11 +64,13 @@ export class SecureFieldLocator {
     const seen = new Set([...scan.fresh, ...scan.failed].map((a) => a.pid));
     for (const [pid, known] of walked) if (!seen.has(pid)) frames.push(...known);
     if (scan.failed.length === 0) return { frames };
-    const who = scan.failed.map((f) => `pid ${f.pid}: ${f.reason}`).join('; ');
-    return {
-      frames,
-      stale: `password fields of ${scan.failed.length === 1 ? 'an app' : `${scan.failed.length} apps`} could not be located now (${who}): filled at their last known positions`,
-    };
+    // The summary's line is capped: name a few apps, count many.
+    const pids =
+      scan.failed.length <= 2
+        ? scan.failed.map((f) => `pid ${f.pid}`).join(', ')
+        : `${scan.failed.length} apps`;
+    const why = scan.failed.map((f) => `pid ${f.pid}: ${f.reason}`).join('; ');
+    return { frames, stale: staleNote(pids, why) };
   }
 
   private fallback(pid: number, walked: Map<number, Rect[]>): Rect[] {

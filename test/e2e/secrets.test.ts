@@ -197,8 +197,14 @@ describe('password fields are filled in every capture', () => {
     try {
       const r = await call('ax_screenshot', { app: appA.pid, full_screen: true });
       expect(r.isError, r.text).toBe(false);
-      expect(r.text).toMatch(/could not be located now .*last known positions/);
-      expect(fs.readFileSync(r.fields.file, 'utf8')).toMatch(/# note: .*last known positions/);
+      expect(r.text).toContain(
+        `password fields of pid ${appB.pid} filled at their last known positions`,
+      );
+      expect(fs.readFileSync(r.fields.file, 'utf8')).toMatch(
+        new RegExp(
+          `# note: .*last known positions: not located now \\(pid ${appB.pid}: .*did not answer`,
+        ),
+      );
       await expectFilled(r.fields.screenshot, { x: 0, y: 0 }, 'A');
       await expectFilled(r.fields.screenshot, { x: 0, y: 0 }, 'B');
     } finally {

@@ -62,7 +62,8 @@ describe('SecureFieldLocator', () => {
     await locator.locate(desktop, SCREEN, []);
     const r = await locator.locate(desktop, SCREEN, [walkWithField(2, at(30, 30))]);
     expect(r.frames).toEqual([at(10, 10), at(30, 30)]);
-    expect(r.stale).toMatch(/pid 2: did not answer within 400 ms.*last known positions/);
+    expect(r.stale?.short).toBe('password fields of pid 2 filled at their last known positions');
+    expect(r.stale?.detail).toMatch(/not located now \(pid 2: did not answer within 400 ms\)/);
   });
 
   it('a scan that throws falls back to every known frame, and says why', async () => {
@@ -75,7 +76,8 @@ describe('SecureFieldLocator', () => {
     const r = await locator.locate(desktop, SCREEN, [walkWithField(1, at(100, 100))]);
     expect(r.frames).toEqual(expect.arrayContaining([at(700, 20), at(100, 100)]));
     expect(r.frames).toHaveLength(2);
-    expect(r.stale).toMatch(/the bus is gone.*last known positions/);
+    expect(r.stale?.short).toMatch(/of every app filled at their last known positions/);
+    expect(r.stale?.detail).toMatch(/not located now \(the bus is gone\)/);
   });
 
   it('keeps the walk of an app in hand that the scan did not see (a window without a pid)', async () => {

@@ -9,6 +9,7 @@ import { AtspiCallError, type AtspiBus, type ObjectRef } from './bus.js';
 import type { AppRef } from './apps.js';
 import { snapshotApp } from './walk.js';
 import { frameOf, IFACE } from './read.js';
+import { STATE } from './states.js';
 import { ROLE } from '../roles.js';
 
 const COLLECTION = 'org.a11y.atspi.Collection';
@@ -17,19 +18,25 @@ const MATCH_ALL = 1;
 const MATCH_ANY = 2;
 /** Anything else (0 is "invalid") makes the bridge answer with no matches at all. */
 const SORT_CANONICAL = 1;
-/** Roles whose content is a secret, as the bitset a match rule carries (4 x 32 bits). */
+/** Roles whose content is a secret (their native names are SECURE_ROLES in roles.ts). */
 const SECURE_ROLES = [ROLE.PASSWORD_TEXT];
 
-function roleBits(roles: readonly number[]): number[] {
-  const bits = [0, 0, 0, 0];
-  for (const r of roles) bits[r >> 5] |= 1 << (r & 31);
-  // D-Bus 'i' is signed: bit 31 set must be sent as a negative number.
-  return bits.map((b) => b | 0);
+/** A bitset of 32-bit words, as match rules carry roles and states. */
+function bitset(values: readonly number[], words: number): number[] {
+  const bits = new Array<number>(words).fill(0);
+  // `|` keeps each word a signed 32-bit number, as D-Bus 'i' wants it.
+  for (const v of values) bits[v >> 5] |= 1 << (v & 31);
+  return bits;
 }
+const roleBits = (roles: readonly number[]): number[] => bitset(roles, 4);
+const stateBits = (states: readonly number[]): number[] => bitset(states, 2);
 
-/** The match rule (aiia{ss}iaiiasib): no state, attribute or interface condition, any of the roles. */
+/**
+ * The match rule (aiia{ss}iaiiasib): showing (as a walk reads frames only of showing
+ * elements: a field in a hidden window has no place on screen), any of the roles.
+ */
 const SECURE_RULE = [
-  [0, 0],
+  stateBits([STATE.SHOWING]),
   MATCH_ALL,
   {},
   MATCH_ALL,
