@@ -5,7 +5,7 @@
  */
 import type { Rect } from '../../../model/element.js';
 import type { SecureFieldScan } from '../../desktop.js';
-import { AtspiCallError, type AtspiBus, type ObjectRef } from './bus.js';
+import { AtspiCallError, AtspiTimeoutError, type AtspiBus, type ObjectRef } from './bus.js';
 import type { AppRef } from './apps.js';
 import { snapshotApp } from './walk.js';
 import { frameOf, IFACE } from './read.js';
@@ -114,20 +114,50 @@ export async function scanSecureFields(
   }
   const scan: SecureFieldScan = { fresh: [], failed: [] };
   const deadline = Date.now() + timeoutMs;
+  const slow = slowApps(bus);
+  const lookup = (pid: number, until: number): Promise<Rect[]> =>
+    withDeadline(
+      ctx.appRef(pid).then((app) => framesOf(bus, app, until)),
+      until,
+    );
   await Promise.all(
     [...new Set(pids)].map(async (pid) => {
+      if (slow.has(pid)) {
+        // It did not answer last time: no capture waits on it again until it does.
+        if (!slow.get(pid)) {
+          const probe = lookup(pid, Date.now() + PROBE_TIMEOUT_MS).then(
+            () => void slow.delete(pid),
+            () => void slow.set(pid, undefined),
+          );
+          slow.set(pid, probe);
+        }
+        scan.failed.push({ pid, reason: 'not responding (it did not answer the last lookup)' });
+        return;
+      }
       try {
-        const frames = await withDeadline(
-          ctx.appRef(pid).then((app) => framesOf(bus, app, deadline)),
-          deadline,
-        );
-        scan.fresh.push({ pid, frames });
+        scan.fresh.push({ pid, frames: await lookup(pid, deadline) });
       } catch (err) {
+        if (err instanceof AtspiTimeoutError || err instanceof LateError) slow.set(pid, undefined);
         scan.failed.push({ pid, reason: (err as Error).message });
       }
     }),
   );
   return scan;
+}
+
+/** How long a background lookup of an app that stopped answering may take. */
+const PROBE_TIMEOUT_MS = 3000;
+
+/**
+ * Per connection: apps whose last lookup timed out, each with its background probe while
+ * one runs. An app leaves the map when a probe answers.
+ */
+const slowByBus = new WeakMap<AtspiBus, Map<number, Promise<void> | undefined>>();
+
+function slowApps(bus: AtspiBus): Map<number, Promise<void> | undefined> {
+  let map = slowByBus.get(bus);
+  if (!map) slowByBus.set(bus, (map = new Map()));
+  return map;
 }
 
 /** Toolkits without the Collection interface (GTK4, Qt) refuse the call by these names. */
@@ -155,11 +185,13 @@ async function framesOf(bus: AtspiBus, app: AppRef, deadline: number): Promise<R
     .map((e) => e.frame as Rect);
 }
 
+class LateError extends Error {}
+
 function withDeadline<T>(p: Promise<T>, deadline: number): Promise<T> {
   const ms = Math.max(0, deadline - Date.now());
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`did not answer within ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new LateError(`did not answer within ${ms} ms`)), ms);
   });
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
