@@ -208,6 +208,12 @@ describe('password fields are filled in every capture', () => {
         await expectFilled(r.fields.screenshot, { x: 0, y: 0 }, 'A');
         await expectFilled(r.fields.screenshot, { x: 0, y: 0 }, 'B');
       }
+      const listed = await call('ax_list_apps', {});
+      expect(listed.text).toContain(
+        `password fields of pid ${appB.pid} filled at their last known positions`,
+      );
+      expect(fs.readFileSync(listed.fields.file, 'utf8')).toMatch(/# note: .*last known positions/);
+      await expectFilled(listed.fields.screenshot, { x: 0, y: 0 }, 'B');
     } finally {
       process.kill(appB.pid, 'SIGCONT');
     }
