@@ -24,8 +24,24 @@ export interface Redaction {
   stale?: { short: string; detail: string };
 }
 
-function staleNote(whose: string, why: string): Redaction['stale'] {
-  const short = `password fields of ${whose} filled at their last known positions`;
+/** Names a few apps, counts many: the summary's line is capped. */
+function whose(pids: readonly number[]): string {
+  return pids.length <= 2 ? pids.map((p) => `pid ${p}`).join(', ') : `${pids.length} apps`;
+}
+
+/**
+ * The note for apps not located now: those with known positions were filled there; of
+ * those never located nor walked nothing could be filled, and the note says that too.
+ */
+function staleNote(known: number[], unknown: number[], why: string): Redaction['stale'] {
+  const parts: string[] = [];
+  if (known.length > 0) {
+    parts.push(`password fields of ${whose(known)} filled at their last known positions`);
+  }
+  if (unknown.length > 0) {
+    parts.push(`password fields of ${whose(unknown)} not located: none filled`);
+  }
+  const short = parts.join('; ');
   return { short, detail: `${short}: not located now (${why})` };
 }
 
@@ -48,10 +64,13 @@ export class SecureFieldLocator {
     try {
       scan = await desktop.secureFieldFrames(region, this.timeoutMs);
     } catch (err) {
-      const pids = new Set([...walked.keys(), ...this.lastKnown.keys()]);
+      const pids = [...new Set([...walked.keys(), ...this.lastKnown.keys()])];
       return {
-        frames: [...pids].flatMap((pid) => this.fallback(pid, walked)),
-        stale: staleNote('every app', describeError(err).message),
+        frames: pids.flatMap((pid) => this.fallback(pid, walked)),
+        stale: {
+          short: `password fields not located now: ${pids.length > 0 ? `those of ${whose(pids)} filled at their last known positions, no others` : 'none filled'}`,
+          detail: `password fields not located now (${describeError(err).message}); last known positions filled: ${pids.length > 0 ? whose(pids) : 'none'}`,
+        },
       };
     }
     const frames: Rect[] = [];
@@ -64,13 +83,17 @@ export class SecureFieldLocator {
     const seen = new Set([...scan.fresh, ...scan.failed].map((a) => a.pid));
     for (const [pid, known] of walked) if (!seen.has(pid)) frames.push(...known);
     if (scan.failed.length === 0) return { frames };
-    // The summary's line is capped: name a few apps, count many.
-    const pids =
-      scan.failed.length <= 2
-        ? scan.failed.map((f) => `pid ${f.pid}`).join(', ')
-        : `${scan.failed.length} apps`;
+    const failed = scan.failed.map((f) => f.pid);
+    const isKnown = (pid: number): boolean => this.lastKnown.has(pid) || walked.has(pid);
     const why = scan.failed.map((f) => `pid ${f.pid}: ${f.reason}`).join('; ');
-    return { frames, stale: staleNote(pids, why) };
+    return {
+      frames,
+      stale: staleNote(
+        failed.filter(isKnown),
+        failed.filter((p) => !isKnown(p)),
+        why,
+      ),
+    };
   }
 
   private fallback(pid: number, walked: Map<number, Rect[]>): Rect[] {

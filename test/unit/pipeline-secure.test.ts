@@ -76,8 +76,28 @@ describe('SecureFieldLocator', () => {
     const r = await locator.locate(desktop, SCREEN, [walkWithField(1, at(100, 100))]);
     expect(r.frames).toEqual(expect.arrayContaining([at(700, 20), at(100, 100)]));
     expect(r.frames).toHaveLength(2);
-    expect(r.stale?.short).toMatch(/of every app filled at their last known positions/);
+    expect(r.stale?.short).toBe(
+      'password fields not located now: those of pid 1, pid 3 filled at their last known positions, no others',
+    );
     expect(r.stale?.detail).toMatch(/not located now \(the bus is gone\)/);
+    const none = await new SecureFieldLocator().locate(scanning(new Error('gone')), SCREEN, []);
+    expect(none.frames).toEqual([]);
+    expect(none.stale?.short).toBe('password fields not located now: none filled');
+  });
+
+  it('says so when an app that fails was never located nor walked: nothing of it is filled', async () => {
+    const desktop = scanning({
+      fresh: [],
+      failed: [
+        { pid: 7, reason: 'did not answer within 400 ms' },
+        { pid: 2, reason: 'did not answer within 400 ms' },
+      ],
+    });
+    const r = await new SecureFieldLocator().locate(desktop, SCREEN, [walkWithField(2, at(1, 1))]);
+    expect(r.frames).toEqual([at(1, 1)]);
+    expect(r.stale?.short).toBe(
+      'password fields of pid 2 filled at their last known positions; password fields of pid 7 not located: none filled',
+    );
   });
 
   it('keeps the walk of an app in hand that the scan did not see (a window without a pid)', async () => {
