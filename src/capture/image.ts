@@ -5,7 +5,7 @@
 import sharp from 'sharp';
 import type { Rect } from '../model/element.js';
 import type { RawImage } from '../platform/desktop.js';
-import { fillRegion, toPixelBox, type PixelBox } from './redact.js';
+import { fillRegions, toPixelBox, type PixelBox } from './redact.js';
 
 /** A point in screen points. */
 export interface Point {
@@ -52,7 +52,7 @@ export async function encodePng(image: RawImage, opts: EncodeOptions): Promise<B
   if (boxes.length > 0) {
     data = Buffer.from(image.data);
     const target = { ...image, data };
-    for (const box of boxes) fillRegion(target, box);
+    fillRegions(target, boxes);
   }
   return sharp(data, {
     raw: { width: image.width, height: image.height, channels: image.channels },

@@ -47,10 +47,19 @@ export function toPixelBox(
   return { x0, y0, x1, y1 };
 }
 
-/** Fills `box` in place with the mean colour of the 1-pixel ring around it. */
-export function fillRegion(image: RawImage, box: PixelBox): void {
+/**
+ * Fills every box in place, each with the mean colour of the 1-pixel ring around it,
+ * leaving out the pixels of every box:
+ * where two fields touch or overlap (two apps' windows), one's colour must not be taken
+ * from the other's unfilled secret.
+ */
+export function fillRegions(image: RawImage, boxes: readonly PixelBox[]): void {
+  const colours = boxes.map((box) => ringMean(image, box, boxes));
+  boxes.forEach((box, i) => fillWith(image, box, colours[i]));
+}
+
+function fillWith(image: RawImage, box: PixelBox, colour: readonly number[]): void {
   const { width, channels, data } = image;
-  const colour = ringMean(image, box);
   const rowBytes = (box.x1 - box.x0) * channels;
   // Fill the first row pixel by pixel, then copy it down: one native copy per row.
   const first = (box.y0 * width + box.x0) * channels;
@@ -62,15 +71,20 @@ export function fillRegion(image: RawImage, box: PixelBox): void {
   }
 }
 
+const inside = (b: PixelBox, x: number, y: number): boolean =>
+  x >= b.x0 && x < b.x1 && y >= b.y0 && y < b.y1;
+
 /**
- * Mean of each channel over the pixels just outside the box (those inside the image).
- * When the box covers the whole image there is no ring: a neutral opaque grey.
+ * Mean of each channel over the pixels just outside the box (those inside the image and
+ * outside every box in `skip`). With no such pixel (the box covers the whole image): a
+ * neutral opaque grey.
  */
-function ringMean(image: RawImage, box: PixelBox): number[] {
+function ringMean(image: RawImage, box: PixelBox, skip: readonly PixelBox[]): number[] {
   const { width, height, channels, data } = image;
   const sums = new Array<number>(channels).fill(0);
   let count = 0;
   const add = (x: number, y: number): void => {
+    if (skip.some((b) => inside(b, x, y))) return;
     const at = (y * width + x) * channels;
     for (let c = 0; c < channels; c++) sums[c] += data[at + c];
     count++;

@@ -23,7 +23,8 @@ import {
 } from '../summary/index.js';
 import { ShownMemory, lookOf, type VisibleMode } from './shown.js';
 import { describeError } from '../errors.js';
-import { captureRect, secureFrames } from '../viewport/index.js';
+import { captureRect } from '../viewport/index.js';
+import { SecureFieldLocator, type Redaction } from './secure.js';
 import { toUserError } from './platform-errors.js';
 import type { ToolResponse } from './response.js';
 
@@ -105,6 +106,8 @@ export class Publisher {
   private storePromise?: Promise<ArtifactStore>;
   /** What this server session has shown the agent (see shown.ts). */
   readonly shown = new ShownMemory();
+  /** Where the password fields on screen are, at each capture. */
+  private readonly secureFields = new SecureFieldLocator();
 
   constructor(
     private readonly desktop: () => Promise<Desktop>,
@@ -190,20 +193,23 @@ export class Publisher {
     const images: ToolResponse['images'] = [];
     let screenshot: string | undefined;
     let screenshotError: string | undefined;
+    let stale: Redaction['stale'];
     if (!this.config.screenshots) {
       screenshotError = 'screenshots are off (AXPAGE_SCREENSHOTS=0)';
     } else {
       try {
         const desktop = await this.desktop();
         const rect = captureRect(req, await desktop.screenSize());
-        const image = await desktop.capture(rect);
-        const png = await encodePng(image, {
-          origin: { x: rect.x, y: rect.y },
-          redact: secureFrames(req.view).concat(req.appSwitch ? secureFrames(req.appSwitch) : []),
-        });
-        await store.writeBinary(names.pngPath, png);
+        const shot = await this.captureRedacted(desktop, rect, [
+          req.view,
+          ...(req.appSwitch ? [req.appSwitch] : []),
+        ]);
+        await store.writeBinary(names.pngPath, shot.png);
         screenshot = names.pngPath;
-        if (req.includeImage) images.push({ data: png.toString('base64'), mimeType: 'image/png' });
+        stale = shot.stale;
+        if (req.includeImage) {
+          images.push({ data: shot.png.toString('base64'), mimeType: 'image/png' });
+        }
       } catch (err) {
         screenshotError = `capture failed: ${describeError(err).message}`;
       }
@@ -218,7 +224,7 @@ export class Publisher {
       results: req.results,
       action: req.action,
       error: req.error,
-      notes: req.notes,
+      notes: stale ? [...(req.notes ?? []), stale.detail] : req.notes,
       windowIndex: req.windowIndex,
     });
     await store.writeText(names.txtPath, tree);
@@ -236,7 +242,7 @@ export class Publisher {
       screenshot,
       screenshotError,
       error: req.error,
-      did: req.did,
+      did: withNote(req.did, stale?.short),
       diff: req.diff && req.before ? { diff: req.diff, before: req.before } : undefined,
       action: req.action,
       appSwitch: req.appSwitch,
@@ -258,21 +264,26 @@ export class Publisher {
     let fileSize: number | undefined;
     let screenshot: string | undefined;
     let screenshotError: string | undefined;
+    let did = req.did;
     if (req.listing) {
       const store = await this.store();
       const names = await store.allocate(shortName(tool));
+      let stale: Redaction['stale'];
       try {
         const desktop = await this.desktop();
         const size = await desktop.screenSize();
-        const png = await encodePng(await desktop.capture({ x: 0, y: 0, w: size.w, h: size.h }), {
-          origin: { x: 0, y: 0 },
-        });
-        await store.writeBinary(names.pngPath, png);
+        const shot = await this.captureRedacted(desktop, { x: 0, y: 0, w: size.w, h: size.h }, []);
+        await store.writeBinary(names.pngPath, shot.png);
         screenshot = names.pngPath;
+        stale = shot.stale;
       } catch (err) {
         screenshotError = `capture failed: ${describeError(err).message}`;
       }
-      const text = renderListingFile(tool, req.listing, screenshot, screenshotError);
+      did = withNote(did, stale?.short);
+      const listing = stale
+        ? { ...req.listing, lines: [`# note: ${stale.detail}`, ...req.listing.lines] }
+        : req.listing;
+      const text = renderListingFile(tool, listing, screenshot, screenshotError);
       await store.writeText(names.txtPath, text);
       await store.prune();
       file = names.txtPath;
@@ -286,13 +297,33 @@ export class Publisher {
       screenshot,
       screenshotError,
       error: req.error,
-      did: req.did,
+      did,
     });
     return {
       text,
       structured: capStructured({ ...structured, ...req.extra }),
       isError: Boolean(req.error),
     };
+  }
+
+  /**
+   * Pixels of `rect` with every password field on it filled: the fields of every app with
+   * a window there, located now (`views` are the walks in hand, the fallback for their apps).
+   */
+  private async captureRedacted(
+    desktop: Desktop,
+    rect: Rect,
+    views: SnapshotView[],
+  ): Promise<{ png: Buffer; stale?: Redaction['stale'] }> {
+    const [image, redaction] = await Promise.all([
+      desktop.capture(rect),
+      this.secureFields.locate(desktop, rect, views),
+    ]);
+    const png = await encodePng(image, {
+      origin: { x: rect.x, y: rect.y },
+      redact: redaction.frames,
+    });
+    return { png, stale: redaction.stale };
   }
 
   error(tool: string, err: unknown): ToolResponse {
@@ -315,6 +346,11 @@ export class Publisher {
       isError: true,
     };
   }
+}
+
+/** A stale-redaction warning rides on the summary's one line of what was done. */
+function withNote(did: string, note: string | undefined): string {
+  return note ? `${did} (${note})` : did;
 }
 
 export function shortName(tool: string): string {

@@ -73,6 +73,17 @@ export interface Change {
   lost?: boolean;
 }
 
+/**
+ * Where the secure (password) fields are right now, for redacting a capture: read fresh
+ * from every app with a window on the region, never from a cached walk.
+ */
+export interface SecureFieldScan {
+  /** Apps read fresh, each with the on-screen frames of its secure fields (maybe none). */
+  fresh: Array<{ pid: number; frames: Rect[] }>;
+  /** Apps with a window on the region whose fields could not be read fresh, and why. */
+  failed: Array<{ pid: number; reason: string }>;
+}
+
 export type MouseButton = 'left' | 'right' | 'middle';
 
 export interface KeyCombo {
@@ -99,6 +110,11 @@ export interface Desktop {
   screenSize(): Promise<{ w: number; h: number }>;
   /** Pixels of a screen region (clipped to the screen), or the whole screen. */
   capture(rect?: Rect): Promise<RawImage>;
+  /**
+   * The secure fields of every app with a window intersecting `region`, located now
+   * (bounded by `timeoutMs`): an app that does not answer in time is listed as failed.
+   */
+  secureFieldFrames(region: Rect, timeoutMs: number): Promise<SecureFieldScan>;
 
   // Semantic (background) actions on elements, addressed by Element.id.
   doAction(elementId: string, action: string): Promise<void>;

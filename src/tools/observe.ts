@@ -50,7 +50,7 @@ export const screenshot = defineTool({
   name: 'ax_screenshot',
   title: 'Capture a screenshot',
   description:
-    'Capture an app window (default: its dialog if one is up, else its main window), a window by index, or a screen region, as a PNG file next to a tree file of the same moment. Password fields are filled over (never blurred: blur can be undone). Set include_image to also get the PNG inline.',
+    'Capture an app window (default: its dialog if one is up, else its main window), a window by index, or a screen region, as a PNG file next to a tree file of the same moment. Password fields of every app on the capture are filled over (never blurred: blur can be undone). Set include_image to also get the PNG inline.',
   kind: 'read',
   input: z.object({
     app: appArg.optional().describe('The app; default: the frontmost app.'),

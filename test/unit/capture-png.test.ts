@@ -144,6 +144,20 @@ describe('encodePng', () => {
     expect(a.equals(b)).toBe(true);
   });
 
+  it('two overlapping fields (two apps): neither fill takes its colour from the other secret', async () => {
+    const origin = { x: 0, y: 0 };
+    // The second field's ring crosses the first one's text: listed first, it is filled first.
+    const redact = [
+      { x: 100, y: 45, w: 80, h: 30 },
+      { x: 40, y: 30, w: 120, h: 30 },
+    ];
+    const a = await encodePng(fieldImage(1), { origin, redact });
+    const b = await encodePng(fieldImage(99), { origin, redact });
+    expect(a.equals(b)).toBe(true);
+    const out = await decode(a);
+    expect(distinctColours(out, 100, 60, 180, 75)).toBe(1); // the second field, below the first
+  });
+
   it('covers fractional edges, clips rects at the image border and ignores rects outside', async () => {
     const img = fieldImage(5, 3);
     for (let i = 0; i < 4; i++) setPixel(img, i, i, [255, 0, 0]); // detail in the top-left corner

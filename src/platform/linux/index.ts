@@ -14,6 +14,7 @@ import type {
   KeyCombo,
   MouseButton,
   RawImage,
+  SecureFieldScan,
   SnapshotOptions,
 } from '../desktop.js';
 import {
@@ -25,6 +26,7 @@ import {
   resolveA11yAddress,
 } from './atspi/bus.js';
 import * as atspi from './atspi/index.js';
+import { scanSecureFields } from './atspi/secure.js';
 import { descendants } from './proc.js';
 import { keysymOf, X11 } from './x11.js';
 
@@ -318,6 +320,13 @@ export class LinuxDesktop implements Desktop {
   private async withBus<T>(fn: (bus: AtspiBus) => Promise<T>): Promise<T> {
     const bus = await this.live();
     return wrap(() => fn(bus));
+  }
+
+  async secureFieldFrames(region: Rect, timeoutMs: number): Promise<SecureFieldScan> {
+    return scanSecureFields(await this.live(), region, timeoutMs, {
+      windows: () => this.display().listWindows(),
+      appRef: (pid) => this.appRef(pid),
+    });
   }
 
   async doAction(elementId: string, action: string): Promise<void> {

@@ -1,0 +1,197 @@
+/**
+ * Secure (password) fields located at capture time: one Collection.GetMatches by role per
+ * app (the app walks its own tree, a single round trip), then the extents of each match.
+ * A few ms per app, where a walk of the app would cost tens to hundreds.
+ */
+import type { Rect } from '../../../model/element.js';
+import type { SecureFieldScan } from '../../desktop.js';
+import { AtspiCallError, AtspiTimeoutError, type AtspiBus, type ObjectRef } from './bus.js';
+import type { AppRef } from './apps.js';
+import { snapshotApp } from './walk.js';
+import { frameOf, IFACE } from './read.js';
+import { STATE } from './states.js';
+import { ROLE } from '../roles.js';
+
+const COLLECTION = 'org.a11y.atspi.Collection';
+/** AtspiCollectionMatchType / AtspiCollectionSortOrder values. */
+const MATCH_ALL = 1;
+const MATCH_ANY = 2;
+/** Anything else (0 is "invalid") makes the bridge answer with no matches at all. */
+const SORT_CANONICAL = 1;
+/** Roles whose content is a secret (their native names are SECURE_ROLES in roles.ts). */
+const SECURE_ROLES = [ROLE.PASSWORD_TEXT];
+
+/** A bitset of 32-bit words, as match rules carry roles and states. */
+function bitset(values: readonly number[], words: number): number[] {
+  const bits = new Array<number>(words).fill(0);
+  // `|` keeps each word a signed 32-bit number, as D-Bus 'i' wants it.
+  for (const v of values) bits[v >> 5] |= 1 << (v & 31);
+  return bits;
+}
+const roleBits = (roles: readonly number[]): number[] => bitset(roles, 4);
+const stateBits = (states: readonly number[]): number[] => bitset(states, 2);
+
+/**
+ * The match rule (aiia{ss}iaiiasib): showing (as a walk reads frames only of showing
+ * elements: a field in a hidden window has no place on screen), any of the roles.
+ */
+const SECURE_RULE = [
+  stateBits([STATE.SHOWING]),
+  MATCH_ALL,
+  {},
+  MATCH_ALL,
+  roleBits(SECURE_ROLES),
+  MATCH_ANY,
+  [],
+  MATCH_ALL,
+  false,
+];
+
+/**
+ * The on-screen frames of an app's secure fields, read now. Throws when the app does not
+ * answer within `timeoutMs` per call or has no Collection interface: the caller must then
+ * treat the app's fields as not located.
+ */
+export async function secureFieldFrames(
+  bus: AtspiBus,
+  app: { bus: string; path: string },
+  timeoutMs: number,
+): Promise<Rect[]> {
+  const [matches] = await bus.call(
+    app.bus,
+    app.path,
+    COLLECTION,
+    'GetMatches',
+    '(aiia{ss}iaiiasib)uib',
+    [SECURE_RULE, SORT_CANONICAL, 0, true],
+    timeoutMs,
+  );
+  const frames = await Promise.all(
+    (matches as ObjectRef[]).map(async ([dest, path]) => {
+      const [ext] = await bus.call(dest, path, IFACE.Component, 'GetExtents', 'u', [0], timeoutMs);
+      return frameOf(ext as number[]);
+    }),
+  );
+  return frames.filter((f): f is Rect => f !== undefined && f.w > 0 && f.h > 0);
+}
+
+/** What the scan needs from the rest of the Linux backend. */
+export interface ScanContext {
+  /** The X windows (mapped ones with a pid are the apps on screen). */
+  windows(): Array<{
+    mapped: boolean;
+    pid: number | null;
+    x: number;
+    y: number;
+    w: number;
+    h: number;
+  }>;
+  appRef(pid: number): Promise<AppRef>;
+}
+
+const overlaps = (a: Rect, b: Rect): boolean =>
+  a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+/**
+ * The secure fields of every app with a mapped window on `region`, each app read in
+ * parallel within `timeoutMs`. Without the window list (no X), every app on the bus is
+ * read: slower, never less redacted.
+ */
+export async function scanSecureFields(
+  bus: AtspiBus,
+  region: Rect,
+  timeoutMs: number,
+  ctx: ScanContext,
+): Promise<SecureFieldScan> {
+  let pids: number[];
+  try {
+    pids = ctx
+      .windows()
+      .filter((w) => w.mapped && w.pid !== null && overlaps(w, region))
+      .map((w) => w.pid as number);
+  } catch {
+    pids = (await bus.registeredApps()).flatMap((a) => (a.pid === null ? [] : [a.pid]));
+  }
+  const scan: SecureFieldScan = { fresh: [], failed: [] };
+  const deadline = Date.now() + timeoutMs;
+  const slow = slowApps(bus);
+  const lookup = (pid: number, until: number): Promise<Rect[]> =>
+    withDeadline(
+      ctx.appRef(pid).then((app) => framesOf(bus, app, until)),
+      until,
+    );
+  await Promise.all(
+    [...new Set(pids)].map(async (pid) => {
+      if (slow.has(pid)) {
+        // It did not answer last time: no capture waits on it again until it does.
+        if (!slow.get(pid)) {
+          const probe = lookup(pid, Date.now() + PROBE_TIMEOUT_MS).then(
+            () => void slow.delete(pid),
+            () => void slow.set(pid, undefined),
+          );
+          slow.set(pid, probe);
+        }
+        scan.failed.push({ pid, reason: 'not responding (it did not answer the last lookup)' });
+        return;
+      }
+      try {
+        scan.fresh.push({ pid, frames: await lookup(pid, deadline) });
+      } catch (err) {
+        if (err instanceof AtspiTimeoutError || err instanceof LateError) slow.set(pid, undefined);
+        scan.failed.push({ pid, reason: (err as Error).message });
+      }
+    }),
+  );
+  return scan;
+}
+
+/** How long a background lookup of an app that stopped answering may take. */
+const PROBE_TIMEOUT_MS = 3000;
+
+/**
+ * Per connection: apps whose last lookup timed out, each with its background probe while
+ * one runs. An app leaves the map when a probe answers.
+ */
+const slowByBus = new WeakMap<AtspiBus, Map<number, Promise<void> | undefined>>();
+
+function slowApps(bus: AtspiBus): Map<number, Promise<void> | undefined> {
+  let map = slowByBus.get(bus);
+  if (!map) slowByBus.set(bus, (map = new Map()));
+  return map;
+}
+
+/** Toolkits without the Collection interface (GTK4, Qt) refuse the call by these names. */
+const NO_COLLECTION = /UnknownMethod|UnknownInterface|NotSupported/;
+
+/**
+ * An app's secure fields: by Collection where the app has it, else by a walk bounded by
+ * the deadline (a walk cut short cannot say where every field is: that is a failure).
+ */
+async function framesOf(bus: AtspiBus, app: AppRef, deadline: number): Promise<Rect[]> {
+  try {
+    return await secureFieldFrames(bus, app, Math.max(1, deadline - Date.now()));
+  } catch (err) {
+    const said = err instanceof AtspiCallError ? `${err.dbusName ?? ''} ${err.message}` : '';
+    if (!NO_COLLECTION.test(said)) throw err;
+  }
+  const snapshot = await snapshotApp(bus, app, {
+    maxElements: 5000,
+    maxDepth: 60,
+    timeBudgetMs: Math.max(1, deadline - Date.now()),
+  });
+  if (snapshot.truncated) throw new Error(`its walk was cut short (${snapshot.truncated})`);
+  return snapshot.elements
+    .filter((e) => e.flags.includes('secure') && e.frame && e.frame.w > 0 && e.frame.h > 0)
+    .map((e) => e.frame as Rect);
+}
+
+class LateError extends Error {}
+
+function withDeadline<T>(p: Promise<T>, deadline: number): Promise<T> {
+  const ms = Math.max(0, deadline - Date.now());
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new LateError(`did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
