@@ -206,8 +206,18 @@ export async function soakSection(ctx: BenchContext): Promise<void> {
     );
     out();
 
-    runs.push(
-      await runWith(ctx, 'alone', form, opts, undefined, async (server) => {
+    // A run that fails is reported and the others still run.
+    const attempt = async (name: string, run: () => Promise<RunResult>): Promise<void> => {
+      try {
+        runs.push(await run());
+      } catch (err) {
+        out(`**run "${name}" failed:** ${(err as Error)?.message ?? String(err)}`);
+        out();
+      }
+    };
+
+    await attempt('alone', () =>
+      runWith(ctx, 'alone', form, opts, undefined, async (server) => {
         await sleep(1000);
         cpu.push({
           state: 'idle, alone',
@@ -216,39 +226,30 @@ export async function soakSection(ctx: BenchContext): Promise<void> {
         });
       }),
     );
-    runs.push(await runWith(ctx, 'frozen app beside', form, opts, (s) => frozenNeighbour(ctx, s)));
-
+    await attempt('frozen app beside', () =>
+      runWith(ctx, 'frozen app beside', form, opts, (s) => frozenNeighbour(ctx, s)),
+    );
     let busy: LaunchedApp | undefined;
-    runs.push(
-      await runWith(
+    await attempt('busy app beside', () =>
+      runWith(
         ctx,
         'busy app beside',
         form,
         opts,
         async (server) => {
-          busy = await ctx.session.launchFixture('busy.py');
+          const app = await ctx.session.launchFixture('busy.py');
+          busy = app;
           // The server watches it, as after an agent looked at it once.
-          await server.call('ax_get_tree', { app: busy.pid });
-          const app = busy;
-          return { label: `busy.py pid ${app.pid}`, stop: async () => void (await app.stop()) };
+          await server.call('ax_get_tree', { app: app.pid });
+          return {
+            label: `busy.py pid ${app.pid}`,
+            async stop() {
+              await app.stop();
+            },
+          };
         },
         async (server) => {
-          if (!busy) return;
-          await sleep(1000);
-          const eventsPerS = await countEvents(ctx, busy.pid, EVENT_WINDOW_MS);
-          const updates = busy.output?.events ?? [];
-          const from = updates.length;
-          const percent = await cpuPercentOver(server.pid, CPU_WINDOW_MS);
-          const seconds = updates.slice(from).filter((e) => e.event === 'updates');
-          const updatesPerS =
-            seconds.reduce((sum, e) => sum + Number(e.count), 0) / Math.max(1, seconds.length);
-          cpu.push({
-            state: 'idle, watching busy.py',
-            percent,
-            target: WATCH_CPU_TARGET,
-            eventsPerS,
-            updatesPerS,
-          });
+          if (busy) cpu.push(await idleWatchingBusy(ctx, server, busy));
         },
       ),
     );
@@ -259,6 +260,29 @@ export async function soakSection(ctx: BenchContext): Promise<void> {
   printRuns(runs);
   printPerTool(runs);
   printCpu(cpu);
+}
+
+/** The server's CPU while idle and watching the busy app, with the app's event rate. */
+async function idleWatchingBusy(
+  ctx: BenchContext,
+  server: ServeProcess,
+  busy: LaunchedApp,
+): Promise<CpuRow> {
+  await sleep(1000);
+  const eventsPerS = await countEvents(ctx, busy.pid, EVENT_WINDOW_MS);
+  const lines = busy.output?.events ?? [];
+  const from = lines.length;
+  const percent = await cpuPercentOver(server.pid, CPU_WINDOW_MS);
+  const seconds = lines.slice(from).filter((e) => e.event === 'updates');
+  const updatesPerS =
+    seconds.reduce((sum, e) => sum + Number(e.count), 0) / Math.max(1, seconds.length);
+  return {
+    state: 'idle, watching busy.py',
+    percent,
+    target: WATCH_CPU_TARGET,
+    eventsPerS,
+    updatesPerS,
+  };
 }
 
 /** Change events per second the app sends, counted by the bench's own backend. */
