@@ -60,7 +60,7 @@ function envInt(name: string, fallback: number): number {
 }
 
 /** Nearest-rank percentile (p in 0..1). */
-function percentile(samples: readonly number[], p: number): number {
+export function percentile(samples: readonly number[], p: number): number {
   if (samples.length === 0) return NaN;
   const s = [...samples].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
