@@ -20,6 +20,7 @@ import { out, section } from './report.js';
 import { screenshotSection } from './screenshot.js';
 import { sessionBytesSection } from './session-bytes.js';
 import { snapshotSection } from './snapshot.js';
+import { soakSection } from './soak.js';
 import { summarySizeSection, summaryTotals } from './summary-size.js';
 
 function gitRev(): string {
@@ -101,6 +102,7 @@ async function main(): Promise<number> {
     await section('5. Queries (issue 4)', () => queriesSection(ctx));
     await section('6. Summary bytes of scripted tasks (issue 7)', () => sessionBytesSection(ctx));
     await section('3b. Summary size of every call in this run', async () => summaryTotals(ctx));
+    await section('7. Soak (issue 8)', () => soakSection(ctx));
   } finally {
     await backend.close().catch(() => undefined);
     await session.close().catch(() => undefined);
