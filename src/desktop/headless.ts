@@ -421,15 +421,7 @@ export class HeadlessDesktop {
           ...wait,
           what: 'at-spi-bus-launcher owning org.a11y.Bus',
         });
-        const [addr] = await session.call(
-          'org.a11y.Bus',
-          '/org/a11y/bus',
-          'org.a11y.Bus',
-          'GetAddress',
-        );
-        if (typeof addr !== 'string' || !addr) {
-          throw new DesktopError('org.a11y.Bus.GetAddress returned no address', 'start-failed');
-        }
+        const addr = await a11yBusAddress(session);
         env.AT_SPI_BUS_ADDRESS = addr;
         await session.call(
           'org.a11y.Bus',
@@ -759,16 +751,7 @@ async function tryStart(
       const owner = await session.pidOf('org.a11y.Bus');
       // Someone else's call activated another launcher first: that one is ours to stop too.
       if (owner !== spawnedPid) record(pids, owner, 'at-spi-bus-launcher(activated)');
-      const [addr] = await session.call(
-        'org.a11y.Bus',
-        '/org/a11y/bus',
-        'org.a11y.Bus',
-        'GetAddress',
-      );
-      if (typeof addr !== 'string' || !addr) {
-        throw new DesktopError('org.a11y.Bus.GetAddress returned no address', 'start-failed');
-      }
-      return addr;
+      return a11yBusAddress(session);
     });
     env.AT_SPI_BUS_ADDRESS = a11yAddr;
     const a11y = await AtspiBus.connect(a11yAddr, stepTimeout);
@@ -865,4 +848,15 @@ export function findDesktop(display?: number): HeadlessDesktop {
 function upList(all: Array<{ state: DesktopState; up: boolean }>): string {
   const up = all.filter((d) => d.up).map((d) => `:${d.state.display}`);
   return up.length ? ` (up: ${up.join(', ')})` : ' (none is up)';
+}
+
+/** The accessibility bus's address, from its launcher on the session bus. */
+async function a11yBusAddress(session: {
+  call: (dest: string, path: string, iface: string, member: string) => Promise<unknown[]>;
+}): Promise<string> {
+  const [addr] = await session.call('org.a11y.Bus', '/org/a11y/bus', 'org.a11y.Bus', 'GetAddress');
+  if (typeof addr !== 'string' || !addr) {
+    throw new DesktopError('org.a11y.Bus.GetAddress returned no address', 'start-failed');
+  }
+  return addr;
 }
