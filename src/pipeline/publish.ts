@@ -316,6 +316,7 @@ export class Publisher {
       text,
       structured: capStructured({ ...structured, ...req.extra }),
       isError: Boolean(req.error),
+      images: images.length > 0 ? images : undefined,
     };
   }
 
