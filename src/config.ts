@@ -481,3 +481,22 @@ export function serveHelp(): string {
     '  --help'.padEnd(width) + 'this text',
   ].join('\n');
 }
+
+/**
+ * The README's settings table rows (flag, variable, what), from the settings table: a
+ * unit test checks the README against it.
+ */
+export function settingsRows(): Array<[string, string, string]> {
+  return [
+    [
+      `\`--${CONFIG_FLAG} FILE\``,
+      `\`${CONFIG_ENV}\``,
+      'JSON settings file: keys are the flag names',
+    ],
+    ...SETTINGS.map((s): [string, string, string] => [
+      `\`--${s.flag} ${s.arg}\``,
+      `\`${s.env}\``,
+      s.help,
+    ]),
+  ];
+}
