@@ -3,6 +3,14 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import layers from './eslint-rules/layers.js';
 
+/** The only files that may import @modelcontextprotocol/*. */
+const SDK_FILES = [
+  'src/server.ts',
+  'src/transport/**/*.ts',
+  'src/tools/define.ts',
+  'src/harness/**/*.ts',
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'native/build/**', 'coverage/**'] },
   js.configs.recommended,
@@ -36,4 +44,23 @@ export default tseslint.config(
     plugins: { axpage: layers },
     rules: { 'axpage/layers': 'error' },
   },
+  // The MCP SDK stays behind a few files, so moving to its next major version touches
+  // only them (README, "Developing").
+  {
+    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@modelcontextprotocol/*', '@modelcontextprotocol/*/**'],
+              message: `Import the MCP SDK only in ${SDK_FILES.join(', ')}: use what they export.`,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  { files: SDK_FILES, rules: { 'no-restricted-imports': 'off' } },
 );

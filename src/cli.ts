@@ -53,7 +53,9 @@ async function serve(args: string[]): Promise<number> {
       process.stdout.write(`${serveHelp()}\n`);
       return 0;
     }
-    config = loadConfig(process.env, flags);
+    // The tool names, for `--tools`: loaded after --help, which needs none of the server.
+    const { allTools } = await import('./tools/index.js');
+    config = loadConfig(process.env, flags, { knownTools: allTools.map((t) => t.name) });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`axpage: ${err.message}\n`);

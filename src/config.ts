@@ -1,11 +1,33 @@
 /**
- * Runtime settings: defaults < environment (AXPAGE_*) < command-line flags of
- * `axpage serve`. One table describes every setting (its variable, its flag, its
- * help line), so the help text, the README and the parser cannot drift apart. Every
- * value is validated: a typo fails at start with a message naming the variable or flag.
+ * Runtime settings: defaults < JSON config file (`--config FILE`, AXPAGE_CONFIG) <
+ * environment (AXPAGE_*) < command-line flags of `axpage serve`. One table describes
+ * every setting (its flag, which is also its key in the file, its variable, its help
+ * line), so the help text, the README and the parser cannot drift apart. Every value is
+ * validated: a typo fails at start with a message naming the file and key, the
+ * variable or the flag.
  */
+import fs from 'node:fs';
 import type { SnapshotLimits } from './model/element.js';
-import { DEFAULT_POLICY, MODES, parseList, type PolicySettings } from './guard/policy.js';
+import {
+  DEFAULT_POLICY,
+  MODES,
+  parseList,
+  parseToolList,
+  type PolicySettings,
+} from './guard/policy.js';
+import {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_PAIRS,
+  parseByteSize,
+  type RetentionLimits,
+} from './capture/limits.js';
+
+/** off: no PNG; file: a PNG beside each tree file; inline: that PNG also as an image block. */
+export type ScreenshotMode = 'off' | 'file' | 'inline';
+export const SCREENSHOT_MODES: readonly ScreenshotMode[] = ['off', 'file', 'inline'];
+
+export const TRANSPORTS = ['stdio', 'http'] as const;
+export type TransportName = 'stdio';
 
 export interface Config {
   /** Bounds for one app walk. */
@@ -15,8 +37,11 @@ export interface Config {
   settleMaxMs: number;
   /** How long a spawned child process may take to show a window before settle gives up on it. */
   spawnWaitMs: number;
-  /** Capture screenshots at all (AXPAGE_SCREENSHOTS=0 turns them off; the summary says so). */
-  screenshots: boolean;
+  /** Screenshots: none (the summary says so), a PNG file per call, or that file inline too. */
+  screenshots: ScreenshotMode;
+  /** How many pairs and bytes the artifact dir keeps before the oldest pairs go. */
+  retention: RetentionLimits;
+  transport: TransportName;
   /** Guard rails: mode, app allow/deny lists, rate limit. */
   policy: PolicySettings;
   /** The artifact dir when given by flag or variable (else the default under tmp). */
@@ -34,7 +59,9 @@ export const DEFAULT_CONFIG: Config = {
   settleQuietMs: 60,
   settleMaxMs: 1500,
   spawnWaitMs: 2500,
-  screenshots: true,
+  screenshots: 'file',
+  retention: { maxPairs: DEFAULT_MAX_PAIRS, maxBytes: DEFAULT_MAX_BYTES },
+  transport: 'stdio',
   policy: DEFAULT_POLICY,
   visible: 'new',
 };
@@ -42,8 +69,10 @@ export const DEFAULT_CONFIG: Config = {
 type Kind =
   | { type: 'int'; min: number }
   | { type: 'bool' }
-  | { type: 'enum'; values: readonly string[] }
+  | { type: 'enum'; values: readonly string[]; aliases?: Record<string, string> }
   | { type: 'list' }
+  | { type: 'tools' }
+  | { type: 'size' }
   | { type: 'path' };
 
 interface Setting {
@@ -53,8 +82,13 @@ interface Setting {
   arg: string;
   help: string;
   kind: Kind;
-  apply: (c: Config, v: number | boolean | string | string[]) => void;
+  apply: (c: Config, v: Value) => void;
 }
+
+type Value = number | boolean | string | string[];
+
+/** Where a value came from, for its error message. */
+type Source = { kind: 'file'; file: string } | { kind: 'env' } | { kind: 'flag' };
 
 /** Every setting of `axpage serve`, in the order the help lists them. */
 export const SETTINGS: readonly Setting[] = [
@@ -165,43 +199,180 @@ export const SETTINGS: readonly Setting[] = [
   {
     env: 'AXPAGE_SCREENSHOTS',
     flag: 'screenshots',
-    arg: 'BOOL',
-    help: 'take screenshots at all (default true)',
-    kind: { type: 'bool' },
-    apply: (c, v) => (c.screenshots = v as boolean),
+    arg: 'MODE',
+    help: 'file (default): a PNG beside every tree file | inline: also returned as an image content block, for clients that cannot read files | off: none (1/true and 0/false still mean file and off)',
+    kind: {
+      type: 'enum',
+      values: SCREENSHOT_MODES,
+      aliases: {
+        '1': 'file',
+        true: 'file',
+        yes: 'file',
+        on: 'file',
+        '0': 'off',
+        false: 'off',
+        no: 'off',
+      },
+    },
+    apply: (c, v) => (c.screenshots = v as ScreenshotMode),
+  },
+  {
+    env: 'AXPAGE_MAX_PAIRS',
+    flag: 'max-pairs',
+    arg: 'N',
+    help: `most tree+screenshot pairs the artifact dir keeps; the oldest go first (default ${DEFAULT_MAX_PAIRS})`,
+    kind: { type: 'int', min: 1 },
+    apply: (c, v) => (c.retention.maxPairs = v as number),
+  },
+  {
+    env: 'AXPAGE_MAX_BYTES',
+    flag: 'max-bytes',
+    arg: 'SIZE',
+    help: 'most bytes the artifact dir keeps: 524288000, 500M, 2GiB (binary units; default 500MiB)',
+    kind: { type: 'size' },
+    apply: (c, v) => (c.retention.maxBytes = v as number),
+  },
+  {
+    env: 'AXPAGE_TOOLS',
+    flag: 'tools',
+    arg: 'LIST',
+    help: 'tools to list, comma-separated (ax_get_tree,ax_find: only these), and tools to leave out (-ax_click); a tool left out cannot be called',
+    kind: { type: 'tools' },
+    apply: (c, v) => {
+      const { allowTools, denyTools } = splitTools(v as string[]);
+      c.policy.allowTools = allowTools;
+      c.policy.denyTools = denyTools;
+    },
+  },
+  {
+    env: 'AXPAGE_TRANSPORT',
+    flag: 'transport',
+    arg: 'NAME',
+    help: 'stdio (default; the only one for now)',
+    kind: { type: 'enum', values: TRANSPORTS },
+    apply: (c, v) => {
+      if (v !== 'stdio') {
+        throw new ConfigError(
+          `transport ${String(v)} is not available yet in this version of axpage; use --transport stdio (the default)`,
+        );
+      }
+      c.transport = v;
+    },
   },
 ];
 
+/** `--config FILE` / AXPAGE_CONFIG: not a setting itself, where settings are read from. */
+export const CONFIG_FLAG = 'config';
+export const CONFIG_ENV = 'AXPAGE_CONFIG';
+
+function splitTools(entries: readonly string[]): { allowTools: string[]; denyTools: string[] } {
+  const allowTools: string[] = [];
+  const denyTools: string[] = [];
+  for (const e of entries) {
+    if (e.startsWith('-')) denyTools.push(e.slice(1).trim());
+    else allowTools.push(e);
+  }
+  return { allowTools, denyTools };
+}
+
+export interface LoadOptions {
+  /** The server's tool names: `--tools` entries outside them are an error listing them. */
+  knownTools?: readonly string[];
+  /** Reads the config file (tests pass their own). */
+  readFile?: (file: string) => string;
+}
+
 /**
- * The settings from the environment, then from flags (`{ 'max-depth': '10' }`, as
- * parseServeArgs returns them), over the defaults.
+ * The settings from the config file (flag `config`, else AXPAGE_CONFIG), then the
+ * environment, then flags (`{ 'max-depth': '10' }`, as parseServeArgs returns them),
+ * over the defaults.
  */
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
   flags: Record<string, string> = {},
+  opts: LoadOptions = {},
 ): Config {
   const config: Config = structuredClone(DEFAULT_CONFIG);
+  const file = flags[CONFIG_FLAG] ?? nonBlank(env[CONFIG_ENV]);
+  const fromFile = file === undefined ? new Map<Setting, string>() : readConfigFile(file, opts);
   for (const setting of SETTINGS) {
-    const fromEnv = env[setting.env];
-    // Blank counts as unset: Number(' ') is 0, which would silently zero a timing.
-    if (fromEnv !== undefined && fromEnv.trim() !== '') {
-      setting.apply(config, parseValue(setting, fromEnv, `${setting.env}=${fromEnv}`));
+    const inFile = fromFile.get(setting);
+    if (inFile !== undefined && file !== undefined) {
+      setting.apply(config, parseValue(setting, inFile, { kind: 'file', file }, opts));
+    }
+    const fromEnv = nonBlank(env[setting.env]);
+    if (fromEnv !== undefined) {
+      setting.apply(config, parseValue(setting, fromEnv, { kind: 'env' }, opts));
     }
     const fromFlag = flags[setting.flag];
     if (fromFlag !== undefined) {
-      setting.apply(config, parseValue(setting, fromFlag, `--${setting.flag} ${fromFlag}`));
+      setting.apply(config, parseValue(setting, fromFlag, { kind: 'flag' }, opts));
     }
   }
   return config;
 }
 
-function parseValue(
-  setting: Setting,
-  raw: string,
-  shown: string,
-): number | boolean | string | string[] {
+/** Blank counts as unset: Number(' ') is 0, which would silently zero a timing. */
+function nonBlank(raw: string | undefined): string | undefined {
+  return raw !== undefined && raw.trim() !== '' ? raw : undefined;
+}
+
+/**
+ * The config file's values, as the strings a flag would give: a JSON object whose keys
+ * are flag names (`"max-depth": 10`, `"tools": ["ax_find", "-ax_click"]`).
+ */
+function readConfigFile(file: string, opts: LoadOptions): Map<Setting, string> {
+  let text: string;
+  try {
+    text = (opts.readFile ?? ((f) => fs.readFileSync(f, 'utf8')))(file);
+  } catch (err) {
+    throw new ConfigError(
+      `cannot read config file ${file} (${(err as NodeJS.ErrnoException).code ?? String(err)}); fix --config / ${CONFIG_ENV}`,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`config file ${file} is not JSON: ${(err as Error).message}`);
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new ConfigError(
+      `config file ${file} must hold a JSON object of settings, like {"max-depth": 10}`,
+    );
+  }
+  const byFlag = new Map(SETTINGS.map((s) => [s.flag, s]));
+  const values = new Map<Setting, string>();
+  for (const [key, value] of Object.entries(json)) {
+    const setting = byFlag.get(key);
+    if (!setting) {
+      throw new ConfigError(
+        `config file ${file}: unknown key "${key}"; the keys are the flag names: ${SETTINGS.map((s) => s.flag).join(', ')}`,
+      );
+    }
+    const listy = setting.kind.type === 'list' || setting.kind.type === 'tools';
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+      values.set(setting, String(value));
+    } else if (listy && Array.isArray(value) && value.every((v) => typeof v === 'string')) {
+      values.set(setting, value.join(','));
+    } else {
+      throw new ConfigError(
+        `config file ${file}: "${key}" is ${JSON.stringify(value)}; give a ${listy ? 'string or an array of strings' : 'string, number or boolean'} (${setting.arg})`,
+      );
+    }
+  }
+  return values;
+}
+
+function parseValue(setting: Setting, raw: string, source: Source, opts: LoadOptions): Value {
   const kind = setting.kind;
   const value = raw.trim();
+  const shown =
+    source.kind === 'file'
+      ? `config file ${source.file}: "${setting.flag}": ${JSON.stringify(raw)}`
+      : source.kind === 'env'
+        ? `${setting.env}=${raw}`
+        : `--${setting.flag} ${raw}`;
   switch (kind.type) {
     case 'int': {
       const n = Number(value);
@@ -216,13 +387,36 @@ function parseValue(
       if (['0', 'false', 'no', 'off'].includes(v)) return false;
       throw new ConfigError(`${shown} is not a boolean (use 1/0, true/false)`);
     }
-    case 'enum':
-      if (!kind.values.includes(value)) {
+    case 'enum': {
+      const v = kind.aliases?.[value.toLowerCase()] ?? value;
+      if (!kind.values.includes(v)) {
         throw new ConfigError(`${shown} is not one of ${kind.values.join(', ')}`);
       }
-      return value;
+      return v;
+    }
     case 'list':
       return parseList(value);
+    case 'tools': {
+      const entries = parseList(value);
+      if (opts.knownTools) {
+        const { unknown } = parseToolList(entries, opts.knownTools);
+        if (unknown.length > 0) {
+          throw new ConfigError(
+            `${shown}: unknown tool${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the tools are ${opts.knownTools.join(', ')}`,
+          );
+        }
+      }
+      return entries;
+    }
+    case 'size': {
+      const n = parseByteSize(value);
+      if (n === null || n < 1) {
+        throw new ConfigError(
+          `${shown} is not a size >= 1 byte (e.g. 524288000, 500M, 2GiB); unset it or fix it`,
+        );
+      }
+      return n;
+    }
     case 'path':
       if (value === '') throw new ConfigError(`${shown}: give a directory`);
       return value;
@@ -247,7 +441,12 @@ export function parseServeArgs(argv: readonly string[]): {
       continue;
     }
     const m = /^--([a-z-]+)(?:=(.*))?$/s.exec(arg);
-    const setting = m ? byFlag.get(m[1]) : undefined;
+    const setting =
+      m?.[1] === CONFIG_FLAG
+        ? { flag: CONFIG_FLAG, arg: 'FILE' }
+        : m
+          ? byFlag.get(m[1])
+          : undefined;
     if (!m || !setting) {
       throw new ConfigError(
         `unknown argument '${arg}' for axpage serve (axpage serve --help lists the options)`,
@@ -273,10 +472,31 @@ export function serveHelp(): string {
   return [
     'usage: axpage serve [options]   MCP server on stdio',
     '',
-    'Each option can also be set by the environment variable in brackets; a flag wins over',
-    'the variable. Unknown options are an error.',
+    'Each option can also be set by the environment variable in brackets, or as a key (the',
+    'flag name) in a JSON config file: defaults < file < variable < flag. Unknown options,',
+    'keys and bad values are an error.',
     '',
+    `${'  --config FILE'.padEnd(width)}JSON settings file, e.g. {"max-depth": 10, "tools": ["-ax_click"]} [${CONFIG_ENV}]`,
     ...rows.map(([flag, help]) => flag.padEnd(width) + help),
     '  --help'.padEnd(width) + 'this text',
   ].join('\n');
+}
+
+/**
+ * The README's settings table rows (flag, variable, what), from the settings table: a
+ * unit test checks the README against it.
+ */
+export function settingsRows(): Array<[string, string, string]> {
+  return [
+    [
+      `\`--${CONFIG_FLAG} FILE\``,
+      `\`${CONFIG_ENV}\``,
+      'JSON settings file: keys are the flag names',
+    ],
+    ...SETTINGS.map((s): [string, string, string] => [
+      `\`--${s.flag} ${s.arg}\``,
+      `\`${s.env}\``,
+      s.help,
+    ]),
+  ];
 }

@@ -40,7 +40,7 @@ export function createServer(openDesktop: () => Promise<Desktop>, config: Config
   const policy = pipeline.policy;
   const audit = AuditLog.in(resolveArtifactDir({ ...process.env, AXPAGE_OUT: config.outDir }));
   // A mode that does not list a tool does not register it: it cannot be called either.
-  for (const tool of allTools.filter((t) => policy.lists(t.kind))) {
+  for (const tool of allTools.filter((t) => policy.toolListed(t))) {
     const def = isMutating(tool.kind) ? audited(tool, audit) : tool;
     registerTool(server, def, summaryShape, (extra) => ({ pipeline, signal: extra.signal }));
   }

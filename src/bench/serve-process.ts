@@ -3,10 +3,8 @@
  * stdio like the harness session's server, but with its pid at hand (to read its memory,
  * descriptors and CPU from /proc) and a bound on every call.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import path from 'node:path';
-import { packageRoot, type Session } from '../harness/session.js';
+import type { Session } from '../harness/session.js';
+import { startServeClient } from '../harness/serve-client.js';
 
 export interface TimedCall {
   tool: string;
@@ -29,45 +27,30 @@ export async function startServe(
   session: Session,
   opts: { env?: Record<string, string>; callTimeoutMs: number },
 ): Promise<ServeProcess> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [path.join(packageRoot(), 'dist', 'cli.js'), 'serve'],
+  let log = '';
+  const server = await startServeClient({
+    name: 'axpage-bench-soak',
     env: {
       ...(session.desktop.processEnv() as Record<string, string>),
       AXPAGE_OUT: session.artifactDir,
       ...opts.env,
     },
-    stderr: 'pipe',
+    onStderr: (chunk) => {
+      log = (log + chunk).slice(-4096);
+    },
   });
-  let log = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    log = (log + chunk.toString()).slice(-4096);
-  });
-  const client = new Client({ name: 'axpage-bench-soak', version: '0' });
-  await client.connect(transport);
-  const pid = transport.pid;
-  if (pid === null) {
-    await client.close();
-    throw new Error('axpage serve started without a pid');
-  }
   return {
-    pid,
+    pid: server.pid,
     async call(tool, args) {
       const t0 = performance.now();
       try {
-        const r = await client.callTool({ name: tool, arguments: args }, undefined, {
-          timeout: opts.callTimeoutMs,
-        });
-        const text = ((r.content ?? []) as Array<{ type: string; text?: string }>)
-          .filter((c) => c.type === 'text')
-          .map((c) => c.text ?? '')
-          .join('\n');
-        return { tool, ms: performance.now() - t0, isError: r.isError === true, text };
+        const r = await server.call(tool, args, { timeoutMs: opts.callTimeoutMs });
+        return { tool, ms: performance.now() - t0, isError: r.isError, text: r.text };
       } catch (err) {
         return { tool, ms: performance.now() - t0, isError: true, text: String(err) };
       }
     },
     logTail: () => log,
-    close: () => client.close(),
+    close: () => server.close(),
   };
 }

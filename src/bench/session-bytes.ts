@@ -6,11 +6,8 @@
  * with `AXPAGE_VISIBLE=full` (the baseline: 30+10 visible elements on every call).
  * Fixture apps are started afresh for each pass, so both see the same screens.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import path from 'node:path';
 import type { LaunchedApp } from '../desktop/apps.js';
-import { packageRoot } from '../harness/session.js';
+import { startServeClient } from '../harness/serve-client.js';
 import type { BenchContext } from './context.js';
 import { fmt, out, table, verdict } from './report.js';
 import { stats } from './stats.js';
@@ -35,34 +32,26 @@ interface Server {
 }
 
 async function startServer(ctx: BenchContext, env: Record<string, string>): Promise<Server> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [path.join(packageRoot(), 'dist', 'cli.js'), 'serve'],
+  const server = await startServeClient({
+    name: 'axpage-bench',
     env: {
       ...(ctx.session.desktop.processEnv() as Record<string, string>),
       AXPAGE_OUT: ctx.session.artifactDir,
       ...env,
     },
-    stderr: 'ignore',
   });
-  const client = new Client({ name: 'axpage-bench', version: '0' });
-  await client.connect(transport);
   return {
     async call(tool, args) {
-      const r = await client.callTool({ name: tool, arguments: args });
-      const text = ((r.content ?? []) as Array<{ type: string; text?: string }>)
-        .filter((c) => c.type === 'text')
-        .map((c) => c.text ?? '')
-        .join('\n');
+      const r = await server.call(tool, args);
       return {
         tool,
-        bytes: Buffer.byteLength(text),
-        isError: r.isError === true,
-        structured: (r.structuredContent ?? {}) as Record<string, unknown>,
-        text,
+        bytes: Buffer.byteLength(r.text),
+        isError: r.isError,
+        structured: r.structured,
+        text: r.text,
       };
     },
-    close: () => client.close(),
+    close: () => server.close(),
   };
 }
 

@@ -1,6 +1,8 @@
 /**
- * Retention caps from the environment: AXPAGE_MAX_PAIRS and AXPAGE_MAX_BYTES.
- * A bad value fails at start with a message naming the variable and what it accepts.
+ * Retention caps: the defaults, the byte-size syntax and the checks. The server takes
+ * its caps from the settings table (src/config.ts: --max-pairs/--max-bytes, the config
+ * file, AXPAGE_MAX_PAIRS/AXPAGE_MAX_BYTES) and passes them to ArtifactStore.open; the
+ * environment reading here serves only stores opened without caps (tools and tests).
  */
 import { ArtifactError } from './errors.js';
 

@@ -6,6 +6,10 @@
  * refuses typing into secure (password) fields unless allowed; `read-only` lists no
  * tool that changes an app at all.
  *
+ * Tool lists (`--tools`): names to list (`ax_get_tree,ax_find`: only these), names to
+ * leave out (`-ax_click`), or both; the mode's own cut applies first. A tool left out is
+ * not registered, so a client can neither see nor call it.
+ *
  * App patterns (allow and deny lists): a pid (`1234`), a name compared without case
  * (`gedit`), or a name with `*` wildcards (`gnome-*`). Deny wins over allow; an empty
  * allow list allows every app not denied.
@@ -26,6 +30,9 @@ export interface PolicySettings {
   ratePerMinute: number;
   /** In safe mode, typing into secure fields is refused unless this is set. */
   allowSecureTyping: boolean;
+  /** Tool names to list (empty: every tool the mode lists) and tool names never to list. */
+  allowTools: string[];
+  denyTools: string[];
 }
 
 export const DEFAULT_POLICY: PolicySettings = {
@@ -34,6 +41,8 @@ export const DEFAULT_POLICY: PolicySettings = {
   denyApps: [],
   ratePerMinute: 600,
   allowSecureTyping: false,
+  allowTools: [],
+  denyTools: [],
 };
 
 export function isMutating(kind: GuardKind): boolean {
@@ -54,6 +63,16 @@ export class Policy {
     if (this.settings.mode === 'read-only') return !isMutating(kind);
     if (this.settings.mode === 'safe') return kind !== 'script';
     return true;
+  }
+
+  /**
+   * Whether the server registers this tool: the mode lists its kind, the allow list (when
+   * given) names it and the deny list does not.
+   */
+  toolListed(tool: { name: string; kind: GuardKind }): boolean {
+    const { allowTools, denyTools } = this.settings;
+    if (!this.lists(tool.kind) || denyTools.includes(tool.name)) return false;
+    return allowTools.length === 0 || allowTools.includes(tool.name);
   }
 
   /** Throws a clear error when the app is blocked by the allow/deny lists. */
@@ -124,6 +143,26 @@ export function matchesApp(pattern: string, app: { pid: number; name: string }):
     'i',
   );
   return re.test(app.name);
+}
+
+/**
+ * A `--tools` list split into names to allow and names to deny (`-name`). Unknown
+ * names are returned apart so the caller can refuse them with the known ones listed.
+ */
+export function parseToolList(
+  entries: readonly string[],
+  known: readonly string[],
+): { allowTools: string[]; denyTools: string[]; unknown: string[] } {
+  const allowTools: string[] = [];
+  const denyTools: string[] = [];
+  const unknown: string[] = [];
+  for (const entry of entries) {
+    const deny = entry.startsWith('-');
+    const name = (deny ? entry.slice(1) : entry).trim();
+    if (!known.includes(name)) unknown.push(entry);
+    else (deny ? denyTools : allowTools).push(name);
+  }
+  return { allowTools, denyTools, unknown };
 }
 
 /** A comma-separated list, blanks dropped. */

@@ -171,6 +171,7 @@ export class Publisher {
   private store(): Promise<ArtifactStore> {
     this.storePromise ??= ArtifactStore.open({
       dir: resolveArtifactDir({ ...process.env, AXPAGE_OUT: this.config.outDir }),
+      ...this.config.retention,
     }).catch((err: unknown) => {
       this.storePromise = undefined;
       throw err;
@@ -194,8 +195,8 @@ export class Publisher {
     let screenshot: string | undefined;
     let screenshotError: string | undefined;
     let stale: Redaction['stale'];
-    if (!this.config.screenshots) {
-      screenshotError = 'screenshots are off (AXPAGE_SCREENSHOTS=0)';
+    if (this.config.screenshots === 'off') {
+      screenshotError = SCREENSHOTS_OFF;
     } else {
       try {
         const desktop = await this.desktop();
@@ -207,7 +208,7 @@ export class Publisher {
         await store.writeBinary(names.pngPath, shot.png);
         screenshot = names.pngPath;
         stale = shot.stale;
-        if (req.includeImage) {
+        if (req.includeImage || this.config.screenshots === 'inline') {
           images.push({ data: shot.png.toString('base64'), mimeType: 'image/png' });
         }
       } catch (err) {
@@ -265,19 +266,31 @@ export class Publisher {
     let screenshot: string | undefined;
     let screenshotError: string | undefined;
     let did = req.did;
+    const images: ToolResponse['images'] = [];
     if (req.listing) {
       const store = await this.store();
       const names = await store.allocate(shortName(tool));
       let stale: Redaction['stale'];
-      try {
-        const desktop = await this.desktop();
-        const size = await desktop.screenSize();
-        const shot = await this.captureRedacted(desktop, { x: 0, y: 0, w: size.w, h: size.h }, []);
-        await store.writeBinary(names.pngPath, shot.png);
-        screenshot = names.pngPath;
-        stale = shot.stale;
-      } catch (err) {
-        screenshotError = `capture failed: ${describeError(err).message}`;
+      if (this.config.screenshots === 'off') {
+        screenshotError = SCREENSHOTS_OFF;
+      } else {
+        try {
+          const desktop = await this.desktop();
+          const size = await desktop.screenSize();
+          const shot = await this.captureRedacted(
+            desktop,
+            { x: 0, y: 0, w: size.w, h: size.h },
+            [],
+          );
+          await store.writeBinary(names.pngPath, shot.png);
+          screenshot = names.pngPath;
+          stale = shot.stale;
+          if (this.config.screenshots === 'inline') {
+            images.push({ data: shot.png.toString('base64'), mimeType: 'image/png' });
+          }
+        } catch (err) {
+          screenshotError = `capture failed: ${describeError(err).message}`;
+        }
       }
       did = withNote(did, stale?.short);
       const listing = stale
@@ -303,6 +316,7 @@ export class Publisher {
       text,
       structured: capStructured({ ...structured, ...req.extra }),
       isError: Boolean(req.error),
+      images: images.length > 0 ? images : undefined,
     };
   }
 
@@ -347,6 +361,8 @@ export class Publisher {
     };
   }
 }
+
+const SCREENSHOTS_OFF = 'screenshots are off (AXPAGE_SCREENSHOTS=off)';
 
 /** A stale-redaction warning rides on the summary's one line of what was done. */
 function withNote(did: string, note: string | undefined): string {

@@ -2,17 +2,16 @@
  * With no desktop session at all (no DISPLAY, no session bus, no AT-SPI bus), the server
  * still starts, says clearly what is missing and what to do, and stays up.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { spawn } from 'node:child_process';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { packageRoot } from '../../src/harness/session.js';
 import { parseSummary } from '../../src/harness/summary-parse.js';
+import { startServeClient, type ServeClient } from '../../src/harness/serve-client.js';
 
-let client: Client;
+let client: ServeClient;
 let out: string;
 
 beforeAll(async () => {
@@ -22,16 +21,8 @@ beforeAll(async () => {
     HOME: os.tmpdir(),
     AXPAGE_OUT: out,
   };
-  client = new Client({ name: 'no-desktop-test', version: '0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [path.join(packageRoot(), 'dist', 'cli.js'), 'serve'],
-      env,
-      stderr: 'pipe',
-    }),
-  );
-  await client.listTools();
+  client = await startServeClient({ name: 'no-desktop-test', env, onStderr: () => undefined });
+  await client.toolNames();
 });
 
 afterAll(async () => {
@@ -39,28 +30,23 @@ afterAll(async () => {
   fs.rmSync(out, { recursive: true, force: true });
 });
 
-function text(r: Awaited<ReturnType<Client['callTool']>>): string {
-  return (r.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
-}
-
 it('ax_is_accessible says why not and what to do', async () => {
-  const r = await client.callTool({ name: 'ax_is_accessible', arguments: {} });
-  const s = parseSummary(text(r));
-  expect(r.structuredContent).toMatchObject({ enabled: false });
+  const r = await client.call('ax_is_accessible');
+  const s = parseSummary(r.text);
+  expect(r.structured).toMatchObject({ enabled: false });
   expect(s.fields.error).toMatch(/DBUS_SESSION_BUS_ADDRESS|AT_SPI_BUS_ADDRESS|DISPLAY/);
   expect(s.fields.error).toMatch(/axpage desktop up/);
 });
 
 it('a tool that needs the desktop fails clearly and the server stays up', async () => {
-  const r = await client.callTool({ name: 'ax_get_tree', arguments: { app: 'anything' } });
+  const r = await client.call('ax_get_tree', { app: 'anything' });
   expect(r.isError).toBe(true);
-  const s = parseSummary(text(r));
+  const s = parseSummary(r.text);
   expect(s.fields.status).toBe('error');
   expect(s.fields.error.length).toBeGreaterThan(20);
-  const again = await client.callTool({ name: 'ax_list_apps', arguments: {} });
+  const again = await client.call('ax_list_apps');
   expect(again.isError).toBe(true);
-  const tools = await client.listTools();
-  expect(tools.tools.length).toBeGreaterThan(5);
+  expect((await client.toolNames()).length).toBeGreaterThan(5);
 });
 
 it('exits by itself when its client closes stdin', async () => {

@@ -39,7 +39,7 @@ describe('loadConfig: defaults', () => {
     expect(d.limits.maxDepth).toBeGreaterThan(0);
     expect(d.limits.timeBudgetMs).toBeGreaterThan(0);
     expect(d.settleQuietMs).toBeLessThan(d.settleMaxMs);
-    expect(d.screenshots).toBe(true);
+    expect(d.screenshots).toBe('file');
   });
 
   it('ignores unrelated variables and treats empty values as unset', () => {
@@ -50,7 +50,7 @@ describe('loadConfig: defaults', () => {
   it('treats whitespace-only values as unset, not as 0', () => {
     const c = loadConfig({ AXPAGE_SETTLE_QUIET_MS: ' ', AXPAGE_SCREENSHOTS: '  ' });
     expect(c.settleQuietMs).toBe(DEFAULT_CONFIG.settleQuietMs);
-    expect(c.screenshots).toBe(true);
+    expect(c.screenshots).toBe('file');
   });
 
   it('returns a fresh object: changing it leaves the defaults alone', () => {
@@ -95,23 +95,27 @@ describe('loadConfig: overrides', () => {
       settleQuietMs: 0,
       settleMaxMs: 0,
       spawnWaitMs: 100,
-      screenshots: false,
+      screenshots: 'off',
+      retention: DEFAULT_CONFIG.retention,
+      transport: 'stdio',
       policy: DEFAULT_CONFIG.policy,
       visible: 'new',
     });
   });
 
   it.each([
-    ['1', true],
-    ['true', true],
-    ['TRUE', true],
-    ['yes', true],
-    ['on', true],
-    [' on ', true],
-    ['0', false],
-    ['false', false],
-    ['No', false],
-    ['off', false],
+    ['1', 'file'],
+    ['true', 'file'],
+    ['TRUE', 'file'],
+    ['yes', 'file'],
+    ['on', 'file'],
+    [' on ', 'file'],
+    ['file', 'file'],
+    ['inline', 'inline'],
+    ['0', 'off'],
+    ['false', 'off'],
+    ['No', 'off'],
+    ['off', 'off'],
   ])('AXPAGE_SCREENSHOTS=%j reads as %s', (raw, expected) => {
     expect(loadConfig({ AXPAGE_SCREENSHOTS: raw }).screenshots).toBe(expected);
   });
@@ -140,7 +144,7 @@ describe('loadConfig: invalid values', () => {
 
   it.each(['maybe', '2', 'enabled', 'tru'])('AXPAGE_SCREENSHOTS=%j is rejected by name', (raw) => {
     const err = configError({ AXPAGE_SCREENSHOTS: raw });
-    expect(err.message).toBe(`AXPAGE_SCREENSHOTS=${raw} is not a boolean (use 1/0, true/false)`);
+    expect(err.message).toBe(`AXPAGE_SCREENSHOTS=${raw} is not one of off, file, inline`);
     expect(err.name).toBe('ConfigError');
   });
 });

@@ -5,7 +5,13 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AxError } from '../../src/errors.js';
 import { AuditLog, redactArgs } from '../../src/guard/audit.js';
-import { DEFAULT_POLICY, Policy, matchesApp, type PolicySettings } from '../../src/guard/policy.js';
+import {
+  DEFAULT_POLICY,
+  Policy,
+  matchesApp,
+  parseToolList,
+  type PolicySettings,
+} from '../../src/guard/policy.js';
 
 const gedit = { pid: 4242, name: 'gedit' };
 
@@ -23,6 +29,36 @@ function blocked(fn: () => void, code: string): AxError {
   }
   throw new Error('expected an error');
 }
+
+describe('Policy: tool lists', () => {
+  const tools = [
+    { name: 'ax_get_tree', kind: 'read' },
+    { name: 'ax_find', kind: 'read' },
+    { name: 'ax_click', kind: 'action' },
+    { name: 'ax_type', kind: 'action' },
+  ] as const;
+  const listed = (over: Partial<PolicySettings>) =>
+    tools.filter((t) => policy(over).toolListed(t)).map((t) => t.name);
+
+  it('lists every tool by default, only the allowed ones, none of the denied ones', () => {
+    expect(listed({})).toEqual(['ax_get_tree', 'ax_find', 'ax_click', 'ax_type']);
+    expect(listed({ allowTools: ['ax_find', 'ax_click'] })).toEqual(['ax_find', 'ax_click']);
+    expect(listed({ denyTools: ['ax_click'] })).toEqual(['ax_get_tree', 'ax_find', 'ax_type']);
+    expect(listed({ allowTools: ['ax_find', 'ax_click'], denyTools: ['ax_click'] })).toEqual([
+      'ax_find',
+    ]);
+  });
+
+  it('an allowed tool stays unlisted when the mode leaves it out', () => {
+    expect(listed({ mode: 'read-only', allowTools: ['ax_find', 'ax_click'] })).toEqual(['ax_find']);
+  });
+
+  it('parseToolList splits allow, deny (-name) and unknown entries', () => {
+    expect(
+      parseToolList(['ax_find', '-ax_click', 'ax_nope', '-nope'], ['ax_find', 'ax_click']),
+    ).toEqual({ allowTools: ['ax_find'], denyTools: ['ax_click'], unknown: ['ax_nope', '-nope'] });
+  });
+});
 
 describe('Policy: modes', () => {
   it('lists every tool in full mode, no script tool in safe mode, nothing mutating read-only', () => {

@@ -101,7 +101,7 @@ afterAll(() => {
 });
 
 function publisher(mode: 'new' | 'full' = 'new'): Publisher {
-  return new Publisher(noDesktop, { ...DEFAULT_CONFIG, screenshots: false }, mode);
+  return new Publisher(noDesktop, { ...DEFAULT_CONFIG, screenshots: 'off' }, mode);
 }
 
 describe('session memory: what visible_elements lists', () => {
