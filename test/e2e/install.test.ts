@@ -2,13 +2,17 @@
  * What a user gets from the registry: `npm pack` this checkout, install the tarball into an
  * empty dir (the addon builds on install), and run the installed `axpage demo`, which
  * brings up its own headless desktop. Then the installed copy with its addon removed says
- * at start which system packages are missing, never that the X server is down.
+ * at start, in ax_is_accessible and in a capture which system packages are missing, never
+ * that the X server is down.
  */
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, expect, it } from 'vitest';
+import { startDesktop } from '../../src/desktop/headless.js';
 import { packageRoot } from '../../src/harness/session.js';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'axpage-install-test-'));
@@ -98,3 +102,33 @@ it('without its addon the installed server says at start what to install', () =>
   expect(serve.stderr).toContain('libx11-dev libxext-dev libxtst-dev');
   expect(serve.stderr).not.toMatch(/X server is running|cannot open X display/);
 });
+
+it('without its addon ax_is_accessible and a capture name the packages, on a live desktop', async () => {
+  const cli = path.join(installDir, 'node_modules/axpage/dist/cli.js');
+  expect(fs.existsSync(cli), 'the install step failed').toBe(true);
+  const desktop = await startDesktop();
+  const client = new Client({ name: 'install-test', version: '0' });
+  try {
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [cli, 'serve'],
+        env: { ...(desktop.processEnv() as Record<string, string>), AXPAGE_OUT: out },
+        stderr: 'ignore',
+      }),
+    );
+    const text = (res: Awaited<ReturnType<typeof client.callTool>>) =>
+      (res.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');
+    const access = text(await client.callTool({ name: 'ax_is_accessible', arguments: {} }));
+    expect(access).toMatch(/native X11 addon .* is not built/);
+    expect(access).toContain('libx11-dev libxext-dev libxtst-dev');
+    expect(access).not.toMatch(/X server is running|cannot open X display/);
+    const shot = await client.callTool({ name: 'ax_screenshot', arguments: { full_screen: true } });
+    expect(shot.isError, text(shot)).toBe(true);
+    expect(text(shot)).toContain('libx11-dev libxext-dev libxtst-dev');
+    expect(text(shot)).not.toMatch(/X server is running|cannot open X display/);
+  } finally {
+    await client.close().catch(() => undefined);
+    await desktop.stop();
+  }
+}, 120_000);
