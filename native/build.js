@@ -68,13 +68,17 @@ function diagnose() {
   return found;
 }
 
+// Our own devDependency first (a repo checkout), then npm's bundled one (an install of
+// the packed tarball, where devDependencies are absent). Never a node-gyp that some other
+// package dragged into the install tree: old ones (v7) fail on current Node and Python.
 function nodeGypScript() {
+  const own = path.join(here, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
+  if (fs.existsSync(own)) return own;
+  const bundled = process.env.npm_config_node_gyp;
+  if (bundled && fs.existsSync(bundled)) return bundled;
   try {
     return require.resolve('node-gyp/bin/node-gyp.js', { paths: [here] });
   } catch {
-    // Installed without devDependencies: npm's own bundled node-gyp.
-    const bundled = process.env.npm_config_node_gyp;
-    if (bundled && fs.existsSync(bundled)) return bundled;
     return null;
   }
 }

@@ -63,11 +63,11 @@ async function serve(args: string[]): Promise<number> {
     }
     throw err;
   }
-  const [{ LineTransport }, { createServer }, { openDesktop }] = await Promise.all([
-    import('./transport/stdio.js'),
-    import('./server.js'),
-    import('./platform/index.js'),
-  ]);
+  const [{ LineTransport }, { createServer }, { openDesktop, platformProblem }] = await Promise.all(
+    [import('./transport/stdio.js'), import('./server.js'), import('./platform/index.js')],
+  );
+  const problem = await platformProblem();
+  if (problem) process.stderr.write(`axpage: ${problem}\n`);
   const handle = createServer(() => openDesktop(), config);
   const transport = new LineTransport();
   let closing: Promise<void> | undefined;

@@ -12,3 +12,13 @@ export async function openDesktop(env: NodeJS.ProcessEnv = process.env): Promise
     `axpage has no backend for ${process.platform} yet: Linux (AT-SPI2 + X11) works today; the macOS backend is planned`,
   );
 }
+
+/**
+ * What keeps this platform's backend from working at all (a missing or broken native
+ * addon), checked at server start so the log says it before the first call fails.
+ */
+export async function platformProblem(): Promise<string | undefined> {
+  if (process.platform !== 'linux') return undefined;
+  const { nativeAddonProblem } = await import('./linux/x11.js');
+  return nativeAddonProblem()?.message;
+}

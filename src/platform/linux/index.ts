@@ -28,7 +28,7 @@ import {
 import * as atspi from './atspi/index.js';
 import { scanSecureFields } from './atspi/secure.js';
 import { descendants } from './proc.js';
-import { keysymOf, X11 } from './x11.js';
+import { keysymOf, nativeAddonProblem, X11 } from './x11.js';
 
 /** Bound on the window manager fronting a window (a loaded machine takes hundreds of ms). */
 const ACTIVATE_TIMEOUT_MS = 1500;
@@ -149,6 +149,8 @@ export class LinuxDesktop implements Desktop {
       this.x11 = X11.open(this.env.DISPLAY, { framebuffer: this.env.XVFB_FB ?? false });
       return this.x11;
     } catch (err) {
+      // A missing addon is not a display problem: its own error names what to install.
+      if (err instanceof PlatformError) throw err;
       this.x11Error = new PlatformError(
         'no_display',
         `cannot open X display ${this.env.DISPLAY}: ${(err as Error).message}`,
@@ -159,6 +161,10 @@ export class LinuxDesktop implements Desktop {
   }
 
   async checkAccess(): Promise<AccessReport> {
+    const addon = nativeAddonProblem();
+    if (addon) {
+      return { ok: false, reason: addon.message, problem: addon.code, details: { ...addon.facts } };
+    }
     let bus: AtspiBus;
     try {
       bus = await this.live();

@@ -22,15 +22,59 @@ import type {
   XwdInfo,
 } from '@axpage/native';
 import type { Rect } from '../../model/element.js';
+import { PlatformError } from '../../errors.js';
 import type { MouseButton, RawImage } from '../desktop.js';
 
 type NativeModule = typeof NativeApi;
 
+const SYSTEM_PACKAGES = 'g++ make python3 libx11-dev libxext-dev libxtst-dev';
+
 let nativeModule: NativeModule | undefined;
-/** Loaded on first use, so importing this module never fails on a machine without the addon. */
+let nativeError: PlatformError | undefined;
+/**
+ * Loaded on first use, so importing this module never fails on a machine without the addon.
+ * A missing or broken addon is a PlatformError that names the system packages the build
+ * needs: it must never read as a display problem.
+ */
 function native(): NativeModule {
-  nativeModule ??= createRequire(import.meta.url)('@axpage/native') as NativeModule;
-  return nativeModule;
+  if (nativeModule) return nativeModule;
+  if (nativeError) throw nativeError;
+  try {
+    nativeModule = createRequire(import.meta.url)('@axpage/native') as NativeModule;
+    return nativeModule;
+  } catch (err) {
+    nativeError = addonError(err);
+    throw nativeError;
+  }
+}
+
+function addonError(err: unknown): PlatformError {
+  const code = (err as { code?: unknown }).code;
+  const message = err instanceof Error ? err.message : String(err);
+  const state =
+    code === 'AXPAGE_NATIVE_NOT_BUILT'
+      ? 'is not built'
+      : code === 'MODULE_NOT_FOUND' && message.includes("'@axpage/native'")
+        ? 'is not installed'
+        : `does not load (${message})`;
+  return new PlatformError(
+    'unsupported',
+    `axpage's native X11 addon (@axpage/native) ${state}, so screenshots and input cannot work. ` +
+      `Install the system packages (Debian/Ubuntu: sudo apt-get install -y ${SYSTEM_PACKAGES}), ` +
+      'then rebuild it: `npm rebuild @axpage/native` in the axpage directory (or reinstall axpage)',
+    { addon: code === 'AXPAGE_NATIVE_NOT_BUILT' ? 'not_built' : 'load_failed' },
+  );
+}
+
+/** Why the native addon cannot be used, or undefined when it loads. */
+export function nativeAddonProblem(): PlatformError | undefined {
+  try {
+    native();
+    return undefined;
+  } catch (err) {
+    if (err instanceof PlatformError) return err;
+    throw err;
+  }
 }
 
 export type { ActiveWindow, NativeWindow as X11Window };
