@@ -21,6 +21,8 @@ export interface ServeClientOptions {
   env: Record<string, string>;
   /** Arguments after `serve`. */
   args?: string[];
+  /** The axpage CLI to run (default: this package's dist/cli.js), e.g. an installed copy. */
+  cli?: string;
   /** The client's name in initialize. */
   name?: string;
   /** Where the server's stderr goes (default: ignored). */
@@ -42,7 +44,7 @@ export interface ServeClient {
 export async function startServeClient(opts: ServeClientOptions): Promise<ServeClient> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [path.join(packageRoot(), 'dist', 'cli.js'), 'serve', ...(opts.args ?? [])],
+    args: [opts.cli ?? path.join(packageRoot(), 'dist', 'cli.js'), 'serve', ...(opts.args ?? [])],
     env: opts.env,
     stderr: opts.onStderr ? 'pipe' : 'ignore',
   });

@@ -9,8 +9,7 @@ import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { startServeClient, type ServeClient } from '../../src/harness/serve-client.js';
 import { afterAll, expect, it } from 'vitest';
 import { startDesktop } from '../../src/desktop/headless.js';
 import { packageRoot } from '../../src/harness/session.js';
@@ -107,28 +106,23 @@ it('without its addon ax_is_accessible and a capture name the packages, on a liv
   const cli = path.join(installDir, 'node_modules/axpage/dist/cli.js');
   expect(fs.existsSync(cli), 'the install step failed').toBe(true);
   const desktop = await startDesktop();
-  const client = new Client({ name: 'install-test', version: '0' });
+  let client: ServeClient | undefined;
   try {
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [cli, 'serve'],
-        env: { ...(desktop.processEnv() as Record<string, string>), AXPAGE_OUT: out },
-        stderr: 'ignore',
-      }),
-    );
-    const text = (res: Awaited<ReturnType<typeof client.callTool>>) =>
-      (res.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');
-    const access = text(await client.callTool({ name: 'ax_is_accessible', arguments: {} }));
+    client = await startServeClient({
+      cli,
+      name: 'install-test',
+      env: { ...(desktop.processEnv() as Record<string, string>), AXPAGE_OUT: out },
+    });
+    const access = (await client.call('ax_is_accessible')).text;
     expect(access).toMatch(/native X11 addon .* is not built/);
     expect(access).toContain('libx11-dev libxext-dev libxtst-dev');
     expect(access).not.toMatch(/X server is running|cannot open X display/);
-    const shot = await client.callTool({ name: 'ax_screenshot', arguments: { full_screen: true } });
-    expect(shot.isError, text(shot)).toBe(true);
-    expect(text(shot)).toContain('libx11-dev libxext-dev libxtst-dev');
-    expect(text(shot)).not.toMatch(/X server is running|cannot open X display/);
+    const shot = await client.call('ax_screenshot', { full_screen: true });
+    expect(shot.isError, shot.text).toBe(true);
+    expect(shot.text).toContain('libx11-dev libxext-dev libxtst-dev');
+    expect(shot.text).not.toMatch(/X server is running|cannot open X display/);
   } finally {
-    await client.close().catch(() => undefined);
+    await client?.close().catch(() => undefined);
     await desktop.stop();
   }
 }, 120_000);
