@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import type { Config } from './config.js';
 import type { Desktop } from './platform/desktop.js';
 import { Pipeline } from './pipeline/pipeline.js';
-import { summaryShape } from './summary/index.js';
+import { outputShape } from './summary/index.js';
 import { registerTool } from './tools/define.js';
 import { allTools } from './tools/index.js';
 import type { ToolDefinition } from './tools/define.js';
@@ -42,7 +42,7 @@ export function createServer(openDesktop: () => Promise<Desktop>, config: Config
   // A mode that does not list a tool does not register it: it cannot be called either.
   for (const tool of allTools.filter((t) => policy.lists(t.kind))) {
     const def = isMutating(tool.kind) ? audited(tool, audit) : tool;
-    registerTool(server, def, summaryShape, (extra) => ({ pipeline, signal: extra.signal }));
+    registerTool(server, def, outputShape, (extra) => ({ pipeline, signal: extra.signal }));
   }
   return {
     server,

@@ -32,6 +32,7 @@ import { defineTool, detailArg } from './define.js';
 import { parseKeyCombo } from './keys.js';
 import {
   appArg,
+  optionalAppArg,
   deliveryArg,
   elementTargetOf,
   queryArg,
@@ -52,7 +53,7 @@ export const click = defineTool({
   kind: 'action',
   input: z.object({
     detail: detailArg.optional(),
-    app: appArg.optional(),
+    app: optionalAppArg,
     ...targetShape,
     click_type: z.enum(['single', 'double', 'right']).optional().describe('Default single.'),
     delivery_mode: deliveryArg.optional(),
@@ -113,10 +114,10 @@ export const clickAt = defineTool({
   kind: 'action',
   input: z.object({
     detail: detailArg.optional(),
-    app: appArg.optional().describe('The app the point belongs to; default: the frontmost app.'),
-    x: z.number(),
-    y: z.number(),
-    click_type: z.enum(['single', 'double', 'right']).optional(),
+    app: optionalAppArg,
+    x: z.number().describe('Screen x in points, top-left origin (e.g. 120).'),
+    y: z.number().describe('Screen y in points (e.g. 340).'),
+    click_type: z.enum(['single', 'double', 'right']).optional().describe('Default single.'),
     delivery_mode: deliveryArg.optional(),
   }),
   async handle(args, { pipeline }) {
@@ -142,10 +143,10 @@ export const type = defineTool({
   kind: 'action',
   input: z.object({
     detail: detailArg.optional(),
-    app: appArg.optional(),
+    app: optionalAppArg,
     ref: refArg.optional(),
     query: queryArg.optional(),
-    text: z.string(),
+    text: z.string().describe('The text to type (never logged or echoed), e.g. "hello world".'),
     clear_first: z
       .boolean()
       .optional()
@@ -157,7 +158,7 @@ export const type = defineTool({
       .describe(
         'A key to press after typing, e.g. "Return": sent once the text reads back and the app has gone quiet.',
       ),
-    modifiers: modifiersArg.optional(),
+    modifiers: modifiersArg.optional().describe('Modifiers for `key`, e.g. ["ctrl"].'),
   }),
   async handle(args, { pipeline }) {
     const key = args.key !== undefined ? parseKeyCombo(args.key, args.modifiers ?? []) : undefined;
@@ -192,10 +193,12 @@ export const setValue = defineTool({
   kind: 'idempotent-action',
   input: z.object({
     detail: detailArg.optional(),
-    app: appArg.optional(),
+    app: optionalAppArg,
     ref: refArg.optional(),
     query: queryArg.optional(),
-    value: z.string(),
+    value: z
+      .string()
+      .describe('The new value as text: "hello" (text field), "42" (slider, spin button), "true"/"false" (check box).'),
   }),
   async handle(args, { pipeline }) {
     return pipeline.act('ax_set_value', {
@@ -215,9 +218,12 @@ export const keyPress = defineTool({
   kind: 'action',
   input: z.object({
     detail: detailArg.optional(),
-    app: appArg.optional().describe('The app to receive the key; default: the frontmost app.'),
-    key: z.string().min(1),
-    modifiers: modifiersArg.optional(),
+    app: optionalAppArg,
+    key: z
+      .string()
+      .min(1)
+      .describe('A key name ("Return", "Escape", "F5", "a") or a combo ("ctrl+s", "ctrl+shift+Tab").'),
+    modifiers: modifiersArg.optional().describe('Modifiers held, e.g. ["ctrl"] (or write them in key: "ctrl+s").'),
   }),
   async handle(args, { pipeline }) {
     const combo = parseKeyCombo(args.key, args.modifiers ?? []);
@@ -237,11 +243,13 @@ export const scroll = defineTool({
   kind: 'action',
   input: z.object({
     detail: detailArg.optional(),
-    app: appArg.optional(),
+    app: optionalAppArg,
     ref: refArg.optional(),
     query: queryArg.optional(),
-    direction: z.enum(['up', 'down', 'left', 'right']),
-    amount: z.number().int().positive().max(100_000).optional().describe('Pixels (default 100).'),
+    direction: z
+      .enum(['up', 'down', 'left', 'right'])
+      .describe('down reveals what is below.'),
+    amount: z.number().int().min(1).max(100_000).optional().describe('Pixels (default 100).'),
     delivery_mode: deliveryArg.optional(),
   }),
   async handle(args, { pipeline }) {
@@ -269,16 +277,22 @@ export const drag = defineTool({
   kind: 'action',
   input: z.object({
     detail: detailArg.optional(),
-    app: appArg.optional(),
+    app: optionalAppArg,
     from_ref: refArg.optional(),
     from_query: queryArg.optional(),
-    from_x: z.number().optional(),
-    from_y: z.number().optional(),
+    from_x: z.number().optional().describe('Start x in screen points (with from_y).'),
+    from_y: z.number().optional().describe('Start y in screen points.'),
     to_ref: refArg.optional(),
     to_query: queryArg.optional(),
-    to_x: z.number().optional(),
-    to_y: z.number().optional(),
-    duration_ms: z.number().int().min(0).max(10_000).optional().describe('Default 300.'),
+    to_x: z.number().optional().describe('End x in screen points (with to_y).'),
+    to_y: z.number().optional().describe('End y in screen points.'),
+    duration_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_000)
+      .optional()
+      .describe('How long the drag takes, ms (default 300).'),
   }),
   async handle(args, { pipeline }) {
     const ends = { point: true, required: true };

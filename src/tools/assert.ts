@@ -38,7 +38,9 @@ export const assertTool = defineTool({
   kind: 'read',
   input: z.object({
     ...elementTargetShape,
-    assertions: assertionsShape,
+    assertions: assertionsShape.describe(
+      'Expected state; all given must hold, e.g. {"enabled": true, "value": "42"}.',
+    ),
     detail: detailArg,
   }),
   output: z.object({

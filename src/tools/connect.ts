@@ -46,8 +46,8 @@ export const listApps = defineTool({
     apps: z.array(
       z.object({
         name: z.string(),
-        pid: z.number().int(),
-        windows: z.number().int(),
+        pid: z.number(),
+        windows: z.number(),
         frontmost: z.boolean(),
         connected: z.boolean(),
         alias: z.string().optional(),
@@ -100,8 +100,8 @@ export const connect = defineTool({
   output: z.object({
     connected: z.boolean(),
     app_name: z.string(),
-    pid: z.number().int(),
-    windows: z.number().int(),
+    pid: z.number(),
+    windows: z.number(),
     alias: z.string().optional(),
     matched_by: z.string(),
   }),

@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ToolContext } from './context.js';
 import type { ToolResponse } from '../pipeline/response.js';
+import { withNotifier, type NotifySinks } from '../pipeline/notify.js';
 
 /**
  * What a tool does to the world; the MCP annotations follow from it so that no tool
@@ -37,9 +38,7 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
 export const detailArg = z
   .enum(['auto', 'full'])
   .optional()
-  .describe(
-    'auto (default): visible_elements lists only what this session has not shown yet or what changed since, and counts the rest in one line; full: lists them all again (capped).',
-  );
+  .describe('full: list every visible element again; auto (default): only what is new to you.');
 
 export function defineTool<Input extends z.ZodObject>(
   def: ToolDefinition<Input>,
@@ -47,18 +46,35 @@ export function defineTool<Input extends z.ZodObject>(
   return def;
 }
 
+/**
+ * Every tool reads or drives apps that axpage does not know in advance (whatever runs on
+ * the desktop, with whatever they show or do next), so every tool is open-world; only
+ * `session` tools (connect, alias) stay inside axpage's own state.
+ */
 export function annotationsFor(kind: ToolKind, title: string) {
   return {
     title,
     readOnlyHint: kind === 'read',
     destructiveHint: kind === 'action' || kind === 'idempotent-action',
     idempotentHint: kind !== 'action',
-    openWorldHint: false,
+    openWorldHint: kind !== 'session',
   };
 }
 
+/** A file a result wrote, as a resource_link content block. */
+function fileLink(file: unknown, mimeType: 'text/plain' | 'image/png') {
+  if (typeof file !== 'string' || !file.startsWith('/')) return [];
+  const name = file.slice(file.lastIndexOf('/') + 1);
+  return [{ type: 'resource_link' as const, uri: `file://${encodeURI(file)}`, name, mimeType }];
+}
+
 export function toCallToolResult(response: ToolResponse): CallToolResult {
-  const content: CallToolResult['content'] = [{ type: 'text', text: response.text }];
+  const content: CallToolResult['content'] = [
+    { type: 'text', text: response.text },
+    // The files the call wrote (their paths are in the summary and structuredContent too).
+    ...fileLink(response.structured.file, 'text/plain'),
+    ...fileLink(response.structured.screenshot, 'image/png'),
+  ];
   for (const image of response.images ?? []) {
     content.push({ type: 'image', data: image.data, mimeType: image.mimeType });
   }
@@ -79,11 +95,7 @@ export function registerTool(
 ): void {
   // Tool fields are optional in the schema because an error result carries only the
   // common fields plus the error's code and details (clients validate those too).
-  const outputSchema = outputBase.extend({
-    ...(def.output ? def.output.partial().shape : {}),
-    error_code: z.string().optional(),
-    error_details: z.record(z.string(), z.unknown()).optional(),
-  });
+  const outputSchema = def.output ? outputBase.extend(def.output.partial().shape) : outputBase;
   server.registerTool(
     def.name,
     {
@@ -95,18 +107,50 @@ export function registerTool(
     },
     async (args: unknown, extra: ToolCallExtra) => {
       const ctx = makeContext(extra);
-      try {
-        return toCallToolResult(await def.handle(args, ctx));
-      } catch (err) {
-        return toCallToolResult(ctx.pipeline.errorResponse(def.name, err));
-      }
+      return withNotifier(sinksOf(server, extra), async () => {
+        try {
+          return toCallToolResult(await def.handle(args, ctx));
+        } catch (err) {
+          return toCallToolResult(ctx.pipeline.errorResponse(def.name, err));
+        }
+      });
     },
   );
+}
+
+/**
+ * Where a call's log messages and progress go: logging through the server (which drops
+ * what is below the client's logging/setLevel), progress only when the request asked
+ * for it with a progressToken.
+ */
+function sinksOf(server: McpServer, extra: ToolCallExtra): NotifySinks {
+  const token = extra._meta?.progressToken;
+  return {
+    log: (level, data) =>
+      server.sendLoggingMessage({ level, logger: 'axpage', data }, extra.sessionId),
+    progress:
+      token === undefined || !extra.sendNotification
+        ? undefined
+        : (progress, total, message) =>
+            extra.sendNotification!({
+              method: 'notifications/progress',
+              params: {
+                progressToken: token,
+                progress,
+                ...(total !== undefined ? { total } : {}),
+                message,
+              },
+            }),
+  };
 }
 
 /** The parts of the SDK's request extra that tools use. */
 export interface ToolCallExtra {
   signal: AbortSignal;
+  sessionId?: string;
   _meta?: { progressToken?: string | number };
-  sendNotification?: (notification: never) => Promise<void>;
+  sendNotification?: (notification: {
+    method: 'notifications/progress';
+    params: { progressToken: string | number; progress: number; total?: number; message: string };
+  }) => Promise<void>;
 }

@@ -20,9 +20,11 @@ import { attributeLines } from './answers.js';
 import { checkedValue } from './elements.js';
 import {
   appArg,
+  optionalAppArg,
   elementTargetOf,
   elementTargetShape,
   queryArg,
+  QUERY_SYNTAX,
   refArg,
   strategyArg,
 } from './schemas.js';
@@ -42,10 +44,12 @@ export const find = defineTool({
     'Find elements by query and return the best match with its ref (ranked: exact before partial, interactive and visible first, then nearest the focus), the match count and the next candidates. Query forms: text ("Save"), role:title ("button:Save"), key:value terms (role:button title~save value:/^a/i), paths (window:"Main" > button:OK). Explorer options: scope (application, focused window, element subtree, or the element at a screen position), element_types, filter, include_hidden, max_depth, limit. Every match is listed in the tree file.',
   kind: 'read',
   input: z.object({
-    app: appArg.optional().describe('The app; default: the frontmost app.'),
+    app: optionalAppArg,
     query: queryArg
       .optional()
-      .describe('The query (optional when filter, element_types or a position scope say enough).'),
+      .describe(
+        `${QUERY_SYNTAX} Optional when filter, element_types or a position scope say enough.`,
+      ),
     strategy: strategyArg.optional(),
     scope: z
       .enum(['application', 'focused', 'element', 'position'])
@@ -69,7 +73,8 @@ export const find = defineTool({
         valueContains: z.string().optional(),
         descriptionContains: z.string().optional(),
       })
-      .optional(),
+      .optional()
+      .describe('All given must hold, e.g. {"role": "AXButton", "titleContains": "save"}.'),
     include_hidden: z
       .boolean()
       .optional()
@@ -78,6 +83,7 @@ export const find = defineTool({
       .number()
       .int()
       .min(0)
+      .max(200)
       .optional()
       .describe('Only elements at most this deep (0 = windows).'),
     limit: z
@@ -91,7 +97,7 @@ export const find = defineTool({
   }),
   output: z.object({
     found: z.boolean(),
-    count: z.number().int(),
+    count: z.number(),
     method: z.string().optional(),
     strategy: z.string().optional(),
     role: z.string().optional(),
@@ -365,7 +371,7 @@ export const waitIdle = defineTool({
       .describe('How long without changes counts as idle (default 200).'),
     detail: detailArg,
   }),
-  output: z.object({ idle: z.boolean(), waited_ms: z.number(), events: z.number().int() }),
+  output: z.object({ idle: z.boolean(), waited_ms: z.number(), events: z.number() }),
   async handle(args, { pipeline, signal }) {
     const app = await pipeline.resolveApp(args.app);
     const waited = await pipeline.waitIdle(
@@ -409,7 +415,7 @@ export const waitFor = defineTool({
     satisfied: z.boolean(),
     waited_ms: z.number(),
     element_ref: z.string().optional(),
-    count: z.number().int(),
+    count: z.number(),
   }),
   async handle(args, { pipeline, signal }) {
     let query;

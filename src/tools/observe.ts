@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineTool, detailArg } from './define.js';
 import { windowLine } from './answers.js';
-import { appArg, queryArg, rectShape, refArg, targetOf } from './schemas.js';
+import { appArg, optionalAppArg, queryArg, rectShape, refArg, targetOf } from './schemas.js';
 
 export const getTree = defineTool({
   name: 'ax_get_tree',
@@ -11,9 +11,7 @@ export const getTree = defineTool({
     'Walk an app (all its windows, dialogs first) into a greppable tree file with a screenshot; return a short summary with the file path, counts and the visible interactive elements. Grep the file by role (AXButton) or text. Options: a root element (ref or root_query), max_depth, include_invisible.',
   kind: 'read',
   input: z.object({
-    app: appArg
-      .optional()
-      .describe('The app (name, alias, pid or window title); default: the frontmost app.'),
+    app: optionalAppArg,
     root: refArg.optional().describe('Walk only below this element ref.'),
     root_query: queryArg.optional().describe('Walk only below the best match of this query.'),
     max_depth: z
@@ -53,11 +51,12 @@ export const screenshot = defineTool({
     'Capture an app window (default: its dialog if one is up, else its main window), a window by index, or a screen region, as a PNG file next to a tree file of the same moment. Password fields of every app on the capture are filled over (never blurred: blur can be undone). Set include_image to also get the PNG inline.',
   kind: 'read',
   input: z.object({
-    app: appArg.optional().describe('The app; default: the frontmost app.'),
+    app: optionalAppArg,
     window_index: z
       .number()
       .int()
       .min(0)
+      .max(1000)
       .optional()
       .describe(
         "Which of the app's windows (as ax_list_windows numbers them); default: its dialog or active window.",
@@ -112,7 +111,7 @@ export const listWindows = defineTool({
   output: z.object({
     windows: z.array(
       z.object({
-        index: z.number().int(),
+        index: z.number(),
         title: z.string(),
         role: z.string(),
         ref: z.string(),
