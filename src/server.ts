@@ -8,7 +8,7 @@ import type { Config } from './config.js';
 import type { Desktop } from './platform/desktop.js';
 import { Pipeline } from './pipeline/pipeline.js';
 import { outputShape } from './summary/index.js';
-import { registerTool } from './tools/define.js';
+import { registerTool, serveToolList } from './tools/define.js';
 import { allTools } from './tools/index.js';
 import type { ToolDefinition } from './tools/define.js';
 import { AuditLog } from './guard/audit.js';
@@ -44,6 +44,7 @@ export function createServer(openDesktop: () => Promise<Desktop>, config: Config
     const def = isMutating(tool.kind) ? audited(tool, audit) : tool;
     registerTool(server, def, outputShape, (extra) => ({ pipeline, signal: extra.signal }));
   }
+  serveToolList(server);
   return {
     server,
     pipeline,

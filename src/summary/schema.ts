@@ -110,6 +110,4 @@ export const outputShape = z.looseObject({
   status: z.enum(['success', 'error']),
   file: z.string().optional(),
   screenshot: z.string().optional(),
-  error: z.string().optional(),
-  error_code: z.string().optional(),
 });

@@ -31,7 +31,6 @@ import type { Target } from '../pipeline/target.js';
 import { defineTool, detailArg } from './define.js';
 import { parseKeyCombo } from './keys.js';
 import {
-  appArg,
   optionalAppArg,
   deliveryArg,
   elementTargetOf,
@@ -49,7 +48,7 @@ export const click = defineTool({
   name: 'ax_click',
   title: 'Click an element',
   description:
-    'Click an element named by ref (e42), query ("button:Save") or coordinates (x,y; with w,h the centre). Single, double or right click. Optionally type text and press a key in the same call: each step waits until the app has processed the one before and reports its own effect; an error in any step is returned, never swallowed. Disabled elements and off-screen points are errors; nothing is sent. Returns the diff of what changed, the new visible elements, and an app_switch section if another app came to the front.',
+    'Click an element by ref, query or coordinates; optionally then type text and press a key, each step waiting for the app. Returns what changed and any app_switch.',
   kind: 'action',
   input: z.object({
     detail: detailArg.optional(),
@@ -110,7 +109,7 @@ export const clickAt = defineTool({
   name: 'ax_click_at',
   title: 'Click at screen coordinates',
   description:
-    'Click at a screen point (points, top-left origin). In background mode the element under the point is pressed through accessibility; in foreground mode a real pointer click is sent with the app fronted.',
+    'Click at a screen point (top-left origin): background presses the element there through accessibility, foreground sends a real click.',
   kind: 'action',
   input: z.object({
     detail: detailArg.optional(),
@@ -139,7 +138,7 @@ export const type = defineTool({
   name: 'ax_type',
   title: 'Type text',
   description:
-    "Type text into an element (ref or query); without one, into the focused element, or when nothing has the focus into the one editable field showing (several: an error listing them). Background: the text is inserted through accessibility and read back; foreground: real key events. clear_first replaces the current text. Typed text is never logged or echoed: the summary shows the field's old -> new value (masked for password fields).",
+    'Type text into an element, else into the focused or the one editable field. Typed text is never logged: the summary shows old -> new (masked for passwords).',
   kind: 'action',
   input: z.object({
     detail: detailArg.optional(),
@@ -198,7 +197,9 @@ export const setValue = defineTool({
     query: queryArg.optional(),
     value: z
       .string()
-      .describe('The new value as text: "hello" (text field), "42" (slider, spin button), "true"/"false" (check box).'),
+      .describe(
+        'The new value as text: "hello" (text field), "42" (slider, spin button), "true"/"false" (check box).',
+      ),
   }),
   async handle(args, { pipeline }) {
     return pipeline.act('ax_set_value', {
@@ -214,7 +215,7 @@ export const keyPress = defineTool({
   name: 'ax_key_press',
   title: 'Press a key or shortcut',
   description:
-    'Press a key with optional modifiers in an app (it is fronted for the key, then the previous window is restored). Key names: Return, Escape, Tab, BackSpace, Delete, space, Up/Down/Left/Right, Home, End, Page_Up, Page_Down, F1-F12, single characters ("a", "A" = shift+a, "1", "/"), or any X keysym name. Unknown names are an error, never ignored.',
+    'Press a key or combo in an app (fronted, then restored). Unknown key names are an error, never ignored.',
   kind: 'action',
   input: z.object({
     detail: detailArg.optional(),
@@ -222,8 +223,10 @@ export const keyPress = defineTool({
     key: z
       .string()
       .min(1)
-      .describe('A key name ("Return", "Escape", "F5", "a") or a combo ("ctrl+s", "ctrl+shift+Tab").'),
-    modifiers: modifiersArg.optional().describe('Modifiers held, e.g. ["ctrl"] (or write them in key: "ctrl+s").'),
+      .describe('A key ("Return", "Escape", "F5", "a") or combo ("ctrl+s", "ctrl+shift+Tab").'),
+    modifiers: modifiersArg
+      .optional()
+      .describe('Modifiers held, e.g. ["ctrl"] (or write them in key: "ctrl+s").'),
   }),
   async handle(args, { pipeline }) {
     const combo = parseKeyCombo(args.key, args.modifiers ?? []);
@@ -246,9 +249,7 @@ export const scroll = defineTool({
     app: optionalAppArg,
     ref: refArg.optional(),
     query: queryArg.optional(),
-    direction: z
-      .enum(['up', 'down', 'left', 'right'])
-      .describe('down reveals what is below.'),
+    direction: z.enum(['up', 'down', 'left', 'right']).describe('down reveals what is below.'),
     amount: z.number().int().min(1).max(100_000).optional().describe('Pixels (default 100).'),
     delivery_mode: deliveryArg.optional(),
   }),

@@ -3,7 +3,11 @@
  * Handlers never format text: they return a ToolResponse that the pipeline rendered.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ToolContext } from './context.js';
 import type { ToolResponse } from '../pipeline/response.js';
@@ -29,7 +33,11 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   description: string;
   kind: ToolKind;
   input: Input;
-  /** Tool-specific structured fields, added to the common summary fields. */
+  /**
+   * The tool's own structured fields beside the summary's: what its results carry. Not
+   * listed in tools/list (every tool lists the one open summary schema), kept here as
+   * the tool's documented contract.
+   */
   output?: z.ZodObject;
   handle(args: z.infer<Input>, ctx: ToolContext): Promise<ToolResponse>;
 }
@@ -38,7 +46,7 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
 export const detailArg = z
   .enum(['auto', 'full'])
   .optional()
-  .describe('full: list every visible element again; auto (default): only what is new to you.');
+  .describe('full: relist all visible elements (default: new ones).');
 
 export function defineTool<Input extends z.ZodObject>(
   def: ToolDefinition<Input>,
@@ -51,9 +59,8 @@ export function defineTool<Input extends z.ZodObject>(
  * the desktop, with whatever they show or do next), so every tool is open-world; only
  * `session` tools (connect, alias) stay inside axpage's own state.
  */
-export function annotationsFor(kind: ToolKind, title: string) {
+export function annotationsFor(kind: ToolKind) {
   return {
-    title,
     readOnlyHint: kind === 'read',
     destructiveHint: kind === 'action' || kind === 'idempotent-action',
     idempotentHint: kind !== 'action',
@@ -93,9 +100,17 @@ export function registerTool(
   outputBase: z.ZodObject,
   makeContext: (extra: ToolCallExtra) => ToolContext,
 ): void {
-  // Tool fields are optional in the schema because an error result carries only the
-  // common fields plus the error's code and details (clients validate those too).
-  const outputSchema = def.output ? outputBase.extend(def.output.partial().shape) : outputBase;
+  // One open schema for every tool: the summary fields every result has; a tool's own
+  // fields (def.output) ride along, and an error result carries only the common fields.
+  const outputSchema = outputBase;
+  listingOf(server).push({
+    name: def.name,
+    title: def.title,
+    description: def.description,
+    inputSchema: jsonSchemaOf(def.input, 'input'),
+    outputSchema: jsonSchemaOf(outputSchema, 'output'),
+    annotations: annotationsFor(def.kind),
+  });
   server.registerTool(
     def.name,
     {
@@ -103,7 +118,7 @@ export function registerTool(
       description: def.description,
       inputSchema: def.input,
       outputSchema,
-      annotations: annotationsFor(def.kind, def.title),
+      annotations: { title: def.title, ...annotationsFor(def.kind) },
     },
     async (args: unknown, extra: ToolCallExtra) => {
       const ctx = makeContext(extra);
@@ -116,6 +131,49 @@ export function registerTool(
       });
     },
   );
+}
+
+const listings = new WeakMap<McpServer, Tool[]>();
+
+function listingOf(server: McpServer): Tool[] {
+  let listing = listings.get(server);
+  if (!listing) listings.set(server, (listing = []));
+  return listing;
+}
+
+/**
+ * The JSON Schema of a tool's input or output, as the SDK would list it but without the
+ * draft-07 `$schema` URL it repeats in every schema (two per tool).
+ */
+function jsonSchemaOf(schema: z.ZodObject, io: 'input' | 'output'): Tool['inputSchema'] {
+  const { $schema: _draft, ...json } = z.toJSONSchema(schema, {
+    target: 'draft-7',
+    io,
+    override: ({ jsonSchema }) => {
+      // An open object says nothing more with `additionalProperties: {}` (the default).
+      const extra = jsonSchema.additionalProperties;
+      if (typeof extra === 'object' && Object.keys(extra).length === 0) {
+        delete jsonSchema.additionalProperties;
+      }
+      // A union of plain types (app: a name or a pid) as one type list, not an anyOf.
+      const types = jsonSchema.anyOf?.map((s) => (typeof s === 'object' ? s.type : undefined));
+      if (types?.every((t) => typeof t === 'string')) {
+        delete jsonSchema.anyOf;
+        jsonSchema.type = types as Array<'string' | 'number'>;
+      }
+    },
+  });
+  return json as Tool['inputSchema'];
+}
+
+/**
+ * Answers tools/list from the registered definitions, computed once: the SDK's own
+ * answer converts every schema again on each call and repeats the draft URL and the
+ * default `execution` in every tool. Call after the last registerTool.
+ */
+export function serveToolList(server: McpServer): void {
+  const tools = listingOf(server);
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
 }
 
 /**

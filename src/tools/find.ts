@@ -41,7 +41,7 @@ export const find = defineTool({
   name: 'ax_find',
   title: 'Find elements',
   description:
-    'Find elements by query and return the best match with its ref (ranked: exact before partial, interactive and visible first, then nearest the focus), the match count and the next candidates. Query forms: text ("Save"), role:title ("button:Save"), key:value terms (role:button title~save value:/^a/i), paths (window:"Main" > button:OK). Explorer options: scope (application, focused window, element subtree, or the element at a screen position), element_types, filter, include_hidden, max_depth, limit. Every match is listed in the tree file.',
+    'Find elements by query: the best match with its ref, the count and the next candidates (every match in the tree file).',
   kind: 'read',
   input: z.object({
     app: optionalAppArg,
@@ -253,7 +253,7 @@ export const getAttributes = defineTool({
   name: 'ax_get_attributes',
   title: 'Get all attributes of an element',
   description:
-    'Everything the platform knows about one element (ref or query): role, native role, name, value (masked for password fields), description, identifier, frame, states, actions, interfaces, toolkit attributes, parent and children refs.',
+    'Everything known about one element: roles, name, value (masked for passwords), frame, states, actions, interfaces, toolkit attributes.',
   kind: 'read',
   input: z.object({ ...elementTargetShape, detail: detailArg }),
   output: z.object({
@@ -318,7 +318,7 @@ export const getValue = defineTool({
   name: 'ax_get_value',
   title: "Get an element's value",
   description:
-    'Read the current value of an element (ref or query): the text of a text field, the number of a slider, the state of a check box, else its name. Read fresh from the app, not from a cache. Password fields are never read.',
+    "Read an element's value fresh from the app: a text field's text, a slider's number, a check box's state, else its name. Password fields are never read.",
   kind: 'read',
   input: z.object({ ...elementTargetShape, detail: detailArg }),
   output: z.object({
@@ -357,7 +357,7 @@ export const waitIdle = defineTool({
   name: 'ax_wait_idle',
   title: 'Wait until the app is idle',
   description:
-    'Wait until the app stops changing (no accessibility change events for quiet_ms), bounded by timeout_ms; reports how long it took, then writes the tree and screenshot of the settled state.',
+    'Wait until the app stops changing (no change events for quiet_ms), up to timeout_ms, then snapshot the settled state.',
   kind: 'read',
   input: z.object({
     app: appArg,

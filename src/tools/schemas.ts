@@ -9,30 +9,27 @@ import type { Strategy } from '../query/index.js';
 
 export const appArg = z
   .union([z.string().min(1), z.number().int().min(1).max(2_147_483_647)])
-  .describe(
-    'App name ("gedit"), pid, window title or ax_connect alias.',
-  );
+  .describe('App name ("gedit"), pid, window title or ax_connect alias.');
 
 /** The app of a tool that works on the frontmost app when none is named. */
 export const optionalAppArg = appArg
   .optional()
-  .describe('App name ("gedit"), pid, window title or ax_connect alias; default: the frontmost.');
+  .describe('App name ("gedit"), pid, window title or alias; default: frontmost.');
 
 export const refArg = z
   .string()
-  .regex(/^\s*e[1-9][0-9]*\s*$/, 'a ref looks like e42')
-  .describe('Element ref from a summary or tree file, e.g. "e42" (names its app).');
+  // A refinement, not a pattern: the description says the format, and tools/list stays short.
+  .refine((v) => /^\s*e[1-9][0-9]*\s*$/.test(v), 'a ref looks like e42')
+  .describe('Element ref, e.g. "e42" (names its app).');
 
 export const queryArg = z
   .string()
   .min(1)
-  .describe(
-    'Element query, e.g. "Save", "button:Save", "role:button title~save", "button:OK nth:2" (syntax: ax_find).',
-  );
+  .describe('Element query, e.g. "Save", "button:Save", "button:OK nth:2" (syntax: ax_find).');
 
 /** The query syntax in full, said once (ax_find's query) rather than on every tool. */
 export const QUERY_SYNTAX =
-  'Plain text ("Save"), role:title ("button:Save"; button also takes toggle and menu buttons), key:value terms (role:button title~save value:/^a/i), a regex (title:/^Save/i) or a path (window:"Main" > button:OK). Quote text with spaces, colons or * ("Save as:"). Actions refuse a query that several elements match equally well: add nth:2 (the 2nd match in tree order) or use a ref.';
+  'Plain text ("Save"), role:title ("button:Save"), key:value terms (role:button title~save), a regex (title:/^Save/i) or a path (window:"Main" > button:OK). Quote text with spaces, colons or * ("Save as:"). nth:2 picks the 2nd match in tree order.';
 
 export const strategyArg = z
   .enum(['auto', 'exact', 'contains', 'regex', 'role', 'identifier', 'xpath'])
@@ -63,7 +60,7 @@ export const targetShape = {
 export const deliveryArg = z
   .enum(['background', 'foreground'])
   .describe(
-    'background (default): accessibility actions, no focus change; foreground: real input with the app fronted, then restored.',
+    'background (default): accessibility, no focus change; foreground: real input, app fronted then restored.',
   );
 
 export const rectShape = z.object({

@@ -62,7 +62,7 @@ describe('tools/list', () => {
   it('gives every tool a title, annotations and an output schema', async () => {
     const { tools } = await listTools();
     for (const tool of tools) {
-      expect(tool.annotations?.title, tool.name).toBeTruthy();
+      expect(tool.title, tool.name).toBeTruthy();
       expect(typeof tool.annotations?.openWorldHint, tool.name).toBe('boolean');
       expect(tool.outputSchema?.type, tool.name).toBe('object');
     }
