@@ -5,6 +5,7 @@
  * tests, the bench) it is silent.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Snapshot } from '../model/element.js';
 
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error';
 
@@ -21,6 +22,9 @@ export interface NotifySinks {
   /** Absent when the request carried no progressToken. */
   progress?: (progress: number, total: number | undefined, message: string) => Promise<void>;
 }
+
+/** How often a repeated progress message (a wait's poll) goes out. */
+const PROGRESS_EVERY_MS = 250;
 
 const silent: CallNotifier = { log() {}, progress() {} };
 const current = new AsyncLocalStorage<CallNotifier>();
@@ -44,6 +48,8 @@ export function callNotifier(sinks: NotifySinks, now: () => number = Date.now): 
   const start = now();
   let last = -1;
   const logged = new Set<string>();
+  let lastMessage = '';
+  let lastSentAt = 0;
   return {
     log(level, message) {
       if (logged.has(message)) return;
@@ -52,11 +58,38 @@ export function callNotifier(sinks: NotifySinks, now: () => number = Date.now): 
     },
     progress(message, total) {
       if (!sinks.progress) return;
+      // A wait polls every few ms: the same message goes out at most every PROGRESS_EVERY_MS.
+      if (message === lastMessage && now() - lastSentAt < PROGRESS_EVERY_MS) return;
       let value = Math.max(now() - start, last + 1);
       if (total !== undefined) value = Math.min(value, total);
       if (value <= last) return;
       last = value;
+      lastMessage = message;
+      lastSentAt = now();
       void sinks.progress(value, total, message).catch(() => undefined);
     },
   };
+}
+
+/** A walk slower than this is worth a warning: the app answers slowly. */
+export const SLOW_WALK_MS = 2000;
+
+/**
+ * What a finished walk tells the client: a warning when it was cut short or slow, and a
+ * progress milestone.
+ */
+export function noteWalk(
+  walk: Pick<Snapshot, 'app' | 'pid' | 'elements' | 'truncated' | 'elapsedMs'>,
+): void {
+  const n = notifier();
+  const who = `${walk.app} (pid ${walk.pid})`;
+  if (walk.truncated) {
+    n.log('warning', `the walk of ${who} was cut short: ${walk.truncated}`);
+  } else if (walk.elapsedMs > SLOW_WALK_MS) {
+    n.log(
+      'warning',
+      `${who} is slow: walking its ${walk.elements.length} elements took ${Math.round(walk.elapsedMs)} ms`,
+    );
+  }
+  n.progress(`walked ${who}: ${walk.elements.length} elements`);
 }

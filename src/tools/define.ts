@@ -11,7 +11,7 @@ import {
 import { z } from 'zod';
 import type { ToolContext } from './context.js';
 import type { ToolResponse } from '../pipeline/response.js';
-import { withNotifier, type NotifySinks } from '../pipeline/notify.js';
+import { notifier, withNotifier, type NotifySinks } from '../pipeline/notify.js';
 
 /**
  * What a tool does to the world; the MCP annotations follow from it so that no tool
@@ -123,11 +123,20 @@ export function registerTool(
     async (args: unknown, extra: ToolCallExtra) => {
       const ctx = makeContext(extra);
       return withNotifier(sinksOf(server, extra), async () => {
+        notifier().progress(`${def.name} started`);
+        let response: ToolResponse;
         try {
-          return toCallToolResult(await def.handle(args, ctx));
+          response = await def.handle(args, ctx);
         } catch (err) {
-          return toCallToolResult(ctx.pipeline.errorResponse(def.name, err));
+          response = ctx.pipeline.errorResponse(def.name, err);
         }
+        if (response.structured.error_code === 'not_responding') {
+          notifier().log(
+            'warning',
+            String(response.structured.error ?? 'an app is not responding'),
+          );
+        }
+        return toCallToolResult(response);
       });
     },
   );
