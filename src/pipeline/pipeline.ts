@@ -119,6 +119,7 @@ export class Pipeline {
   private readonly lock = new KeyedLock();
   private readonly publisher: Publisher;
   private desktopPromise?: Promise<Desktop>;
+  private openFailures = 0;
 
   constructor(
     private readonly openDesktop: () => Promise<Desktop>,
@@ -130,10 +131,20 @@ export class Pipeline {
 
   /** The platform backend, opened on first use; a failure is retried on the next call. */
   desktop(): Promise<Desktop> {
-    this.desktopPromise ??= this.openDesktop().catch((err: unknown) => {
-      this.desktopPromise = undefined;
-      throw err;
-    });
+    this.desktopPromise ??= this.openDesktop().then(
+      (desktop) => {
+        if (this.openFailures > 0) {
+          notifier().log('info', `reached the desktop after ${this.openFailures} failed tries`);
+        }
+        this.openFailures = 0;
+        return desktop;
+      },
+      (err: unknown) => {
+        this.openFailures++;
+        this.desktopPromise = undefined;
+        throw err;
+      },
+    );
     return this.desktopPromise;
   }
 
