@@ -55,16 +55,16 @@ export function defineTool<Input extends z.ZodObject>(
 }
 
 /**
- * Every tool reads or drives apps that axpage does not know in advance (whatever runs on
- * the desktop, with whatever they show or do next), so every tool is open-world; only
- * `session` tools (connect, alias) stay inside axpage's own state.
+ * Open-world for every kind: reads and actions touch whatever apps run on the desktop
+ * (axpage does not know them in advance, nor what they show or do next), and even the
+ * `session` kind (ax_connect) walks the app it connects to. Only the other hints vary.
  */
 export function annotationsFor(kind: ToolKind) {
   return {
     readOnlyHint: kind === 'read',
     destructiveHint: kind === 'action' || kind === 'idempotent-action',
     idempotentHint: kind !== 'action',
-    openWorldHint: kind !== 'session',
+    openWorldHint: true,
   };
 }
 

@@ -63,8 +63,21 @@ describe('tools/list', () => {
     const { tools } = await listTools();
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
-      expect(typeof tool.annotations?.openWorldHint, tool.name).toBe('boolean');
+      // Every tool reads or drives apps that are not axpage's own.
+      expect(tool.annotations?.openWorldHint, tool.name).toBe(true);
       expect(tool.outputSchema?.type, tool.name).toBe('object');
     }
+  });
+
+  it('marks reads read-only and actions destructive', async () => {
+    const { tools } = await listTools();
+    const hints = (name: string) => tools.find((t) => t.name === name)?.annotations;
+    expect(hints('ax_get_tree')).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(hints('ax_click')).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+    });
+    expect(hints('ax_set_value')).toMatchObject({ destructiveHint: true, idempotentHint: true });
   });
 });
