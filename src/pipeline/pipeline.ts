@@ -40,6 +40,7 @@ import { settle, waitQuiet, type SettleOptions, type SettleResult } from './sett
 import { resolveInView, type ResolvedTarget, type ResolveOptions, type Target } from './target.js';
 import { ViewCache } from './views.js';
 import { adviseAccess } from './platform-errors.js';
+import { noteWalk, notifier } from './notify.js';
 
 /** What an observation tool sees: the view and, when it named one, its target. */
 export interface Observed {
@@ -118,6 +119,7 @@ export class Pipeline {
   private readonly lock = new KeyedLock();
   private readonly publisher: Publisher;
   private desktopPromise?: Promise<Desktop>;
+  private openFailures = 0;
 
   constructor(
     private readonly openDesktop: () => Promise<Desktop>,
@@ -129,10 +131,20 @@ export class Pipeline {
 
   /** The platform backend, opened on first use; a failure is retried on the next call. */
   desktop(): Promise<Desktop> {
-    this.desktopPromise ??= this.openDesktop().catch((err: unknown) => {
-      this.desktopPromise = undefined;
-      throw err;
-    });
+    this.desktopPromise ??= this.openDesktop().then(
+      (desktop) => {
+        if (this.openFailures > 0) {
+          notifier().log('info', `reached the desktop after ${this.openFailures} failed tries`);
+        }
+        this.openFailures = 0;
+        return desktop;
+      },
+      (err: unknown) => {
+        this.openFailures++;
+        this.desktopPromise = undefined;
+        throw err;
+      },
+    );
     return this.desktopPromise;
   }
 
@@ -178,6 +190,7 @@ export class Pipeline {
     void this.views.watch(desktop, pid);
     this.views.beginSnapshot(pid);
     const snapshot = await desktop.snapshot(pid, { ...this.config.limits, ...limits });
+    noteWalk(snapshot);
     const partial = limits?.maxDepth !== undefined && limits.maxDepth < this.config.limits.maxDepth;
     return this.views.present(snapshot, await desktop.screenSize(), tool, partial);
   }
@@ -431,6 +444,7 @@ export class Pipeline {
       if (rewalked || !conclusive(seen)) seen = await evidence();
       extraWaitMs = Date.now() - waitStart;
     }
+    if (extraWaitMs > 0) notifier().log('info', `read the effect back again for ${extraWaitMs} ms`);
     const verdict = judge(seen);
     const request: PublishRequest = {
       view: after,
@@ -591,6 +605,7 @@ export class Pipeline {
         return { idle: true, ms: now - start, events: count - first };
       if (now - start >= timeoutMs || signal?.aborted)
         return { idle: false, ms: now - start, events: count - first };
+      notifier().progress('waiting for quiet', timeoutMs);
       await delay(Math.min(20, quietMs));
     }
   }
@@ -613,6 +628,7 @@ export class Pipeline {
       const seen = this.views.activity(pid).count;
       const view = await this.lock.run(pid, () => this.snapshot(pid, tool));
       if (predicate(view)) return { satisfied: true, ms: Date.now() - start };
+      notifier().progress('waiting: not yet', timeoutMs);
       const readAt = Date.now();
       for (;;) {
         const elapsed = Date.now() - start;

@@ -14,6 +14,7 @@ export {
 export {
   stateChangeShape,
   summaryShape,
+  outputShape,
   textChangeShape,
   visibleElementShape,
   type SummaryStructured,

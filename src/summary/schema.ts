@@ -99,3 +99,15 @@ export const summaryShape = z.object({
 
 export type SummaryStructured = z.infer<typeof summaryShape>;
 export type VisibleElementStructured = z.infer<typeof visibleElementShape>;
+
+/**
+ * The common part of every tool's MCP outputSchema: kept small (every tool repeats it in
+ * tools/list) and open, so the full structuredContent above (summaryShape, which the
+ * unit tests hold results to) validates against it. Numbers are plain numbers: zod's
+ * integers would add a ±2^53 range to every one of them.
+ */
+export const outputShape = z.looseObject({
+  status: z.enum(['success', 'error']),
+  file: z.string().optional(),
+  screenshot: z.string().optional(),
+});

@@ -31,7 +31,7 @@ import type { Target } from '../pipeline/target.js';
 import { defineTool, detailArg } from './define.js';
 import { parseKeyCombo } from './keys.js';
 import {
-  appArg,
+  optionalAppArg,
   deliveryArg,
   elementTargetOf,
   queryArg,
@@ -48,11 +48,11 @@ export const click = defineTool({
   name: 'ax_click',
   title: 'Click an element',
   description:
-    'Click an element named by ref (e42), query ("button:Save") or coordinates (x,y; with w,h the centre). Single, double or right click. Optionally type text and press a key in the same call: each step waits until the app has processed the one before and reports its own effect; an error in any step is returned, never swallowed. Disabled elements and off-screen points are errors; nothing is sent. Returns the diff of what changed, the new visible elements, and an app_switch section if another app came to the front.',
+    'Click an element by ref, query or coordinates; optionally then type text and press a key, each step waiting for the app. Returns what changed and any app_switch.',
   kind: 'action',
   input: z.object({
     detail: detailArg.optional(),
-    app: appArg.optional(),
+    app: optionalAppArg,
     ...targetShape,
     click_type: z.enum(['single', 'double', 'right']).optional().describe('Default single.'),
     delivery_mode: deliveryArg.optional(),
@@ -109,14 +109,14 @@ export const clickAt = defineTool({
   name: 'ax_click_at',
   title: 'Click at screen coordinates',
   description:
-    'Click at a screen point (points, top-left origin). In background mode the element under the point is pressed through accessibility; in foreground mode a real pointer click is sent with the app fronted.',
+    'Click at a screen point (top-left origin): background presses the element there through accessibility, foreground sends a real click.',
   kind: 'action',
   input: z.object({
     detail: detailArg.optional(),
-    app: appArg.optional().describe('The app the point belongs to; default: the frontmost app.'),
-    x: z.number(),
-    y: z.number(),
-    click_type: z.enum(['single', 'double', 'right']).optional(),
+    app: optionalAppArg,
+    x: z.number().describe('Screen x in points, top-left origin (e.g. 120).'),
+    y: z.number().describe('Screen y in points (e.g. 340).'),
+    click_type: z.enum(['single', 'double', 'right']).optional().describe('Default single.'),
     delivery_mode: deliveryArg.optional(),
   }),
   async handle(args, { pipeline }) {
@@ -138,14 +138,14 @@ export const type = defineTool({
   name: 'ax_type',
   title: 'Type text',
   description:
-    "Type text into an element (ref or query); without one, into the focused element, or when nothing has the focus into the one editable field showing (several: an error listing them). Background: the text is inserted through accessibility and read back; foreground: real key events. clear_first replaces the current text. Typed text is never logged or echoed: the summary shows the field's old -> new value (masked for password fields).",
+    'Type text into an element, else into the focused or the one editable field. Typed text is never logged: the summary shows old -> new (masked for passwords).',
   kind: 'action',
   input: z.object({
     detail: detailArg.optional(),
-    app: appArg.optional(),
+    app: optionalAppArg,
     ref: refArg.optional(),
     query: queryArg.optional(),
-    text: z.string(),
+    text: z.string().describe('The text to type (never logged or echoed), e.g. "hello world".'),
     clear_first: z
       .boolean()
       .optional()
@@ -157,7 +157,7 @@ export const type = defineTool({
       .describe(
         'A key to press after typing, e.g. "Return": sent once the text reads back and the app has gone quiet.',
       ),
-    modifiers: modifiersArg.optional(),
+    modifiers: modifiersArg.optional().describe('Modifiers for `key`, e.g. ["ctrl"].'),
   }),
   async handle(args, { pipeline }) {
     const key = args.key !== undefined ? parseKeyCombo(args.key, args.modifiers ?? []) : undefined;
@@ -192,10 +192,14 @@ export const setValue = defineTool({
   kind: 'idempotent-action',
   input: z.object({
     detail: detailArg.optional(),
-    app: appArg.optional(),
+    app: optionalAppArg,
     ref: refArg.optional(),
     query: queryArg.optional(),
-    value: z.string(),
+    value: z
+      .string()
+      .describe(
+        'The new value as text: "hello" (text field), "42" (slider, spin button), "true"/"false" (check box).',
+      ),
   }),
   async handle(args, { pipeline }) {
     return pipeline.act('ax_set_value', {
@@ -211,13 +215,18 @@ export const keyPress = defineTool({
   name: 'ax_key_press',
   title: 'Press a key or shortcut',
   description:
-    'Press a key with optional modifiers in an app (it is fronted for the key, then the previous window is restored). Key names: Return, Escape, Tab, BackSpace, Delete, space, Up/Down/Left/Right, Home, End, Page_Up, Page_Down, F1-F12, single characters ("a", "A" = shift+a, "1", "/"), or any X keysym name. Unknown names are an error, never ignored.',
+    'Press a key or combo in an app (fronted, then restored). Unknown key names are an error, never ignored.',
   kind: 'action',
   input: z.object({
     detail: detailArg.optional(),
-    app: appArg.optional().describe('The app to receive the key; default: the frontmost app.'),
-    key: z.string().min(1),
-    modifiers: modifiersArg.optional(),
+    app: optionalAppArg,
+    key: z
+      .string()
+      .min(1)
+      .describe('A key ("Return", "Escape", "F5", "a") or combo ("ctrl+s", "ctrl+shift+Tab").'),
+    modifiers: modifiersArg
+      .optional()
+      .describe('Modifiers held, e.g. ["ctrl"] (or write them in key: "ctrl+s").'),
   }),
   async handle(args, { pipeline }) {
     const combo = parseKeyCombo(args.key, args.modifiers ?? []);
@@ -237,11 +246,11 @@ export const scroll = defineTool({
   kind: 'action',
   input: z.object({
     detail: detailArg.optional(),
-    app: appArg.optional(),
+    app: optionalAppArg,
     ref: refArg.optional(),
     query: queryArg.optional(),
-    direction: z.enum(['up', 'down', 'left', 'right']),
-    amount: z.number().int().positive().max(100_000).optional().describe('Pixels (default 100).'),
+    direction: z.enum(['up', 'down', 'left', 'right']).describe('down reveals what is below.'),
+    amount: z.number().int().min(1).max(100_000).optional().describe('Pixels (default 100).'),
     delivery_mode: deliveryArg.optional(),
   }),
   async handle(args, { pipeline }) {
@@ -269,16 +278,22 @@ export const drag = defineTool({
   kind: 'action',
   input: z.object({
     detail: detailArg.optional(),
-    app: appArg.optional(),
+    app: optionalAppArg,
     from_ref: refArg.optional(),
     from_query: queryArg.optional(),
-    from_x: z.number().optional(),
-    from_y: z.number().optional(),
+    from_x: z.number().optional().describe('Start x in screen points (with from_y).'),
+    from_y: z.number().optional().describe('Start y in screen points.'),
     to_ref: refArg.optional(),
     to_query: queryArg.optional(),
-    to_x: z.number().optional(),
-    to_y: z.number().optional(),
-    duration_ms: z.number().int().min(0).max(10_000).optional().describe('Default 300.'),
+    to_x: z.number().optional().describe('End x in screen points (with to_y).'),
+    to_y: z.number().optional().describe('End y in screen points.'),
+    duration_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_000)
+      .optional()
+      .describe('How long the drag takes, ms (default 300).'),
   }),
   async handle(args, { pipeline }) {
     const ends = { point: true, required: true };

@@ -9,17 +9,11 @@ const assertionsShape = z.object({
   exists: z.boolean().optional(),
   enabled: z.boolean().optional(),
   focused: z.boolean().optional(),
-  value: z
-    .string()
-    .optional()
-    .describe('Exact value (text, number as text, "true"/"false" for check boxes).'),
+  value: z.string().optional().describe('Exact value, e.g. "hello", "42", "true" (checked).'),
   title: z.string().optional().describe('Exact name.'),
-  role: z.string().optional().describe('AX role (AXButton) or native role (push button).'),
+  role: z.string().optional().describe('AXButton or a native role (push button).'),
   visible: z.boolean().optional(),
-  contains_text: z
-    .string()
-    .optional()
-    .describe('Name, value or description contains this (case-insensitive).'),
+  contains_text: z.string().optional().describe('In the name, value or description (any case).'),
   checked: z.boolean().optional(),
 });
 
@@ -34,11 +28,13 @@ export const assertTool = defineTool({
   name: 'ax_assert',
   title: 'Assert element state',
   description:
-    'Check that an element (ref or query) has the expected state: exists, enabled, focused, value, title, role, visible, contains_text, checked. Returns passed plus each failure with expected and actual. A failed assertion is a result, not an error.',
+    'Check an element against expected states: passed, or each failure with expected and actual (a result, not an error).',
   kind: 'read',
   input: z.object({
     ...elementTargetShape,
-    assertions: assertionsShape,
+    assertions: assertionsShape.describe(
+      'Expected state; all given must hold, e.g. {"enabled": true, "value": "42"}.',
+    ),
     detail: detailArg,
   }),
   output: z.object({

@@ -7,7 +7,7 @@ export const isAccessible = defineTool({
   name: 'ax_is_accessible',
   title: 'Check accessibility access',
   description:
-    'Check that the desktop accessibility stack is reachable (Linux: the AT-SPI bus and registry; macOS: the Accessibility permission). Call it first when other tools fail; when not enabled, the summary says why and what to do.',
+    'Check that the accessibility stack is reachable; when not, say why and what to do. Call it when other tools fail.',
   kind: 'read',
   input: z.object({}),
   output: z.object({
@@ -39,15 +39,15 @@ export const listApps = defineTool({
   name: 'ax_list_apps',
   title: 'List running applications',
   description:
-    'List the running apps that expose accessibility, with pids, window counts and which one is frontmost. The full list goes to the file; use a name or pid as `app` in any tool.',
+    'List running apps with accessibility: name, pid, windows, frontmost. Use a name or pid as `app` in any tool.',
   kind: 'read',
   input: z.object({}),
   output: z.object({
     apps: z.array(
       z.object({
         name: z.string(),
-        pid: z.number().int(),
-        windows: z.number().int(),
+        pid: z.number(),
+        windows: z.number(),
         frontmost: z.boolean(),
         connected: z.boolean(),
         alias: z.string().optional(),
@@ -86,7 +86,7 @@ export const connect = defineTool({
   name: 'ax_connect',
   title: 'Connect to an application',
   description:
-    'Connect to an app by name, pid or window title, optionally giving it an alias for later calls, and take its first snapshot (tree file + screenshot). Connecting is optional: every tool accepts app directly. An ambiguous name returns the candidates.',
+    'Connect to an app (name, pid or window title), optionally with an alias, and take its first snapshot. Optional: every tool takes app directly.',
   kind: 'session',
   input: z.object({
     app: appArg,
@@ -100,8 +100,8 @@ export const connect = defineTool({
   output: z.object({
     connected: z.boolean(),
     app_name: z.string(),
-    pid: z.number().int(),
-    windows: z.number().int(),
+    pid: z.number(),
+    windows: z.number(),
     alias: z.string().optional(),
     matched_by: z.string(),
   }),

@@ -3,10 +3,15 @@
  * Handlers never format text: they return a ToolResponse that the pipeline rendered.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ToolContext } from './context.js';
 import type { ToolResponse } from '../pipeline/response.js';
+import { notifier, withNotifier, type NotifySinks } from '../pipeline/notify.js';
 
 /**
  * What a tool does to the world; the MCP annotations follow from it so that no tool
@@ -28,7 +33,11 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   description: string;
   kind: ToolKind;
   input: Input;
-  /** Tool-specific structured fields, added to the common summary fields. */
+  /**
+   * The tool's own structured fields beside the summary's: what its results carry. Not
+   * listed in tools/list (every tool lists the one open summary schema), kept here as
+   * the tool's documented contract.
+   */
   output?: z.ZodObject;
   handle(args: z.infer<Input>, ctx: ToolContext): Promise<ToolResponse>;
 }
@@ -37,9 +46,7 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
 export const detailArg = z
   .enum(['auto', 'full'])
   .optional()
-  .describe(
-    'auto (default): visible_elements lists only what this session has not shown yet or what changed since, and counts the rest in one line; full: lists them all again (capped).',
-  );
+  .describe('full: relist all visible elements (default: new ones).');
 
 export function defineTool<Input extends z.ZodObject>(
   def: ToolDefinition<Input>,
@@ -47,18 +54,34 @@ export function defineTool<Input extends z.ZodObject>(
   return def;
 }
 
-export function annotationsFor(kind: ToolKind, title: string) {
+/**
+ * Open-world for every kind: reads and actions touch whatever apps run on the desktop
+ * (axpage does not know them in advance, nor what they show or do next), and even the
+ * `session` kind (ax_connect) walks the app it connects to. Only the other hints vary.
+ */
+export function annotationsFor(kind: ToolKind) {
   return {
-    title,
     readOnlyHint: kind === 'read',
     destructiveHint: kind === 'action' || kind === 'idempotent-action',
     idempotentHint: kind !== 'action',
-    openWorldHint: false,
+    openWorldHint: true,
   };
 }
 
+/** A file a result wrote, as a resource_link content block. */
+function fileLink(file: unknown, mimeType: 'text/plain' | 'image/png') {
+  if (typeof file !== 'string' || !file.startsWith('/')) return [];
+  const name = file.slice(file.lastIndexOf('/') + 1);
+  return [{ type: 'resource_link' as const, uri: `file://${encodeURI(file)}`, name, mimeType }];
+}
+
 export function toCallToolResult(response: ToolResponse): CallToolResult {
-  const content: CallToolResult['content'] = [{ type: 'text', text: response.text }];
+  const content: CallToolResult['content'] = [
+    { type: 'text', text: response.text },
+    // The files the call wrote (their paths are in the summary and structuredContent too).
+    ...fileLink(response.structured.file, 'text/plain'),
+    ...fileLink(response.structured.screenshot, 'image/png'),
+  ];
   for (const image of response.images ?? []) {
     content.push({ type: 'image', data: image.data, mimeType: image.mimeType });
   }
@@ -77,12 +100,16 @@ export function registerTool(
   outputBase: z.ZodObject,
   makeContext: (extra: ToolCallExtra) => ToolContext,
 ): void {
-  // Tool fields are optional in the schema because an error result carries only the
-  // common fields plus the error's code and details (clients validate those too).
-  const outputSchema = outputBase.extend({
-    ...(def.output ? def.output.partial().shape : {}),
-    error_code: z.string().optional(),
-    error_details: z.record(z.string(), z.unknown()).optional(),
+  // One open schema for every tool: the summary fields every result has; a tool's own
+  // fields (def.output) ride along, and an error result carries only the common fields.
+  const outputSchema = outputBase;
+  listingOf(server).push({
+    name: def.name,
+    title: def.title,
+    description: def.description,
+    inputSchema: jsonSchemaOf(def.input, 'input'),
+    outputSchema: jsonSchemaOf(outputSchema, 'output'),
+    annotations: annotationsFor(def.kind),
   });
   server.registerTool(
     def.name,
@@ -91,22 +118,106 @@ export function registerTool(
       description: def.description,
       inputSchema: def.input,
       outputSchema,
-      annotations: annotationsFor(def.kind, def.title),
+      annotations: { title: def.title, ...annotationsFor(def.kind) },
     },
     async (args: unknown, extra: ToolCallExtra) => {
       const ctx = makeContext(extra);
-      try {
-        return toCallToolResult(await def.handle(args, ctx));
-      } catch (err) {
-        return toCallToolResult(ctx.pipeline.errorResponse(def.name, err));
-      }
+      return withNotifier(sinksOf(server, extra), async () => {
+        notifier().progress(`${def.name} started`);
+        let response: ToolResponse;
+        try {
+          response = await def.handle(args, ctx);
+        } catch (err) {
+          response = ctx.pipeline.errorResponse(def.name, err);
+        }
+        if (response.structured.error_code === 'not_responding') {
+          notifier().log(
+            'warning',
+            String(response.structured.error ?? 'an app is not responding'),
+          );
+        }
+        return toCallToolResult(response);
+      });
     },
   );
+}
+
+const listings = new WeakMap<McpServer, Tool[]>();
+
+function listingOf(server: McpServer): Tool[] {
+  let listing = listings.get(server);
+  if (!listing) listings.set(server, (listing = []));
+  return listing;
+}
+
+/**
+ * The JSON Schema of a tool's input or output, as the SDK would list it but without the
+ * draft-07 `$schema` URL it repeats in every schema (two per tool).
+ */
+function jsonSchemaOf(schema: z.ZodObject, io: 'input' | 'output'): Tool['inputSchema'] {
+  const { $schema: _draft, ...json } = z.toJSONSchema(schema, {
+    target: 'draft-7',
+    io,
+    override: ({ jsonSchema }) => {
+      // An open object says nothing more with `additionalProperties: {}` (the default).
+      const extra = jsonSchema.additionalProperties;
+      if (typeof extra === 'object' && Object.keys(extra).length === 0) {
+        delete jsonSchema.additionalProperties;
+      }
+      // A union of plain types (app: a name or a pid) as one type list, not an anyOf.
+      const types = jsonSchema.anyOf?.map((s) => (typeof s === 'object' ? s.type : undefined));
+      if (types?.every((t) => typeof t === 'string')) {
+        delete jsonSchema.anyOf;
+        jsonSchema.type = types as Array<'string' | 'number'>;
+      }
+    },
+  });
+  return json as Tool['inputSchema'];
+}
+
+/**
+ * Answers tools/list from the registered definitions, computed once: the SDK's own
+ * answer converts every schema again on each call and repeats the draft URL and the
+ * default `execution` in every tool. Call after the last registerTool.
+ */
+export function serveToolList(server: McpServer): void {
+  const tools = listingOf(server);
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+}
+
+/**
+ * Where a call's log messages and progress go: logging through the server (which drops
+ * what is below the client's logging/setLevel), progress only when the request asked
+ * for it with a progressToken.
+ */
+function sinksOf(server: McpServer, extra: ToolCallExtra): NotifySinks {
+  const token = extra._meta?.progressToken;
+  return {
+    log: (level, data) =>
+      server.sendLoggingMessage({ level, logger: 'axpage', data }, extra.sessionId),
+    progress:
+      token === undefined || !extra.sendNotification
+        ? undefined
+        : (progress, total, message) =>
+            extra.sendNotification!({
+              method: 'notifications/progress',
+              params: {
+                progressToken: token,
+                progress,
+                ...(total !== undefined ? { total } : {}),
+                message,
+              },
+            }),
+  };
 }
 
 /** The parts of the SDK's request extra that tools use. */
 export interface ToolCallExtra {
   signal: AbortSignal;
+  sessionId?: string;
   _meta?: { progressToken?: string | number };
-  sendNotification?: (notification: never) => Promise<void>;
+  sendNotification?: (notification: {
+    method: 'notifications/progress';
+    params: { progressToken: string | number; progress: number; total?: number; message: string };
+  }) => Promise<void>;
 }

@@ -20,9 +20,11 @@ import { attributeLines } from './answers.js';
 import { checkedValue } from './elements.js';
 import {
   appArg,
+  optionalAppArg,
   elementTargetOf,
   elementTargetShape,
   queryArg,
+  QUERY_SYNTAX,
   refArg,
   strategyArg,
 } from './schemas.js';
@@ -39,13 +41,15 @@ export const find = defineTool({
   name: 'ax_find',
   title: 'Find elements',
   description:
-    'Find elements by query and return the best match with its ref (ranked: exact before partial, interactive and visible first, then nearest the focus), the match count and the next candidates. Query forms: text ("Save"), role:title ("button:Save"), key:value terms (role:button title~save value:/^a/i), paths (window:"Main" > button:OK). Explorer options: scope (application, focused window, element subtree, or the element at a screen position), element_types, filter, include_hidden, max_depth, limit. Every match is listed in the tree file.',
+    'Find elements by query: the best match with its ref, the count and the next candidates (every match in the tree file).',
   kind: 'read',
   input: z.object({
-    app: appArg.optional().describe('The app; default: the frontmost app.'),
+    app: optionalAppArg,
     query: queryArg
       .optional()
-      .describe('The query (optional when filter, element_types or a position scope say enough).'),
+      .describe(
+        `${QUERY_SYNTAX} Optional when filter, element_types or a position scope say enough.`,
+      ),
     strategy: strategyArg.optional(),
     scope: z
       .enum(['application', 'focused', 'element', 'position'])
@@ -69,7 +73,8 @@ export const find = defineTool({
         valueContains: z.string().optional(),
         descriptionContains: z.string().optional(),
       })
-      .optional(),
+      .optional()
+      .describe('All given must hold, e.g. {"role": "AXButton", "titleContains": "save"}.'),
     include_hidden: z
       .boolean()
       .optional()
@@ -78,6 +83,7 @@ export const find = defineTool({
       .number()
       .int()
       .min(0)
+      .max(200)
       .optional()
       .describe('Only elements at most this deep (0 = windows).'),
     limit: z
@@ -91,7 +97,7 @@ export const find = defineTool({
   }),
   output: z.object({
     found: z.boolean(),
-    count: z.number().int(),
+    count: z.number(),
     method: z.string().optional(),
     strategy: z.string().optional(),
     role: z.string().optional(),
@@ -247,7 +253,7 @@ export const getAttributes = defineTool({
   name: 'ax_get_attributes',
   title: 'Get all attributes of an element',
   description:
-    'Everything the platform knows about one element (ref or query): role, native role, name, value (masked for password fields), description, identifier, frame, states, actions, interfaces, toolkit attributes, parent and children refs.',
+    'Everything known about one element: roles, name, value (masked for passwords), frame, states, actions, interfaces, toolkit attributes.',
   kind: 'read',
   input: z.object({ ...elementTargetShape, detail: detailArg }),
   output: z.object({
@@ -312,7 +318,7 @@ export const getValue = defineTool({
   name: 'ax_get_value',
   title: "Get an element's value",
   description:
-    'Read the current value of an element (ref or query): the text of a text field, the number of a slider, the state of a check box, else its name. Read fresh from the app, not from a cache. Password fields are never read.',
+    "Read an element's value fresh from the app: a text field's text, a slider's number, a check box's state, else its name. Password fields are never read.",
   kind: 'read',
   input: z.object({ ...elementTargetShape, detail: detailArg }),
   output: z.object({
@@ -351,7 +357,7 @@ export const waitIdle = defineTool({
   name: 'ax_wait_idle',
   title: 'Wait until the app is idle',
   description:
-    'Wait until the app stops changing (no accessibility change events for quiet_ms), bounded by timeout_ms; reports how long it took, then writes the tree and screenshot of the settled state.',
+    'Wait until the app stops changing (no change events for quiet_ms), up to timeout_ms, then snapshot the settled state.',
   kind: 'read',
   input: z.object({
     app: appArg,
@@ -365,7 +371,7 @@ export const waitIdle = defineTool({
       .describe('How long without changes counts as idle (default 200).'),
     detail: detailArg,
   }),
-  output: z.object({ idle: z.boolean(), waited_ms: z.number(), events: z.number().int() }),
+  output: z.object({ idle: z.boolean(), waited_ms: z.number(), events: z.number() }),
   async handle(args, { pipeline, signal }) {
     const app = await pipeline.resolveApp(args.app);
     const waited = await pipeline.waitIdle(
@@ -409,7 +415,7 @@ export const waitFor = defineTool({
     satisfied: z.boolean(),
     waited_ms: z.number(),
     element_ref: z.string().optional(),
-    count: z.number().int(),
+    count: z.number(),
   }),
   async handle(args, { pipeline, signal }) {
     let query;

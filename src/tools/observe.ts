@@ -2,18 +2,16 @@
 import { z } from 'zod';
 import { defineTool, detailArg } from './define.js';
 import { windowLine } from './answers.js';
-import { appArg, queryArg, rectShape, refArg, targetOf } from './schemas.js';
+import { appArg, optionalAppArg, queryArg, rectShape, refArg, targetOf } from './schemas.js';
 
 export const getTree = defineTool({
   name: 'ax_get_tree',
   title: 'Get the element tree',
   description:
-    'Walk an app (all its windows, dialogs first) into a greppable tree file with a screenshot; return a short summary with the file path, counts and the visible interactive elements. Grep the file by role (AXButton) or text. Options: a root element (ref or root_query), max_depth, include_invisible.',
+    'Walk an app (all windows, dialogs first) into a greppable tree file plus a screenshot. Grep the file by role (AXButton) or text.',
   kind: 'read',
   input: z.object({
-    app: appArg
-      .optional()
-      .describe('The app (name, alias, pid or window title); default: the frontmost app.'),
+    app: optionalAppArg,
     root: refArg.optional().describe('Walk only below this element ref.'),
     root_query: queryArg.optional().describe('Walk only below the best match of this query.'),
     max_depth: z
@@ -22,15 +20,11 @@ export const getTree = defineTool({
       .min(0)
       .max(200)
       .optional()
-      .describe(
-        'Levels below the root to walk (default: the server limit, 60). 0 = the root only.',
-      ),
+      .describe('Levels below the root (default 60; 0 = the root only).'),
     include_invisible: z
       .boolean()
       .optional()
-      .describe(
-        'Keep elements the app reports as not showing (hidden pages, collapsed menus). Default false: they are left out and counted in the file header. Elements merely scrolled out of view are always kept.',
-      ),
+      .describe('Keep elements the app reports as not showing (default false).'),
     detail: detailArg,
   }),
   async handle(args, { pipeline }) {
@@ -50,26 +44,23 @@ export const screenshot = defineTool({
   name: 'ax_screenshot',
   title: 'Capture a screenshot',
   description:
-    'Capture an app window (default: its dialog if one is up, else its main window), a window by index, or a screen region, as a PNG file next to a tree file of the same moment. Password fields of every app on the capture are filled over (never blurred: blur can be undone). Set include_image to also get the PNG inline.',
+    'Capture an app window (default: its dialog, else its main window), a window by index, a region or the screen. Password fields are filled over.',
   kind: 'read',
   input: z.object({
-    app: appArg.optional().describe('The app; default: the frontmost app.'),
+    app: optionalAppArg,
     window_index: z
       .number()
       .int()
       .min(0)
+      .max(1000)
       .optional()
-      .describe(
-        "Which of the app's windows (as ax_list_windows numbers them); default: its dialog or active window.",
-      ),
+      .describe('Window index as ax_list_windows gives it; default: the dialog or active window.'),
     region: rectShape.optional().describe('A screen region in points instead of a window.'),
     full_screen: z.boolean().optional().describe('Capture the whole screen.'),
     include_image: z
       .boolean()
       .optional()
-      .describe(
-        'Also return the PNG as image content (costs context); default false: the path only.',
-      ),
+      .describe('Also return the PNG inline (costs context; default false).'),
     detail: detailArg,
   }),
   async handle(args, { pipeline }) {
@@ -105,14 +96,13 @@ export const screenshot = defineTool({
 export const listWindows = defineTool({
   name: 'ax_list_windows',
   title: "List an app's windows",
-  description:
-    'List the windows and dialogs of an app with index, title, role, frame, and whether each is active or modal (index 0 first: dialogs, then the active window). Writes the tree file and screenshot like every call.',
+  description: "List an app's windows and dialogs: index, title, role, frame, active, modal.",
   kind: 'read',
   input: z.object({ app: appArg, detail: detailArg }),
   output: z.object({
     windows: z.array(
       z.object({
-        index: z.number().int(),
+        index: z.number(),
         title: z.string(),
         role: z.string(),
         ref: z.string(),

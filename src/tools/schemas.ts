@@ -8,30 +8,36 @@ import type { Target } from '../pipeline/target.js';
 import type { Strategy } from '../query/index.js';
 
 export const appArg = z
-  .union([z.string().min(1), z.number().int().positive()])
-  .describe(
-    'The app: its name (e.g. "gtk3-widget-factory"), an alias from ax_connect, its pid, or a window title. No need to connect first.',
-  );
+  .union([z.string().min(1), z.number().int().min(1).max(2_147_483_647)])
+  .describe('App name ("gedit"), pid, window title or ax_connect alias.');
+
+/** The app of a tool that works on the frontmost app when none is named. */
+export const optionalAppArg = appArg
+  .optional()
+  .describe('App name ("gedit"), pid, window title or alias; default: frontmost.');
 
 export const refArg = z
   .string()
-  .regex(/^\s*e[1-9][0-9]*\s*$/, 'a ref looks like e42')
-  .describe('An element ref (e.g. "e42") from a summary or tree file. Names its app by itself.');
+  // A refinement, not a pattern: the description says the format, and tools/list stays short.
+  .refine((v) => /^\s*e[1-9][0-9]*\s*$/.test(v), 'a ref looks like e42')
+  .describe('Element ref, e.g. "e42" (names its app).');
 
 export const queryArg = z
   .string()
   .min(1)
-  .describe(
-    'Element query: plain text ("Save"), role:title ("button:Save"; button also takes toggle and menu buttons), key:value terms (role:button title~save), a regex (title:/^Save/i) or a path (window:"Main" > button:OK). Quote text with spaces, colons or * ("Save as:"). Actions refuse a query that several elements match equally well: add nth:2 (the 2nd match in tree order) or use a ref.',
-  );
+  .describe('Element query, e.g. "Save", "button:Save", "button:OK nth:2" (syntax: ax_find).');
+
+/** The query syntax in full, said once (ax_find's query) rather than on every tool. */
+export const QUERY_SYNTAX =
+  'Plain text ("Save"), role:title ("button:Save"), key:value terms (role:button title~save), a regex (title:/^Save/i) or a path (window:"Main" > button:OK). Quote text with spaces, colons or * ("Save as:"). nth:2 picks the 2nd match in tree order.';
 
 export const strategyArg = z
   .enum(['auto', 'exact', 'contains', 'regex', 'role', 'identifier', 'xpath'])
-  .describe('How to read query (default auto: tries the forms in turn).');
+  .describe('How to read query (default auto).');
 
 /** An element named by ref or query (tools that read or set one element). */
 export const elementTargetShape = {
-  app: appArg.optional(),
+  app: optionalAppArg,
   ref: refArg.optional(),
   query: queryArg.optional(),
   strategy: strategyArg.optional(),
@@ -45,16 +51,16 @@ export const targetShape = {
   x: z
     .number()
     .optional()
-    .describe('Screen x in points (with y). With w and h: the centre of x,y,w,h.'),
+    .describe('Screen x in points (with y); with w,h: the centre of x,y,w,h.'),
   y: z.number().optional().describe('Screen y in points.'),
-  w: z.number().positive().optional().describe('Width: with x,y,h the click lands at the centre.'),
-  h: z.number().positive().optional().describe('Height: with x,y,w the click lands at the centre.'),
+  w: z.number().positive().optional().describe('Width (with h).'),
+  h: z.number().positive().optional().describe('Height (with w).'),
 };
 
 export const deliveryArg = z
   .enum(['background', 'foreground'])
   .describe(
-    'background (default): semantic accessibility actions, no focus change. foreground: real input events with the app fronted, then the previous window restored. Use foreground when a background attempt did not land.',
+    'background (default): accessibility, no focus change; foreground: real input, app fronted then restored.',
   );
 
 export const rectShape = z.object({

@@ -1,0 +1,132 @@
+/**
+ * The MCP surface a client sees, through the SDK's client over stdio on a real desktop:
+ * tools/list's size and descriptions, resource_link blocks pointing at the files the call
+ * wrote, log messages that follow logging/setLevel, and progress when a call asks for it.
+ */
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CallToolResultSchema,
+  LoggingMessageNotificationSchema,
+  type Progress,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { LaunchedApp } from '../../src/desktop/apps.js';
+import { Session } from '../../src/harness/session.js';
+
+let session: Session;
+let form: LaunchedApp;
+const logs: Array<{ level: string; data: unknown }> = [];
+
+beforeAll(async () => {
+  // Walks are cut at 6 elements: every walk of the form (13 showing) is a truncated one.
+  session = await Session.start({ serverEnv: { AXPAGE_MAX_ELEMENTS: '6' } });
+  session.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    logs.push({ level: n.params.level, data: n.params.data });
+  });
+  form = await session.launchFixture('form.py');
+});
+
+afterAll(async () => {
+  await session?.close();
+});
+
+interface Link {
+  type: string;
+  uri?: string;
+  name?: string;
+  mimeType?: string;
+}
+
+describe('tools/list', () => {
+  it('is under 25 KiB on the wire and describes every parameter', async () => {
+    const list = await session.client.listTools();
+    const bytes = Buffer.byteLength(JSON.stringify(list));
+    console.log(`tools/list over stdio: ${list.tools.length} tools, ${bytes} bytes`);
+    expect(bytes).toBeLessThan(25 * 1024);
+    for (const tool of list.tools) {
+      for (const [name, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
+        expect((schema as { description?: string }).description, `${tool.name}.${name}`).toMatch(
+          /\S/,
+        );
+      }
+    }
+  });
+});
+
+describe('resource_link blocks', () => {
+  it('point at the tree file and the PNG the call wrote, with their mime types', async () => {
+    const result = await session.client.callTool({
+      name: 'ax_get_tree',
+      arguments: { app: form.pid },
+    });
+    const links = (result.content as Link[]).filter((c) => c.type === 'resource_link');
+    expect(links.map((l) => l.mimeType).sort()).toEqual(['image/png', 'text/plain']);
+    const structured = result.structuredContent as { file: string; screenshot: string };
+    for (const link of links) {
+      const file = fileURLToPath(link.uri ?? '');
+      expect(fs.existsSync(file), file).toBe(true);
+      expect(link.name).toBe(file.slice(file.lastIndexOf('/') + 1));
+      const head = fs.readFileSync(file).subarray(0, 8);
+      if (link.mimeType === 'image/png') {
+        expect(file).toBe(structured.screenshot);
+        expect(head.toString('latin1')).toBe('\x89PNG\r\n\x1a\n');
+      } else {
+        expect(file).toBe(structured.file);
+        // The tree file names the form's window, as the app itself titles it.
+        expect(fs.readFileSync(file, 'utf8')).toContain('[AXWindow');
+      }
+    }
+  });
+});
+
+describe('logging', () => {
+  it('sends a warning for a truncated walk at level warning, and none at level error', async () => {
+    await session.client.setLoggingLevel('warning');
+    logs.length = 0;
+    const cut = await session.call('ax_get_tree', { app: form.pid });
+    expect(cut.text).toMatch(/truncated/);
+    const warnings = logs.filter((l) => l.level === 'warning');
+    expect(warnings.map((l) => String(l.data)).join('\n')).toMatch(/cut short: .*6/);
+
+    await session.client.setLoggingLevel('error');
+    logs.length = 0;
+    const again = await session.call('ax_get_tree', { app: form.pid });
+    expect(again.text).toMatch(/truncated/);
+    // A ping after the call: every notification sent before its answer has arrived.
+    await session.client.ping();
+    expect(logs).toEqual([]);
+  });
+});
+
+describe('progress', () => {
+  it('reports progress on a wait when the client sends a progressToken, with the total', async () => {
+    const seen: Progress[] = [];
+    const result = await session.client.callTool(
+      {
+        name: 'ax_wait_for',
+        arguments: { app: form.pid, query: 'button:"No such button"', timeout_ms: 1500 },
+      },
+      CallToolResultSchema,
+      { onprogress: (p) => seen.push(p) },
+    );
+    expect(JSON.stringify(result.structuredContent)).toMatch(/"satisfied":false/);
+    expect(seen.length).toBeGreaterThan(1);
+    for (let i = 1; i < seen.length; i++) {
+      expect(seen[i].progress).toBeGreaterThan(seen[i - 1].progress);
+    }
+    expect(seen.some((p) => p.total === 1500)).toBe(true);
+    expect(seen.every((p) => p.total === undefined || p.progress <= p.total)).toBe(true);
+  });
+
+  it('sends none when the call carries no progressToken', async () => {
+    const seen: unknown[] = [];
+    session.client.setNotificationHandler(
+      (await import('@modelcontextprotocol/sdk/types.js')).ProgressNotificationSchema,
+      (n) => void seen.push(n),
+    );
+    await session.call('ax_get_tree', { app: form.pid });
+    await session.client.ping();
+    expect(seen).toEqual([]);
+  });
+});
