@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CallToolResultSchema,
   LoggingMessageNotificationSchema,
-  type Progress,
-} from '@modelcontextprotocol/sdk/types.js';
+  ProgressNotificationSchema,
+} from '../../src/harness/mcp.js';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session } from '../../src/harness/session.js';
 
@@ -101,7 +101,7 @@ describe('logging', () => {
 
 describe('progress', () => {
   it('reports progress on a wait when the client sends a progressToken, with the total', async () => {
-    const seen: Progress[] = [];
+    const seen: Array<{ progress: number; total?: number }> = [];
     const result = await session.client.callTool(
       {
         name: 'ax_wait_for',
@@ -121,10 +121,7 @@ describe('progress', () => {
 
   it('sends none when the call carries no progressToken', async () => {
     const seen: unknown[] = [];
-    session.client.setNotificationHandler(
-      (await import('@modelcontextprotocol/sdk/types.js')).ProgressNotificationSchema,
-      (n) => void seen.push(n),
-    );
+    session.client.setNotificationHandler(ProgressNotificationSchema, (n) => void seen.push(n));
     await session.call('ax_get_tree', { app: form.pid });
     await session.client.ping();
     expect(seen).toEqual([]);

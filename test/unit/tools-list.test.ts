@@ -4,8 +4,7 @@
  * transport (the same JSON a stdio client reads; the desktop is never opened).
  */
 import { describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client, InMemoryTransport } from '../../src/harness/mcp.js';
 import { createServer } from '../../src/server.js';
 import { DEFAULT_CONFIG } from '../../src/config.js';
 
