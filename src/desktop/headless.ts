@@ -243,18 +243,6 @@ function record(pids: RecordedPid[], pid: number, name: string): void {
   pids.push({ pid, name, start: startTimeOf(pid) });
 }
 
-async function nameHasOwner(bus: AtspiBus, name: string): Promise<boolean> {
-  const [has] = await bus.call(
-    'org.freedesktop.DBus',
-    '/org/freedesktop/DBus',
-    'org.freedesktop.DBus',
-    'NameHasOwner',
-    's',
-    [name],
-  );
-  return has === true;
-}
-
 export class HeadlessDesktop {
   private a11yConn: Promise<AtspiBus> | null = null;
   private readonly ownApps: RecordedPid[] = [];
@@ -358,7 +346,7 @@ export class HeadlessDesktop {
       (async () => {
         const s = await AtspiBus.connect(this.state.env.DBUS_SESSION_BUS_ADDRESS, timeoutMs);
         try {
-          return await nameHasOwner(s, 'org.a11y.Bus');
+          return await s.nameHasOwner('org.a11y.Bus');
         } finally {
           s.disconnect();
         }
@@ -366,7 +354,7 @@ export class HeadlessDesktop {
       (async () => {
         const b = await AtspiBus.connect(this.state.env.AT_SPI_BUS_ADDRESS, timeoutMs);
         try {
-          return { bus: true, registry: await nameHasOwner(b, REGISTRY) };
+          return { bus: true, registry: await b.nameHasOwner(REGISTRY) };
         } finally {
           b.disconnect();
         }
@@ -417,7 +405,7 @@ export class HeadlessDesktop {
           logOf('at-spi-bus-launcher'),
         );
         record(pids, l.pid as number, 'at-spi-bus-launcher');
-        await pollUntil(() => nameHasOwner(session, 'org.a11y.Bus'), {
+        await pollUntil(() => session.nameHasOwner('org.a11y.Bus'), {
           ...wait,
           what: 'at-spi-bus-launcher owning org.a11y.Bus',
         });
@@ -439,10 +427,10 @@ export class HeadlessDesktop {
     try {
       const daemon = await a11y.pidOf('org.freedesktop.DBus');
       if (!pids.some((p) => p.pid === daemon)) record(pids, daemon, 'a11y-dbus-daemon');
-      if (!(await nameHasOwner(a11y, REGISTRY))) {
+      if (!(await a11y.nameHasOwner(REGISTRY))) {
         const r = await spawnDaemon(bins.registryd, [], clientEnv(env), logOf('at-spi2-registryd'));
         record(pids, r.pid as number, 'at-spi2-registryd');
-        await pollUntil(() => nameHasOwner(a11y, REGISTRY), {
+        await pollUntil(() => a11y.nameHasOwner(REGISTRY), {
           ...wait,
           what: 'at-spi2-registryd owning org.a11y.atspi.Registry',
         });
@@ -743,7 +731,7 @@ async function tryStart(
       );
       const spawnedPid = l.pid as number;
       record(pids, spawnedPid, 'at-spi-bus-launcher');
-      await pollUntil(() => nameHasOwner(session, 'org.a11y.Bus'), {
+      await pollUntil(() => session.nameHasOwner('org.a11y.Bus'), {
         timeoutMs: stepTimeout,
         intervalMs: 5,
         what: 'at-spi-bus-launcher owning org.a11y.Bus',
@@ -774,7 +762,7 @@ async function tryStart(
     await step('registry', 'AT-SPI registry', 'at-spi2-registryd', async () => {
       const r = await spawnDaemon(bins.registryd, [], clientEnv(env), logOf('at-spi2-registryd'));
       record(pids, r.pid as number, 'at-spi2-registryd');
-      await pollUntil(() => nameHasOwner(a11y, REGISTRY), {
+      await pollUntil(() => a11y.nameHasOwner(REGISTRY), {
         timeoutMs: stepTimeout,
         intervalMs: 5,
         what: 'at-spi2-registryd owning org.a11y.atspi.Registry',

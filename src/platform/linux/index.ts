@@ -513,15 +513,7 @@ async function reconnectAddresses(env: NodeJS.ProcessEnv, reasons: string[]): Pr
   let session: AtspiBus | undefined;
   try {
     session = await AtspiBus.connect(env.DBUS_SESSION_BUS_ADDRESS, RECONNECT_TIMEOUT_MS);
-    const [owned] = await session.call(
-      'org.freedesktop.DBus',
-      '/org/freedesktop/DBus',
-      'org.freedesktop.DBus',
-      'NameHasOwner',
-      's',
-      ['org.a11y.Bus'],
-    );
-    if (owned !== true) {
+    if (!(await session.nameHasOwner('org.a11y.Bus'))) {
       reasons.push('no at-spi-bus-launcher (org.a11y.Bus) on the session bus');
       return out;
     }

@@ -166,6 +166,19 @@ export class AtspiBus {
     return false;
   }
 
+  /** Whether a bus name has an owner (asking activates nothing, unlike a call to it). */
+  async nameHasOwner(name: string): Promise<boolean> {
+    const [has] = await this.call(
+      'org.freedesktop.DBus',
+      '/org/freedesktop/DBus',
+      'org.freedesktop.DBus',
+      'NameHasOwner',
+      's',
+      [name],
+    );
+    return has === true;
+  }
+
   /** One method call; resolves to the reply body. */
   async call(
     destination: string,

@@ -489,27 +489,11 @@ async function stillThere(bus: AtspiBus, app: AppRef): Promise<boolean> {
   for (let i = 0; i < 3; i++) {
     const st = app.pid > 0 ? procStat(app.pid) : undefined;
     if (st === null || st?.state === 'Z' || st?.state === 'X') return false;
-    if (!(await stillOnBus(bus, app.bus))) return false;
+    // The bus cannot tell: take it as gone.
+    if (!(await bus.nameHasOwner(app.bus).catch(() => false))) return false;
     await new Promise((r) => setTimeout(r, 50));
   }
   return true;
-}
-
-/** Whether the app's bus name still has an owner; false when the bus cannot tell. */
-async function stillOnBus(bus: AtspiBus, name: string): Promise<boolean> {
-  try {
-    const [has] = await bus.call(
-      'org.freedesktop.DBus',
-      '/org/freedesktop/DBus',
-      'org.freedesktop.DBus',
-      'NameHasOwner',
-      's',
-      [name],
-    );
-    return has === true;
-  } catch {
-    return false;
-  }
 }
 
 /** Remaining ms before the deadline, never negative. */
