@@ -191,30 +191,13 @@ export class Publisher {
   async publish(tool: string, req: PublishRequest): Promise<ToolResponse> {
     const store = await this.store();
     const names = await store.allocate(shortName(tool));
-    const images: ToolResponse['images'] = [];
-    let screenshot: string | undefined;
-    let screenshotError: string | undefined;
-    let stale: Redaction['stale'];
-    if (this.config.screenshots === 'off') {
-      screenshotError = SCREENSHOTS_OFF;
-    } else {
-      try {
-        const desktop = await this.desktop();
-        const rect = captureRect(req, await desktop.screenSize());
-        const shot = await this.captureRedacted(desktop, rect, [
-          req.view,
-          ...(req.appSwitch ? [req.appSwitch] : []),
-        ]);
-        await store.writeBinary(names.pngPath, shot.png);
-        screenshot = names.pngPath;
-        stale = shot.stale;
-        if (req.includeImage || this.config.screenshots === 'inline') {
-          images.push({ data: shot.png.toString('base64'), mimeType: 'image/png' });
-        }
-      } catch (err) {
-        screenshotError = `capture failed: ${describeError(err).message}`;
-      }
-    }
+    const { screenshot, screenshotError, stale, images } = await this.shoot(
+      store,
+      names.pngPath,
+      (screen) => captureRect(req, screen),
+      [req.view, ...(req.appSwitch ? [req.appSwitch] : [])],
+      req.includeImage,
+    );
     const tree = renderTreeFile({
       tool,
       view: req.view,
@@ -266,32 +249,18 @@ export class Publisher {
     let screenshot: string | undefined;
     let screenshotError: string | undefined;
     let did = req.did;
-    const images: ToolResponse['images'] = [];
+    let images: ToolResponse['images'] = [];
     if (req.listing) {
       const store = await this.store();
       const names = await store.allocate(shortName(tool));
-      let stale: Redaction['stale'];
-      if (this.config.screenshots === 'off') {
-        screenshotError = SCREENSHOTS_OFF;
-      } else {
-        try {
-          const desktop = await this.desktop();
-          const size = await desktop.screenSize();
-          const shot = await this.captureRedacted(
-            desktop,
-            { x: 0, y: 0, w: size.w, h: size.h },
-            [],
-          );
-          await store.writeBinary(names.pngPath, shot.png);
-          screenshot = names.pngPath;
-          stale = shot.stale;
-          if (this.config.screenshots === 'inline') {
-            images.push({ data: shot.png.toString('base64'), mimeType: 'image/png' });
-          }
-        } catch (err) {
-          screenshotError = `capture failed: ${describeError(err).message}`;
-        }
-      }
+      const shot = await this.shoot(
+        store,
+        names.pngPath,
+        (screen) => ({ x: 0, y: 0, w: screen.w, h: screen.h }),
+        [],
+      );
+      ({ screenshot, screenshotError, images } = shot);
+      const stale = shot.stale;
       did = withNote(did, stale?.short);
       const listing = stale
         ? { ...req.listing, lines: [`# note: ${stale.detail}`, ...req.listing.lines] }
@@ -324,6 +293,39 @@ export class Publisher {
    * Pixels of `rect` with every password field on it filled: the fields of every app with
    * a window there, located now (`views` are the walks in hand, the fallback for their apps).
    */
+  /**
+   * The screenshot of a call: captured (unless screenshots are off), password fields
+   * filled, written beside the tree file, and inline when asked; a failure is a reason,
+   * never a lost tree.
+   */
+  private async shoot(
+    store: ArtifactStore,
+    pngPath: string,
+    region: (screen: { w: number; h: number }) => Rect,
+    views: SnapshotView[],
+    includeImage = false,
+  ): Promise<{
+    screenshot?: string;
+    screenshotError?: string;
+    stale?: Redaction['stale'];
+    images: NonNullable<ToolResponse['images']>;
+  }> {
+    if (this.config.screenshots === 'off') return { screenshotError: SCREENSHOTS_OFF, images: [] };
+    try {
+      const desktop = await this.desktop();
+      const shot = await this.captureRedacted(desktop, region(await desktop.screenSize()), views);
+      await store.writeBinary(pngPath, shot.png);
+      const inline = includeImage || this.config.screenshots === 'inline';
+      return {
+        screenshot: pngPath,
+        stale: shot.stale,
+        images: inline ? [{ data: shot.png.toString('base64'), mimeType: 'image/png' }] : [],
+      };
+    } catch (err) {
+      return { screenshotError: `capture failed: ${describeError(err).message}`, images: [] };
+    }
+  }
+
   private async captureRedacted(
     desktop: Desktop,
     rect: Rect,
