@@ -135,8 +135,7 @@ export class Publisher {
       maxText: Infinity,
     }).items;
     const looks = all.map(lookOf);
-    const dialog = req.view.dialog ? (req.view.refs[req.view.dialog.index] ?? '?') : '';
-    const appeared = this.shown.dialogAppeared(req.view.snapshot.pid, dialog);
+    const appeared = this.shown.dialogAppeared(req.view);
     const detail = req.detail ?? (appeared && !req.answer ? 'full' : 'auto');
     if (detail === 'full') {
       this.shown.record(all, looks, file, true);
@@ -150,7 +149,8 @@ export class Publisher {
         ? { unchanged, visible: { items: [], omitted: 0 } }
         : { visibleCount: { total: all.length, unlisted: part.fresh.length } };
     }
-    this.shown.record(part.fresh, part.fresh.map(lookOf), file);
+    // Fresh items are new or changed by definition: recorded without comparing again.
+    this.shown.record(part.fresh, part.freshLooks, file, true);
     return { visible: { items: part.fresh, omitted: 0 }, unchanged };
   }
 
@@ -162,10 +162,7 @@ export class Publisher {
     if (this.visibleMode === 'full') return;
     const all = selectVisibleElements(view, { maxInteractive: Infinity, maxText: Infinity }).items;
     this.shown.record(all, all.map(lookOf), file, true);
-    this.shown.dialogAppeared(
-      view.snapshot.pid,
-      view.dialog ? (view.refs[view.dialog.index] ?? '?') : '',
-    );
+    this.shown.dialogAppeared(view);
   }
 
   private store(): Promise<ArtifactStore> {

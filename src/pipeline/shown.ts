@@ -19,6 +19,7 @@
  * - Reads that answer with a result (find, get_value, …) list no visible elements and
  *   record nothing.
  */
+import type { SnapshotView } from '../model/view.js';
 import type { VisibleItem } from '../summary/index.js';
 
 /** Refs remembered at most; the oldest are forgotten first (then listed again if seen). */
@@ -42,6 +43,8 @@ export function lookOf(item: VisibleItem): string {
 export interface Partition {
   /** Never shown, or shown with another look: these are listed. */
   fresh: VisibleItem[];
+  /** The looks of `fresh`, in its order. */
+  freshLooks: string[];
   /** Shown before and unchanged. */
   unchanged: VisibleItem[];
   /** The latest file basename among the unchanged ones ('' when none). */
@@ -59,6 +62,7 @@ export class ShownMemory {
   /** Splits the candidates (rank order kept) into fresh and unchanged. */
   partition(items: readonly VisibleItem[], looks: readonly string[]): Partition {
     const fresh: VisibleItem[] = [];
+    const freshLooks: string[] = [];
     const unchanged: VisibleItem[] = [];
     let since = '';
     let sinceSeq = -1;
@@ -70,9 +74,12 @@ export class ShownMemory {
           sinceSeq = prior.seq;
           since = prior.file;
         }
-      } else fresh.push(item);
+      } else {
+        fresh.push(item);
+        freshLooks.push(looks[k]);
+      }
     });
-    return { fresh, unchanged, since };
+    return { fresh, freshLooks, unchanged, since };
   }
 
   /** Records the items as shown in `file` (a basename); unchanged ones keep their file. */
@@ -92,10 +99,12 @@ export class ShownMemory {
   }
 
   /**
-   * Notes which dialog (by ref, '' for none) scopes this call's view of `pid`; true
+   * Notes which dialog (by ref, '' for none) scopes this view of its app; true
    * when it is a dialog that was not up at the app's previous call.
    */
-  dialogAppeared(pid: number, dialogRef: string): boolean {
+  dialogAppeared(view: SnapshotView): boolean {
+    const pid = view.snapshot.pid;
+    const dialogRef = view.dialog ? (view.refs[view.dialog.index] ?? '?') : '';
     const before = this.dialogs.get(pid);
     this.dialogs.set(pid, dialogRef);
     return dialogRef !== '' && dialogRef !== before;
