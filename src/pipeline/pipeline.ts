@@ -364,17 +364,10 @@ export class Pipeline {
     },
   ): Promise<ToolResponse> {
     const { before, outcome, actMs, settled, watching } = run;
-    let after: SnapshotView;
-    try {
-      after = await this.afterView(pid, tool, watching);
-    } catch (err) {
-      if (!(await this.hasExited(pid))) throw err;
-      return this.publishExit(tool, pid, before, outcome, actMs, settled);
-    }
-    // The app died while the after-tree was read: the action's effect is its exit.
-    if (after.snapshot.truncated === TRUNCATED_APP_EXITED) {
-      return this.publishExit(tool, pid, before, outcome, actMs, settled);
-    }
+    const exit = () => this.publishExit(tool, pid, before, outcome, actMs, settled);
+    const first = await this.afterOrExit(pid, tool, watching);
+    if (!first) return exit();
+    let after = first;
     // A dialog the action was in is still up: it may close a moment later, and the summary
     // must not show a dialog that has gone. Bounded wait for a change, then walk again.
     const graceEnd = Date.now() + DIALOG_GRACE_TOTAL_MS;
@@ -387,12 +380,9 @@ export class Pipeline {
       Date.now() < graceEnd
     ) {
       if (!(await this.changeWithin(pid, DIALOG_GRACE_MS))) break;
-      try {
-        after = await this.afterView(pid, tool, watching);
-      } catch (err) {
-        if (!(await this.hasExited(pid))) throw err;
-        return this.publishExit(tool, pid, before, outcome, actMs, settled);
-      }
+      const again = await this.afterOrExit(pid, tool, watching);
+      if (!again) return exit();
+      after = again;
     }
     const diffOf = (view: SnapshotView): TreeDiff =>
       diffSnapshots(
@@ -432,12 +422,9 @@ export class Pipeline {
       await delay(EXTRA_POLL_MS);
       let rewalked = false;
       if (watching && !this.views.fresh(pid)) {
-        try {
-          after = await this.afterView(pid, tool, watching);
-        } catch (err) {
-          if (!(await this.hasExited(pid))) throw err;
-          return this.publishExit(tool, pid, before, outcome, actMs, settled);
-        }
+        const again = await this.afterOrExit(pid, tool, watching);
+        if (!again) return exit();
+        after = again;
         diff = diffOf(after);
         rewalked = true;
       }
@@ -467,6 +454,26 @@ export class Pipeline {
       windowIndex: actedWindow(after, run.targetId),
     };
     return this.publisher.publish(tool, request);
+  }
+
+  /**
+   * The view after an action, or null when the app exited meanwhile (its walk failed and
+   * it is gone, or the walk itself was cut short by the exit): the action's effect is then
+   * its exit.
+   */
+  private async afterOrExit(
+    pid: number,
+    tool: string,
+    watching: boolean,
+  ): Promise<SnapshotView | null> {
+    let view: SnapshotView;
+    try {
+      view = await this.afterView(pid, tool, watching);
+    } catch (err) {
+      if (!(await this.hasExited(pid))) throw err;
+      return null;
+    }
+    return view.snapshot.truncated === TRUNCATED_APP_EXITED ? null : view;
   }
 
   /** Whether a change event comes for the app within `ms` (then waits for quiet). */
