@@ -239,7 +239,7 @@ export const SETTINGS: readonly Setting[] = [
     help: 'tools to list, comma-separated (ax_get_tree,ax_find: only these), and tools to leave out (-ax_click); a tool left out cannot be called',
     kind: { type: 'tools' },
     apply: (c, v) => {
-      const { allowTools, denyTools } = splitTools(v as string[]);
+      const { allowTools, denyTools } = parseToolList(v as string[]);
       c.policy.allowTools = allowTools;
       c.policy.denyTools = denyTools;
     },
@@ -264,16 +264,6 @@ export const SETTINGS: readonly Setting[] = [
 /** `--config FILE` / AXPAGE_CONFIG: not a setting itself, where settings are read from. */
 export const CONFIG_FLAG = 'config';
 export const CONFIG_ENV = 'AXPAGE_CONFIG';
-
-function splitTools(entries: readonly string[]): { allowTools: string[]; denyTools: string[] } {
-  const allowTools: string[] = [];
-  const denyTools: string[] = [];
-  for (const e of entries) {
-    if (e.startsWith('-')) denyTools.push(e.slice(1).trim());
-    else allowTools.push(e);
-  }
-  return { allowTools, denyTools };
-}
 
 export interface LoadOptions {
   /** The server's tool names: `--tools` entries outside them are an error listing them. */

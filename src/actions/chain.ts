@@ -50,7 +50,7 @@ async function processed(scene: Scene, step: Delivered): Promise<string> {
 }
 
 /** Read until the effect is there (or cannot be read), bounded by `ms`. */
-export async function pollReading(probe: () => Promise<Reading>, ms: number): Promise<Reading> {
+async function pollReading(probe: () => Promise<Reading>, ms: number): Promise<Reading> {
   const start = Date.now();
   for (;;) {
     const reading = await probe().catch((): Reading => 'absent');

@@ -5,7 +5,8 @@
  */
 export * from './types.js';
 export { backgroundImpossible } from './escalation.js';
-export { deliverChain, pollReading, READ_BACK_MS, type Step } from './chain.js';
+export { deliverChain, READ_BACK_MS, type Step } from './chain.js';
+export { checkedValue } from './checkable.js';
 export { deliverClick, type ClickRequest, type ClickType } from './click.js';
 export { deliverType, type TypeRequest } from './type.js';
 export { deliverSetValue } from './set-value.js';

@@ -151,7 +151,8 @@ export function matchesApp(pattern: string, app: { pid: number; name: string }):
  */
 export function parseToolList(
   entries: readonly string[],
-  known: readonly string[],
+  /** The tool names there are; without it every name is taken. */
+  known?: readonly string[],
 ): { allowTools: string[]; denyTools: string[]; unknown: string[] } {
   const allowTools: string[] = [];
   const denyTools: string[] = [];
@@ -159,7 +160,7 @@ export function parseToolList(
   for (const entry of entries) {
     const deny = entry.startsWith('-');
     const name = (deny ? entry.slice(1) : entry).trim();
-    if (!known.includes(name)) unknown.push(entry);
+    if (known && !known.includes(name)) unknown.push(entry);
     else (deny ? denyTools : allowTools).push(name);
   }
   return { allowTools, denyTools, unknown };

@@ -104,11 +104,8 @@ function runQuery(view: SnapshotView, text: string, strategy: Strategy): FindRes
     if (err instanceof QueryError) throw new AxError('bad_query', err.message, undefined);
     throw err;
   }
-  const focusedIndex = view.snapshot.elements.findIndex((e) => e.flags.includes('focused'));
-  return findMatches(view.snapshot, query, {
-    visible: view.visible,
-    focusedIndex: focusedIndex >= 0 ? focusedIndex : undefined,
-  });
+  // findMatches finds the focused element itself when it is not given.
+  return findMatches(view.snapshot, query, { visible: view.visible });
 }
 
 function resolveQuery(

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { AxError } from '../errors.js';
 import { defineTool, detailArg } from './define.js';
-import { checkedValue } from './elements.js';
+import { checkedValue } from '../actions/index.js';
 import { elementTargetOf, elementTargetShape } from './schemas.js';
 
 const assertionsShape = z.object({

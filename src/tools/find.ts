@@ -17,7 +17,7 @@ import {
 } from '../query/index.js';
 import { defineTool, detailArg } from './define.js';
 import { attributeLines } from './answers.js';
-import { checkedValue } from './elements.js';
+import { checkedValue } from '../actions/index.js';
 import {
   appArg,
   optionalAppArg,
