@@ -51,7 +51,7 @@ function allowed(fromLayer, rel) {
   if (to === fromLayer) return true;
   if (to === PLATFORM_INTERFACE && fromLayer === 'platform') return true;
   const list = LAYERS[fromLayer];
-  return list === undefined || list.includes(to) || list.includes(rel);
+  return list.includes(to) || list.includes(rel);
 }
 
 /** @type {import('eslint').Rule.RuleModule} */

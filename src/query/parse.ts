@@ -1,7 +1,7 @@
 /**
  * parseQuery: query text + strategy → Query. The grammar is documented in index.ts.
  */
-import { compileLinear } from './regex.js';
+import { compileLinear, REGEX_FLAGS } from './regex.js';
 import { keyDef, KEYS, parseBool } from './keys.js';
 import type { KeyDef } from './keys.js';
 import { lex } from './lexer.js';
@@ -514,7 +514,7 @@ export function regexMatch(source: string, flags: string, query: string, at: num
       { position: at },
     );
   }
-  const kept = [...new Set(flags)].filter((f) => 'imsuv'.includes(f)).join('');
+  const kept = [...new Set(flags)].filter((f) => REGEX_FLAGS.includes(f)).join('');
   try {
     compileLinear(source, kept);
   } catch (err) {

@@ -9,7 +9,7 @@ import { ELLIPSIS } from '../tree/text.js';
 /** Cap on the JSON of a structuredContent, in UTF-8 bytes. */
 export const STRUCTURED_MAX_BYTES = 16 * 1024;
 /** Cap on each string in it, in code points (a `…` marks the cut). */
-export const STRUCTURED_STRING_CHARS = 1024;
+const STRUCTURED_STRING_CHARS = 1024;
 /** How many paths `truncated_fields` names before it says how many more. */
 const MAX_NAMED = 10;
 

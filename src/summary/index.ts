@@ -1,7 +1,5 @@
 export type { ActionFacts } from '../tree/file.js';
 export {
-  MAX_ANSWER_ITEMS,
-  MAX_STATE_CHANGES,
   MAX_TEXT_CHANGES,
   SUMMARY_MAX_BYTES,
   SUMMARY_TEXT_CHARS,
@@ -23,14 +21,10 @@ export {
 export {
   MAX_VISIBLE_INTERACTIVE,
   MAX_VISIBLE_TEXT,
-  STATE_TOKENS,
   appSwitchFacts,
   collectStateChanges,
   collectTextChanges,
   elementItem,
-  elementStates,
-  fieldValue,
-  stripObjectChars,
   diffCounts,
   pickHintRole,
   selectVisibleElements,
@@ -42,4 +36,4 @@ export {
   type VisibleItem,
   type VisibleSelection,
 } from './select.js';
-export { STRUCTURED_MAX_BYTES, STRUCTURED_STRING_CHARS, capStructured } from './cap.js';
+export { STRUCTURED_MAX_BYTES, capStructured } from './cap.js';

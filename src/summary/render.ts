@@ -40,9 +40,9 @@ export const SUMMARY_MAX_BYTES = 2048;
 /** Cap for each text value (element text, app name, old/new sides), in code points. */
 export const SUMMARY_TEXT_CHARS = 60;
 export const MAX_TEXT_CHANGES = 3;
-export const MAX_STATE_CHANGES = 3;
+const MAX_STATE_CHANGES = 3;
 /** Items a read tool's answer lists (find's matches, the windows, the attributes). */
-export const MAX_ANSWER_ITEMS = 10;
+const MAX_ANSWER_ITEMS = 10;
 
 /**
  * A read tool's result, rendered after the route lines: `key: value` for one value

@@ -43,7 +43,7 @@ export interface VisibleItem {
  * (disabled), where keys go (focused), toggles (checked, mixed, pressed), selection,
  * disclosure (expanded), and `secure` (a password field: its value is never shown).
  */
-export const STATE_TOKENS = [
+const STATE_TOKENS = [
   'disabled',
   'focused',
   'checked',
@@ -54,14 +54,14 @@ export const STATE_TOKENS = [
   'secure',
 ] as const;
 
-export function elementStates(el: Element): string[] {
+function elementStates(el: Element): string[] {
   const states = STATE_TOKENS.filter((t) => el.flags.includes(t));
   // A toggle button that is on reports both; `checked` says it.
   return states.includes('checked') ? states.filter((t) => t !== 'pressed') : states;
 }
 
 /** U+FFFC stands in for an embedded object (an image, a widget) inside text: not text. */
-export function stripObjectChars(text: string): string {
+function stripObjectChars(text: string): string {
   return text.includes('\ufffc') ? text.replace(/\ufffc/g, '') : text;
 }
 
@@ -69,7 +69,7 @@ export function stripObjectChars(text: string): string {
  * A field's value for its element line: set, not secure, not already the element's
  * text. Undefined otherwise (and always for a secure field: its line says `secure`).
  */
-export function fieldValue(el: Element, text: string): string | undefined {
+function fieldValue(el: Element, text: string): string | undefined {
   if (!FIELD_ROLES.has(el.role) || isSecure(el)) return undefined;
   const value = stripObjectChars(el.value ?? '');
   if (value === '' || value === text) return undefined;
