@@ -82,6 +82,8 @@ class XDisplay : public Napi::ObjectWrap<XDisplay> {
   Napi::Value TypeText(const Napi::CallbackInfo& info);
   Napi::Value RestoreKeymap(const Napi::CallbackInfo& info);
   void RequireXTest(Call& c);
+  // The server's keymap; false when it sent none. LoadKeyMap throws instead.
+  bool FetchKeyMap(KeyMap* out);
   KeyMap LoadKeyMap(Call& c);
   // Keycodes for syms, mapping spare ones for those the keymap lacks (one batch), and the
   // shift level of the last one.

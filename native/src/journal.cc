@@ -98,16 +98,11 @@ int XDisplay::RecoverJournal() {
     return 0;
   }
   KeyMap map;
-  XDisplayKeycodes(dpy_, &map.minCode, &map.maxCode);
-  KeySym* syms =
-      XGetKeyboardMapping(dpy_, map.minCode, map.maxCode - map.minCode + 1, &map.perCode);
-  if (!syms) {
+  if (!FetchKeyMap(&map)) {
     XUngrabServer(dpy_);
     XFlush(dpy_);
     return 0;
   }
-  map.syms.assign(syms, syms + static_cast<size_t>(map.maxCode - map.minCode + 1) * map.perCode);
-  XFree(syms);
   std::vector<long> kept;
   std::vector<std::pair<int, KeySym>> changes;
   for (size_t i = 0; i + 2 < all.size(); i += 3) {

@@ -127,17 +127,23 @@ KeySym KeysymArg(const Napi::CallbackInfo& info, size_t i, const char* fn) {
 
 // ---- XDisplay keyboard methods ----------------------------------------------------------
 
+bool XDisplay::FetchKeyMap(KeyMap* out) {
+  XDisplayKeycodes(dpy_, &out->minCode, &out->maxCode);
+  KeySym* syms = XGetKeyboardMapping(dpy_, out->minCode, out->maxCode - out->minCode + 1,
+                                     &out->perCode);
+  if (!syms) return false;
+  out->syms.assign(syms,
+                   syms + static_cast<size_t>(out->maxCode - out->minCode + 1) * out->perCode);
+  XFree(syms);
+  return true;
+}
+
 KeyMap XDisplay::LoadKeyMap(Call& c) {
   KeyMap map;
-  XDisplayKeycodes(dpy_, &map.minCode, &map.maxCode);
-  KeySym* syms =
-      XGetKeyboardMapping(dpy_, map.minCode, map.maxCode - map.minCode + 1, &map.perCode);
-  if (!syms) {
+  if (!FetchKeyMap(&map)) {
     c.Check();
     throw CodedError(c.env(), "X11_PROTOCOL", "XGetKeyboardMapping returned nothing");
   }
-  map.syms.assign(syms, syms + static_cast<size_t>(map.maxCode - map.minCode + 1) * map.perCode);
-  XFree(syms);
   return map;
 }
 
@@ -251,13 +257,7 @@ int XDisplay::RestoreSpares(KeyMap* given) {
   KeyMap fresh;
   KeyMap* map = given;
   if (!map) {
-    XDisplayKeycodes(dpy_, &fresh.minCode, &fresh.maxCode);
-    KeySym* syms =
-        XGetKeyboardMapping(dpy_, fresh.minCode, fresh.maxCode - fresh.minCode + 1, &fresh.perCode);
-    if (!syms) return 0;
-    fresh.syms.assign(syms,
-                      syms + static_cast<size_t>(fresh.maxCode - fresh.minCode + 1) * fresh.perCode);
-    XFree(syms);
+    if (!FetchKeyMap(&fresh)) return 0;
     map = &fresh;
   }
   std::vector<std::pair<int, KeySym>> changes;
