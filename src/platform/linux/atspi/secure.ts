@@ -5,7 +5,13 @@
  */
 import type { Rect } from '../../../model/element.js';
 import type { SecureFieldScan } from '../../desktop.js';
-import { AtspiCallError, AtspiTimeoutError, type AtspiBus, type ObjectRef } from './bus.js';
+import {
+  AtspiCallError,
+  AtspiTimeoutError,
+  withTimeout,
+  type AtspiBus,
+  type ObjectRef,
+} from './bus.js';
 import type { AppRef } from './apps.js';
 import { snapshotApp } from './walk.js';
 import { frameOf, IFACE } from './read.js';
@@ -116,9 +122,10 @@ export async function scanSecureFields(
   const deadline = Date.now() + timeoutMs;
   const slow = slowApps(bus);
   const lookup = (pid: number, until: number): Promise<Rect[]> =>
-    withDeadline(
+    withTimeout(
       ctx.appRef(pid).then((app) => framesOf(bus, app, until)),
-      until,
+      Math.max(0, until - Date.now()),
+      'its secure-field lookup',
     );
   await Promise.all(
     [...new Set(pids)].map(async (pid) => {
@@ -137,7 +144,7 @@ export async function scanSecureFields(
       try {
         scan.fresh.push({ pid, frames: await lookup(pid, deadline) });
       } catch (err) {
-        if (err instanceof AtspiTimeoutError || err instanceof LateError) slow.set(pid, undefined);
+        if (err instanceof AtspiTimeoutError) slow.set(pid, undefined);
         scan.failed.push({ pid, reason: (err as Error).message });
       }
     }),
@@ -183,15 +190,4 @@ async function framesOf(bus: AtspiBus, app: AppRef, deadline: number): Promise<R
   return snapshot.elements
     .filter((e) => e.flags.includes('secure') && e.frame && e.frame.w > 0 && e.frame.h > 0)
     .map((e) => e.frame as Rect);
-}
-
-class LateError extends Error {}
-
-function withDeadline<T>(p: Promise<T>, deadline: number): Promise<T> {
-  const ms = Math.max(0, deadline - Date.now());
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new LateError(`did not answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
