@@ -27,6 +27,8 @@ interface AppState {
   watch?: Promise<(() => Promise<void>) | null>;
   /** Ends the watch once no call has used the app for a while. */
   idle?: NodeJS.Timeout;
+  /** Epoch ms of the last use (a walk, a freshness check) while watched. */
+  usedAt?: number;
 }
 
 /**
@@ -85,9 +87,19 @@ export class ViewCache {
 
   /** The app is in use: push back the end of its watch. */
   private keepWatching(s: AppState): void {
-    if (s.idle) clearTimeout(s.idle);
-    s.idle = setTimeout(() => this.unwatch(s), this.watchIdleMs);
-    s.idle.unref();
+    // Called on every walk and every freshness check: note the use, and keep one timer
+    // that, when it fires, waits out the rest of the idle time from the last use.
+    s.usedAt = Date.now();
+    if (s.idle) return;
+    const arm = (ms: number): void => {
+      s.idle = setTimeout(() => {
+        const left = (s.usedAt ?? 0) + this.watchIdleMs - Date.now();
+        if (left > 0) arm(left);
+        else this.unwatch(s);
+      }, ms);
+      s.idle.unref();
+    };
+    arm(this.watchIdleMs);
   }
 
   /** Stop hearing an idle app; its cached view is not trusted from now on. */
