@@ -8,6 +8,8 @@ const SDK_FILES = [
   'src/server.ts',
   'src/transport/**/*.ts',
   'src/tools/define.ts',
+  // Resources, resource templates, prompts and completions: the MCP surface beside tools.
+  'src/surface/**/*.ts',
   'src/harness/**/*.ts',
 ];
 

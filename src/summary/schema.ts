@@ -108,6 +108,4 @@ export type VisibleElementStructured = z.infer<typeof visibleElementShape>;
  */
 export const outputShape = z.looseObject({
   status: z.enum(['success', 'error']),
-  file: z.string().optional(),
-  screenshot: z.string().optional(),
 });

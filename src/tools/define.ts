@@ -46,7 +46,7 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
 export const detailArg = z
   .enum(['auto', 'full'])
   .optional()
-  .describe('full: relist all visible elements (default: new ones).');
+  .describe('full: list all visible elements.');
 
 export function defineTool<Input extends z.ZodObject>(
   def: ToolDefinition<Input>,
@@ -66,6 +66,33 @@ export function annotationsFor(kind: ToolKind) {
     idempotentHint: kind !== 'action',
     openWorldHint: true,
   };
+}
+
+/** The hints MCP assumes when a tool leaves them out (spec: ToolAnnotations). */
+const HINT_DEFAULTS = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: true,
+};
+
+/**
+ * The annotations as tools/list carries them: readOnlyHint and openWorldHint always
+ * (the two a client decides on first), the others only where they differ from MCP's
+ * defaults, and none that a read-only tool makes meaningless. Every tool pays for these
+ * bytes in every session.
+ */
+export function listedAnnotations(kind: ToolKind): Partial<typeof HINT_DEFAULTS> {
+  const hints = annotationsFor(kind);
+  const listed: Partial<typeof HINT_DEFAULTS> = {
+    readOnlyHint: hints.readOnlyHint,
+    openWorldHint: hints.openWorldHint,
+  };
+  if (hints.readOnlyHint) return listed;
+  for (const key of ['destructiveHint', 'idempotentHint'] as const) {
+    if (hints[key] !== HINT_DEFAULTS[key]) listed[key] = hints[key];
+  }
+  return listed;
 }
 
 /** A file a result wrote, as a resource_link content block. */
@@ -109,7 +136,7 @@ export function registerTool(
     description: def.description,
     inputSchema: jsonSchemaOf(def.input, 'input'),
     outputSchema: jsonSchemaOf(outputSchema, 'output'),
-    annotations: annotationsFor(def.kind),
+    annotations: listedAnnotations(def.kind),
   });
   server.registerTool(
     def.name,
@@ -164,11 +191,17 @@ function jsonSchemaOf(schema: z.ZodObject, io: 'input' | 'output'): Tool['inputS
       if (typeof extra === 'object' && Object.keys(extra).length === 0) {
         delete jsonSchema.additionalProperties;
       }
-      // A union of plain types (app: a name or a pid) as one type list, not an anyOf.
+      // A union of plain types (app: a name or a pid) as one type list, not an anyOf; the
+      // members' bounds (a non-empty name, a positive pid) are said in the description
+      // and checked by the server with an error that names them.
       const types = jsonSchema.anyOf?.map((s) => (typeof s === 'object' ? s.type : undefined));
       if (types?.every((t) => typeof t === 'string')) {
         delete jsonSchema.anyOf;
         jsonSchema.type = types as Array<'string' | 'number'>;
+      }
+      // An enum of strings says its type by its values.
+      if (jsonSchema.type === 'string' && jsonSchema.enum?.every((v) => typeof v === 'string')) {
+        delete jsonSchema.type;
       }
     },
   });

@@ -9,12 +9,12 @@ import type { Strategy } from '../query/index.js';
 
 export const appArg = z
   .union([z.string().min(1), z.number().int().min(1).max(2_147_483_647)])
-  .describe('App name ("gedit"), pid, window title or ax_connect alias.');
+  .describe('App name ("gedit"), pid, window title or alias.');
 
 /** The app of a tool that works on the frontmost app when none is named. */
 export const optionalAppArg = appArg
   .optional()
-  .describe('App name ("gedit"), pid, window title or alias; default: frontmost.');
+  .describe('App name, pid, window title or alias (default: frontmost).');
 
 export const refArg = z
   .string()
@@ -25,7 +25,7 @@ export const refArg = z
 export const queryArg = z
   .string()
   .min(1)
-  .describe('Element query, e.g. "Save", "button:Save", "button:OK nth:2" (syntax: ax_find).');
+  .describe('Element query, e.g. "button:Save" (syntax: ax_find).');
 
 /** The query syntax in full, said once (ax_find's query) rather than on every tool. */
 export const QUERY_SYNTAX =
@@ -33,7 +33,7 @@ export const QUERY_SYNTAX =
 
 export const strategyArg = z
   .enum(['auto', 'exact', 'contains', 'regex', 'role', 'identifier', 'xpath'])
-  .describe('How to read query (default auto).');
+  .describe('Query mode (default auto).');
 
 /** An element named by ref or query (tools that read or set one element). */
 export const elementTargetShape = {
@@ -59,9 +59,7 @@ export const targetShape = {
 
 export const deliveryArg = z
   .enum(['background', 'foreground'])
-  .describe(
-    'background (default): accessibility, no focus change; foreground: real input, app fronted then restored.',
-  );
+  .describe('background (default): via accessibility, focus kept; foreground: real input.');
 
 export const rectShape = z.object({
   x: z.number(),

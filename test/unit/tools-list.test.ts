@@ -70,13 +70,30 @@ describe('tools/list', () => {
 
   it('marks reads read-only and actions destructive', async () => {
     const { tools } = await listTools();
-    const hints = (name: string) => tools.find((t) => t.name === name)?.annotations;
-    expect(hints('ax_get_tree')).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    // A hint left out means MCP's default (spec: ToolAnnotations); the listing leaves out
+    // what equals it, so read the hints as a client does.
+    const defaults = {
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: true,
+    };
+    const hints = (name: string) => {
+      const tool = tools.find((t) => t.name === name);
+      expect(tool, name).toBeDefined();
+      return { ...defaults, ...tool!.annotations };
+    };
+    expect(hints('ax_get_tree')).toMatchObject({ readOnlyHint: true });
     expect(hints('ax_click')).toMatchObject({
       readOnlyHint: false,
       destructiveHint: true,
       idempotentHint: false,
     });
     expect(hints('ax_set_value')).toMatchObject({ destructiveHint: true, idempotentHint: true });
+    expect(hints('ax_connect')).toMatchObject({ destructiveHint: false, idempotentHint: true });
+    // Every tool says whether it only reads, explicitly.
+    for (const tool of tools) {
+      expect(typeof tool.annotations?.readOnlyHint, tool.name).toBe('boolean');
+    }
   });
 });
