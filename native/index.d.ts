@@ -134,6 +134,12 @@ export declare class Display {
    * once: poll activeWindow()/inputFocus() to see it take effect.
    */
   activateWindow(window: number): { method: 'ewmh' | 'focus'; timestamp: number };
+  /**
+   * Asks the window to close as its title bar's close button would: through the WM
+   * (_NET_CLOSE_WINDOW), or without a WM with the client's WM_DELETE_WINDOW message. The
+   * app decides (it may ask to save first); nothing is destroyed. Returns at once.
+   */
+  closeWindow(window: number): { method: 'ewmh' | 'delete' };
   /** The running EWMH window manager, or null. */
   windowManager(): { window: number; name: string } | null;
 }

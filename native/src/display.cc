@@ -38,6 +38,7 @@ Napi::Function XDisplay::Init(Napi::Env env) {
           InstanceMethod<&XDisplay::ListWindows>("listWindows"),
           InstanceMethod<&XDisplay::WindowInfo>("windowInfo"),
           InstanceMethod<&XDisplay::ActivateWindow>("activateWindow"),
+          InstanceMethod<&XDisplay::CloseWindow>("closeWindow"),
           InstanceMethod<&XDisplay::WindowManager>("windowManager"),
       });
 }

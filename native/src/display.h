@@ -121,6 +121,7 @@ class XDisplay : public Napi::ObjectWrap<XDisplay> {
   Napi::Value ListWindows(const Napi::CallbackInfo& info);
   Napi::Value WindowInfo(const Napi::CallbackInfo& info);
   Napi::Value ActivateWindow(const Napi::CallbackInfo& info);
+  Napi::Value CloseWindow(const Napi::CallbackInfo& info);
   Napi::Value WindowManager(const Napi::CallbackInfo& info);
   void InternAtoms();
   Atom A(const char* name);

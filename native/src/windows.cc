@@ -376,4 +376,39 @@ Napi::Value XDisplay::ActivateWindow(const Napi::CallbackInfo& info) {
   return o;
 }
 
+Napi::Value XDisplay::CloseWindow(const Napi::CallbackInfo& info) {
+  Call c(this, info);
+  Napi::Env env = info.Env();
+  Window w = static_cast<Window>(
+      IntArg(info, 0, "closeWindow(window)", "window", 1, 0xffffffffLL));
+  XWindowAttributes attrs;
+  if (!XGetWindowAttributes(dpy_, w, &attrs)) c.Check();  // BadWindow for unknown ids
+  Time now = ServerTime();
+  std::string method;
+  XEvent ev{};
+  ev.xclient.type = ClientMessage;
+  ev.xclient.window = w;
+  ev.xclient.format = 32;
+  if (WindowManagerCheck() != None) {
+    // What the title bar's close button does: the WM asks the client (WM_DELETE_WINDOW),
+    // so the app can still ask to save; it never destroys the window itself.
+    ev.xclient.message_type = A("_NET_CLOSE_WINDOW");
+    ev.xclient.data.l[0] = static_cast<long>(now);
+    ev.xclient.data.l[1] = 2;  // source indication: pager
+    XSendEvent(dpy_, root_, False, SubstructureRedirectMask | SubstructureNotifyMask, &ev);
+    method = "ewmh";
+  } else {
+    // No window manager to ask: send the client the WM_DELETE_WINDOW request a WM would.
+    ev.xclient.message_type = A("WM_PROTOCOLS");
+    ev.xclient.data.l[0] = static_cast<long>(A("WM_DELETE_WINDOW"));
+    ev.xclient.data.l[1] = static_cast<long>(now);
+    XSendEvent(dpy_, w, False, NoEventMask, &ev);
+    method = "delete";
+  }
+  c.Sync();
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("method", Napi::String::New(env, method));
+  return o;
+}
+
 }  // namespace axpage

@@ -92,6 +92,27 @@ export interface KeyCombo {
   modifiers: Array<'ctrl' | 'shift' | 'alt' | 'super' | 'cmd' | 'opt'>;
 }
 
+/** What to start: a program with its arguments, or an installed app by the name users know. */
+export type LaunchRequest = { command: string[] } | { app: string };
+
+/** A launch resolved before anything runs, so that what it names can be checked first. */
+export interface LaunchPlan {
+  /** The program and its arguments, as they will run (no shell). */
+  argv: string[];
+  /** What it is called: an installed app's id and display name, and the program's file name. */
+  names: string[];
+  /** Where an installed app was found (its desktop file on Linux). */
+  source?: string;
+  /** Working directory the app asks for. */
+  cwd?: string;
+}
+
+export interface LaunchedProcess {
+  pid: number;
+  /** Settles when the process exits: its exit code, or the signal that ended it. */
+  exited: Promise<{ code: number | null; signal: string | null }>;
+}
+
 export interface Desktop {
   readonly platform: string;
 
@@ -158,6 +179,24 @@ export interface Desktop {
    * Resolves to an unsubscribe function. Used to settle after actions.
    */
   watchChanges(pid: number, onChange: (change: Change) => void): Promise<() => Promise<void>>;
+
+  // Starting and ending apps.
+  /** Resolve what a launch would run; a name that matches no installed app is an error. */
+  planLaunch(request: LaunchRequest): Promise<LaunchPlan>;
+  /**
+   * Start the plan detached from us (its own session, no terminal, no stdin), with the
+   * environment apps need to be accessible; its output goes to `outputFd`.
+   */
+  launch(plan: LaunchPlan, outputFd: number): Promise<LaunchedProcess>;
+  /**
+   * Ask every top-level window of the process to close, as its close button would (the
+   * app may ask to save first); resolves to how many were asked.
+   */
+  closeWindows(pid: number): Promise<number>;
+  /** Whether the process still runs (exited or zombie: false). */
+  isRunning(pid: number): Promise<boolean>;
+  /** Ask the process to end now (SIGTERM on POSIX); never by name. */
+  terminate(pid: number): Promise<void>;
 
   close(): Promise<void>;
 }

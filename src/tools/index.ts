@@ -2,6 +2,7 @@ import { actTools } from './act.js';
 import { assertTools } from './assert.js';
 import { connectTools } from './connect.js';
 import { findTools } from './find.js';
+import { launchTools } from './launch.js';
 import { observeTools } from './observe.js';
 
 /** Every tool the server registers, by family. */
@@ -11,4 +12,5 @@ export const allTools = [
   ...findTools,
   ...actTools,
   ...assertTools,
+  ...launchTools,
 ];

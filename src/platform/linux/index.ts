@@ -12,6 +12,9 @@ import type {
   DesktopWindow,
   Frontmost,
   KeyCombo,
+  LaunchedProcess,
+  LaunchPlan,
+  LaunchRequest,
   MouseButton,
   RawImage,
   SecureFieldScan,
@@ -28,6 +31,7 @@ import {
 import * as atspi from './atspi/index.js';
 import { scanSecureFields } from './atspi/secure.js';
 import { descendants } from './proc.js';
+import * as launching from './launch.js';
 import { keysymOf, nativeAddonProblem, X11 } from './x11.js';
 
 /** Bound on the window manager fronting a window (a loaded machine takes hundreds of ms). */
@@ -377,6 +381,33 @@ export class LinuxDesktop implements Desktop {
 
   readElement(elementId: string): Promise<Element> {
     return this.withBus((bus) => atspi.readElement(bus, elementId));
+  }
+
+  async planLaunch(request: LaunchRequest): Promise<LaunchPlan> {
+    return launching.planLaunch(request, this.env);
+  }
+
+  launch(plan: LaunchPlan, outputFd: number): Promise<LaunchedProcess> {
+    return launching.spawnDetached(plan, outputFd, this.env);
+  }
+
+  async closeWindows(pid: number): Promise<number> {
+    const x = this.display();
+    // Dialogs and other transients go with their main window; asking them too would
+    // answer a "Save changes?" dialog's close as Cancel.
+    const windows = x
+      .listWindows()
+      .filter((w) => w.mapped && w.pid === pid && w.transientFor === null);
+    for (const w of windows) x.closeWindow(w.window);
+    return windows.length;
+  }
+
+  async isRunning(pid: number): Promise<boolean> {
+    return launching.isRunning(pid);
+  }
+
+  async terminate(pid: number): Promise<void> {
+    launching.terminate(pid);
   }
 
   async activate(pid: number): Promise<() => Promise<void>> {

@@ -482,6 +482,11 @@ export class X11 {
     return this.dpy.windowManager();
   }
 
+  /** Asks a window to close as its close button would (the app may ask to save first). */
+  closeWindow(window: number): void {
+    this.dpy.closeWindow(window);
+  }
+
   /**
    * Activates a window and waits (polling, up to timeoutMs) until the window manager
    * reports it active. Resolves either way; `active` says which.

@@ -1,0 +1,295 @@
+/**
+ * Launching an app and handing the agent over to it: resolve what would run, check it
+ * against the policy, start it detached (its output to a private log), wait until it is
+ * on the accessibility bus with a window, check its registered name too, and answer with
+ * its first observation through the one pipeline.
+ */
+import { constants } from 'node:fs';
+import { open, readdir, readFile, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { ensurePrivateDir, resolveArtifactDir } from '../capture/index.js';
+import { AxError, PlatformError } from '../errors.js';
+import { matchesApp } from '../guard/policy.js';
+import type { AppInfo, Desktop, LaunchPlan, LaunchRequest } from '../platform/desktop.js';
+import { notifier } from './notify.js';
+import type { Pipeline } from './pipeline.js';
+import type { Detail } from './publish.js';
+import type { ToolResponse } from './response.js';
+
+export interface LaunchCall {
+  request: LaunchRequest;
+  /** Longest wait for the app to register and show a window. */
+  timeoutMs: number;
+  detail?: Detail;
+  signal?: AbortSignal;
+}
+
+/** Launch logs the artifact dir keeps (the oldest go first). */
+const KEEP_LOGS = 20;
+const POLL_MS = 50;
+/** A single-instance app handed off to: how long its running instance may take to front. */
+const HANDOFF_FRONT_MS = 2000;
+
+/** How the wait for a launched app ended. */
+type Arrival =
+  | { kind: 'ready'; app: AppInfo }
+  | { kind: 'handed-off'; app: AppInfo; code: number | null }
+  | { kind: 'exited'; code: number | null; signal: string | null }
+  | { kind: 'timeout'; registered?: AppInfo }
+  | { kind: 'cancelled' };
+
+export async function launchApp(pipeline: Pipeline, call: LaunchCall): Promise<ToolResponse> {
+  const desktop = await pipeline.desktop();
+  const plan = await planOrExplain(desktop, call.request);
+  checkNames(pipeline, plan);
+  const appsBefore = await desktop.listApps();
+  const log = await openLog(pipeline, plan);
+  let launched;
+  try {
+    launched = await desktop.launch(plan, log.fd);
+  } finally {
+    // The child holds its own copy of the descriptor.
+    await log.close();
+  }
+  const { pid } = launched;
+  let exit: { code: number | null; signal: string | null } | undefined;
+  void launched.exited.then((e) => (exit = e));
+  const startedAt = Date.now();
+  const label = plan.names[0];
+  const arrival = await waitForArrival(desktop, pid, () => exit, appsBefore, plan, call);
+  const ms = Date.now() - startedAt;
+  const stop = async (pids: number[]) => {
+    for (const p of new Set(pids)) await desktop.terminate(p).catch(() => undefined);
+  };
+  const tail = () => logTail(log.path);
+  switch (arrival.kind) {
+    case 'cancelled':
+      await stop([pid, ...(await desktop.childProcesses(pid).catch(() => []))]);
+      throw new AxError('action_failed', `launch of ${label} cancelled: stopped pid ${pid}`);
+    case 'exited':
+      throw new AxError(
+        'action_failed',
+        `${label} (pid ${pid}) exited (${exit?.signal ?? `code ${exit?.code}`}) after ${ms} ms without showing a window${await tail()}`,
+        `Its output is in ${log.path}. Check the command and its arguments, or start it from a terminal to see why`,
+        { pid, log: log.path },
+      );
+    case 'timeout':
+      await stop([
+        pid,
+        ...(await desktop.childProcesses(pid).catch(() => [])),
+        ...(arrival.registered ? [arrival.registered.pid] : []),
+      ]);
+      throw new AxError(
+        'action_failed',
+        `${label} (pid ${pid}) did not ${arrival.registered ? 'show a window' : 'appear on the accessibility bus'} within ${call.timeoutMs} ms, so it was stopped${await tail()}`,
+        arrival.registered
+          ? 'Pass a longer timeout_ms if it starts slowly'
+          : 'Pass a longer timeout_ms if it starts slowly; an app that never appears may have no accessibility support (or need its toolkit bridge installed, e.g. at-spi2-core, qt-at-spi)',
+        { pid, log: log.path },
+      );
+    case 'ready':
+    case 'handed-off':
+      break;
+  }
+  const { app } = arrival;
+  try {
+    // The name it registered may be one the lists block though the command's was not.
+    pipeline.policy.checkApp(app);
+  } catch (err) {
+    if (arrival.kind === 'ready') await stop([pid, app.pid]);
+    const what = arrival.kind === 'ready' ? `; stopped what was started (pid ${pid})` : '';
+    if (err instanceof AxError) throw new AxError(err.code, `${err.message}${what}`, err.hint);
+    throw err;
+  }
+  if (arrival.kind === 'handed-off') await frontWithin(desktop, app.pid, HANDOFF_FRONT_MS);
+  const source = plan.source ? ` from ${path.basename(plan.source)}` : '';
+  const did =
+    arrival.kind === 'ready'
+      ? `Launched ${app.name} (pid ${app.pid})${source} in ${ms} ms; it is frontmost now: name it as app ${app.pid}`
+      : `${app.name} was already running (pid ${app.pid}): the new process (pid ${pid}) handed off to it and exited; observed the running one`;
+  return pipeline.observe('ax_launch_app', {
+    app: app.pid,
+    detail: call.detail,
+    describe: () => did,
+    inspect: async ({ view }) => ({
+      launched: {
+        pid,
+        app_pid: app.pid,
+        argv: plan.argv,
+        ...(plan.source ? { desktop_file: plan.source } : {}),
+        handed_off: arrival.kind === 'handed-off',
+        log: log.path,
+        ms,
+      },
+      // The handoff: the app the agent goes on with.
+      app_switch: {
+        name: app.name,
+        pid: app.pid,
+        elements: view.snapshot.elements.length,
+        visible: view.visible.filter(Boolean).length,
+        visible_elements: [],
+      },
+    }),
+  });
+}
+
+async function planOrExplain(desktop: Desktop, request: LaunchRequest): Promise<LaunchPlan> {
+  try {
+    return await desktop.planLaunch(request);
+  } catch (err) {
+    if (!(err instanceof PlatformError) || err.code !== 'failed') throw err;
+    const near = err.facts.near;
+    throw new AxError(
+      'command' in request ? 'bad_argument' : 'app_not_found',
+      `${err.message}; nothing was started`,
+      'command' in request
+        ? 'Pass the program by its full path or one on PATH'
+        : near
+          ? `Did you mean ${near}? Or pass command: ["program", ...]`
+          : 'Pass the desktop-file id (as in /usr/share/applications/<id>.desktop) or command: ["program", ...]',
+      { ...err.facts },
+    );
+  }
+}
+
+/**
+ * The allow and deny lists, on every name the launch goes by (desktop-file id, Name,
+ * program) before anything runs: any denied name refuses it, and with an allow list one
+ * of them must be on it.
+ */
+function checkNames(pipeline: Pipeline, plan: LaunchPlan): void {
+  const { allowApps, denyApps } = pipeline.policy.settings;
+  const named = plan.names.map((name) => ({ pid: -1, name }));
+  for (const app of named) {
+    const denied = denyApps.find((p) => matchesApp(p, app));
+    if (denied !== undefined) {
+      throw new AxError(
+        'blocked',
+        `${app.name} is blocked by this server's policy (deny list: '${denied}'); nothing was started`,
+        'Pick another app; the deny list is set by whoever runs the server (AXPAGE_DENY_APPS or --deny-apps)',
+      );
+    }
+  }
+  if (allowApps.length > 0 && !named.some((app) => allowApps.some((p) => matchesApp(p, app)))) {
+    throw new AxError(
+      'blocked',
+      `${plan.names.join(' / ')} is not on this server's allow list (${allowApps.join(', ')}); nothing was started`,
+      'Pick one of the allowed apps; the list is set by whoever runs the server (AXPAGE_ALLOW_APPS or --allow-apps)',
+    );
+  }
+}
+
+/**
+ * Waits until the process (or one it started: launchers fork) is on the accessibility
+ * bus with a window on screen. A process that exits first may have handed off to a
+ * running instance of the same app (single-instance apps): that one is the answer.
+ */
+async function waitForArrival(
+  desktop: Desktop,
+  pid: number,
+  exitOf: () => { code: number | null; signal: string | null } | undefined,
+  appsBefore: AppInfo[],
+  plan: LaunchPlan,
+  call: LaunchCall,
+): Promise<Arrival> {
+  const end = Date.now() + call.timeoutMs;
+  // Descendants seen so far: a launcher's child outlives it and is reparented away.
+  const family = new Set([pid]);
+  let registered: AppInfo | undefined;
+  for (;;) {
+    for (const p of await desktop.childProcesses(pid).catch(() => [])) family.add(p);
+    const apps = await desktop.listApps().catch(() => [] as AppInfo[]);
+    registered = apps.find((a) => family.has(a.pid));
+    if (registered && (await showsWindow(desktop, registered))) {
+      return { kind: 'ready', app: registered };
+    }
+    const exit = exitOf();
+    if (exit && !registered && !(await anyRunning(desktop, family, pid))) {
+      const running = handoffTarget(apps, appsBefore, plan);
+      if (running && exit.code === 0) return { kind: 'handed-off', app: running, code: exit.code };
+      return { kind: 'exited', ...exit };
+    }
+    if (call.signal?.aborted) return { kind: 'cancelled' };
+    if (Date.now() >= end) return { kind: 'timeout', registered };
+    notifier().progress(
+      registered ? `${registered.name}: waiting for a window` : 'waiting for the app to appear',
+      call.timeoutMs,
+    );
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+async function showsWindow(desktop: Desktop, app: AppInfo): Promise<boolean> {
+  try {
+    return (await desktop.listWindows(app.pid)).length > 0;
+  } catch {
+    // No window system to ask (no X): the accessibility tree's windows say it.
+    return app.windows > 0;
+  }
+}
+
+async function anyRunning(desktop: Desktop, family: Set<number>, pid: number): Promise<boolean> {
+  for (const p of family) if (p !== pid && (await desktop.isRunning(p))) return true;
+  return false;
+}
+
+/**
+ * The running instance a single-instance launch handed off to: an app that ran before
+ * the launch and goes by one of the launch's names; the frontmost one first.
+ */
+function handoffTarget(apps: AppInfo[], before: AppInfo[], plan: LaunchPlan): AppInfo | undefined {
+  const wasThere = new Set(before.map((a) => a.pid));
+  const named = apps.filter(
+    (a) => wasThere.has(a.pid) && plan.names.some((n) => n.toLowerCase() === a.name.toLowerCase()),
+  );
+  return named.find((a) => a.active) ?? named[0];
+}
+
+/** Bounded wait for the running instance to front the window it opened for us. */
+async function frontWithin(desktop: Desktop, pid: number, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if ((await desktop.frontmost().catch(() => null))?.pid === pid) return;
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+/**
+ * A private log in the artifact dir for the app's stdout and stderr: created 0600, never
+ * through a symlink. Older launch logs beyond KEEP_LOGS are removed.
+ */
+async function openLog(
+  pipeline: Pipeline,
+  plan: LaunchPlan,
+): Promise<{ fd: number; path: string; close: () => Promise<void> }> {
+  const dir = resolveArtifactDir({ ...process.env, AXPAGE_OUT: pipeline.config.outDir });
+  await ensurePrivateDir(dir);
+  await pruneLogs(dir);
+  const base = path
+    .basename(plan.argv[0])
+    .replace(/[^\w.-]/g, '_')
+    .slice(0, 40);
+  const file = path.join(dir, `launch-${Date.now()}-${base}.log`);
+  const handle = await open(
+    file,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    0o600,
+  );
+  return { fd: handle.fd, path: file, close: () => handle.close() };
+}
+
+async function pruneLogs(dir: string): Promise<void> {
+  const logs = (await readdir(dir).catch(() => [] as string[]))
+    .filter((n) => /^launch-\d+-.*\.log$/.test(n))
+    .sort((a, b) => Number(a.split('-')[1]) - Number(b.split('-')[1]));
+  for (const old of logs.slice(0, Math.max(0, logs.length - (KEEP_LOGS - 1)))) {
+    await unlink(path.join(dir, old)).catch(() => undefined);
+  }
+}
+
+/** The last lines of the app's output, for an error message. */
+async function logTail(file: string): Promise<string> {
+  const text = (await readFile(file, 'utf8').catch(() => '')).trimEnd();
+  const last = text.split('\n').slice(-10).join('\n').slice(-1500);
+  return last ? `. Its output ends:\n${last}` : '. It printed nothing';
+}

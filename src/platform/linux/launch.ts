@@ -1,0 +1,116 @@
+/**
+ * Starting and ending apps on Linux: what a launch runs (a command, or an installed app's
+ * desktop file), spawning it detached with the environment accessibility needs, and the
+ * process checks a quit needs. Windows are closed through X11 (index.ts).
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { PlatformError } from '../../errors.js';
+import type { LaunchedProcess, LaunchPlan, LaunchRequest } from '../desktop.js';
+import { findDesktopEntry, LookupError, onPath } from './launch-lookup.js';
+import { procStat } from './proc.js';
+
+/**
+ * The app's environment: ours, with accessibility forced on. NO_AT_BRIDGE=1 keeps GTK off
+ * the bus and GTK_A11Y=none (or atk) makes GTK4 expose nothing; Qt exposes its tree only
+ * when asked. WAYLAND_DISPLAY goes too: this backend sees and drives X11 windows, and a
+ * toolkit that finds a Wayland display would not open one there.
+ */
+export function launchEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = { ...env };
+  for (const k of ['NO_AT_BRIDGE', 'GTK_A11Y', 'WAYLAND_DISPLAY']) delete out[k];
+  out.QT_LINUX_ACCESSIBILITY_ALWAYS_ON = '1';
+  out.QT_ACCESSIBILITY = '1';
+  // GTK2 and older toolkits load the bridge only when asked.
+  out.GNOME_ACCESSIBILITY = '1';
+  return out;
+}
+
+export function planLaunch(request: LaunchRequest, env: NodeJS.ProcessEnv): LaunchPlan {
+  if ('command' in request) {
+    const [program] = request.command;
+    if (!onPath(program, env)) {
+      throw new PlatformError(
+        'failed',
+        program.includes('/')
+          ? `${program} is not an executable file`
+          : `${program} is not on PATH (${env.PATH ?? 'unset'})`,
+        { program },
+      );
+    }
+    return { argv: request.command, names: [path.basename(program)] };
+  }
+  let found;
+  try {
+    found = findDesktopEntry(request.app, env);
+  } catch (err) {
+    if (!(err instanceof LookupError)) throw err;
+    throw new PlatformError('failed', err.message, {
+      query: request.app,
+      ...(err.suggestions.length > 0 ? { near: err.suggestions.join(', ') } : {}),
+    });
+  }
+  const program = found.argv[0];
+  if (!onPath(program, env)) {
+    throw new PlatformError(
+      'failed',
+      `${found.file} runs ${program}, which is not installed (not on PATH)`,
+      { program },
+    );
+  }
+  const names = [found.id, found.entry.name, path.basename(program)];
+  if (found.entry.startupWMClass) names.push(found.entry.startupWMClass);
+  return {
+    argv: found.argv,
+    names: [...new Set(names.filter(Boolean))],
+    source: found.file,
+    cwd: found.entry.path,
+  };
+}
+
+/**
+ * Spawns the plan in its own session (setsid: no controlling terminal, its own process
+ * group, so our exit or a signal to ours never reaches it), stdin closed, stdout and
+ * stderr to `outputFd`. Never through a shell.
+ */
+export async function spawnDetached(
+  plan: LaunchPlan,
+  outputFd: number,
+  env: NodeJS.ProcessEnv,
+): Promise<LaunchedProcess> {
+  const [program, ...args] = plan.argv;
+  const child = spawn(program, args, {
+    env: launchEnv(env),
+    cwd: plan.cwd,
+    detached: true,
+    stdio: ['ignore', outputFd, outputFd],
+  });
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.once('spawn', resolve);
+    child.once('error', (err) =>
+      reject(new PlatformError('failed', `cannot start ${program}: ${err.message}`, { program })),
+    );
+  });
+  // The server may end before the app: it must not wait for it.
+  child.unref();
+  return { pid: child.pid as number, exited };
+}
+
+/** Running: /proc has it and it is neither a zombie nor dead. */
+export function isRunning(pid: number): boolean {
+  const st = procStat(pid);
+  return st !== null && st.state !== 'Z' && st.state !== 'X';
+}
+
+export function terminate(pid: number): void {
+  try {
+    process.kill(pid, 'SIGTERM');
+  } catch (err) {
+    // Gone already is what was asked for.
+    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return;
+    throw new PlatformError('failed', `cannot end pid ${pid}: ${(err as Error).message}`, { pid });
+  }
+}

@@ -1,0 +1,72 @@
+/** Starting and quitting apps: ax_launch_app hands the agent over to what it started. */
+import { z } from 'zod';
+import { AxError } from '../errors.js';
+import { commandArgv, deliverQuit } from '../actions/launch.js';
+import { launchApp } from '../pipeline/launch.js';
+import { defineTool } from './define.js';
+import { appArg } from './schemas.js';
+
+export const launchAppTool = defineTool({
+  name: 'ax_launch_app',
+  title: 'Launch app',
+  description: 'Start an app, observe it.',
+  kind: 'action',
+  input: z.object({
+    command: z
+      .union([z.string(), z.array(z.string())])
+      .optional()
+      .describe('argv or line split like sh.'),
+    desktop: z.string().optional().describe('Desktop file id/name.'),
+  }),
+  async handle(args, { pipeline, signal }) {
+    if (args.desktop !== undefined && args.desktop.trim() === '') {
+      throw new AxError('bad_argument', 'desktop is empty', 'Pass an app name, e.g. "galculator"');
+    }
+    if ((args.command === undefined) === (args.desktop === undefined)) {
+      throw new AxError(
+        'bad_argument',
+        args.command === undefined ? 'nothing to launch' : 'give command or desktop, not both',
+        'Pass command (e.g. ["mousepad"]) or desktop (e.g. "galculator")',
+      );
+    }
+    return launchApp(pipeline, {
+      request:
+        args.command !== undefined
+          ? { command: commandArgv(args.command) }
+          : { app: args.desktop as string },
+      timeoutMs: LAUNCH_WAIT_MS,
+      signal,
+    });
+  },
+});
+
+/**
+ * How long a launch waits for the app's window. Generous: the wait ends as soon as the
+ * window shows, and a cold start on a loaded machine takes seconds.
+ */
+const LAUNCH_WAIT_MS = 20_000;
+
+/** How long a quit waits for the app to exit (or to ask) before it reports or, with force, ends it. */
+const QUIT_WAIT_MS = 5000;
+
+export const quitAppTool = defineTool({
+  name: 'ax_quit_app',
+  title: 'Quit app',
+  description: 'Close an app like a user.',
+  kind: 'action',
+  input: z.object({
+    // Required, never the frontmost by default: quitting is not a thing to guess.
+    app: appArg.describe('Name, pid, title or alias.'),
+    force: z.boolean().optional().describe('SIGTERM too.'),
+  }),
+  async handle(args, { pipeline, signal }) {
+    const opts = { force: args.force ?? false, waitMs: QUIT_WAIT_MS, signal };
+    return pipeline.act('ax_quit_app', {
+      app: args.app,
+      perform: (scene) => deliverQuit(scene, opts),
+      extra: () => ({ exited: false }),
+    });
+  },
+});
+
+export const launchTools = [launchAppTool, quitAppTool];
