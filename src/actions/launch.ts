@@ -140,11 +140,13 @@ export async function deliverQuit(scene: Scene, opts: QuitOptions): Promise<Deli
   const plural = asked === 1 ? '' : 's';
   let did = `Asked ${app} (pid ${pid}) to close its ${asked} window${plural} (window manager close)`;
   const wait = await waitForExit(desktop, pid, before, opts.waitMs, opts.signal);
+  let reacted = wait.dialog !== undefined || !wait.running;
   if (wait.dialog !== undefined) {
     did += `; it asks first (${JSON.stringify(wait.dialog)} is up): nothing was ended`;
   } else if (wait.running && opts.force && !opts.signal?.aborted) {
     await desktop.terminate(pid);
     const after = await waitForExit(desktop, pid, undefined, TERM_WAIT_MS, opts.signal);
+    reacted = !after.running;
     did += `; it still ran after ${opts.waitMs} ms: sent SIGTERM${after.running ? `, and it still runs ${TERM_WAIT_MS} ms later` : ''}`;
   } else if (wait.running) {
     did += `; it still runs after ${opts.waitMs} ms (force: true ends it with SIGTERM)`;
@@ -155,7 +157,9 @@ export async function deliverQuit(scene: Scene, opts: QuitOptions): Promise<Deli
     delivery: 'background',
     // Closing again or sending input would not tell more than the process table does.
     escalate: false,
-    probe: async () => ((await desktop.isRunning(pid)) ? 'absent' : 'landed'),
+    // The app reacted (exited, or asks first): that is the effect. Otherwise the tree's
+    // changes decide, and none is a suspected no-op.
+    probe: reacted ? async () => 'landed' : undefined,
   };
 }
 

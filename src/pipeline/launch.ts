@@ -103,10 +103,12 @@ export async function launchApp(pipeline: Pipeline, call: LaunchCall): Promise<T
   }
   if (arrival.kind === 'handed-off') await frontWithin(desktop, app.pid, HANDOFF_FRONT_MS);
   const source = plan.source ? ` from ${path.basename(plan.source)}` : '';
+  const front = (await desktop.frontmost().catch(() => null))?.pid === app.pid;
   const did =
-    arrival.kind === 'ready'
-      ? `Launched ${app.name} (pid ${app.pid})${source} in ${ms} ms; it is frontmost now: name it as app ${app.pid}`
-      : `${app.name} was already running (pid ${app.pid}): the new process (pid ${pid}) handed off to it and exited; observed the running one`;
+    (arrival.kind === 'ready'
+      ? `Launched ${app.name} (pid ${app.pid})${source} in ${ms} ms`
+      : `${app.name} was already running (pid ${app.pid}): the new process (pid ${pid}) handed off to it and exited`) +
+    `; ${front ? 'it is frontmost; ' : ''}go on with app ${app.pid}`;
   return pipeline.observe('ax_launch_app', {
     app: app.pid,
     detail: call.detail,
