@@ -13,14 +13,12 @@ import { matchesApp } from '../guard/policy.js';
 import type { AppInfo, Desktop, LaunchPlan, LaunchRequest } from '../platform/desktop.js';
 import { notifier } from './notify.js';
 import type { Pipeline } from './pipeline.js';
-import type { Detail } from './publish.js';
 import type { ToolResponse } from './response.js';
 
 export interface LaunchCall {
   request: LaunchRequest;
   /** Longest wait for the app to register and show a window. */
   timeoutMs: number;
-  detail?: Detail;
   signal?: AbortSignal;
 }
 
@@ -83,8 +81,8 @@ export async function launchApp(pipeline: Pipeline, call: LaunchCall): Promise<T
         'action_failed',
         `${label} (pid ${pid}) did not ${arrival.registered ? 'show a window' : 'appear on the accessibility bus'} within ${call.timeoutMs} ms, so it was stopped${await tail()}`,
         arrival.registered
-          ? 'Pass a longer timeout_ms if it starts slowly'
-          : 'Pass a longer timeout_ms if it starts slowly; an app that never appears may have no accessibility support (or need its toolkit bridge installed, e.g. at-spi2-core, qt-at-spi)',
+          ? 'An app that starts to the background (a tray icon, a daemon) shows no window to observe: start it with the option that opens its window'
+          : 'If the machine is busy, try again; an app that never appears may lack accessibility support or its toolkit bridge (GTK: at-spi2-core, libatk-adaptor; Qt: qt-at-spi)',
         { pid, log: log.path },
       );
     case 'ready':
@@ -111,7 +109,6 @@ export async function launchApp(pipeline: Pipeline, call: LaunchCall): Promise<T
     `; ${front ? 'it is frontmost; ' : ''}go on with app ${app.pid}`;
   return pipeline.observe('ax_launch_app', {
     app: app.pid,
-    detail: call.detail,
     describe: () => did,
     inspect: async ({ view }) => ({
       launched: {
