@@ -18,9 +18,12 @@ const started = new Set<number>();
 
 beforeAll(async () => {
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'axpage-launch-home-'));
-  // A fresh home: no mousepad session to restore, no settings of the user's.
+  // A fresh home: no mousepad session to restore, no settings of the user's. The server's
+  // environment turns GTK's accessibility off: what it launches must get it back on.
   session = await Session.start({
     serverEnv: {
+      NO_AT_BRIDGE: '1',
+      GTK_A11Y: 'none',
       HOME: home,
       XDG_CONFIG_HOME: path.join(home, '.config'),
       XDG_DATA_HOME: path.join(home, '.local', 'share'),
@@ -53,15 +56,23 @@ function cmdline(pid: number): string[] {
   return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
 }
 
-/** Pids of running processes whose program (argv[0]'s file name) is `name`, from /proc. */
+/**
+ * Pids of running processes on this test's display whose program (argv[0]'s file name) is
+ * `name`, from /proc (other desktops on the machine run their own).
+ */
 function pidsOf(name: string): number[] {
+  const display = `DISPLAY=${session.desktop.env.DISPLAY}`;
   return fs
     .readdirSync('/proc')
     .filter((e) => /^\d+$/.test(e))
     .map(Number)
     .filter((pid) => {
       try {
-        return alive(pid) && path.basename(cmdline(pid)[0] ?? '') === name;
+        return (
+          alive(pid) &&
+          path.basename(cmdline(pid)[0] ?? '') === name &&
+          fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(display)
+        );
       } catch {
         return false;
       }
@@ -133,6 +144,10 @@ describe('ax_launch_app', () => {
     expect(info.desktop_file).toBe('/usr/share/applications/galculator.desktop');
     expect(alive(galculator)).toBe(true);
     expect(path.basename(cmdline(galculator)[0])).toBe('galculator');
+    // It got the environment accessibility needs, whatever the server's was.
+    const environ = fs.readFileSync(`/proc/${galculator}/environ`, 'utf8').split('\0');
+    expect(environ).toContain('QT_LINUX_ACCESSIBILITY_ALWAYS_ON=1');
+    expect(environ.filter((v) => /^(NO_AT_BRIDGE|GTK_A11Y)=/.test(v))).toEqual([]);
     // The X server has a window of that pid.
     expect(xWindowsOf(galculator).length).toBeGreaterThan(0);
     // The summary and the tree file are about that app, and the file names its own keys.

@@ -13,7 +13,7 @@ import {
   findDesktopEntry,
   LookupError,
 } from '../../src/platform/linux/launch-lookup.js';
-import { planLaunch } from '../../src/platform/linux/launch.js';
+import { launchEnv, planLaunch } from '../../src/platform/linux/launch.js';
 import { PlatformError } from '../../src/errors.js';
 
 describe('parseDesktopEntry', () => {
@@ -195,5 +195,24 @@ describe('findDesktopEntry', () => {
     expect(() => planLaunch({ command: ['no-such-program'] }, env)).toThrow(PlatformError);
     expect(() => planLaunch({ command: ['/etc/passwd'] }, env)).toThrow(/not an executable/);
     expect(() => planLaunch({ app: 'nothing-like-it' }, env)).toThrow(/no installed app/);
+  });
+});
+
+describe('launchEnv', () => {
+  it('turns accessibility on for every toolkit and keeps the rest', () => {
+    const env = launchEnv({
+      PATH: '/bin',
+      DISPLAY: ':5',
+      NO_AT_BRIDGE: '1',
+      GTK_A11Y: 'none',
+      WAYLAND_DISPLAY: 'wayland-0',
+    });
+    expect(env).toEqual({
+      PATH: '/bin',
+      DISPLAY: ':5',
+      QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1',
+      QT_ACCESSIBILITY: '1',
+      GNOME_ACCESSIBILITY: '1',
+    });
   });
 });
