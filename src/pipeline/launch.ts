@@ -28,6 +28,12 @@ const POLL_MS = 50;
 /** A single-instance app handed off to: how long its running instance may take to front. */
 const HANDOFF_FRONT_MS = 2000;
 
+/**
+ * How long a registered app's accessible windows must wait for the window system to name
+ * one of its windows before they count (a GTK app registers a moment before it maps).
+ */
+const UNNAMED_WINDOW_GRACE_MS = 1500;
+
 /** How the wait for a launched app ended. */
 type Arrival =
   | { kind: 'ready'; app: AppInfo }
@@ -195,12 +201,16 @@ async function waitForArrival(
   // Descendants seen so far: a launcher's child outlives it and is reparented away.
   const family = new Set([pid]);
   let registered: AppInfo | undefined;
+  let registeredAt = 0;
   for (;;) {
     for (const p of await desktop.childProcesses(pid).catch(() => [])) family.add(p);
     const apps = await desktop.listApps().catch(() => [] as AppInfo[]);
     registered = apps.find((a) => family.has(a.pid));
-    if (registered && (await showsWindow(desktop, registered))) {
-      return { kind: 'ready', app: registered };
+    if (registered) {
+      registeredAt ||= Date.now();
+      if (await showsWindow(desktop, registered, Date.now() - registeredAt)) {
+        return { kind: 'ready', app: registered };
+      }
     }
     const exit = exitOf();
     if (exit && !registered && !(await anyRunning(desktop, family, pid))) {
@@ -218,13 +228,18 @@ async function waitForArrival(
   }
 }
 
-async function showsWindow(desktop: Desktop, app: AppInfo): Promise<boolean> {
+/**
+ * The window system shows a window of the app. Windows that do not say their pid (no
+ * _NET_WM_PID on X11) are invisible to that check: after a grace period the app's own
+ * accessible windows are taken instead, as they are when there is no window system to ask.
+ */
+async function showsWindow(desktop: Desktop, app: AppInfo, registeredMs: number): Promise<boolean> {
   try {
-    return (await desktop.listWindows(app.pid)).length > 0;
+    if ((await desktop.listWindows(app.pid)).length > 0) return true;
   } catch {
-    // No window system to ask (no X): the accessibility tree's windows say it.
     return app.windows > 0;
   }
+  return registeredMs >= UNNAMED_WINDOW_GRACE_MS && app.windows > 0;
 }
 
 async function anyRunning(desktop: Desktop, family: Set<number>, pid: number): Promise<boolean> {
