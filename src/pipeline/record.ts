@@ -48,6 +48,13 @@ export interface CallRecord {
   refs: string[];
   target?: RecordedTarget;
   changes?: ChangeCounts;
+  /** How many elements' text changed (their text is not kept: it may be what was typed). */
+  text_changed?: number;
+  /**
+   * The target's own state transitions (`unchecked -> checked`). Other elements' are left
+   * out: a toggle key let go by the next press flickers in one diff or the next.
+   */
+  state_changed?: string[];
   effect?: string;
   /** The call typed into, set or copied from a password field: its text is not kept. */
   secret?: true;
@@ -127,12 +134,28 @@ export function buildRecord(input: RecordInput): CallRecord {
   const target = targetOf(s.summary);
   if (target) record.target = target;
   if (s.changes && typeof s.changes === 'object') record.changes = s.changes as ChangeCounts;
+  const texts = Array.isArray(s.text_changes) ? s.text_changes.length : 0;
+  const textsOmitted = typeof s.text_changes_omitted === 'number' ? s.text_changes_omitted : 0;
+  if (texts + textsOmitted > 0) record.text_changed = texts + textsOmitted;
+  const states = stateTransitions(s.state_changes, target?.ref);
+  if (states.length > 0) record.state_changed = states;
   if (typeof s.effect === 'string') record.effect = s.effect;
   if (input.secret) record.secret = true;
   else if (keepText && Object.keys(input.args).some((k) => k === 'text' || k === 'value')) {
     record.text_kept = true;
   }
   return record;
+}
+
+function stateTransitions(list: unknown, ref: string | undefined): string[] {
+  if (!Array.isArray(list) || ref === undefined) return [];
+  const out: string[] = [];
+  type Item = { ref?: unknown; changes?: Array<{ old?: unknown; new?: unknown }> };
+  for (const item of list as Item[]) {
+    if (item.ref !== ref) continue;
+    for (const c of item.changes ?? []) out.push(`${String(c.old)} -> ${String(c.new)}`);
+  }
+  return out.sort();
 }
 
 /** Counters of this server session, as ax_session_info reports them. */

@@ -343,9 +343,40 @@ describe('replay', () => {
       },
     });
     expect(compareStep(a, other).differences).toEqual([
-      'changes 0 added, 0 removed, 1 modified -> 1 added, 0 removed, 1 modified',
+      'changes 0 added, 0 removed, 1 texts changed -> 1 added, 0 removed, 1 texts changed',
       'element [AXButton] "7" -> [AXButton] "8"',
     ]);
+  });
+
+  it('holds a step to its text changes and state transitions, not to the modified count', () => {
+    const a = record();
+    const withStructured = (extra: Record<string, unknown>) =>
+      record({
+        response: { ...clickResponse, structured: { ...clickResponse.structured, ...extra } },
+      });
+    const flicker = withStructured({ changes: { added: 0, removed: 0, modified: 3, moved: 0 } });
+    expect(compareStep(a, flicker).same).toBe(true);
+    expect(compareStep(a, withStructured({ text_changes: [] })).differences).toEqual([
+      'changes 0 added, 0 removed, 1 texts changed -> 0 added, 0 removed, 0 texts changed',
+    ]);
+    const toggled = withStructured({
+      state_changes: [
+        {
+          role: 'AXButton',
+          label: '7',
+          ref: 'e12',
+          changes: [{ old: 'unchecked', new: 'checked' }],
+        },
+        {
+          role: 'AXButton',
+          label: '+',
+          ref: 'e13',
+          changes: [{ old: 'checked', new: 'unchecked' }],
+        },
+      ],
+    });
+    // Only the target's own transitions count.
+    expect(compareStep(a, toggled).differences).toEqual(['states none -> unchecked -> checked']);
   });
 
   it('runs steps through a client, maps refs, skips masked ones, stops on a difference', async () => {
