@@ -79,12 +79,25 @@ const REF = /\be[1-9][0-9]*\b/g;
 /** Refs a record lists at most (a result naming many elements is in its tree file). */
 const MAX_REFS = 20;
 
-/** The first element label in a summary line: what the call acted on or found. */
+/** Roles whose shown text is what was typed into them: the log keeps only their role. */
+const TEXT_ENTRY_ROLES = new Set([
+  'AXTextField',
+  'AXTextArea',
+  'AXSecureTextField',
+  'AXSearchField',
+  'AXComboBox',
+]);
+
+/**
+ * The first element label in a summary line: what the call acted on or found. A text
+ * entry's label is its content, typed text perhaps: left out.
+ */
 export function targetOf(summary: unknown): RecordedTarget | undefined {
   if (typeof summary !== 'string') return undefined;
   const m = LABEL.exec(summary);
   if (!m) return undefined;
-  return { role: m[1], ...(m[2] !== undefined ? { text: m[2] } : {}), ref: m[3] };
+  const text = m[2] !== undefined && !TEXT_ENTRY_ROLES.has(m[1]) ? { text: m[2] } : {};
+  return { role: m[1], ...text, ref: m[3] };
 }
 
 function refsOf(args: Record<string, unknown>, structured: Record<string, unknown>): string[] {

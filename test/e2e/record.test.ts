@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { packageRoot, Session } from '../../src/harness/session.js';
+import { startServeClient } from '../../src/harness/serve-client.js';
 import type { CallRecord } from '../../src/pipeline/record.js';
 import { waitForApp, type AtspiElement } from './helpers/oracle.js';
 
@@ -103,6 +104,8 @@ describe('session log', () => {
       ['ax_click', { app: calc.pid, query: '=' }],
       ['ax_click', { app: calc.pid, query: 'button:no-such-key-here' }],
       ['ax_type', { app: pad.pid, text: TYPED }],
+      // Names the text area, whose label is now the typed text: the log must not keep it.
+      ['ax_get_value', { app: pad.pid, query: 'AXTextArea' }],
     ];
     for (const [tool, args] of script) {
       const r = await session.call(tool, args);
@@ -139,7 +142,9 @@ describe('session log', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(audit.map((a) => a.tool)).toEqual(script.map(([t]) => t));
+    expect(audit.map((a) => a.tool)).toEqual(
+      script.map(([t]) => t).filter((t) => t !== 'ax_get_value'),
+    );
     expect(audit[5]).toMatchObject({ outcome: 'error', error_code: 'no_match' });
     expect(JSON.stringify(audit)).not.toContain(TYPED);
     fs.copyFileSync(file, recorded);
@@ -154,7 +159,8 @@ describe('session log', () => {
     expect(out).toMatch(/^#1 ax_click .*: same/m);
     expect(out).toMatch(/^#6 ax_click .*: same \(error\)/m);
     expect(out).toMatch(/^#7 ax_type .*: skipped: text \(23 chars\) was not recorded/m);
-    expect(out).toMatch(/: 6 same, 0 differ, 1 skipped$/m);
+    expect(out).toMatch(/^#8 ax_get_value .*: same/m);
+    expect(out).toMatch(/: 7 same, 0 differ, 1 skipped$/m);
     expect(code, out).toBe(0);
     // The replay pressed the keys again: the calculator's own display says so.
     await waitForDisplay('15');
@@ -166,6 +172,38 @@ describe('session log', () => {
     expect(out).toMatch(/^#1 ax_click .*: DIFFERS: changes .* -> .*/m);
     expect(out).toMatch(/: \d+ same, [1-9]\d* differ, 1 skipped$/m);
     expect(code, out).toBe(1);
+  });
+});
+
+describe('--record-text', () => {
+  it('keeps typed text so that a replay types it again', async () => {
+    const out = fs.mkdtempSync(path.join(session.artifactDir, 'record-text-'));
+    const server = await startServeClient({
+      env: session.desktop.processEnv({
+        AXPAGE_OUT: out,
+        AXPAGE_RECORD_TEXT: '1',
+      }) as Record<string, string>,
+    });
+    const text = ' again';
+    try {
+      const r = await server.call('ax_type', { app: pad.pid, text });
+      expect(r.isError, r.text).toBe(false);
+    } finally {
+      await server.close();
+    }
+    const logs = fs.readdirSync(out).filter((f) => /^session-.*\.jsonl$/.test(f));
+    const [line] = readLog(path.join(out, logs[0]));
+    expect(line).toMatchObject({ tool: 'ax_type', text_kept: true, args: { text } });
+    const { code, out: printed } = await replay(path.join(out, logs[0]));
+    expect(printed).toMatch(/^#1 ax_type .*: same/m);
+    expect(code, printed).toBe(0);
+    // mousepad's own text (pyatspi): typed by the recording, then again by the replay.
+    await waitForApp(
+      session,
+      pad.pid,
+      (els) => els.find((e) => e.role === 'text' && e.text === `${TYPED}${text}${text}`),
+      'the text typed twice',
+    );
   });
 });
 

@@ -129,9 +129,13 @@ describe('buildRecord', () => {
     expect(s.args.text).toEqual({ masked: 'secret' });
   });
 
-  it('reads the target from a label with or without text', () => {
+  it("reads the target from a label with or without text, never a text entry's text", () => {
     expect(targetOf('Typed 3 chars into [AXSecureTextField] e9')).toEqual({
       role: 'AXSecureTextField',
+      ref: 'e9',
+    });
+    expect(targetOf('Typed 3 chars into [AXTextArea] "hello typed" e9')).toEqual({
+      role: 'AXTextArea',
       ref: 'e9',
     });
     expect(targetOf('nothing here')).toBeUndefined();
@@ -348,7 +352,7 @@ describe('replay', () => {
     ]);
   });
 
-  it('holds a step to its text changes and state transitions, not to the modified count', () => {
+  it('holds a step to its text changes, not to the modified count, states or effect', () => {
     const a = record();
     const withStructured = (extra: Record<string, unknown>) =>
       record({
@@ -375,8 +379,9 @@ describe('replay', () => {
         },
       ],
     });
-    // Only the target's own transitions count.
-    expect(compareStep(a, toggled).differences).toEqual(['states none -> unchecked -> checked']);
+    expect(toggled.state_changed).toEqual(['unchecked -> checked']);
+    expect(compareStep(a, toggled).same).toBe(true);
+    expect(compareStep(a, withStructured({ effect: 'suspected_noop' })).same).toBe(true);
   });
 
   it('runs steps through a client, maps refs, skips masked ones, stops on a difference', async () => {
