@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session } from '../../src/harness/session.js';
+import { XclipClipboard } from '../../src/platform/linux/clipboard.js';
 import { readClipboard, waitForApp } from './helpers/oracle.js';
 
 let session: Session;
@@ -169,5 +170,22 @@ describe('ax_clipboard', () => {
       .map((l) => (l.trim() ? (JSON.parse(l) as Record<string, unknown>) : {}))
       .find((l) => l.tool === 'ax_type' && l.secret === true);
     expect(line?.args).toMatchObject({ text: { masked: 'secret' } });
+  });
+
+  it('stops the xclip that owns the clipboard for it on close, by its pid', async () => {
+    const clip = new XclipClipboard(session.desktop.processEnv());
+    await clip.write('owned by a child of ours');
+    const pid = clip.ownerPid;
+    expect(pid).toBeDefined();
+    expect(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8')).toContain('xclip');
+    expect(await clipboardBecomes('owned by a child of ours')).toBe('owned by a child of ours');
+    await clip.close();
+    const deadline = Date.now() + 5000;
+    while (fs.existsSync(`/proc/${pid}`) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(fs.existsSync(`/proc/${pid}`)).toBe(false);
+    // With its owner gone the clipboard offers nothing (no clipboard manager here).
+    expect(await clip.read()).toBe('');
   });
 });
