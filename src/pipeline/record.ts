@@ -210,7 +210,6 @@ export class SessionRecorder {
   private readonly counts: SessionCounters = { calls: 0, errors: 0, summary_bytes: 0 };
   private readonly recent: string[] = [];
   private readonly apps = new Map<number, string>();
-  private dirReady?: Promise<void>;
   /**
    * Set when a copy from a password field happened and the clipboard could not be read
    * right after it: every read is masked until the clipboard is written through us or a
@@ -287,12 +286,9 @@ export class SessionRecorder {
       if (this.recent.length > RECENT_PAIRS) this.recent.shift();
     }
     if (record.pid !== undefined && record.app !== undefined) this.apps.set(record.pid, record.app);
-    this.dirReady ??= ensurePrivateDir(this.dir).catch((err: unknown) => {
-      this.dirReady = undefined;
-      throw err;
-    });
     try {
-      await this.dirReady;
+      // Every call: the dir may have been removed (made again, private) or swapped meanwhile.
+      await ensurePrivateDir(this.dir);
     } catch {
       // The call's own result says why the dir is refused; the line cannot be written.
       return record;
