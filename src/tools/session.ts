@@ -10,8 +10,10 @@ import { defineTool } from './define.js';
 
 /** Longest text ax_clipboard_write puts on the clipboard. */
 const MAX_WRITE_CHARS = 1_000_000;
-/** Characters of the clipboard the summary line shows (structuredContent has more). */
-const SHOWN_CHARS = 200;
+/** Characters of the clipboard the summary line shows (its cap is 200; structuredContent has more). */
+const SHOWN_CHARS = 150;
+/** Apps ax_session_info's summary line names (structuredContent has them all). */
+const SHOWN_APPS = 3;
 
 export const sessionInfo = defineTool({
   name: 'ax_session_info',
@@ -49,15 +51,17 @@ export const sessionInfo = defineTool({
       record_text: config.recordText,
     };
     const recent = session.recentPairs();
-    const appsText = apps.length
-      ? apps.map((a) => `${a.name} (pid ${a.pid}${a.alias ? `, alias ${a.alias}` : ''})`).join(', ')
-      : 'none yet';
+    const named = apps
+      .slice(0, SHOWN_APPS)
+      .map((a) => `${a.name} (pid ${a.pid}${a.alias ? `, alias ${a.alias}` : ''})`);
+    if (apps.length > SHOWN_APPS) named.push(`+${apps.length - SHOWN_APPS} more`);
+    // The one summary line is capped at 200 chars: the counters and apps first; the
+    // settings, recent files and the log's path are in structuredContent.
     return pipeline.report('ax_session_info', {
       did: [
-        `Up ${formatUptime(uptimeS)}: ${counts.calls} calls before this one, ${counts.errors} errors, ${counts.summary_bytes} summary bytes`,
-        `apps: ${appsText}`,
-        `mode ${settings.mode}, screenshots ${settings.screenshots}, visible ${settings.visible}${settings.tools.length ? `, tools ${settings.tools.join(',')}` : ''}`,
-        `last file: ${recent.at(-1) ?? 'none'}; log: ${session.file}`,
+        `Up ${formatUptime(uptimeS)}, ${counts.calls} calls before this (${counts.errors} errors, ${counts.summary_bytes} summary bytes)`,
+        `mode ${settings.mode}`,
+        `apps: ${named.length > 0 ? named.join(', ') : 'none yet'}`,
       ].join('; '),
       extra: {
         uptime_s: uptimeS,

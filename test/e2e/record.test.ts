@@ -212,6 +212,7 @@ describe('ax_session_info', () => {
     const first = await session.call('ax_session_info', {});
     expect(first.isError, first.text).toBe(false);
     const made = [
+      await session.call('ax_connect', { app: calc.pid, alias: 'calc' }),
       await session.call('ax_get_value', { app: calc.pid, query: '7' }),
       await session.call('ax_click', { app: calc.pid, query: 'button:nothing-like-this' }),
       await session.call('ax_list_windows', { app: calc.pid }),
@@ -227,12 +228,15 @@ describe('ax_session_info', () => {
     // The log on disk agrees: one line per call, the second info's own included.
     expect(readLog(sessionLog())).toHaveLength(b.calls + 1);
     const info = second.structured as {
-      apps: Array<{ pid: number; name: string }>;
+      apps: Array<{ pid: number; name: string; alias?: string }>;
       recent_files: string[];
       settings: Record<string, unknown>;
       session_log: string;
     };
     expect(info.apps.map((x) => x.pid)).toEqual(expect.arrayContaining([calc.pid, pad.pid]));
+    expect(info.apps.find((x) => x.pid === calc.pid)?.alias).toBe('calc');
+    expect(second.text).toContain(`galculator (pid ${calc.pid}, alias calc)`);
+    console.log(`ax_session_info summary: ${Buffer.byteLength(second.text)} bytes`);
     expect(info.settings).toMatchObject({ mode: 'full', screenshots: 'file', record_text: false });
     expect(info.session_log).toBe(sessionLog());
     for (const f of info.recent_files) {
