@@ -80,9 +80,9 @@ export function parseLog(text: string, file = 'the log'): CallRecord[] {
 export function unreplayable(rec: CallRecord): string | undefined {
   for (const [key, value] of Object.entries(rec.args)) {
     if (isMasked(value)) {
-      return value.masked === 'secret'
-        ? `${key} went to a password field and is never recorded`
-        : `${key} (${value.length} chars) was not recorded (record with --record-text / AXPAGE_RECORD_TEXT=1 to replay it)`;
+      if (value.masked === 'secret') return `${key} went to a password field and is never recorded`;
+      if (value.masked === 'withheld') return `${key} of a failed call is never recorded`;
+      return `${key} (${value.length} chars) was not recorded (record with --record-text / AXPAGE_RECORD_TEXT=1 to replay it)`;
     }
     // Capped in the log (see maskArgs): what was sent is not all there.
     if (typeof value === 'string' && value.length > 200 && value.endsWith('…')) {

@@ -47,13 +47,19 @@ export function redactArgs(args: Record<string, unknown>): Record<string, unknow
  * What the session log keeps of typed text: its length (so a replay can say what it
  * skipped), or, when the call went to a password field, not even that.
  */
-export type MaskedText = { masked: 'text'; length: number } | { masked: 'secret' };
+export type MaskedText =
+  | { masked: 'text'; length: number }
+  | { masked: 'secret' }
+  /** A failed call: its target may have been a password field that the error kept us from knowing. */
+  | { masked: 'withheld' };
 
 export interface MaskOptions {
   /** Keep typed text as given (opt-in, never for a secret call). */
   keepText?: boolean;
   /** The call typed into, set or copied from a password field: nothing of its text, nor its keys. */
   secret?: boolean;
+  /** The call failed: nothing of its text, not even the length, and never kept. */
+  withhold?: boolean;
 }
 
 /** Arguments that are key names: masked only in a secret call (keys typed into a password field). */
@@ -68,7 +74,9 @@ export function maskArgs(
     if (value === undefined) continue;
     if (CONTENT_ARGS.has(key) || (opts.secret && KEY_ARGS.has(key))) {
       if (opts.secret) out[key] = { masked: 'secret' } satisfies MaskedText;
-      else if (opts.keepText && typeof value === 'string') out[key] = value;
+      else if (opts.withhold && CONTENT_ARGS.has(key)) {
+        out[key] = { masked: 'withheld' } satisfies MaskedText;
+      } else if (opts.keepText && typeof value === 'string') out[key] = value;
       else out[key] = { masked: 'text', length: String(value).length } satisfies MaskedText;
     } else {
       out[key] = capped(value);
@@ -82,7 +90,7 @@ export function isMasked(value: unknown): value is MaskedText {
     typeof value === 'object' &&
     value !== null &&
     'masked' in value &&
-    ((value as MaskedText).masked === 'text' || (value as MaskedText).masked === 'secret')
+    ['text', 'secret', 'withheld'].includes((value as MaskedText).masked)
   );
 }
 

@@ -126,12 +126,15 @@ function basenameOf(file: unknown): string | undefined {
 /** The record of one call: pure, so its shape is tested on data. */
 export function buildRecord(input: RecordInput): CallRecord {
   const s = input.response.structured;
-  const keepText = input.keepText && !input.secret;
+  // A failed call may have been refused for its target being a password field (safe mode):
+  // nothing of its text is kept, not even with --record-text.
+  const failed = input.response.isError;
+  const keepText = input.keepText && !input.secret && !failed;
   const record: CallRecord = {
     seq: input.seq,
     time: input.at.toISOString(),
     tool: input.tool,
-    args: maskArgs(input.args, { keepText, secret: input.secret }),
+    args: maskArgs(input.args, { keepText, secret: input.secret, withhold: failed }),
     outcome: input.response.isError ? 'error' : 'success',
     ms: input.ms,
     summary_bytes: Buffer.byteLength(input.response.text),

@@ -121,6 +121,21 @@ describe('buildRecord', () => {
     expect(r.target).toBeUndefined();
   });
 
+  it('keeps nothing of the text of a failed call, not even its length or with keepText', () => {
+    const failed = record({
+      args: { query: 'Password', text: 'hunter2' },
+      keepText: true,
+      response: {
+        text: 'e',
+        isError: true,
+        structured: { status: 'error', error_code: 'blocked' },
+      },
+    });
+    expect(failed.args.text).toEqual({ masked: 'withheld' });
+    expect(failed.text_kept).toBeUndefined();
+    expect(unreplayable(failed)).toMatch(/failed call/);
+  });
+
   it('marks kept text and secret calls', () => {
     expect(record({ args: { text: 'hi' }, keepText: true }).text_kept).toBe(true);
     const s = record({ args: { text: 'pw' }, keepText: true, secret: true });
