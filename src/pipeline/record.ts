@@ -270,7 +270,7 @@ export class SessionRecorder {
     ms: number,
     pipeline: RecordedPipeline,
   ): Promise<CallRecord> {
-    const secret = await this.learnSecrets(tool, args, response, pipeline);
+    const secret = await this.learnSecrets(args, response, pipeline);
     const record = buildRecord({
       seq: ++this.seq,
       at: this.opts.now?.() ?? new Date(),
@@ -320,7 +320,6 @@ export class SessionRecorder {
    * or set there, and what the clipboard holds after a copy or cut from one.
    */
   private async learnSecrets(
-    tool: string,
     args: Record<string, unknown>,
     response: ToolResponse,
     pipeline: RecordedPipeline,
@@ -337,12 +336,14 @@ export class SessionRecorder {
     const typedSecret = (secureTarget || secureFocus) && (text ?? value) !== undefined;
     if (typedSecret) this.secrets.note((text ?? value) as string, 'typed into a password field');
     const key = typeof args.key === 'string' ? args.key : undefined;
+    // Keys pressed in a password field are its text too (one letter at a time).
+    const secret = typedSecret || ((secureTarget || secureFocus) && key !== undefined);
     const modifiers = Array.isArray(args.modifiers) ? (args.modifiers as string[]) : [];
     const copied = !response.isError && key !== undefined && isCopyKey(key, modifiers);
-    if (!copied) return typedSecret;
+    if (!copied) return secret;
     if (!secureFocus) {
       this.clipboardTaint = undefined;
-      return typedSecret;
+      return secret;
     }
     const why = 'copied from a password field';
     try {

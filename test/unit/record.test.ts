@@ -288,6 +288,21 @@ describe('SessionRecorder', () => {
     expect(rec.clipboardSecret('fine')).toBeUndefined();
   });
 
+  it('masks keys pressed while a password field has the focus', async () => {
+    const rec = new SessionRecorder(dir);
+    const views = { views: { last: () => viewWith(['focused', 'secure']) } };
+    const pressed: ToolResponse = {
+      text: 'x',
+      isError: false,
+      structured: { status: 'success', pid: 7, summary: 'Pressed h' },
+    };
+    const r = await rec.record('ax_key_press', { key: 'h' }, pressed, 1, views);
+    expect(r).toMatchObject({ secret: true, args: { key: { masked: 'secret' } } });
+    const plain = { views: { last: () => viewWith(['focused']) } };
+    const p = await rec.record('ax_key_press', { key: 'h' }, pressed, 1, plain);
+    expect(p.args.key).toBe('h');
+  });
+
   it('masks every read after a secure copy it could not read, until the clipboard is written', async () => {
     const rec = new SessionRecorder(dir, {
       clipboard: () => ({ read: () => Promise.reject(new Error('no X')) }),
