@@ -6,7 +6,8 @@
 #   - test apps: gtk3-widget-factory, zenity, and the python3-gi fixtures in test/fixtures/apps;
 #   - apps the e2e scenarios start from Debian packages: galculator (a GTK3 calculator whose
 #     keys are toggle buttons) and mousepad (a GTK3 text editor with a save dialog);
-#   - xclip: the scenarios read the clipboard from another process, as an independent oracle;
+#   - xclip: ax_clipboard_read/_write run it; the tests read the clipboard with it from another
+#     process, as an independent oracle;
 #   - python3-pyatspi: the benchmark's baseline;
 #   - the native addon's build deps (g++, make, python3 for node-gyp, X11/XExt/XTest headers).
 # xdotool is deliberately not here: axpage never runs it.

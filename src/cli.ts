@@ -4,12 +4,14 @@
  *   axpage [serve]                 MCP server on stdio (what MCP clients run)
  *   axpage desktop up|run|down|env|status   a headless desktop of our own
  *   axpage demo                    the main job on an embedded default
+ *   axpage replay <log>            run a recorded session again, step by step
  */
 import { loadConfig, ConfigError, parseServeArgs, serveHelp } from './config.js';
 
 const USAGE = `usage: axpage [serve] [options]  run the MCP server on stdio (axpage serve --help)
        axpage desktop up|run|down|env|status [...]   headless desktop (see axpage desktop --help)
        axpage demo [--keep]         bring up a headless desktop, drive a GTK demo through a real MCP client
+       axpage replay <log> [--from N] [--stop-on-diff]   run a session log again, say where the app differs
        axpage --version | --help`;
 
 async function main(argv: string[]): Promise<number> {
@@ -26,6 +28,10 @@ async function main(argv: string[]): Promise<number> {
     case 'demo': {
       const { runDemo } = await import('./demo/demo.js');
       return runDemo(rest);
+    }
+    case 'replay': {
+      const { runReplay } = await import('./cli/replay.js');
+      return runReplay(rest);
     }
     case '--version':
     case '-v': {

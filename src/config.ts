@@ -48,6 +48,8 @@ export interface Config {
   outDir?: string;
   /** `new`: summaries list what this session has not shown yet; `full`: everything, every call. */
   visible: 'new' | 'full';
+  /** Keep non-secret typed text in the session log, so that `axpage replay` can type it again. */
+  recordText: boolean;
 }
 
 export class ConfigError extends Error {
@@ -64,6 +66,7 @@ export const DEFAULT_CONFIG: Config = {
   transport: 'stdio',
   policy: DEFAULT_POLICY,
   visible: 'new',
+  recordText: false,
 };
 
 type Kind =
@@ -243,6 +246,14 @@ export const SETTINGS: readonly Setting[] = [
       c.policy.allowTools = allowTools;
       c.policy.denyTools = denyTools;
     },
+  },
+  {
+    env: 'AXPAGE_RECORD_TEXT',
+    flag: 'record-text',
+    arg: 'BOOL',
+    help: "keep typed text (never a password field's) in the session log so axpage replay can type it again; a privacy trade-off (default false: only its length)",
+    kind: { type: 'bool' },
+    apply: (c, v) => (c.recordText = v as boolean),
   },
   {
     env: 'AXPAGE_TRANSPORT',

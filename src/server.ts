@@ -11,9 +11,11 @@ import { outputShape } from './summary/index.js';
 import { registerTool, serveToolList } from './tools/define.js';
 import { allTools } from './tools/index.js';
 import type { ToolDefinition } from './tools/define.js';
-import { AuditLog } from './guard/audit.js';
-import { isMutating } from './guard/policy.js';
 import { resolveArtifactDir } from './capture/index.js';
+import { SessionRecorder } from './pipeline/record.js';
+import type { ToolResponse } from './pipeline/response.js';
+import type { Clipboard } from './platform/desktop.js';
+import { openClipboard } from './platform/index.js';
 
 const require = createRequire(import.meta.url);
 const pkg = require('../package.json') as { version: string };
@@ -28,58 +30,91 @@ Every call writes a tree file (one element per line: [AXRole (native role)] "tex
 export interface ServerHandle {
   server: McpServer;
   pipeline: Pipeline;
+  session: SessionRecorder;
   close(): Promise<void>;
 }
 
-export function createServer(openDesktop: () => Promise<Desktop>, config: Config): ServerHandle {
+export interface ServerOptions {
+  /** The desktop's clipboard (default: this platform's, opened on first use). */
+  openClipboard?: () => Promise<Clipboard>;
+}
+
+export function createServer(
+  openDesktop: () => Promise<Desktop>,
+  config: Config,
+  opts: ServerOptions = {},
+): ServerHandle {
   const server = new McpServer(
     { name: 'axpage', version: pkg.version },
     { capabilities: { logging: {} }, instructions: INSTRUCTIONS },
   );
   const pipeline = new Pipeline(openDesktop, config);
   const policy = pipeline.policy;
-  const audit = AuditLog.in(resolveArtifactDir({ ...process.env, AXPAGE_OUT: config.outDir }));
+  let clipboardPromise: Promise<Clipboard> | undefined;
+  const clipboard = (): Promise<Clipboard> =>
+    (clipboardPromise ??= (opts.openClipboard ?? (() => openClipboard()))().catch(
+      (err: unknown) => {
+        clipboardPromise = undefined;
+        throw err;
+      },
+    ));
+  const kinds = new Map(allTools.map((t) => [t.name, t.kind]));
+  const session = new SessionRecorder(
+    resolveArtifactDir({ ...process.env, AXPAGE_OUT: config.outDir }),
+    {
+      recordText: config.recordText,
+      kindOf: (tool) => kinds.get(tool),
+      clipboard: () => ({ read: async () => (await clipboard()).read() }),
+    },
+  );
   // A mode that does not list a tool does not register it: it cannot be called either.
   for (const tool of allTools.filter((t) => policy.toolListed(t))) {
-    const def = isMutating(tool.kind) ? audited(tool, audit) : tool;
-    registerTool(server, def, outputShape, (extra) => ({ pipeline, signal: extra.signal }));
+    registerTool(server, recorded(tool, session), outputShape, (extra) => ({
+      pipeline,
+      signal: extra.signal,
+      session,
+      clipboard,
+    }));
   }
   serveToolList(server);
   return {
     server,
     pipeline,
+    session,
     async close() {
       await pipeline.close();
+      await clipboardPromise?.then((c) => c.close()).catch(() => undefined);
+      await session.flushed();
       await server.close();
     },
   };
 }
 
-/** The same tool, with every call recorded in the audit log (never typed text). */
+/**
+ * The same tool, with every call recorded by the session recorder (the session log, and
+ * the audit log for calls that change an app): typed text masked, never a password.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-function audited(def: ToolDefinition<any>, audit: AuditLog): ToolDefinition<any> {
+function recorded(def: ToolDefinition<any>, session: SessionRecorder): ToolDefinition<any> {
   return {
     ...def,
     async handle(args, ctx) {
       const started = Date.now();
-      const record = (outcome: 'success' | 'error', structured?: Record<string, unknown>) =>
-        void audit.write({
-          tool: def.name,
-          args: args as Record<string, unknown>,
-          outcome,
-          error_code: structured?.error_code as string | undefined,
-          pid: typeof structured?.pid === 'number' ? structured.pid : undefined,
-          app: typeof structured?.app === 'string' ? structured.app : undefined,
-          ms: Date.now() - started,
-        });
+      let response: ToolResponse;
       try {
-        const response = await def.handle(args, ctx);
-        record(response.isError ? 'error' : 'success', response.structured);
-        return response;
+        response = await def.handle(args, ctx);
       } catch (err) {
-        record('error', { error_code: (err as { code?: string }).code });
-        throw err;
+        // What registerTool would answer: the record holds the same error code.
+        response = ctx.pipeline.errorResponse(def.name, err);
       }
+      await session.record(
+        def.name,
+        args as Record<string, unknown>,
+        response,
+        Date.now() - started,
+        ctx.pipeline,
+      );
+      return response;
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
- * The audit log: one JSON line per mutating call (tool, target, outcome, timing) in
- * `audit.jsonl` beside the artifacts, 0600. Typed text and values never reach it:
- * only which arguments were given, and for text how it was sent, not what or how long.
+ * Call logs beside the artifacts: private JSON-lines files (0600, appended, one whole
+ * line per write, never through a symlink) and the masking that keeps typed text out of
+ * them. The audit log (`audit.jsonl`) is one view of the session recorder's records: the
+ * mutating calls, with typed text and values never recorded, not even their length.
  */
 import { constants } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
@@ -17,47 +18,103 @@ export interface AuditRecord {
   ms: number;
 }
 
-/** Arguments that carry what the user typed or set: recorded as given, never their content. */
-const CONTENT_ARGS = new Set(['text', 'value']);
+/** Arguments that carry what the user typed, set or put on the clipboard. */
+export const CONTENT_ARGS = new Set(['text', 'value']);
 /** Arguments that are safe to record, capped. */
 const MAX_ARG_CHARS = 200;
 
+/** One argument that is not content, capped so no log line echoes an unbounded string. */
+function capped(value: unknown): unknown {
+  if (typeof value === 'string') {
+    return value.length > MAX_ARG_CHARS ? `${value.slice(0, MAX_ARG_CHARS)}…` : value;
+  }
+  if (typeof value === 'number' || typeof value === 'boolean') return value;
+  const json = JSON.stringify(value) ?? '';
+  return json.length > MAX_ARG_CHARS ? `${json.slice(0, MAX_ARG_CHARS)}…` : value;
+}
+
+/** The audit log's view of arguments: content arguments only as given, nothing of them. */
 export function redactArgs(args: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(args)) {
     if (value === undefined) continue;
-    if (CONTENT_ARGS.has(key)) {
-      out[key] = '(not recorded)';
-    } else if (typeof value === 'string') {
-      out[key] = value.length > MAX_ARG_CHARS ? `${value.slice(0, MAX_ARG_CHARS)}…` : value;
-    } else if (typeof value === 'number' || typeof value === 'boolean') {
-      out[key] = value;
+    out[key] = CONTENT_ARGS.has(key) ? '(not recorded)' : capped(value);
+  }
+  return out;
+}
+
+/**
+ * What the session log keeps of typed text: its length (so a replay can say what it
+ * skipped), or, when the call went to a password field, not even that.
+ */
+export type MaskedText =
+  | { masked: 'text'; length: number }
+  | { masked: 'secret' }
+  /** A failed call: its target may have been a password field that the error kept us from knowing. */
+  | { masked: 'withheld' };
+
+export interface MaskOptions {
+  /** Keep typed text as given (opt-in, never for a secret call). */
+  keepText?: boolean;
+  /** The call typed into, set or copied from a password field: nothing of its text, nor its keys. */
+  secret?: boolean;
+  /** The call failed: nothing of its text, not even the length, and never kept. */
+  withhold?: boolean;
+}
+
+/** Arguments that are key names: masked only in a secret call (keys typed into a password field). */
+const KEY_ARGS = new Set(['key', 'keys']);
+
+export function maskArgs(
+  args: Record<string, unknown>,
+  opts: MaskOptions = {},
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args)) {
+    if (value === undefined) continue;
+    if (CONTENT_ARGS.has(key) || (opts.secret && KEY_ARGS.has(key))) {
+      if (opts.secret) out[key] = { masked: 'secret' } satisfies MaskedText;
+      else if (opts.withhold && CONTENT_ARGS.has(key)) {
+        out[key] = { masked: 'withheld' } satisfies MaskedText;
+      } else if (opts.keepText && typeof value === 'string') out[key] = value;
+      else out[key] = { masked: 'text', length: String(value).length } satisfies MaskedText;
     } else {
-      const json = JSON.stringify(value) ?? '';
-      out[key] = json.length > MAX_ARG_CHARS ? `${json.slice(0, MAX_ARG_CHARS)}…` : value;
+      out[key] = capped(value);
     }
   }
   return out;
 }
 
-export class AuditLog {
+export function isMasked(value: unknown): value is MaskedText {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'masked' in value &&
+    ['text', 'secret', 'withheld'].includes((value as MaskedText).masked)
+  );
+}
+
+/**
+ * A private JSON-lines file: each record one line, appended with O_APPEND in a single
+ * write (a crash leaves whole lines), writes serialized, failures never thrown into a call.
+ */
+export class JsonLines {
   private queue: Promise<void> = Promise.resolve();
 
   constructor(readonly file: string) {}
 
-  static in(dir: string): AuditLog {
-    return new AuditLog(path.join(dir, 'audit.jsonl'));
-  }
-
-  /** Appends one record; writes are serialized and never throw into the call. */
-  write(record: AuditRecord, at = new Date()): Promise<void> {
-    const line =
-      JSON.stringify({ time: at.toISOString(), ...record, args: redactArgs(record.args) }) + '\n';
-    this.queue = this.queue.then(() => this.append(line)).catch(() => undefined);
+  append(record: Record<string, unknown>): Promise<void> {
+    const line = JSON.stringify(record) + '\n';
+    this.queue = this.queue.then(() => this.write(line)).catch(() => undefined);
     return this.queue;
   }
 
-  private async append(line: string): Promise<void> {
+  /** Resolves once every line appended so far is written (or failed). */
+  flushed(): Promise<void> {
+    return this.queue;
+  }
+
+  private async write(line: string): Promise<void> {
     // The dir may have been swapped for a symlink while running: O_NOFOLLOW guards only
     // the file's own name, so check the dir itself is still a private dir of ours.
     const dir = await lstat(path.dirname(this.file));
@@ -76,5 +133,22 @@ export class AuditLog {
     } finally {
       await handle.close();
     }
+  }
+}
+
+export class AuditLog {
+  private readonly lines: JsonLines;
+
+  constructor(readonly file: string) {
+    this.lines = new JsonLines(file);
+  }
+
+  static in(dir: string): AuditLog {
+    return new AuditLog(path.join(dir, 'audit.jsonl'));
+  }
+
+  /** Appends one record; writes are serialized and never throw into the call. */
+  write(record: AuditRecord, at = new Date()): Promise<void> {
+    return this.lines.append({ time: at.toISOString(), ...record, args: redactArgs(record.args) });
   }
 }

@@ -200,3 +200,16 @@ export interface Desktop {
 
   close(): Promise<void>;
 }
+
+/**
+ * The desktop's text clipboard (X11: the CLIPBOARD selection). Apart from Desktop: it
+ * needs no accessibility bus, and a backend may keep a process alive to own it.
+ */
+export interface Clipboard {
+  /** The clipboard's text; '' when nothing offers text. */
+  read(): Promise<string>;
+  /** Puts `text` on the clipboard; resolves once others can read it. */
+  write(text: string): Promise<void>;
+  /** Stops whatever the backend keeps alive to own the clipboard (the text goes with it). */
+  close(): Promise<void>;
+}

@@ -1,6 +1,6 @@
 /** Picks the backend for this platform; loaded lazily so the server starts fast. */
 import { PlatformError } from '../errors.js';
-import type { Desktop } from './desktop.js';
+import type { Clipboard, Desktop } from './desktop.js';
 
 export async function openDesktop(env: NodeJS.ProcessEnv = process.env): Promise<Desktop> {
   if (process.platform === 'linux') {
@@ -21,4 +21,13 @@ export async function platformProblem(): Promise<string | undefined> {
   if (process.platform !== 'linux') return undefined;
   const { nativeAddonProblem } = await import('./linux/x11.js');
   return nativeAddonProblem()?.message;
+}
+
+/** The desktop's text clipboard for this platform. */
+export async function openClipboard(env: NodeJS.ProcessEnv = process.env): Promise<Clipboard> {
+  if (process.platform === 'linux') {
+    const { XclipClipboard } = await import('./linux/clipboard.js');
+    return new XclipClipboard(env);
+  }
+  throw new PlatformError('unsupported', `axpage has no clipboard for ${process.platform} yet`);
 }

@@ -4,6 +4,7 @@ import { connectTools } from './connect.js';
 import { findTools } from './find.js';
 import { launchTools } from './launch.js';
 import { observeTools } from './observe.js';
+import { sessionTools } from './session.js';
 
 /** Every tool the server registers, by family. */
 export const allTools = [
@@ -13,4 +14,5 @@ export const allTools = [
   ...actTools,
   ...assertTools,
   ...launchTools,
+  ...sessionTools,
 ];

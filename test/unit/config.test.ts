@@ -100,6 +100,7 @@ describe('loadConfig: overrides', () => {
       transport: 'stdio',
       policy: DEFAULT_CONFIG.policy,
       visible: 'new',
+      recordText: false,
     });
   });
 

@@ -1,0 +1,375 @@
+/**
+ * The session recorder: every tool call of this server becomes one JSON line in
+ * `session-<start>.jsonl` in the artifact dir (what was asked, masked; how it ended; the
+ * pair it wrote; the refs it touched). The same record feeds the audit log (mutating
+ * calls), the session counters of ax_session_info and the secrets the clipboard masks:
+ * calls are counted here and nowhere else.
+ */
+import path from 'node:path';
+import type { SnapshotView } from '../model/view.js';
+import { ensurePrivateDir } from '../capture/index.js';
+import { AuditLog, JsonLines, maskArgs } from '../guard/audit.js';
+import { isMutating, type GuardKind } from '../guard/policy.js';
+import { isCopyKey, SecretMemory } from './secrets.js';
+import type { ToolResponse } from './response.js';
+
+/** The element a result names as what it acted on or read: `[AXRole] "text" e42`. */
+export interface RecordedTarget {
+  role: string;
+  text?: string;
+  ref: string;
+}
+
+export interface ChangeCounts {
+  added: number;
+  removed: number;
+  modified: number;
+  moved: number;
+}
+
+/** One line of the session log (README: "Session log and replay"). */
+export interface CallRecord {
+  seq: number;
+  time: string;
+  tool: string;
+  /** The arguments with typed text masked (see maskArgs). */
+  args: Record<string, unknown>;
+  outcome: 'success' | 'error';
+  error_code?: string;
+  ms: number;
+  /** UTF-8 bytes of the summary text returned. */
+  summary_bytes: number;
+  /** Basenames of the tree file and screenshot the call wrote. */
+  tree?: string;
+  png?: string;
+  app?: string;
+  pid?: number;
+  /** Refs the arguments named, then those the result names for what it acted on. */
+  refs: string[];
+  target?: RecordedTarget;
+  changes?: ChangeCounts;
+  /** How many elements' text changed (their text is not kept: it may be what was typed). */
+  text_changed?: number;
+  /**
+   * The target's own state transitions (`unchecked -> checked`). Other elements' are left
+   * out: a toggle key let go by the next press flickers in one diff or the next.
+   */
+  state_changed?: string[];
+  effect?: string;
+  /** The call typed into, set or copied from a password field: its text is not kept. */
+  secret?: true;
+  /** Typed text was kept as given (AXPAGE_RECORD_TEXT): the line is replayable. */
+  text_kept?: true;
+}
+
+export interface RecordInput {
+  seq: number;
+  at: Date;
+  tool: string;
+  args: Record<string, unknown>;
+  response: ToolResponse;
+  ms: number;
+  secret: boolean;
+  keepText: boolean;
+}
+
+const REF_ARGS = ['ref', 'root', 'from_ref', 'to_ref'];
+const LABEL = /\[(AX[A-Za-z]+)\](?: "((?:[^"\\]|\\.)*)")? (e[1-9][0-9]*)/;
+const REF = /\be[1-9][0-9]*\b/g;
+/** Refs a record lists at most (a result naming many elements is in its tree file). */
+const MAX_REFS = 20;
+
+/** Roles whose shown text is what was typed into them: the log keeps only their role. */
+const TEXT_ENTRY_ROLES = new Set([
+  'AXTextField',
+  'AXTextArea',
+  'AXSecureTextField',
+  'AXSearchField',
+  'AXComboBox',
+]);
+
+/**
+ * The first element label in a summary line: what the call acted on or found. A text
+ * entry's label is its content, typed text perhaps: left out.
+ */
+export function targetOf(summary: unknown): RecordedTarget | undefined {
+  if (typeof summary !== 'string') return undefined;
+  const m = LABEL.exec(summary);
+  if (!m) return undefined;
+  const text = m[2] !== undefined && !TEXT_ENTRY_ROLES.has(m[1]) ? { text: m[2] } : {};
+  return { role: m[1], ...text, ref: m[3] };
+}
+
+function refsOf(args: Record<string, unknown>, structured: Record<string, unknown>): string[] {
+  const refs = new Set<string>();
+  for (const key of REF_ARGS) {
+    const v = args[key];
+    if (typeof v === 'string' && /^\s*e[1-9][0-9]*\s*$/.test(v)) refs.add(v.trim());
+  }
+  if (typeof structured.summary === 'string') {
+    for (const m of structured.summary.matchAll(REF)) refs.add(m[0]);
+  }
+  for (const key of ['state_changes', 'text_changes']) {
+    const list = structured[key];
+    if (!Array.isArray(list)) continue;
+    for (const item of list as Array<{ ref?: unknown }>) {
+      if (typeof item.ref === 'string') refs.add(item.ref);
+    }
+  }
+  return [...refs].slice(0, MAX_REFS);
+}
+
+function basenameOf(file: unknown): string | undefined {
+  return typeof file === 'string' && file !== '' ? path.basename(file) : undefined;
+}
+
+/** The record of one call: pure, so its shape is tested on data. */
+export function buildRecord(input: RecordInput): CallRecord {
+  const s = input.response.structured;
+  // A failed call may have been refused for its target being a password field (safe mode):
+  // nothing of its text is kept, not even with --record-text.
+  const failed = input.response.isError;
+  const keepText = input.keepText && !input.secret && !failed;
+  const record: CallRecord = {
+    seq: input.seq,
+    time: input.at.toISOString(),
+    tool: input.tool,
+    args: maskArgs(input.args, { keepText, secret: input.secret, withhold: failed }),
+    outcome: input.response.isError ? 'error' : 'success',
+    ms: input.ms,
+    summary_bytes: Buffer.byteLength(input.response.text),
+    refs: refsOf(input.args, s),
+  };
+  if (typeof s.error_code === 'string') record.error_code = s.error_code;
+  const tree = basenameOf(s.file);
+  const png = basenameOf(s.screenshot);
+  if (tree) record.tree = tree;
+  if (png) record.png = png;
+  if (typeof s.app === 'string') record.app = s.app;
+  if (typeof s.pid === 'number') record.pid = s.pid;
+  const target = targetOf(s.summary);
+  if (target) record.target = target;
+  if (s.changes && typeof s.changes === 'object') record.changes = s.changes as ChangeCounts;
+  const texts = Array.isArray(s.text_changes) ? s.text_changes.length : 0;
+  const textsOmitted = typeof s.text_changes_omitted === 'number' ? s.text_changes_omitted : 0;
+  if (texts + textsOmitted > 0) record.text_changed = texts + textsOmitted;
+  const states = stateTransitions(s.state_changes, target?.ref);
+  if (states.length > 0) record.state_changed = states;
+  if (typeof s.effect === 'string') record.effect = s.effect;
+  if (input.secret) record.secret = true;
+  else if (keepText && Object.keys(input.args).some((k) => k === 'text' || k === 'value')) {
+    record.text_kept = true;
+  }
+  return record;
+}
+
+function stateTransitions(list: unknown, ref: string | undefined): string[] {
+  if (!Array.isArray(list) || ref === undefined) return [];
+  const out: string[] = [];
+  type Item = { ref?: unknown; changes?: Array<{ old?: unknown; new?: unknown }> };
+  for (const item of list as Item[]) {
+    if (item.ref !== ref) continue;
+    for (const c of item.changes ?? []) out.push(`${String(c.old)} -> ${String(c.new)}`);
+  }
+  return out.sort();
+}
+
+/** Counters of this server session, as ax_session_info reports them. */
+export interface SessionCounters {
+  calls: number;
+  errors: number;
+  summary_bytes: number;
+}
+
+/** What the recorder needs of the clipboard: reading it right after a copy. */
+export interface ClipboardReader {
+  read(): Promise<string>;
+}
+
+/** What the recorder reads of the pipeline to tell a password field from others. */
+export interface RecordedPipeline {
+  views: { last(pid: number): SnapshotView | undefined };
+}
+
+export interface RecorderOptions {
+  /** Keep non-secret typed text in the log (replayable; a privacy trade-off, default off). */
+  recordText?: boolean;
+  /** Tool name → kind, for the audit view (mutating calls only). */
+  kindOf?: (tool: string) => GuardKind | undefined;
+  clipboard?: () => ClipboardReader;
+  now?: () => Date;
+}
+
+/** How many pair basenames ax_session_info lists. */
+const RECENT_PAIRS = 5;
+
+export class SessionRecorder {
+  readonly startedAt: Date;
+  readonly file: string;
+  readonly secrets = new SecretMemory();
+  private readonly log: JsonLines;
+  private readonly audit: AuditLog;
+  private seq = 0;
+  private readonly counts: SessionCounters = { calls: 0, errors: 0, summary_bytes: 0 };
+  private readonly recent: string[] = [];
+  private readonly apps = new Map<number, string>();
+  /**
+   * Set when a copy from a password field happened and the clipboard could not be read
+   * right after it: every read is masked until the clipboard is written through us or a
+   * copy from an ordinary field replaces it.
+   */
+  private clipboardTaint?: string;
+
+  constructor(
+    readonly dir: string,
+    private readonly opts: RecorderOptions = {},
+  ) {
+    this.startedAt = opts.now?.() ?? new Date();
+    this.file = path.join(dir, `session-${this.startedAt.getTime()}-${process.pid}.jsonl`);
+    this.log = new JsonLines(this.file);
+    this.audit = AuditLog.in(dir);
+  }
+
+  get recordText(): boolean {
+    return this.opts.recordText ?? false;
+  }
+
+  counters(): SessionCounters {
+    return { ...this.counts };
+  }
+
+  /** The latest tree files written, newest last. */
+  recentPairs(): string[] {
+    return [...this.recent];
+  }
+
+  /** Apps this session's calls were about: pid → name. */
+  appsSeen(): Map<number, string> {
+    return new Map(this.apps);
+  }
+
+  /** Why the clipboard's `text` must not be shown, or undefined. */
+  clipboardSecret(text: string): string | undefined {
+    return this.secrets.reason(text) ?? this.clipboardTaint;
+  }
+
+  /** The clipboard was written through ax_clipboard: it now holds what we put there. */
+  clipboardWritten(): void {
+    this.clipboardTaint = undefined;
+  }
+
+  /**
+   * Records one finished call: the session log line (awaited, so a call's line is on disk
+   * before its result goes out), the audit line of a mutating call, the counters, and the
+   * secrets the call showed (text typed into a password field, a copy from one).
+   */
+  async record(
+    tool: string,
+    args: Record<string, unknown>,
+    response: ToolResponse,
+    ms: number,
+    pipeline: RecordedPipeline,
+  ): Promise<CallRecord> {
+    const secret = await this.learnSecrets(args, response, pipeline);
+    const record = buildRecord({
+      seq: ++this.seq,
+      at: this.opts.now?.() ?? new Date(),
+      tool,
+      args,
+      response,
+      ms,
+      secret,
+      keepText: this.recordText,
+    });
+    this.counts.calls++;
+    if (record.outcome === 'error') this.counts.errors++;
+    this.counts.summary_bytes += record.summary_bytes;
+    if (record.tree) {
+      this.recent.push(record.tree);
+      if (this.recent.length > RECENT_PAIRS) this.recent.shift();
+    }
+    if (record.pid !== undefined && record.app !== undefined) this.apps.set(record.pid, record.app);
+    try {
+      // Every call: the dir may have been removed (made again, private) or swapped meanwhile.
+      await ensurePrivateDir(this.dir);
+    } catch {
+      // The call's own result says why the dir is refused; the line cannot be written.
+      return record;
+    }
+    const kind = this.opts.kindOf?.(tool);
+    if (kind !== undefined && isMutating(kind)) {
+      void this.audit.write(
+        {
+          tool,
+          args,
+          outcome: record.outcome,
+          error_code: record.error_code,
+          pid: record.pid,
+          app: record.app,
+          ms,
+        },
+        new Date(record.time),
+      );
+    }
+    await this.log.append(record as unknown as Record<string, unknown>);
+    return record;
+  }
+
+  /**
+   * Whether the call went to a password field, learning its secrets on the way: text typed
+   * or set there, and what the clipboard holds after a copy or cut from one.
+   */
+  private async learnSecrets(
+    args: Record<string, unknown>,
+    response: ToolResponse,
+    pipeline: RecordedPipeline,
+  ): Promise<boolean> {
+    const pid = response.structured.pid;
+    const view = typeof pid === 'number' ? pipeline.views.last(pid) : undefined;
+    const target = targetOf(response.structured.summary);
+    const secureTarget =
+      target?.role === 'AXSecureTextField' ||
+      (view !== undefined && refIsSecure(view, target?.ref));
+    const secureFocus = view !== undefined && focusIsSecure(view);
+    const text = typeof args.text === 'string' ? args.text : undefined;
+    const value = typeof args.value === 'string' ? args.value : undefined;
+    const typedSecret = (secureTarget || secureFocus) && (text ?? value) !== undefined;
+    if (typedSecret) this.secrets.note((text ?? value) as string, 'typed into a password field');
+    const key = typeof args.key === 'string' ? args.key : undefined;
+    // Keys pressed in a password field are its text too (one letter at a time).
+    const secret = typedSecret || ((secureTarget || secureFocus) && key !== undefined);
+    const modifiers = Array.isArray(args.modifiers) ? (args.modifiers as string[]) : [];
+    const copied = !response.isError && key !== undefined && isCopyKey(key, modifiers);
+    if (!copied) return secret;
+    if (!secureFocus) {
+      this.clipboardTaint = undefined;
+      return secret;
+    }
+    const why = 'copied from a password field';
+    try {
+      const now = this.opts.clipboard ? await this.opts.clipboard().read() : undefined;
+      if (now === undefined) this.clipboardTaint = why;
+      else this.secrets.note(now, why);
+    } catch {
+      this.clipboardTaint = why;
+    }
+    return true;
+  }
+
+  /** Resolves once every line recorded so far is written. */
+  flushed(): Promise<void> {
+    return this.log.flushed();
+  }
+}
+
+function refIsSecure(view: SnapshotView, ref: string | undefined): boolean {
+  if (ref === undefined) return false;
+  const i = view.refs.indexOf(ref);
+  return i >= 0 && view.snapshot.elements[i].flags.includes('secure');
+}
+
+function focusIsSecure(view: SnapshotView): boolean {
+  return view.snapshot.elements.some(
+    (e) => e.flags.includes('focused') && e.flags.includes('secure'),
+  );
+}
