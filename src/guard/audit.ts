@@ -18,7 +18,7 @@ export interface AuditRecord {
 }
 
 /** Arguments that carry what the user typed or set: recorded as given, never their content. */
-const CONTENT_ARGS = new Set(['text', 'value']);
+const CONTENT_ARGS = new Set(['text', 'value', 'script']);
 /** Arguments that are safe to record, capped. */
 const MAX_ARG_CHARS = 200;
 

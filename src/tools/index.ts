@@ -1,8 +1,10 @@
 import { actTools } from './act.js';
 import { assertTools } from './assert.js';
+import { auditTools } from './audit.js';
 import { connectTools } from './connect.js';
 import { findTools } from './find.js';
 import { observeTools } from './observe.js';
+import { scriptTools } from './script.js';
 
 /** Every tool the server registers, by family. */
 export const allTools = [
@@ -11,4 +13,6 @@ export const allTools = [
   ...findTools,
   ...actTools,
   ...assertTools,
+  ...auditTools,
+  ...scriptTools,
 ];

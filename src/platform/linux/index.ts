@@ -14,6 +14,7 @@ import type {
   KeyCombo,
   MouseButton,
   RawImage,
+  ScriptingSupport,
   SecureFieldScan,
   SnapshotOptions,
 } from '../desktop.js';
@@ -44,6 +45,11 @@ const MODIFIER_KEYSYMS: Record<KeyCombo['modifiers'][number], string> = {
 
 export class LinuxDesktop implements Desktop {
   readonly platform = 'linux';
+  /** AT-SPI2 has no scripting language of its own; clients drive it call by call. */
+  readonly scripting: ScriptingSupport = {
+    languages: [],
+    reason: 'there is no native accessibility scripting facility like AppleScript/JXA',
+  };
   private x11?: X11;
   private x11Error?: Error;
   private readonly appRefs = new Map<number, atspi.AppRef>();
