@@ -67,14 +67,12 @@ export function findingLines(view: SnapshotView, result: AuditResult): string[] 
   return lines;
 }
 
-/** One line per rule for the summary: its count, severity and WCAG criteria. */
+/** One line per rule for the summary: its count and WCAG criteria (severity: in the file). */
 export function countLines(result: AuditResult): string[] {
   const counts = countsByRule(result);
   const lines = result.rules
     .filter((r) => counts[r.id] !== undefined)
-    .map(
-      (r) => `${r.id}: ${counts[r.id]} (${r.severity}; WCAG ${r.wcag.map((w) => w.sc).join(', ')})`,
-    );
+    .map((r) => `${r.id}: ${counts[r.id]} (WCAG ${r.wcag.map((w) => w.sc).join(', ')})`);
   for (const s of result.skipped) lines.push(`${s.rule}: not checked (${s.reason})`);
   return lines;
 }

@@ -95,6 +95,15 @@ function controlAncestor(els: readonly Element[], i: number): Element | undefine
   return undefined;
 }
 
+/** Whether an element below `i` (its subtree follows it in tree order) takes focus. */
+function hasFocusableDescendant(els: readonly Element[], i: number): boolean {
+  const depth = els[i].depth;
+  for (let j = i + 1; j < els.length && els[j].depth > depth; j++) {
+    if (els[j].flags.includes('focusable')) return true;
+  }
+  return false;
+}
+
 function indicesWhere(view: SnapshotView, test: (el: Element, i: number) => boolean): number[] {
   const out: number[] = [];
   view.snapshot.elements.forEach((el, i) => {
@@ -153,8 +162,10 @@ const keyboard: Rule = {
         !disabled(el) &&
         !el.flags.includes('focusable') &&
         (el.actions.length > 0 || el.flags.includes('editable')) &&
-        // Parts of a composite (a combo box's button) are reached through the whole.
-        controlAncestor(els, i) === undefined,
+        // Parts of a composite (a combo box's button) are reached through the whole, and
+        // a whole through a focusable part.
+        controlAncestor(els, i) === undefined &&
+        !hasFocusableDescendant(els, i),
     ).map((index) => ({ index, detail: 'operable but not focusable' }));
   },
 };
