@@ -1,6 +1,6 @@
 /**
  * The audit log: one JSON line per mutating call (tool, target, outcome, timing) in
- * `audit.jsonl` beside the artifacts, 0600. Typed text and values never reach it:
+ * `audit.jsonl` beside the artifacts, 0600. Typed text, values and scripts never reach it:
  * only which arguments were given, and for text how it was sent, not what or how long.
  */
 import { constants } from 'node:fs';

@@ -54,6 +54,10 @@ async function connect(mode: Mode, desktop?: Desktop) {
   };
 }
 
+function readOr(file: string): string {
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+}
+
 function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
   return (result.content as Array<{ type: string; text?: string }>)
     .filter((c) => c.type === 'text')
@@ -103,6 +107,26 @@ describe('ax_run_script calls', () => {
       'unavailable on Linux: there is no native accessibility scripting facility like AppleScript/JXA; use ax_workflow or the ax_* tools',
     );
     expect(linux.ran).toEqual([]);
+  });
+
+  it('records the call in the audit log without the script text', async () => {
+    const mac = scriptingDesktop({ languages: ['jxa'] });
+    const s = await connect('full', mac.desktop);
+    const secret = 'keystroke "hunter2-not-for-logs"';
+    await s.client.callTool({
+      name: 'ax_run_script',
+      arguments: { script: secret, language: 'jxa' },
+    });
+    await s.close();
+    const log = path.join(outDir, 'audit.jsonl');
+    // The log is appended in the background: wait (bounded) for the record to land.
+    for (let i = 0; i < 50 && !readOr(log).includes('ax_run_script'); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const text = readOr(log);
+    expect(text).toContain('"tool":"ax_run_script"');
+    expect(text).toContain('"script":"(not recorded)"');
+    expect(text).not.toContain('hunter2');
   });
 
   it('refuses a bad argument before asking the platform', async () => {
