@@ -46,6 +46,12 @@ export interface ContrastEstimate {
   background: Rgb;
 }
 
+/** 16 levels per channel: 4096 colour bins. */
+const BINS = 16 * 16 * 16;
+const binCounts = new Uint32Array(BINS);
+// A region of a 8K screen sums to under 2^53 per channel: doubles hold it exactly.
+const binSums = new Float64Array(BINS * 3);
+
 /** Fewer differing pixels than this: there is no text to judge in the region. */
 const MIN_INK_PIXELS = 3;
 /**
@@ -66,7 +72,10 @@ export function estimateContrast(image: Pixels, rect: PixelRect): ContrastEstima
   const x1 = Math.min(image.width, Math.floor(rect.x + rect.w));
   const y1 = Math.min(image.height, Math.floor(rect.y + rect.h));
   if (x1 <= x0 || y1 <= y0) return undefined;
-  const bins = new Map<number, { count: number; r: number; g: number; b: number }>();
+  // Counts and channel sums per colour bin, in scratch arrays reused across calls (the
+  // function never yields, so no two calls share them at once); `used` lists the bins
+  // this call touched, to read and to clear.
+  const used: number[] = [];
   for (let y = y0; y < y1; y++) {
     let at = (y * image.width + x0) * image.channels;
     for (let x = x0; x < x1; x++, at += image.channels) {
@@ -74,19 +83,23 @@ export function estimateContrast(image: Pixels, rect: PixelRect): ContrastEstima
       const g = image.data[at + 1];
       const b = image.data[at + 2];
       const key = ((r >> 4) << 8) | ((g >> 4) << 4) | (b >> 4);
-      const bin = bins.get(key);
-      if (bin) {
-        bin.count++;
-        bin.r += r;
-        bin.g += g;
-        bin.b += b;
-      } else bins.set(key, { count: 1, r, g, b });
+      if (binCounts[key]++ === 0) used.push(key);
+      binSums[key * 3] += r;
+      binSums[key * 3 + 1] += g;
+      binSums[key * 3 + 2] += b;
     }
   }
-  const colours = [...bins.values()].map((bin) => ({
-    count: bin.count,
-    rgb: [bin.r / bin.count, bin.g / bin.count, bin.b / bin.count] as Rgb,
-  }));
+  const colours = used.map((key) => {
+    const count = binCounts[key];
+    const rgb: Rgb = [
+      binSums[key * 3] / count,
+      binSums[key * 3 + 1] / count,
+      binSums[key * 3 + 2] / count,
+    ];
+    binCounts[key] = 0;
+    binSums[key * 3] = binSums[key * 3 + 1] = binSums[key * 3 + 2] = 0;
+    return { count, rgb };
+  });
   colours.sort((a, b) => b.count - a.count);
   const [background, ...others] = colours;
   const ink = others

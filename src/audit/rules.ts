@@ -240,15 +240,21 @@ const contrast: Rule = {
 
 /**
  * The spacing exception of 2.5.8: a 24-point circle centred on the small target meets no
- * other target, and no other small target's circle.
+ * other target, and no other small target's circle. `others` are every target's frames,
+ * the target's own among them (it contains itself and is skipped like its parts).
  */
-function spacedEnough(target: Rect, others: Rect[]): boolean {
+function spacedEnough(target: Rect, others: readonly Rect[]): boolean {
   const r = MIN_TARGET / 2;
   const cx = target.x + target.w / 2;
   const cy = target.y + target.h / 2;
   for (const o of others) {
-    const small = o.w < MIN_TARGET || o.h < MIN_TARGET;
-    if (small) {
+    // Cheap first: a target more than a diameter away in x or y cannot be in reach.
+    if (o.x > cx + 2 * r || o.x + o.w < cx - 2 * r || o.y > cy + 2 * r || o.y + o.h < cy - 2 * r) {
+      continue;
+    }
+    // The control's own parts and the control it is part of are not "other" targets.
+    if (contains(o, target) || contains(target, o)) continue;
+    if (o.w < MIN_TARGET || o.h < MIN_TARGET) {
       const ox = o.x + o.w / 2;
       const oy = o.y + o.h / 2;
       if (Math.hypot(cx - ox, cy - oy) < 2 * r) return false;
@@ -277,15 +283,11 @@ const targetSize: Rule = {
         // An inline link in text is exempt (its size is the text's).
         !(el.role === 'AXLink' && el.parent >= 0 && TEXT_ROLES.has(els[el.parent].role)),
     );
+    const frames = targets.map((i) => els[i].frame as Rect);
     return targets
-      .filter((i) => {
-        const f = els[i].frame as Rect;
-        if (f.w >= MIN_TARGET && f.h >= MIN_TARGET) return false;
-        const others = targets.filter((j) => j !== i).map((j) => els[j].frame as Rect);
-        return !spacedEnough(
-          f,
-          others.filter((o) => !contains(o, f) && !contains(f, o)),
-        );
+      .filter((i, k) => {
+        const f = frames[k];
+        return (f.w < MIN_TARGET || f.h < MIN_TARGET) && !spacedEnough(f, frames);
       })
       .map((index) => {
         const f = els[index].frame as Rect;
