@@ -28,7 +28,10 @@ export interface WcagRef {
   level: 'A' | 'AA';
 }
 
-/** The screenshot the call took, as pixels, and the screen point of its top-left pixel. */
+/**
+ * The screenshot the call took, as pixels, and the screen point of its top-left pixel;
+ * one pixel per point, as the Linux capture is (a scaled capture would need its scale).
+ */
 export interface ShotPixels {
   image: Pixels;
   origin: { x: number; y: number };

@@ -345,9 +345,13 @@ export class Publisher {
         screenshot: pngPath,
         stale: shot.stale,
         images: inline ? [{ data: shot.png.toString('base64'), mimeType: 'image/png' }] : [],
-        // Decoded from the PNG: exactly the pixels written, redactions included.
+        // Decoded from the PNG: exactly the pixels written, redactions included. A PNG
+        // that does not decode leaves the examination without pixels, not the call.
         pixels: wantPixels
-          ? { image: await decodePng(shot.png), origin: { x: rect.x, y: rect.y } }
+          ? await decodePng(shot.png).then(
+              (image) => ({ image, origin: { x: rect.x, y: rect.y } }),
+              () => undefined,
+            )
           : undefined,
       };
     } catch (err) {

@@ -191,6 +191,25 @@ describe('ax_a11y_audit arguments', () => {
   });
 });
 
+describe('ax_a11y_audit without screenshots', () => {
+  it('runs every rule but contrast, and says why contrast was not checked', async () => {
+    const other = await Session.start({ serverEnv: { AXPAGE_SCREENSHOTS: 'off' } });
+    try {
+      const app = await other.launchFixture('a11y_audit.py');
+      const r = await other.call('ax_a11y_audit', { app: app.pid });
+      expect(r.isError, r.text).toBe(false);
+      const text = fs.readFileSync(r.fields.file, 'utf8');
+      expect(text).toContain('# skipped: contrast (no screenshot to sample)');
+      expect(findingsIn(text).some((f) => f.rule === 'contrast')).toBe(false);
+      expect(findingsIn(text).some((f) => f.rule === 'control-name')).toBe(true);
+      expect(r.structured.not_checked).toEqual({ contrast: 'no screenshot to sample' });
+      expect(r.text).toContain('contrast: not checked');
+    } finally {
+      await other.close();
+    }
+  }, 90_000);
+});
+
 describe('ax_a11y_audit on galculator (a well-labelled app)', () => {
   it('finds no unnamed control among its labelled keys', async () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'axpage-galculator-'));
