@@ -62,6 +62,18 @@ export async function encodePng(image: RawImage, opts: EncodeOptions): Promise<B
 }
 
 /**
+ * A PNG back to raw pixels: what a written screenshot shows, redactions included, for
+ * work on the pixels an agent can also look at.
+ */
+export async function decodePng(png: Buffer): Promise<RawImage> {
+  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+  if (info.channels !== 3 && info.channels !== 4) {
+    throw new RangeError(`PNG decodes to ${info.channels} channels, expected 3 or 4`);
+  }
+  return { width: info.width, height: info.height, channels: info.channels, data };
+}
+
+/**
  * Copies the part of `image` (whose top-left is at screen point `origin`) inside the
  * screen rect `rect`, clipped to the image. An empty intersection gives a 0x0 image.
  */

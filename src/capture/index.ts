@@ -1,6 +1,7 @@
 /** Screenshot → PNG (with secure fields redacted), crops, and the artifact store. */
 export {
   encodePng,
+  decodePng,
   cropToRect,
   type EncodeOptions,
   type CroppedImage,

@@ -1,6 +1,6 @@
 /**
  * Call logs beside the artifacts: private JSON-lines files (0600, appended, one whole
- * line per write, never through a symlink) and the masking that keeps typed text out of
+ * line per write, never through a symlink) and the masking that keeps typed text (and scripts) out of
  * them. The audit log (`audit.jsonl`) is one view of the session recorder's records: the
  * mutating calls, with typed text and values never recorded, not even their length.
  */
@@ -18,8 +18,8 @@ export interface AuditRecord {
   ms: number;
 }
 
-/** Arguments that carry what the user typed, set or put on the clipboard. */
-export const CONTENT_ARGS = new Set(['text', 'value']);
+/** Arguments that carry what the user typed, set, scripted or put on the clipboard. */
+export const CONTENT_ARGS = new Set(['text', 'value', 'script']);
 /** Arguments that are safe to record, capped. */
 const MAX_ARG_CHARS = 200;
 

@@ -31,7 +31,9 @@ import {
   Publisher,
   type AnswerRequest,
   type Detail,
+  type Examination,
   type PublishRequest,
+  type ShotPixels,
   type ReportRequest,
 } from './publish.js';
 import { RefRegistry } from './refs.js';
@@ -74,6 +76,11 @@ export interface ObserveRequest {
   detail?: Detail;
   /** A read's result, rendered in the summary in place of the visible list. */
   answer?: (seen: Observed, facts: Record<string, unknown>) => AnswerRequest | undefined;
+  /**
+   * Work on the call's own screenshot (its pixels, or undefined when there is none):
+   * sections for the tree file, the answer and structured fields (an audit's findings).
+   */
+  examine?: (seen: Observed, shot: ShotPixels | undefined) => Examination;
 }
 
 /** What an action's perform gets: the scene its delivery works on, and its target. */
@@ -252,6 +259,7 @@ export class Pipeline {
         notes,
         detail: req.detail,
         answer: req.answer?.(seen, facts),
+        examine: req.examine && ((shot) => req.examine!(seen, shot)),
       });
     });
   }

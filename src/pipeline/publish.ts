@@ -8,8 +8,8 @@ import type { Config } from '../config.js';
 import type { Rect } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import type { TreeDiff } from '../model/diff.js';
-import type { Desktop } from '../platform/desktop.js';
-import { ArtifactStore, encodePng, resolveArtifactDir } from '../capture/index.js';
+import type { Desktop, RawImage } from '../platform/desktop.js';
+import { ArtifactStore, decodePng, encodePng, resolveArtifactDir } from '../capture/index.js';
 import { renderTreeFile, windowTitle } from '../tree/index.js';
 import { renderListingFile } from './listing.js';
 import {
@@ -66,6 +66,27 @@ export interface PublishRequest {
    * `window:` line and the file header; default: the scoping dialog, else the active window.
    */
   windowIndex?: number;
+  /** Result sections for the tree file (before the tree). */
+  sections?: Array<{ title: string; lines: string[] }>;
+  /**
+   * Work on the call's own screenshot (an audit's contrast estimate): called once the
+   * PNG is written, with its pixels (password fields already filled) or undefined when
+   * there is none; what it returns joins the request.
+   */
+  examine?: (shot: ShotPixels | undefined) => Examination;
+}
+
+/** A written screenshot as pixels, and the screen point of its top-left pixel. */
+export interface ShotPixels {
+  image: RawImage;
+  origin: { x: number; y: number };
+}
+
+/** What examining a screenshot adds to a publish request. */
+export interface Examination {
+  sections?: Array<{ title: string; lines: string[] }>;
+  answer?: AnswerRequest;
+  extra?: Record<string, unknown>;
 }
 
 /**
@@ -185,16 +206,18 @@ export class Publisher {
     await (await this.store()).checkPath();
   }
 
-  async publish(tool: string, req: PublishRequest): Promise<ToolResponse> {
+  async publish(tool: string, request: PublishRequest): Promise<ToolResponse> {
     const store = await this.store();
     const names = await store.allocate(shortName(tool));
-    const { screenshot, screenshotError, stale, images } = await this.shoot(
+    const { screenshot, screenshotError, stale, images, pixels } = await this.shoot(
       store,
       names.pngPath,
-      (screen) => captureRect(req, screen),
-      [req.view, ...(req.appSwitch ? [req.appSwitch] : [])],
-      req.includeImage,
+      (screen) => captureRect(request, screen),
+      [request.view, ...(request.appSwitch ? [request.appSwitch] : [])],
+      request.includeImage,
+      request.examine !== undefined,
     );
+    const req = request.examine ? examined(request, request.examine(pixels)) : request;
     const tree = renderTreeFile({
       tool,
       view: req.view,
@@ -203,6 +226,7 @@ export class Publisher {
       diff: req.diff && req.before ? { diff: req.diff, before: req.before } : undefined,
       appSwitch: req.appSwitch,
       results: req.results,
+      sections: req.sections,
       action: req.action,
       error: req.error,
       notes: stale ? [...(req.notes ?? []), stale.detail] : req.notes,
@@ -301,22 +325,34 @@ export class Publisher {
     region: (screen: { w: number; h: number }) => Rect,
     views: SnapshotView[],
     includeImage = false,
+    wantPixels = false,
   ): Promise<{
     screenshot?: string;
     screenshotError?: string;
     stale?: Redaction['stale'];
     images: NonNullable<ToolResponse['images']>;
+    /** The written PNG's pixels, when asked for. */
+    pixels?: ShotPixels;
   }> {
     if (this.config.screenshots === 'off') return { screenshotError: SCREENSHOTS_OFF, images: [] };
     try {
       const desktop = await this.desktop();
-      const shot = await this.captureRedacted(desktop, region(await desktop.screenSize()), views);
+      const rect = region(await desktop.screenSize());
+      const shot = await this.captureRedacted(desktop, rect, views);
       await store.writeBinary(pngPath, shot.png);
       const inline = includeImage || this.config.screenshots === 'inline';
       return {
         screenshot: pngPath,
         stale: shot.stale,
         images: inline ? [{ data: shot.png.toString('base64'), mimeType: 'image/png' }] : [],
+        // Decoded from the PNG: exactly the pixels written, redactions included. A PNG
+        // that does not decode leaves the examination without pixels, not the call.
+        pixels: wantPixels
+          ? await decodePng(shot.png).then(
+              (image) => ({ image, origin: { x: rect.x, y: rect.y } }),
+              () => undefined,
+            )
+          : undefined,
       };
     } catch (err) {
       return { screenshotError: `capture failed: ${describeError(err).message}`, images: [] };
@@ -362,6 +398,16 @@ export class Publisher {
 }
 
 const SCREENSHOTS_OFF = 'screenshots are off (AXPAGE_SCREENSHOTS=off)';
+
+/** A request with what examining its screenshot found added to it. */
+function examined(req: PublishRequest, found: Examination): PublishRequest {
+  return {
+    ...req,
+    sections: [...(req.sections ?? []), ...(found.sections ?? [])],
+    answer: found.answer ?? req.answer,
+    extra: { ...req.extra, ...found.extra },
+  };
+}
 
 /** A stale-redaction warning rides on the summary's one line of what was done. */
 function withNote(did: string, note: string | undefined): string {

@@ -113,8 +113,25 @@ export interface LaunchedProcess {
   exited: Promise<{ code: number | null; signal: string | null }>;
 }
 
+/** Languages a platform may run natively against its accessibility API. */
+export type ScriptLanguage = 'applescript' | 'jxa';
+
+/**
+ * Whether the platform has a native accessibility scripting facility (macOS: AppleScript
+ * and JXA through System Events), and which languages it runs.
+ */
+export interface ScriptingSupport {
+  languages: readonly ScriptLanguage[];
+  /** Why there is none (when `languages` is empty): a fact about the platform. */
+  reason?: string;
+}
+
 export interface Desktop {
   readonly platform: string;
+  /** Native accessibility scripting; absent means the platform has none. */
+  readonly scripting?: ScriptingSupport;
+  /** Runs a script in one of `scripting.languages`; resolves to what it printed. */
+  runScript?(language: ScriptLanguage, script: string): Promise<string>;
 
   /** Is the accessibility stack reachable, and if not, why and what to do. */
   checkAccess(): Promise<AccessReport>;

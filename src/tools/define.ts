@@ -25,7 +25,9 @@ export type ToolKind =
   /** Changes the app to a given state (set value): repeating it is harmless. */
   | 'idempotent-action'
   /** Changes only axpage's own session state (connect, alias). */
-  | 'session';
+  | 'session'
+  /** Runs a caller's script, which may do anything an action can: listed in full mode only. */
+  | 'script';
 
 export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   name: string;
@@ -62,8 +64,8 @@ export function defineTool<Input extends z.ZodObject>(
 export function annotationsFor(kind: ToolKind) {
   return {
     readOnlyHint: kind === 'read',
-    destructiveHint: kind === 'action' || kind === 'idempotent-action',
-    idempotentHint: kind !== 'action',
+    destructiveHint: kind === 'action' || kind === 'idempotent-action' || kind === 'script',
+    idempotentHint: kind !== 'action' && kind !== 'script',
     openWorldHint: true,
   };
 }

@@ -1,10 +1,12 @@
 import { actTools } from './act.js';
 import { assertTools } from './assert.js';
+import { auditTools } from './audit.js';
 import { connectTools } from './connect.js';
 import { findTools } from './find.js';
 import { launchTools } from './launch.js';
 import { observeTools } from './observe.js';
 import { sessionTools } from './session.js';
+import { scriptTools } from './script.js';
 
 /** Every tool the server registers, by family. */
 export const allTools = [
@@ -15,4 +17,6 @@ export const allTools = [
   ...assertTools,
   ...launchTools,
   ...sessionTools,
+  ...auditTools,
+  ...scriptTools,
 ];

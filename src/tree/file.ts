@@ -46,6 +46,11 @@ export interface TreeFileInput {
   appSwitch?: SnapshotView;
   /** A listing of chosen elements of `view` (find results), shown before the tree. */
   results?: { title: string; indices: number[] };
+  /**
+   * Result sections a tool computed (audit findings), each a `# title` line and its
+   * lines, shown before the tree.
+   */
+  sections?: Array<{ title: string; lines: string[] }>;
   /** Action tools: route, delivery, effect, timings. */
   action?: ActionFacts;
   /** The call failed: why (the tree is still what the app looks like now). */
@@ -239,6 +244,9 @@ export function renderTreeFile(input: TreeFileInput): string {
     lines.push(`# results: ${escapeText(input.results.title, '')} (${indices.length})`);
     for (const i of indices) lines.push(lineFor(view, i, walked, max));
   }
+  for (const section of input.sections ?? []) {
+    lines.push(`# ${oneLine(section.title)}`, ...section.lines.map(oneLine));
+  }
   lines.push('# tree', ...treeLines(view, max));
   if (input.appSwitch) {
     const sw = input.appSwitch;
@@ -250,4 +258,9 @@ export function renderTreeFile(input: TreeFileInput): string {
     );
   }
   return lines.join('\n') + '\n';
+}
+
+/** A section line as one file line: whatever line breaks it has become spaces. */
+function oneLine(text: string): string {
+  return text.replace(/[\r\n\u2028\u2029]+/g, ' ');
 }

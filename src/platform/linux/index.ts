@@ -17,6 +17,7 @@ import type {
   LaunchRequest,
   MouseButton,
   RawImage,
+  ScriptingSupport,
   SecureFieldScan,
   SnapshotOptions,
 } from '../desktop.js';
@@ -48,6 +49,11 @@ const MODIFIER_KEYSYMS: Record<KeyCombo['modifiers'][number], string> = {
 
 export class LinuxDesktop implements Desktop {
   readonly platform = 'linux';
+  /** AT-SPI2 has no scripting language of its own; clients drive it call by call. */
+  readonly scripting: ScriptingSupport = {
+    languages: [],
+    reason: 'there is no native accessibility scripting facility like AppleScript/JXA',
+  };
   private x11?: X11;
   private x11Error?: Error;
   private readonly appRefs = new Map<number, atspi.AppRef>();
