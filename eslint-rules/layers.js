@@ -24,6 +24,7 @@ export const LAYERS = {
   platform: PURE,
   actions: [...PURE, PLATFORM_INTERFACE, 'viewport'],
   guard: PURE,
+  visual: [...PURE, 'tree', 'capture'],
   pipeline: [
     ...PURE,
     'tree',
@@ -37,7 +38,7 @@ export const LAYERS = {
     PLATFORM_INTERFACE,
     'config.ts',
   ],
-  tools: [...PURE, 'pipeline', 'query', 'actions', PLATFORM_INTERFACE, 'config.ts'],
+  tools: [...PURE, 'pipeline', 'query', 'actions', 'visual', PLATFORM_INTERFACE, 'config.ts'],
 };
 
 function layerOf(rel) {
