@@ -33,6 +33,8 @@ import {
   type Detail,
   type PublishRequest,
   type ReportRequest,
+  type WrittenPair,
+  type WrittenResult,
 } from './publish.js';
 import { RefRegistry } from './refs.js';
 import type { ToolResponse } from './response.js';
@@ -74,6 +76,8 @@ export interface ObserveRequest {
   detail?: Detail;
   /** A read's result, rendered in the summary in place of the visible list. */
   answer?: (seen: Observed, facts: Record<string, unknown>) => AnswerRequest | undefined;
+  /** Work on the written pair before the summary (see PublishRequest.written). */
+  written?: (seen: Observed, pair: WrittenPair) => Promise<WrittenResult>;
 }
 
 /** What an action's perform gets: the scene its delivery works on, and its target. */
@@ -252,6 +256,7 @@ export class Pipeline {
         notes,
         detail: req.detail,
         answer: req.answer?.(seen, facts),
+        written: req.written && ((pair) => req.written!(seen, pair)),
       });
     });
   }

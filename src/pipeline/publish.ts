@@ -66,6 +66,31 @@ export interface PublishRequest {
    * `window:` line and the file header; default: the scoping dialog, else the active window.
    */
   windowIndex?: number;
+  /**
+   * Work on the pair once its screenshot is written (a diff or a marked copy beside it),
+   * before the tree file and the summary: what it returns joins the result.
+   */
+  written?: (pair: WrittenPair) => Promise<WrittenResult>;
+}
+
+/** The pair a call is writing: its screenshot is on disk, its tree file comes next. */
+export interface WrittenPair {
+  file: string;
+  screenshot?: string;
+  /** Why there is no screenshot. */
+  screenshotError?: string;
+  /** The screen rect (points) the screenshot shows. */
+  rect?: Rect;
+}
+
+/** What work on a written pair adds to the call's result. */
+export interface WrittenResult {
+  did?: string;
+  error?: string;
+  extra?: Record<string, unknown>;
+  answer?: AnswerRequest;
+  /** Lines appended to the tree file, after the tree. */
+  appendix?: string[];
 }
 
 /**
@@ -100,6 +125,8 @@ export interface ReportRequest {
   extra?: Record<string, unknown>;
   /** Lines written to a file (with a full-screen screenshot), for lists that can be long. */
   listing?: { title: string; lines: string[] };
+  /** A result as text lines (no view to name elements from). */
+  answer?: Omit<AnswerRequest, 'indices'>;
 }
 
 export class Publisher {
@@ -185,17 +212,33 @@ export class Publisher {
     await (await this.store()).checkPath();
   }
 
-  async publish(tool: string, req: PublishRequest): Promise<ToolResponse> {
+  async publish(tool: string, request: PublishRequest): Promise<ToolResponse> {
     const store = await this.store();
     const names = await store.allocate(shortName(tool));
+    let rect: Rect | undefined;
     const { screenshot, screenshotError, stale, images } = await this.shoot(
       store,
       names.pngPath,
-      (screen) => captureRect(req, screen),
-      [req.view, ...(req.appSwitch ? [req.appSwitch] : [])],
-      req.includeImage,
+      (screen) => (rect = captureRect(request, screen)),
+      [request.view, ...(request.appSwitch ? [request.appSwitch] : [])],
+      request.includeImage,
     );
-    const tree = renderTreeFile({
+    const added = await request.written?.({
+      file: names.txtPath,
+      screenshot,
+      screenshotError,
+      rect: screenshot ? rect : undefined,
+    });
+    const req: PublishRequest = added
+      ? {
+          ...request,
+          did: added.did ?? request.did,
+          error: added.error ?? request.error,
+          extra: { ...request.extra, ...added.extra },
+          answer: added.answer ?? request.answer,
+        }
+      : request;
+    const rendered = renderTreeFile({
       tool,
       view: req.view,
       screenshot,
@@ -208,6 +251,7 @@ export class Publisher {
       notes: stale ? [...(req.notes ?? []), stale.detail] : req.notes,
       windowIndex: req.windowIndex,
     });
+    const tree = added?.appendix ? rendered + added.appendix.join('\n') + '\n' : rendered;
     await store.writeText(names.txtPath, tree);
     await store.prune();
     const basename = path.basename(names.txtPath);
@@ -277,6 +321,7 @@ export class Publisher {
       screenshotError,
       error: req.error,
       did,
+      answer: req.answer,
     });
     return {
       text,
