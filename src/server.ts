@@ -8,7 +8,7 @@ import type { Config } from './config.js';
 import type { Desktop } from './platform/desktop.js';
 import { Pipeline } from './pipeline/pipeline.js';
 import { outputShape } from './summary/index.js';
-import { registerTool, serveToolList } from './tools/define.js';
+import { registerTool, samplerFor, serveToolList } from './tools/define.js';
 import { allTools } from './tools/index.js';
 import type { ToolDefinition } from './tools/define.js';
 import { AuditLog } from './guard/audit.js';
@@ -42,7 +42,11 @@ export function createServer(openDesktop: () => Promise<Desktop>, config: Config
   // A mode that does not list a tool does not register it: it cannot be called either.
   for (const tool of allTools.filter((t) => policy.toolListed(t))) {
     const def = isMutating(tool.kind) ? audited(tool, audit) : tool;
-    registerTool(server, def, outputShape, (extra) => ({ pipeline, signal: extra.signal }));
+    registerTool(server, def, outputShape, (extra) => ({
+      pipeline,
+      signal: extra.signal,
+      sample: samplerFor(server, extra),
+    }));
   }
   serveToolList(server);
   return {

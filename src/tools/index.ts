@@ -3,6 +3,7 @@ import { assertTools } from './assert.js';
 import { connectTools } from './connect.js';
 import { findTools } from './find.js';
 import { observeTools } from './observe.js';
+import { visualTools } from './visual.js';
 
 /** Every tool the server registers, by family. */
 export const allTools = [
@@ -11,4 +12,5 @@ export const allTools = [
   ...findTools,
   ...actTools,
   ...assertTools,
+  ...visualTools,
 ];

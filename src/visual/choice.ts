@@ -3,9 +3,7 @@
  * one of the marks; `none` when it says so (0, or "none").
  */
 export type Choice =
-  | { kind: 'mark'; n: number }
-  | { kind: 'none' }
-  | { kind: 'garbage'; reason: string };
+  { kind: 'mark'; n: number } | { kind: 'none' } | { kind: 'garbage'; reason: string };
 
 export function parseChoice(answer: string, count: number): Choice {
   const text = answer.trim();
@@ -18,6 +16,7 @@ export function parseChoice(answer: string, count: number): Choice {
   }
   const n = Number(m[1]);
   if (n === 0) return { kind: 'none' };
-  if (n > count) return { kind: 'garbage', reason: `the answer named ${n}, but there are ${count} marks` };
+  if (n > count)
+    return { kind: 'garbage', reason: `the answer named ${n}, but there are ${count} marks` };
   return { kind: 'mark', n };
 }

@@ -101,7 +101,10 @@ export function elementUnder(region: Box, elements: PairElement[]): ElementUnder
   for (const el of elements) {
     if (!el.visible || el.frame.w <= 0 || el.frame.h <= 0) continue;
     const o = overlap(el.frame, region);
-    if (o > bestOverlap || (o === bestOverlap && o > 0 && best && area(el.frame) < area(best.frame))) {
+    if (
+      o > bestOverlap ||
+      (o === bestOverlap && o > 0 && best && area(el.frame) < area(best.frame))
+    ) {
       best = el;
       bestOverlap = o;
     }

@@ -6,7 +6,7 @@ import { constants } from 'node:fs';
 import { lstat, open, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { AxError } from '../errors.js';
-import { parseArtifactFile } from '../capture/index.js';
+import { parseArtifactFile, resolveArtifactDir } from '../capture/index.js';
 
 export interface PairFiles {
   base: string;
@@ -68,4 +68,9 @@ export async function writeBeside(file: string, data: Buffer): Promise<void> {
 
 function clip(text: string): string {
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+/** The artifact directory the server writes to (AXPAGE_OUT or its default). */
+export function artifactDirOf(outDir: string | undefined): string {
+  return resolveArtifactDir({ ...process.env, AXPAGE_OUT: outDir });
 }

@@ -133,7 +133,9 @@ describe('pair elements', () => {
   it('finds the capture origin from the viewport or a window of the image size', () => {
     expect(captureOriginOf(TREE, { width: 300, height: 200 })).toEqual({ x: 100, y: 50 });
     expect(captureOriginOf(TREE, { width: 300, height: 60 })).toEqual({ x: 100, y: 50 });
-    expect(captureOriginOf(TREE.replace('100,50 300x200', '-5,0 300x200'), { width: 1, height: 1 })).toEqual({ x: 0, y: 0 });
+    expect(
+      captureOriginOf(TREE.replace('100,50 300x200', '-5,0 300x200'), { width: 1, height: 1 }),
+    ).toEqual({ x: 0, y: 0 });
   });
 });
 
@@ -159,7 +161,9 @@ describe('marks', () => {
     const png = await encodePng(canvas(300, 200, [250, 250, 250]));
     const marks = marksFor(els, { x: 100, y: 50 }, { width: 300, height: 200 });
     const out = await decodePng(await drawMarks(png, marks));
-    const at = (x: number, y: number) => [...out.data.slice((y * 300 + x) * 4, (y * 300 + x) * 4 + 3)];
+    const at = (x: number, y: number) => [
+      ...out.data.slice((y * 300 + x) * 4, (y * 300 + x) * 4 + 3),
+    ];
     // e3's box: left border at x 10, bottom border at y 39; its inside stays untouched.
     expect(at(10, 30)).toEqual([...MARK_RGB]);
     expect(at(150, 39)).toEqual([...MARK_RGB]);
