@@ -79,6 +79,12 @@ const CLAIM_TTL_MS = 5 * 60_000;
 const STALE_TEMP_MS = 10 * 60_000;
 const DEFAULT_RESCAN_MS = 60_000;
 /** Pairs another process wrote more recently than this are its own business. */
+/**
+ * Images made from a pair and written beside it (a visual diff, a marked copy): they go
+ * with their pair when it is pruned (their bytes are not counted).
+ */
+export const COMPANIONS = ['diff.png', 'marks.png'] as const;
+
 export const FOREIGN_GRACE_MS = 10 * 60_000;
 /** How many file operations a scan or prune runs at once. */
 const IO_BATCH = 64;
@@ -265,7 +271,7 @@ export class ArtifactStore {
     }
     await inBatches(victims, async (entry) => {
       await Promise.all(
-        (['txt', 'png'] as const).map((kind) =>
+        [...(['txt', 'png'] as const), ...COMPANIONS].map((kind) =>
           unlink(this.ioFile(`${entry.base}.${kind}`)).catch(() => undefined),
         ),
       );

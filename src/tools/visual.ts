@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { AxError } from '../errors.js';
+import { AxError, describeError } from '../errors.js';
 import type { Observed } from '../pipeline/pipeline.js';
 import type { WrittenPair, WrittenResult } from '../pipeline/publish.js';
 import type { ToolResponse } from '../pipeline/response.js';
@@ -44,7 +44,7 @@ export const visualDiff = defineTool({
   description: 'Pixel diff of two pairs: changed ratio, regions, refs.',
   kind: 'read',
   input: z.object({
-    before: pairArg.describe('Earlier pair (name or path).'),
+    before: pairArg.describe('Earlier pair.'),
     after: pairArg.optional().describe('Later pair (default: now).'),
   }),
   output: z.object({
@@ -73,7 +73,7 @@ export const visualDiff = defineTool({
     return pipeline.observe('ax_visual_diff', {
       app: pid,
       describe: ({ view }) => `Looked at ${view.snapshot.app} again to compare`,
-      written: async ({ view }, pair) => {
+      written: orError(async ({ view }, pair) => {
         if (!pair.screenshot) {
           return {
             error: `no screenshot now to compare (${pair.screenshotError ?? 'none taken'})`,
@@ -90,10 +90,23 @@ export const visualDiff = defineTool({
         await writeBeside(diffPath, cmp.diffPng);
         const result = diffResult(before, base, cmp, diffPath);
         return { ...result, appendix: diffAppendix(before, cmp, diffPath) };
-      },
+      }),
     });
   },
 });
+
+/**
+ * Work on a written pair that fails is the call's error, and the pair (tree and
+ * screenshot) is still written and named.
+ */
+function orError(
+  work: (seen: Observed, pair: WrittenPair) => Promise<WrittenResult>,
+): (seen: Observed, pair: WrittenPair) => Promise<WrittenResult> {
+  return (seen, pair) =>
+    work(seen, pair).catch((err: unknown) => ({
+      error: describeError(err).message,
+    }));
+}
 
 async function compareOrExplain(
   beforePng: Buffer,
@@ -185,7 +198,7 @@ const SAMPLE_LEGEND_LINES = 400;
 export const findVisual = defineTool({
   name: 'ax_find_visual',
   title: 'Find visually',
-  description: 'Number visible elements in boxes; the client model picks one.',
+  description: 'Numbered boxes on visible elements; client model picks one.',
   kind: 'read',
   input: z.object({
     app: optionalAppArg,
@@ -207,12 +220,12 @@ export const findVisual = defineTool({
     const response = await pipeline.observe('ax_find_visual', {
       app: args.app,
       describe: ({ view }) => `Marked the visible elements of ${view.snapshot.app}`,
-      written: async (seen, pair) => {
+      written: orError(async (seen, pair) => {
         const out = await markPair(seen, pair);
         if ('error' in out) return out;
         marked = { png: out.png, path: out.path };
         return choose(args.prompt, ctx, seen, out);
-      },
+      }),
     });
     return inlineMarks(response, marked, pipeline.config.screenshots === 'inline');
   },
