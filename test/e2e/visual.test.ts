@@ -176,6 +176,61 @@ describe('ax_visual_diff', () => {
   });
 });
 
+describe('ax_visual_diff over a password field', () => {
+  it('diffs the redacted screenshots: typing into the field shows no change inside it', async () => {
+    const form = await session.launchFixture('form.py', [], {
+      env: { AXPAGE_FIXTURE_SECRET: 'hunter2-visual' },
+    });
+    try {
+      const a = await session.call('ax_get_tree', { app: form.pid });
+      expect(a.isError, a.text).toBe(false);
+      const lines = fs.readFileSync(a.fields.file, 'utf8').split('\n');
+      const refOf = (id: string) =>
+        / (e\d+) /.exec(lines.find((l) => l.includes(` id:${id}`)) ?? '')?.[1];
+      const from = form.output?.events.length ?? 0;
+      const typed = await session.call('ax_type', { ref: refOf('password'), text: 'zz' });
+      expect(typed.isError, typed.text).toBe(false);
+      // The app's own report: the field's text did change.
+      await form.output?.waitForEvent((e) => e.event === 'changed' && e.widget === 'password', {
+        from,
+      });
+      const name = await session.call('ax_type', { ref: refOf('name'), text: 'Visible text' });
+      expect(name.isError, name.text).toBe(false);
+      const b = await session.call('ax_get_tree', { app: form.pid });
+      const r = await session.call('ax_visual_diff', {
+        before: a.fields.file,
+        after: b.fields.file,
+      });
+      expect(r.isError, r.text).toBe(false);
+      const regions = r.structured.regions as Frame[];
+      const elements = visibleElements(b.fields.file);
+      const field = (id: string) => {
+        const line = fs
+          .readFileSync(b.fields.file, 'utf8')
+          .split('\n')
+          .find((l) => l.includes(` id:${id}`));
+        const ref = / (e\d+) /.exec(line ?? '')?.[1];
+        const el = elements.find((e) => e.ref === ref);
+        if (!el) throw new Error(`no visible ${id} field in ${b.fields.file}`);
+        return el.frame;
+      };
+      expect(regions.some((reg) => overlaps(reg, field('name')))).toBe(true);
+      const pw = field('password');
+      const vp = viewportOf(b.fields.file);
+      const diff = await raw(r.structured.diff_png as string);
+      let red = 0;
+      for (let y = pw.y + 2; y < pw.y + pw.h - 2; y++) {
+        for (let x = pw.x + 2; x < pw.x + pw.w - 2; x++) {
+          if (diff.at(x - vp.x, y - vp.y).join() === '255,0,0') red++;
+        }
+      }
+      expect(red).toBe(0);
+    } finally {
+      await form.stop();
+    }
+  }, 120_000);
+});
+
 describe('ax_find_visual', () => {
   it('without sampling: a 0600 marks PNG with a box at each visible element, the legend in the tree file', async () => {
     const r = await session.call('ax_find_visual', { app: calc.pid, prompt: 'the 8 key' });
