@@ -267,7 +267,7 @@ async function choose(
     ...out.legend,
   ];
   const base = { marks_png: out.path, marks: n };
-  const lookYourself = `look at ${path.basename(out.path)}, pick a number, act on its ref (legend: the tree file's # marks section)`;
+  const lookYourself = `look at ${out.path}, pick a number, act on its ref (legend: the tree file's # marks section)`;
   const unanswered = (sampling: string, why: string): WrittenResult => ({
     did: `Marked ${n} visible elements of ${view.snapshot.app}; ${why}: ${lookYourself}`,
     extra: { ...base, sampling },
