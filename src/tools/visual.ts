@@ -41,7 +41,7 @@ const pairArg = z
 export const visualDiff = defineTool({
   name: 'ax_visual_diff',
   title: 'Visual diff',
-  description: 'Pixel diff of two pairs: changed ratio, regions, refs.',
+  description: 'Pixel diff of two pairs: ratio, regions, refs.',
   kind: 'read',
   input: z.object({
     before: pairArg.describe('Earlier pair.'),
@@ -198,7 +198,7 @@ const SAMPLE_LEGEND_LINES = 400;
 export const findVisual = defineTool({
   name: 'ax_find_visual',
   title: 'Find visually',
-  description: 'Numbered boxes on visible elements; client model picks one.',
+  description: 'Numbered boxes on elements; the client model picks one.',
   kind: 'read',
   input: z.object({
     app: optionalAppArg,
