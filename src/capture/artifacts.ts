@@ -78,13 +78,12 @@ const CLAIM_TTL_MS = 5 * 60_000;
 /** Temp files older than this are leftovers of a crash, never a write in progress. */
 const STALE_TEMP_MS = 10 * 60_000;
 const DEFAULT_RESCAN_MS = 60_000;
-/** Pairs another process wrote more recently than this are its own business. */
 /**
  * Images made from a pair and written beside it (a visual diff, a marked copy): they go
  * with their pair when it is pruned (their bytes are not counted).
  */
 export const COMPANIONS = ['diff.png', 'marks.png'] as const;
-
+/** Pairs another process wrote more recently than this are its own business. */
 export const FOREIGN_GRACE_MS = 10 * 60_000;
 /** How many file operations a scan or prune runs at once. */
 const IO_BATCH = 64;
