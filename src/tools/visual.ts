@@ -15,13 +15,13 @@ import {
   artifactDirOf,
   captureOriginOf,
   comparePngs,
-  decodePng,
   drawMarks,
   elementsOfTreeFile,
   elementsOfView,
   legendLines,
   marksFor,
   parseChoice,
+  pngSize,
   regionLine,
   resolvePair,
   writeBeside,
@@ -119,7 +119,7 @@ async function compareOrExplain(
     const at =
       origin ??
       (typeof after === 'string'
-        ? captureOriginOf(after, await imageSize(afterPng))
+        ? captureOriginOf(after, await pngSize(afterPng))
         : { x: 0, y: 0 });
     return await comparePngs({ before: beforePng, after: afterPng, elements, origin: at });
   } catch (err) {
@@ -132,11 +132,6 @@ async function compareOrExplain(
     }
     throw err;
   }
-}
-
-async function imageSize(png: Buffer): Promise<{ width: number; height: number }> {
-  const img = await decodePng(png);
-  return { width: img.width, height: img.height };
 }
 
 function diffResult(
@@ -246,7 +241,7 @@ async function markPair(
     return { error: `no screenshot to mark (${pair.screenshotError ?? 'none taken'})` };
   }
   const shot = await readFile(pair.screenshot);
-  const { width, height } = await imageSize(shot);
+  const { width, height } = await pngSize(shot);
   const marks = marksFor(elementsOfView(view), pair.rect, { width, height });
   const png = await drawMarks(shot, marks);
   const marksPath = pair.file.replace(/\.txt$/, '.marks.png');

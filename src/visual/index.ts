@@ -1,5 +1,5 @@
 /** Pixel work on pairs: diffs, changed regions, the elements under them, marked screenshots. */
-export { decodePng, encodePng, type Rgba } from './pixels.js';
+export { decodePng, encodePng, pngSize, type Rgba } from './pixels.js';
 export { diffPixels, SizeMismatchError, type PixelDiff } from './diff.js';
 export { changedRegions, type Box, type Regions, type RegionOptions } from './regions.js';
 export {

@@ -23,3 +23,11 @@ export function encodePng(image: Rgba): Promise<Buffer> {
     .png({ compressionLevel: 6 })
     .toBuffer();
 }
+
+/** A PNG's size, from its header (no decoding). */
+export async function pngSize(
+  png: Buffer | Uint8Array,
+): Promise<{ width: number; height: number }> {
+  const meta = await sharp(png).metadata();
+  return { width: meta.width ?? 0, height: meta.height ?? 0 };
+}
