@@ -25,6 +25,7 @@ export const LAYERS = {
   actions: [...PURE, PLATFORM_INTERFACE, 'viewport'],
   guard: PURE,
   audit: PURE,
+  visual: [...PURE, 'tree', 'capture'],
   pipeline: [
     ...PURE,
     'tree',
@@ -38,7 +39,16 @@ export const LAYERS = {
     PLATFORM_INTERFACE,
     'config.ts',
   ],
-  tools: [...PURE, 'pipeline', 'query', 'actions', 'audit', PLATFORM_INTERFACE, 'config.ts'],
+  tools: [
+    ...PURE,
+    'pipeline',
+    'query',
+    'actions',
+    'audit',
+    'visual',
+    PLATFORM_INTERFACE,
+    'config.ts',
+  ],
 };
 
 function layerOf(rel) {

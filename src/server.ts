@@ -8,7 +8,7 @@ import type { Config } from './config.js';
 import type { Desktop } from './platform/desktop.js';
 import { Pipeline } from './pipeline/pipeline.js';
 import { outputShape } from './summary/index.js';
-import { registerTool, serveToolList } from './tools/define.js';
+import { registerTool, samplerFor, serveToolList } from './tools/define.js';
 import { allTools } from './tools/index.js';
 import type { ToolDefinition } from './tools/define.js';
 import { resolveArtifactDir } from './capture/index.js';
@@ -74,6 +74,7 @@ export function createServer(
       signal: extra.signal,
       session,
       clipboard,
+      sample: samplerFor(server, extra),
     }));
   }
   serveToolList(server);

@@ -78,6 +78,11 @@ const CLAIM_TTL_MS = 5 * 60_000;
 /** Temp files older than this are leftovers of a crash, never a write in progress. */
 const STALE_TEMP_MS = 10 * 60_000;
 const DEFAULT_RESCAN_MS = 60_000;
+/**
+ * Images made from a pair and written beside it (a visual diff, a marked copy): they go
+ * with their pair when it is pruned (their bytes are not counted).
+ */
+export const COMPANIONS = ['diff.png', 'marks.png'] as const;
 /** Pairs another process wrote more recently than this are its own business. */
 export const FOREIGN_GRACE_MS = 10 * 60_000;
 /** How many file operations a scan or prune runs at once. */
@@ -265,7 +270,7 @@ export class ArtifactStore {
     }
     await inBatches(victims, async (entry) => {
       await Promise.all(
-        (['txt', 'png'] as const).map((kind) =>
+        [...(['txt', 'png'] as const), ...COMPANIONS].map((kind) =>
           unlink(this.ioFile(`${entry.base}.${kind}`)).catch(() => undefined),
         ),
       );

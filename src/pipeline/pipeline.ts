@@ -31,10 +31,10 @@ import {
   Publisher,
   type AnswerRequest,
   type Detail,
-  type Examination,
   type PublishRequest,
-  type ShotPixels,
   type ReportRequest,
+  type WrittenPair,
+  type WrittenResult,
 } from './publish.js';
 import { RefRegistry } from './refs.js';
 import type { ToolResponse } from './response.js';
@@ -76,11 +76,8 @@ export interface ObserveRequest {
   detail?: Detail;
   /** A read's result, rendered in the summary in place of the visible list. */
   answer?: (seen: Observed, facts: Record<string, unknown>) => AnswerRequest | undefined;
-  /**
-   * Work on the call's own screenshot (its pixels, or undefined when there is none):
-   * sections for the tree file, the answer and structured fields (an audit's findings).
-   */
-  examine?: (seen: Observed, shot: ShotPixels | undefined) => Examination;
+  /** Work on the written pair before the summary (see PublishRequest.written). */
+  written?: (seen: Observed, pair: WrittenPair) => Promise<WrittenResult>;
 }
 
 /** What an action's perform gets: the scene its delivery works on, and its target. */
@@ -259,7 +256,7 @@ export class Pipeline {
         notes,
         detail: req.detail,
         answer: req.answer?.(seen, facts),
-        examine: req.examine && ((shot) => req.examine!(seen, shot)),
+        written: req.written && ((pair) => req.written!(seen, pair)),
       });
     });
   }

@@ -69,11 +69,11 @@ export interface PublishRequest {
   /** Result sections for the tree file (before the tree). */
   sections?: Array<{ title: string; lines: string[] }>;
   /**
-   * Work on the call's own screenshot (an audit's contrast estimate): called once the
-   * PNG is written, with its pixels (password fields already filled) or undefined when
-   * there is none; what it returns joins the request.
+   * Work on the pair once its screenshot is written (a diff or a marked copy beside it,
+   * an audit of its pixels), before the tree file and the summary: what it returns joins
+   * the result.
    */
-  examine?: (shot: ShotPixels | undefined) => Examination;
+  written?: (pair: WrittenPair) => Promise<WrittenResult>;
 }
 
 /** A written screenshot as pixels, and the screen point of its top-left pixel. */
@@ -82,11 +82,32 @@ export interface ShotPixels {
   origin: { x: number; y: number };
 }
 
-/** What examining a screenshot adds to a publish request. */
-export interface Examination {
-  sections?: Array<{ title: string; lines: string[] }>;
-  answer?: AnswerRequest;
+/** The pair a call is writing: its screenshot is on disk, its tree file comes next. */
+export interface WrittenPair {
+  file: string;
+  screenshot?: string;
+  /** Why there is no screenshot. */
+  screenshotError?: string;
+  /** The screen rect (points) the screenshot shows. */
+  rect?: Rect;
+  /**
+   * The written PNG decoded: exactly the pixels on disk, password fields filled over.
+   * Undefined when there is no screenshot or it does not decode (that leaves the work
+   * without pixels, not the call without a result). Decoded once, on first ask.
+   */
+  pixels(): Promise<ShotPixels | undefined>;
+}
+
+/** What work on a written pair adds to the call's result. */
+export interface WrittenResult {
+  did?: string;
+  error?: string;
   extra?: Record<string, unknown>;
+  answer?: AnswerRequest;
+  /** Result sections for the tree file, before the tree. */
+  sections?: Array<{ title: string; lines: string[] }>;
+  /** Lines appended to the tree file, after the tree. */
+  appendix?: string[];
 }
 
 /**
@@ -121,6 +142,8 @@ export interface ReportRequest {
   extra?: Record<string, unknown>;
   /** Lines written to a file (with a full-screen screenshot), for lists that can be long. */
   listing?: { title: string; lines: string[] };
+  /** A result as text lines (no view to name elements from). */
+  answer?: Omit<AnswerRequest, 'indices'>;
 }
 
 export class Publisher {
@@ -209,16 +232,41 @@ export class Publisher {
   async publish(tool: string, request: PublishRequest): Promise<ToolResponse> {
     const store = await this.store();
     const names = await store.allocate(shortName(tool));
-    const { screenshot, screenshotError, stale, images, pixels } = await this.shoot(
+    let rect: Rect | undefined;
+    const { screenshot, screenshotError, stale, images, png } = await this.shoot(
       store,
       names.pngPath,
-      (screen) => captureRect(request, screen),
+      (screen) => (rect = captureRect(request, screen)),
       [request.view, ...(request.appSwitch ? [request.appSwitch] : [])],
       request.includeImage,
-      request.examine !== undefined,
     );
-    const req = request.examine ? examined(request, request.examine(pixels)) : request;
-    const tree = renderTreeFile({
+    const shotRect = screenshot ? rect : undefined;
+    let decoded: Promise<ShotPixels | undefined> | undefined;
+    const added = await request.written?.({
+      file: names.txtPath,
+      screenshot,
+      screenshotError,
+      rect: shotRect,
+      pixels: () =>
+        (decoded ??=
+          png && shotRect
+            ? decodePng(png).then(
+                (image) => ({ image, origin: { x: shotRect.x, y: shotRect.y } }),
+                () => undefined,
+              )
+            : Promise.resolve(undefined)),
+    });
+    const req: PublishRequest = added
+      ? {
+          ...request,
+          did: added.did ?? request.did,
+          error: added.error ?? request.error,
+          extra: { ...request.extra, ...added.extra },
+          answer: added.answer ?? request.answer,
+          sections: [...(request.sections ?? []), ...(added.sections ?? [])],
+        }
+      : request;
+    const rendered = renderTreeFile({
       tool,
       view: req.view,
       screenshot,
@@ -226,12 +274,13 @@ export class Publisher {
       diff: req.diff && req.before ? { diff: req.diff, before: req.before } : undefined,
       appSwitch: req.appSwitch,
       results: req.results,
-      sections: req.sections,
       action: req.action,
       error: req.error,
       notes: stale ? [...(req.notes ?? []), stale.detail] : req.notes,
       windowIndex: req.windowIndex,
+      sections: req.sections,
     });
+    const tree = added?.appendix ? rendered + added.appendix.join('\n') + '\n' : rendered;
     await store.writeText(names.txtPath, tree);
     await store.prune();
     const basename = path.basename(names.txtPath);
@@ -301,6 +350,7 @@ export class Publisher {
       screenshotError,
       error: req.error,
       did,
+      answer: req.answer,
     });
     return {
       text,
@@ -325,34 +375,25 @@ export class Publisher {
     region: (screen: { w: number; h: number }) => Rect,
     views: SnapshotView[],
     includeImage = false,
-    wantPixels = false,
   ): Promise<{
     screenshot?: string;
     screenshotError?: string;
     stale?: Redaction['stale'];
     images: NonNullable<ToolResponse['images']>;
-    /** The written PNG's pixels, when asked for. */
-    pixels?: ShotPixels;
+    /** The PNG as written. */
+    png?: Buffer;
   }> {
     if (this.config.screenshots === 'off') return { screenshotError: SCREENSHOTS_OFF, images: [] };
     try {
       const desktop = await this.desktop();
-      const rect = region(await desktop.screenSize());
-      const shot = await this.captureRedacted(desktop, rect, views);
+      const shot = await this.captureRedacted(desktop, region(await desktop.screenSize()), views);
       await store.writeBinary(pngPath, shot.png);
       const inline = includeImage || this.config.screenshots === 'inline';
       return {
         screenshot: pngPath,
         stale: shot.stale,
         images: inline ? [{ data: shot.png.toString('base64'), mimeType: 'image/png' }] : [],
-        // Decoded from the PNG: exactly the pixels written, redactions included. A PNG
-        // that does not decode leaves the examination without pixels, not the call.
-        pixels: wantPixels
-          ? await decodePng(shot.png).then(
-              (image) => ({ image, origin: { x: rect.x, y: rect.y } }),
-              () => undefined,
-            )
-          : undefined,
+        png: shot.png,
       };
     } catch (err) {
       return { screenshotError: `capture failed: ${describeError(err).message}`, images: [] };
@@ -398,16 +439,6 @@ export class Publisher {
 }
 
 const SCREENSHOTS_OFF = 'screenshots are off (AXPAGE_SCREENSHOTS=off)';
-
-/** A request with what examining its screenshot found added to it. */
-function examined(req: PublishRequest, found: Examination): PublishRequest {
-  return {
-    ...req,
-    sections: [...(req.sections ?? []), ...(found.sections ?? [])],
-    answer: found.answer ?? req.answer,
-    extra: { ...req.extra, ...found.extra },
-  };
-}
 
 /** A stale-redaction warning rides on the summary's one line of what was done. */
 function withNote(did: string, note: string | undefined): string {

@@ -12,7 +12,7 @@ import {
   type RuleId,
 } from '../audit/index.js';
 import { AxError } from '../errors.js';
-import type { Examination } from '../pipeline/publish.js';
+import type { WrittenResult } from '../pipeline/publish.js';
 import type { SnapshotView } from '../model/view.js';
 
 const REF = /^\s*e[1-9][0-9]*\s*$/;
@@ -46,7 +46,8 @@ export const a11yAudit = defineTool({
       dropHidden: true,
       describe: ({ view }) =>
         `Audited ${view.snapshot.elements.length} elements of ${view.snapshot.app}`,
-      examine: ({ view }, shot) => examination(view, runAudit({ view, shot }, rules)),
+      written: async ({ view }, pair) =>
+        examination(view, runAudit({ view, shot: await pair.pixels() }, rules)),
     });
   },
 });
@@ -68,7 +69,7 @@ function ruleIdsOf(given: string[] | undefined): RuleId[] | undefined {
   return [...new Set(given)] as RuleId[];
 }
 
-function examination(view: SnapshotView, result: AuditResult): Examination {
+function examination(view: SnapshotView, result: AuditResult): WrittenResult {
   const total = result.findings.length;
   return {
     sections: [{ title: `findings: ${total}`, lines: findingLines(view, result) }],

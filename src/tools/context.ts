@@ -11,4 +11,17 @@ export interface ToolContext {
   session: SessionRecorder;
   /** The desktop's text clipboard, opened on first use. */
   clipboard: () => Promise<Clipboard>;
+  /**
+   * Asks the client's model (MCP sampling) and gives its text answer; absent when the
+   * client did not declare sampling. Rejects when the client refuses, fails or times out.
+   */
+  sample?: (req: SampleRequest) => Promise<string>;
+}
+
+/** One question to the client's model: an optional image, then the text. */
+export interface SampleRequest {
+  text: string;
+  image?: { data: string; mimeType: string };
+  maxTokens: number;
+  timeoutMs: number;
 }

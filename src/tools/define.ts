@@ -4,12 +4,15 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
+  CreateMessageResultSchema,
   ListToolsRequestSchema,
   type CallToolResult,
+  type CreateMessageRequest,
+  type CreateMessageResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { ToolContext } from './context.js';
+import type { SampleRequest, ToolContext } from './context.js';
 import type { ToolResponse } from '../pipeline/response.js';
 import { notifier, withNotifier, type NotifySinks } from '../pipeline/notify.js';
 
@@ -110,6 +113,9 @@ export function toCallToolResult(response: ToolResponse): CallToolResult {
     // The files the call wrote (their paths are in the summary and structuredContent too).
     ...fileLink(response.structured.file, 'text/plain'),
     ...fileLink(response.structured.screenshot, 'image/png'),
+    // Images made from the pair (a visual diff, a marked screenshot).
+    ...fileLink(response.structured.diff_png, 'image/png'),
+    ...fileLink(response.structured.marks_png, 'image/png'),
   ];
   for (const image of response.images ?? []) {
     content.push({ type: 'image', data: image.data, mimeType: image.mimeType });
@@ -246,9 +252,43 @@ function sinksOf(server: McpServer, extra: ToolCallExtra): NotifySinks {
   };
 }
 
+/**
+ * The call's way to the client's model: sampling/createMessage sent as a request of this
+ * call (so the client can tie it to the call), undefined when the client did not declare
+ * sampling.
+ */
+export function samplerFor(
+  server: McpServer,
+  extra: ToolCallExtra,
+): ((req: SampleRequest) => Promise<string>) | undefined {
+  const send = extra.sendRequest;
+  if (!send || !server.server.getClientCapabilities()?.sampling) return undefined;
+  return async ({ text, image, maxTokens, timeoutMs }) => {
+    const messages: CreateMessageRequest['params']['messages'] = [
+      ...(image ? [{ role: 'user' as const, content: { type: 'image' as const, ...image } }] : []),
+      { role: 'user', content: { type: 'text', text } },
+    ];
+    const result = await send(
+      { method: 'sampling/createMessage', params: { messages, maxTokens } },
+      CreateMessageResultSchema,
+      { signal: extra.signal, timeout: timeoutMs },
+    );
+    const content = Array.isArray(result.content) ? result.content : [result.content];
+    return content
+      .map((c) => (c.type === 'text' ? c.text : ''))
+      .join('\n')
+      .trim();
+  };
+}
+
 /** The parts of the SDK's request extra that tools use. */
 export interface ToolCallExtra {
   signal: AbortSignal;
+  sendRequest?: (
+    request: { method: 'sampling/createMessage'; params: CreateMessageRequest['params'] },
+    resultSchema: typeof CreateMessageResultSchema,
+    options?: { signal?: AbortSignal; timeout?: number },
+  ) => Promise<CreateMessageResult>;
   sessionId?: string;
   _meta?: { progressToken?: string | number };
   sendNotification?: (notification: {

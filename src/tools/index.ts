@@ -7,6 +7,7 @@ import { launchTools } from './launch.js';
 import { observeTools } from './observe.js';
 import { sessionTools } from './session.js';
 import { scriptTools } from './script.js';
+import { visualTools } from './visual.js';
 
 /** Every tool the server registers, by family. */
 export const allTools = [
@@ -19,4 +20,5 @@ export const allTools = [
   ...sessionTools,
   ...auditTools,
   ...scriptTools,
+  ...visualTools,
 ];

@@ -1,0 +1,76 @@
+/**
+ * A pair named by an earlier result (its basename, or the path of its tree file or its
+ * PNG), resolved only inside the artifact directory; and the files written beside it.
+ */
+import { constants } from 'node:fs';
+import { lstat, open, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { AxError } from '../errors.js';
+import { parseArtifactFile, resolveArtifactDir } from '../capture/index.js';
+
+export interface PairFiles {
+  base: string;
+  txt: string;
+  png: string;
+}
+
+export async function resolvePair(dir: string, arg: string, what: string): Promise<PairFiles> {
+  const given = arg.trim();
+  const name = path.basename(given).replace(/\.(txt|png)$/, '');
+  const parsed = parseArtifactFile(`${name}.png`);
+  const realDir = await realpath(dir).catch(() => path.resolve(dir));
+  const inside =
+    (!given.includes('/') ||
+      (path.isAbsolute(given) &&
+        (await realpath(path.dirname(given)).catch(() => '')) === realDir)) &&
+    parsed !== null;
+  if (!inside) {
+    throw new AxError(
+      'bad_argument',
+      `${what} "${clip(given)}" is not a pair in the artifact directory ${dir}`,
+      'Pass the basename, tree file or screenshot path of an earlier result',
+    );
+  }
+  const files = {
+    base: name,
+    txt: path.join(realDir, `${name}.txt`),
+    png: path.join(realDir, `${name}.png`),
+  };
+  for (const file of [files.txt, files.png]) {
+    const st = await lstat(file).catch(() => undefined);
+    if (!st?.isFile()) {
+      throw new AxError(
+        'bad_argument',
+        `${what}: ${path.basename(file)} is not in ${dir} (pruned, or taken with screenshots off)`,
+        'Pass a recent pair that has a screenshot, or take a new one',
+      );
+    }
+  }
+  return files;
+}
+
+/** Writes a new file beside a pair: 0600, never through a symlink, replacing an old one. */
+export async function writeBeside(file: string, data: Buffer): Promise<void> {
+  const st = await lstat(file).catch(() => undefined);
+  if (st && !st.isFile()) throw new Error(`${file} exists and is not a regular file`);
+  const handle = await open(
+    file,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
+    0o600,
+  );
+  try {
+    await handle.chmod(0o600);
+    await handle.writeFile(data);
+  } finally {
+    await handle.close();
+  }
+}
+
+function clip(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+/** The artifact directory the server writes to (AXPAGE_OUT or its default). */
+export function artifactDirOf(outDir: string | undefined): string {
+  return resolveArtifactDir({ ...process.env, AXPAGE_OUT: outDir });
+}
