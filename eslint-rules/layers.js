@@ -38,6 +38,7 @@ export const LAYERS = {
     'config.ts',
   ],
   tools: [...PURE, 'pipeline', 'query', 'actions', PLATFORM_INTERFACE, 'config.ts'],
+  surface: [...PURE, 'pipeline', 'tools', 'capture', PLATFORM_INTERFACE, 'config.ts'],
 };
 
 function layerOf(rel) {

@@ -14,6 +14,7 @@ import type { ToolDefinition } from './tools/define.js';
 import { AuditLog } from './guard/audit.js';
 import { isMutating } from './guard/policy.js';
 import { resolveArtifactDir } from './capture/index.js';
+import { registerSurface } from './surface/index.js';
 
 const require = createRequire(import.meta.url);
 const pkg = require('../package.json') as { version: string };
@@ -45,6 +46,7 @@ export function createServer(openDesktop: () => Promise<Desktop>, config: Config
     registerTool(server, def, outputShape, (extra) => ({ pipeline, signal: extra.signal }));
   }
   serveToolList(server);
+  registerSurface(server, pipeline);
   return {
     server,
     pipeline,
