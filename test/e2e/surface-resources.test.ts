@@ -41,15 +41,20 @@ afterAll(async () => {
   if (home) fs.rmSync(home, { recursive: true, force: true });
 });
 
-function textOf(result: { contents: Array<{ text?: unknown }> }): string {
-  return String(result.contents[0]?.text ?? '');
+function textOf(result: { contents: object[] }): string {
+  return String((result.contents[0] as { text?: string } | undefined)?.text ?? '');
 }
 
 async function readJson(uri: string): Promise<Record<string, unknown>> {
   return JSON.parse(textOf(await session.client.readResource({ uri }))) as Record<string, unknown>;
 }
 
-async function complete(uriTemplate: string, name: string, value: string, context?: object) {
+async function complete(
+  uriTemplate: string,
+  name: string,
+  value: string,
+  context?: Record<string, string>,
+) {
   const r = await session.client.complete({
     ref: { type: 'ref/resource', uri: uriTemplate },
     argument: { name, value },
