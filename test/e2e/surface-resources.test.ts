@@ -265,6 +265,19 @@ describe('subscriptions', () => {
     await session.client.unsubscribeResource({ uri });
   }, 60_000);
 
+  it('axpage://artifacts updates when a pair is written to the artifact dir', async () => {
+    const uri = 'axpage://artifacts';
+    await session.client.subscribeResource({ uri });
+    await sleep(QUIET_MS);
+    const quiet = count(uri);
+    expect(quiet).toBe(0);
+    const before = pairFiles().length;
+    await session.call('ax_screenshot', { app: form.pid });
+    expect(pairFiles().length).toBeGreaterThan(before);
+    await nextUpdate(uri, quiet);
+    await session.client.unsubscribeResource({ uri });
+  }, 60_000);
+
   it('refuses a resource it cannot watch, saying which it can', async () => {
     await expect(session.client.subscribeResource({ uri: 'axpage://status' })).rejects.toThrow(
       /subscribable resources are axpage:\/\/apps/,
