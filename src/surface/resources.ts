@@ -8,7 +8,9 @@ import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
 import type { Pipeline } from '../pipeline/pipeline.js';
+import type { ToolDefinition } from '../tools/define.js';
 import type { ToolResponse } from '../pipeline/response.js';
 import { parseArtifactFile, resolveArtifactDir } from '../capture/index.js';
 import { getTree, listWindows } from '../tools/observe.js';
@@ -81,9 +83,9 @@ export function registerResources(server: McpServer, pipeline: Pipeline): void {
       mimeType: 'text/plain',
     },
     async (uri, { name }) => {
-      const response = await runTool(() =>
-        getTree.handle({ app: decodeSegment(String(name)) }, toolContext(pipeline)),
-      );
+      const response = await runTool(pipeline, getTree, {
+        app: decodeSegment(String(name)),
+      });
       const file = String(response.structured.file);
       return {
         contents: [
@@ -98,9 +100,9 @@ export function registerResources(server: McpServer, pipeline: Pipeline): void {
     new ResourceTemplate(APP_WINDOWS, { list: undefined, complete: { name: appName } }),
     { description: "An app's windows and dialogs. Subscribable.", mimeType: JSON_MIME },
     async (uri, { name }) => {
-      const response = await runTool(() =>
-        listWindows.handle({ app: decodeSegment(String(name)) }, toolContext(pipeline)),
-      );
+      const response = await runTool(pipeline, listWindows, {
+        app: decodeSegment(String(name)),
+      });
       return json(uri.href, {
         app: response.structured.app,
         pid: response.structured.pid,
@@ -123,12 +125,10 @@ export function registerResources(server: McpServer, pipeline: Pipeline): void {
       mimeType: JSON_MIME,
     },
     async (uri, { name, ref }) => {
-      const response = await runTool(() =>
-        getAttributes.handle(
-          { app: decodeSegment(String(name)), ref: String(ref) },
-          toolContext(pipeline),
-        ),
-      );
+      const response = await runTool(pipeline, getAttributes, {
+        app: decodeSegment(String(name)),
+        ref: String(ref),
+      });
       return json(uri.href, {
         ref: response.structured.element_ref,
         app: response.structured.app,
@@ -139,15 +139,22 @@ export function registerResources(server: McpServer, pipeline: Pipeline): void {
   );
 }
 
-function toolContext(pipeline: Pipeline) {
-  return { pipeline, signal: new AbortController().signal };
-}
-
-/** A tool handler's response, or its failure as an MCP error with the same advice. */
-async function runTool(call: () => Promise<ToolResponse>): Promise<ToolResponse> {
+/**
+ * A tool's handler run for a resource, under the same policy as the tool (a mode or a
+ * deny list that hides the tool hides its resource too); its failure becomes an MCP error
+ * with the same advice.
+ */
+async function runTool<Input extends z.ZodObject>(
+  pipeline: Pipeline,
+  tool: ToolDefinition<Input>,
+  args: z.infer<Input>,
+): Promise<ToolResponse> {
+  if (!pipeline.policy.toolListed(tool)) {
+    throw invalid(`this server's settings do not allow ${tool.name}, so neither its resource`);
+  }
   let response: ToolResponse;
   try {
-    response = await call();
+    response = await tool.handle(args, { pipeline, signal: new AbortController().signal });
   } catch (err) {
     throw toMcpError(err);
   }
