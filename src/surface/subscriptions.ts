@@ -71,8 +71,14 @@ export class Subscriptions {
         await stop();
       };
     if (uri === APPS_URI) {
-      const desktop = await this.pipeline.desktop();
-      return withDebounce(await desktop.watchApps(() => debouncer.poke()));
+      return withDebounce(
+        await reopening(async (lost) =>
+          (await this.pipeline.desktop()).watchApps((change) => {
+            if (change.lost) lost();
+            debouncer.poke();
+          }),
+        ),
+      );
     }
     if (uri === ARTIFACTS_URI) {
       // Made here (0700, checked) when no call has written a pair yet.
@@ -84,11 +90,13 @@ export class Subscriptions {
       throw invalid(`cannot subscribe to ${uri}: subscribable resources are ${SUBSCRIBABLE}`);
     }
     const app = await this.pipeline.resolveApp(decodeSegment(m[1]));
-    const desktop = await this.pipeline.desktop();
-    const stop = await desktop.watchChanges(app.pid, (change) => {
-      if (!change.lost && isReannouncement(this.pipeline.views.last(app.pid), change)) return;
-      debouncer.poke();
-    });
+    const stop = await reopening(async (lost) =>
+      (await this.pipeline.desktop()).watchChanges(app.pid, (change) => {
+        if (change.lost) lost();
+        else if (isReannouncement(this.pipeline.views.last(app.pid), change)) return;
+        debouncer.poke();
+      }),
+    );
     return withDebounce(stop);
   }
 
@@ -105,4 +113,38 @@ export class Subscriptions {
     watcher.on('error', () => undefined);
     return async () => watcher.close();
   }
+}
+
+/** Pause before watching again after a lost watch, and how often to try. */
+export const REOPEN_DELAY_MS = 1000;
+export const REOPEN_TRIES = 5;
+
+/**
+ * A watch that is opened again when the connection under it was lost (the accessibility
+ * bus restarted): a subscription outlives the connection it started on.
+ */
+async function reopening(open: (lost: () => void) => Promise<Stop>): Promise<Stop> {
+  let current: Stop | undefined;
+  let ended = false;
+  const lost = (): void => {
+    if (ended || current === undefined) return;
+    const old = current;
+    current = undefined;
+    void old().catch(() => undefined);
+    const retry = (tries: number): void => {
+      setTimeout(() => {
+        if (ended) return;
+        open(lost).then(
+          (stop) => (ended ? void stop() : (current = stop)),
+          () => (tries < REOPEN_TRIES ? retry(tries + 1) : undefined),
+        );
+      }, REOPEN_DELAY_MS).unref?.();
+    };
+    retry(1);
+  };
+  current = await open(lost);
+  return async () => {
+    ended = true;
+    await current?.();
+  };
 }

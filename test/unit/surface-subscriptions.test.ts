@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/config.js';
 import { Pipeline } from '../../src/pipeline/pipeline.js';
 import type { AppsChange, Change, Desktop } from '../../src/platform/desktop.js';
-import { Subscriptions } from '../../src/surface/subscriptions.js';
+import { REOPEN_DELAY_MS, Subscriptions } from '../../src/surface/subscriptions.js';
 import { app, dataDesktop } from './helpers/pipeline-fixtures.js';
 
 interface Watch<T> {
@@ -98,6 +98,21 @@ describe('Subscriptions', () => {
     expect(fake.apps[0].stopped).toBe(true);
     expect(fake.trees.get(42)![0].stopped).toBe(true);
     expect(subs.watched()).toEqual([]);
+  });
+
+  it('watches again when the watch was lost (a restarted bus), and close stops the new one', async () => {
+    await subs.subscribe('axpage://apps');
+    vi.useFakeTimers();
+    fake.apps[0].emit({ kind: 'unknown', lost: true });
+    await vi.advanceTimersByTimeAsync(REOPEN_DELAY_MS + 10);
+    expect(fake.apps).toHaveLength(2);
+    expect(fake.apps[0].stopped).toBe(true);
+    updated.length = 0;
+    fake.apps[1].emit({ kind: 'removed' });
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(updated).toEqual(['axpage://apps']);
+    await subs.closeAll();
+    expect(fake.apps[1].stopped).toBe(true);
   });
 
   it('refuses what it cannot watch: another URI, an app that is not running', async () => {
