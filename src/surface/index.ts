@@ -18,7 +18,9 @@ export function registerSurface(server: McpServer, pipeline: Pipeline): Subscrip
   const subscriptions = new Subscriptions(pipeline, artifactDirOf(pipeline), (uri) => {
     server.server.sendResourceUpdated({ uri }).catch(() => undefined);
   });
-  server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
+  // The resource list itself is fixed (apps are reached through templates); the SDK
+  // declares listChanged for it regardless.
+  server.server.registerCapabilities({ resources: { subscribe: true } });
   server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
     await subscriptions.subscribe(request.params.uri);
     return {};

@@ -152,9 +152,16 @@ async function runTool<Input extends z.ZodObject>(
   if (!pipeline.policy.toolListed(tool)) {
     throw invalid(`this server's settings do not allow ${tool.name}, so neither its resource`);
   }
+  // Checked like a tool call's arguments, before anything is read.
+  const parsed = tool.input.safeParse(args);
+  if (!parsed.success) {
+    throw invalid(
+      `bad ${tool.name} arguments: ${parsed.error.issues.map((i) => i.message).join('; ')}`,
+    );
+  }
   let response: ToolResponse;
   try {
-    response = await tool.handle(args, { pipeline, signal: new AbortController().signal });
+    response = await tool.handle(parsed.data, { pipeline, signal: new AbortController().signal });
   } catch (err) {
     throw toMcpError(err);
   }

@@ -184,6 +184,12 @@ describe('resources', () => {
     expect(attributes.role).toBe(field!.role);
     expect(attributes.name).toBe('Password');
     expect(JSON.stringify(element)).not.toContain('hunter2-secret');
+    await expect(
+      session.client.readResource({ uri: `axpage://app/${form.pid}/element/x1` }),
+    ).rejects.toThrow(/a ref looks like e42/);
+    await expect(
+      session.client.readResource({ uri: `axpage://app/${form.pid}/element/e999999` }),
+    ).rejects.toThrow(/never issued/);
   });
 });
 
