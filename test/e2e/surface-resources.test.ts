@@ -168,6 +168,9 @@ describe('resources', () => {
       windows: Array<{ title: string }>;
     };
     expect(windows.map((w) => w.title)).toContain('Fixture Form');
+    // By window title, percent-encoded as a client expands the template.
+    const byTitle = (await readJson('axpage://app/Fixture%20Form/windows')) as { pid: number };
+    expect(byTitle.pid).toBe(form.pid);
     await expect(
       session.client.readResource({ uri: 'axpage://app/no-such-app-xyz/tree' }),
     ).rejects.toThrow(/no-such-app-xyz.*Running:/s);
