@@ -32,16 +32,15 @@ export class Subscriptions {
 
   /** Start watching what `uri` shows (once per URI); fails for a URI that cannot be watched. */
   async subscribe(uri: string): Promise<void> {
-    if (this.active.has(uri)) {
-      await this.active.get(uri);
-      return;
+    let started = this.active.get(uri);
+    if (!started) {
+      started = this.start(uri);
+      this.active.set(uri, started);
     }
-    const started = this.start(uri);
-    this.active.set(uri, started);
     try {
       await started;
     } catch (err) {
-      this.active.delete(uri);
+      if (this.active.get(uri) === started) this.active.delete(uri);
       throw toMcpError(err);
     }
   }
