@@ -49,6 +49,7 @@ export const LAYERS = {
     PLATFORM_INTERFACE,
     'config.ts',
   ],
+  surface: [...PURE, 'pipeline', 'tools', 'capture', PLATFORM_INTERFACE, 'config.ts'],
 };
 
 function layerOf(rel) {

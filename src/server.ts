@@ -16,6 +16,7 @@ import { SessionRecorder } from './pipeline/record.js';
 import type { ToolResponse } from './pipeline/response.js';
 import type { Clipboard } from './platform/desktop.js';
 import { openClipboard } from './platform/index.js';
+import { registerSurface } from './surface/index.js';
 
 const require = createRequire(import.meta.url);
 const pkg = require('../package.json') as { version: string };
@@ -68,16 +69,18 @@ export function createServer(
     },
   );
   // A mode that does not list a tool does not register it: it cannot be called either.
+  const contextOf = (signal: AbortSignal) => ({ pipeline, signal, session, clipboard });
   for (const tool of allTools.filter((t) => policy.toolListed(t))) {
     registerTool(server, recorded(tool, session), outputShape, (extra) => ({
-      pipeline,
-      signal: extra.signal,
-      session,
-      clipboard,
+      ...contextOf(extra.signal),
       sample: samplerFor(server, extra),
     }));
   }
   serveToolList(server);
+  // Resource reads that walk run the tool's handler as a call would, recorded like one.
+  registerSurface(server, pipeline, (tool, args) =>
+    recorded(tool, session).handle(args, contextOf(new AbortController().signal)),
+  );
   return {
     server,
     pipeline,

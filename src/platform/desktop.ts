@@ -73,6 +73,14 @@ export interface Change {
   lost?: boolean;
 }
 
+/** One change to the set of apps on the accessibility bus. */
+export interface AppsChange {
+  /** An app registered, left, or (the backend cannot tell) either. */
+  kind: 'added' | 'removed' | 'unknown';
+  /** The watch itself ended (the connection it ran on is gone): watch again to hear more. */
+  lost?: boolean;
+}
+
 /**
  * Where the secure (password) fields are right now, for redacting a capture: read fresh
  * from every app with a window on the region, never from a cached walk.
@@ -196,6 +204,12 @@ export interface Desktop {
    * Resolves to an unsubscribe function. Used to settle after actions.
    */
   watchChanges(pid: number, onChange: (change: Change) => void): Promise<() => Promise<void>>;
+
+  /**
+   * Calls `onChange` whenever an app appears on the accessibility bus or leaves it (best
+   * effort; `lost` when the watch itself ended). Resolves to an unsubscribe function.
+   */
+  watchApps(onChange: (change: AppsChange) => void): Promise<() => Promise<void>>;
 
   // Starting and ending apps.
   /** Resolve what a launch would run; a name that matches no installed app is an error. */

@@ -7,6 +7,7 @@ import { PlatformError } from '../../errors.js';
 import type {
   AccessReport,
   AppInfo,
+  AppsChange,
   Change,
   Desktop,
   DesktopWindow,
@@ -527,6 +528,18 @@ export class LinuxDesktop implements Desktop {
     };
   }
 
+  async watchApps(onChange: (change: AppsChange) => void): Promise<() => Promise<void>> {
+    const bus = await this.live();
+    const stop = await wrap(() =>
+      atspi.watchRegistry(bus, (event) => onChange({ kind: appsChangeKind(event.type) })),
+    );
+    const offClose = bus.onClose(() => onChange({ kind: 'unknown', lost: true }));
+    return async () => {
+      offClose();
+      await stop();
+    };
+  }
+
   async close(): Promise<void> {
     this.closing = true;
     await atspi.closeWires(this.bus).catch(() => undefined);
@@ -630,4 +643,11 @@ function platformError(err: unknown): unknown {
       : new PlatformError('failed', err.message);
   }
   return err;
+}
+
+/** What a registry children-changed event says happened to the app list. */
+function appsChangeKind(type: string): AppsChange['kind'] {
+  if (type.endsWith(':add')) return 'added';
+  if (type.endsWith(':remove')) return 'removed';
+  return 'unknown';
 }

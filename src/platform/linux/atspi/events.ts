@@ -15,7 +15,7 @@
  */
 import type dbus from 'dbus-next';
 
-import type { AtspiBus } from './bus.js';
+import { ROOT_PATH, type AtspiBus } from './bus.js';
 
 /** The registry object (on the registry's bus name) that takes RegisterEvent. */
 const REGISTRY_NAME = 'org.a11y.atspi.Registry';
@@ -173,4 +173,75 @@ export async function renewRegistrations(bus: AtspiBus): Promise<void> {
         .catch(() => undefined),
     ),
   );
+}
+
+const OBJECT_EVENT_IFACE = 'org.a11y.atspi.Event.Object';
+
+/**
+ * Calls `onChange` whenever an application registers with the AT-SPI registry or leaves
+ * it. The registry announces both as `object:children-changed` (add/remove) on its own
+ * root, whatever clients registered for: it emits these itself, no app has to. Only the
+ * registry's own signals count (every app's root has the same object path). Resolves once
+ * the match rule is in place; the function it resolves to stops the watch (idempotent).
+ */
+export async function watchRegistry(
+  bus: AtspiBus,
+  onChange: (event: AtspiEvent) => void,
+): Promise<() => Promise<void>> {
+  const rule = `type='signal',sender='${REGISTRY_NAME}',interface='${OBJECT_EVENT_IFACE}',member='ChildrenChanged',path='${ROOT_PATH}'`;
+  const ownerRule = `type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='${REGISTRY_NAME}'`;
+  // Signals carry the sender's unique name, not the registry's well-known one.
+  let owner = '';
+  const off = bus.onSignal((msg: dbus.Message) => {
+    if (msg.member === 'NameOwnerChanged' && msg.sender === 'org.freedesktop.DBus') {
+      const [name, , next] = msg.body as [string, string, string];
+      if (name === REGISTRY_NAME) owner = next;
+      return;
+    }
+    if (
+      msg.member !== 'ChildrenChanged' ||
+      msg.interface !== OBJECT_EVENT_IFACE ||
+      msg.path !== ROOT_PATH ||
+      msg.sender !== owner
+    ) {
+      return;
+    }
+    const body = msg.body as [string, number, number, ...unknown[]];
+    onChange({
+      type: eventType(msg.interface, msg.member, body?.[0] ?? ''),
+      id: (msg.sender ?? '') + ROOT_PATH,
+      detail1: body?.[1] ?? 0,
+      detail2: body?.[2] ?? 0,
+      at: performance.now(),
+    });
+  });
+  const added: string[] = [];
+  let stopped = false;
+  const stop = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    off();
+    if (!bus.isClosed)
+      await Promise.all(added.map((r) => bus.removeMatch(r).catch(() => undefined)));
+  };
+  try {
+    for (const r of [ownerRule, rule]) {
+      await bus.addMatch(r);
+      added.push(r);
+    }
+    const [name] = await bus.call(
+      'org.freedesktop.DBus',
+      '/org/freedesktop/DBus',
+      'org.freedesktop.DBus',
+      'GetNameOwner',
+      's',
+      [REGISTRY_NAME],
+    );
+    // A NameOwnerChanged that came in meanwhile is newer than this answer.
+    owner ||= String(name);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return stop;
 }

@@ -20,7 +20,7 @@ export {
   setTextContents,
 } from './actions.js';
 export type { ValueInfo } from './actions.js';
-export { renewRegistrations, watchApp, WATCHED_EVENTS } from './events.js';
+export { renewRegistrations, watchApp, watchRegistry, WATCHED_EVENTS } from './events.js';
 export type { AtspiEvent } from './events.js';
 export { formatId, parseId } from './ids.js';
 export { TEXT_CAP } from './read.js';
