@@ -79,6 +79,7 @@ function raw(
   method: string,
   headers: Record<string, string>,
   body?: string | Buffer,
+  where?: string,
 ): Promise<RawResponse> {
   const url = new URL(server.url);
   return new Promise((resolve, reject) => {
@@ -86,7 +87,7 @@ function raw(
       {
         host: url.hostname,
         port: url.port,
-        path: url.pathname,
+        path: where ?? url.pathname,
         method,
         headers: {
           host: url.host,
@@ -109,6 +110,15 @@ function raw(
 }
 
 const auth = { authorization: `Bearer ${TOKEN}` };
+
+/** Waits (generously) for a condition the server reports on its own schedule. */
+async function until(cond: () => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`not true within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 function jsonRpcError(r: RawResponse): { code: number; message: string } {
   const parsed = JSON.parse(r.body) as {
@@ -233,6 +243,9 @@ describe('requests refused before MCP sees them', () => {
     );
     expect(noSession.status).toBe(400);
     expect(jsonRpcError(noSession).message).toMatch(/initialize/);
+    const elsewhere = await raw('POST', auth, JSON.stringify(INIT), '/');
+    expect(elsewhere.status).toBe(404);
+    expect(jsonRpcError(elsewhere).message).toMatch(/\/mcp/);
   });
 
   it('the server is still up and serving after all of that', async () => {
@@ -267,6 +280,25 @@ describe('starting it', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/AXPAGE_TOKEN is 12 characters; give at least 16/);
     expect(r.stderr).not.toContain('short-secret');
+  });
+
+  it('a session idle for --session-idle-ms ends; SIGTERM ends the others and exits 0', async () => {
+    const s = await startHttpServe({
+      env: { ...env, AXPAGE_OUT: path.join(out, 'idle'), AXPAGE_TOKEN: TOKEN },
+      args: ['--port', '0', '--session-idle-ms', '1000'],
+    });
+    try {
+      const idle = await connectHttp(s.url, TOKEN);
+      const id = idle.sessionId() ?? '';
+      await until(() => s.stderr().includes(`session ${id.slice(0, 8)} ended (idle`));
+      await expect(idle.client.listTools()).rejects.toThrow(/404|Session not found/);
+      const open = await connectHttp(s.url, TOKEN);
+      const openId = open.sessionId() ?? '';
+      expect(await s.stop()).toBe(0);
+      expect(s.stderr()).toContain(`session ${openId.slice(0, 8)} ended (server shutdown)`);
+    } finally {
+      await s.stop();
+    }
   });
 
   it('without a token, one is generated, printed once, and is the one that works', async () => {
