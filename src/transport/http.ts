@@ -85,7 +85,11 @@ export async function serveHttp(opts: HttpServeOptions): Promise<HttpServer> {
   }> => {
     const server = opts.newSession();
     let session: Session | undefined;
+    let why = 'transport closed';
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      onsessionclosed: () => {
+        why = 'DELETE';
+      },
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         session = {
@@ -102,7 +106,7 @@ export async function serveHttp(opts: HttpServeOptions): Promise<HttpServer> {
     });
     // Set before connect: the SDK chains its own handler after this one.
     transport.onclose = () => {
-      if (session) void endSession(session, 'closed');
+      if (session) void endSession(session, why);
     };
     await server.server.connect(transport);
     return { transport, server };

@@ -184,7 +184,7 @@ describe('MCP over HTTP through the SDK client', () => {
     );
     expect(after.status).toBe(404);
     expect(jsonRpcError(after).message).toMatch(/Session not found/);
-    expect(server.stderr()).toContain(`session ${id?.slice(0, 8)} ended`);
+    expect(server.stderr()).toContain(`session ${id?.slice(0, 8)} ended (DELETE)`);
     expect((await b.client.listTools()).tools.length).toBeGreaterThan(0);
   });
 });
@@ -206,6 +206,9 @@ describe('requests refused before MCP sees them', () => {
     const r = await raw('POST', { ...auth, host: 'evil.example.com:80' }, JSON.stringify(INIT));
     expect(r.status).toBe(403);
     expect(jsonRpcError(r).message).toMatch(/Host "evil\.example\.com:80"/);
+    // Checked before the token: a page in a browser learns nothing from a 401.
+    const noToken = await raw('POST', { host: 'evil.example.com' }, JSON.stringify(INIT));
+    expect(noToken.status).toBe(403);
     // Loopback names pass on any port.
     const ok = await raw('POST', { ...auth, host: 'localhost:1' }, JSON.stringify(INIT));
     expect(ok.status).toBe(200);
@@ -243,6 +246,9 @@ describe('requests refused before MCP sees them', () => {
     );
     expect(noSession.status).toBe(400);
     expect(jsonRpcError(noSession).message).toMatch(/initialize/);
+    const put = await raw('PUT', auth, JSON.stringify(INIT));
+    expect(put.status).toBe(405);
+    expect(put.headers.allow).toBe('GET, POST, DELETE');
     const elsewhere = await raw('POST', auth, JSON.stringify(INIT), '/');
     expect(elsewhere.status).toBe(404);
     expect(jsonRpcError(elsewhere).message).toMatch(/\/mcp/);
