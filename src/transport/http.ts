@@ -87,10 +87,10 @@ export async function serveHttp(opts: HttpServeOptions): Promise<HttpServer> {
     let session: Session | undefined;
     let why = 'transport closed';
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
       onsessionclosed: () => {
         why = 'DELETE';
       },
-      sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         session = {
           id,
