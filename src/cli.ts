@@ -2,6 +2,7 @@
 /**
  * axpage command line:
  *   axpage [serve]                 MCP server on stdio (what MCP clients run)
+ *   axpage serve --http            MCP server over Streamable HTTP
  *   axpage desktop up|run|down|env|status   a headless desktop of our own
  *   axpage demo                    the main job on an embedded default
  *   axpage replay <log>            run a recorded session again, step by step
@@ -9,6 +10,7 @@
 import { loadConfig, ConfigError, parseServeArgs, serveHelp } from './config.js';
 
 const USAGE = `usage: axpage [serve] [options]  run the MCP server on stdio (axpage serve --help)
+       axpage serve --http [--port N] [--host H] [--token T]   the MCP server over HTTP
        axpage desktop up|run|down|env|status [...]   headless desktop (see axpage desktop --help)
        axpage demo [--keep]         bring up a headless desktop, drive a GTK demo through a real MCP client
        axpage replay <log> [--from N] [--stop-on-diff]   run a session log again, say where the app differs
@@ -68,6 +70,10 @@ async function serve(args: string[]): Promise<number> {
       return 2;
     }
     throw err;
+  }
+  if (config.transport === 'http') {
+    const { serveOverHttp } = await import('./cli/serve-http.js');
+    return serveOverHttp(config);
   }
   const [{ LineTransport }, { createServer }, { openDesktop, platformProblem }] = await Promise.all(
     [import('./transport/stdio.js'), import('./server.js'), import('./platform/index.js')],

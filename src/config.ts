@@ -27,7 +27,27 @@ export type ScreenshotMode = 'off' | 'file' | 'inline';
 export const SCREENSHOT_MODES: readonly ScreenshotMode[] = ['off', 'file', 'inline'];
 
 export const TRANSPORTS = ['stdio', 'http'] as const;
-export type TransportName = 'stdio';
+export type TransportName = (typeof TRANSPORTS)[number];
+
+/** The port `axpage serve --http` listens on unless told otherwise. */
+export const DEFAULT_HTTP_PORT = 8939;
+
+/** `axpage serve --http`: where it listens, who may talk to it. */
+export interface HttpSettings {
+  host: string;
+  port: number;
+  /** Unset: one is generated at start and printed once. */
+  token?: string;
+  /** Host header names accepted besides the loopback ones. */
+  allowedHosts: string[];
+  /** Browser origins accepted besides loopback ones. */
+  allowedOrigins: string[];
+  /** A session with no request for this long ends; 0: never. */
+  sessionIdleMs: number;
+}
+
+/** Shorter than this, a token guarding the desktop is too easy to guess. */
+export const MIN_TOKEN_CHARS = 16;
 
 export interface Config {
   /** Bounds for one app walk. */
@@ -42,6 +62,7 @@ export interface Config {
   /** How many pairs and bytes the artifact dir keeps before the oldest pairs go. */
   retention: RetentionLimits;
   transport: TransportName;
+  http: HttpSettings;
   /** Guard rails: mode, app allow/deny lists, rate limit. */
   policy: PolicySettings;
   /** The artifact dir when given by flag or variable (else the default under tmp). */
@@ -64,13 +85,21 @@ export const DEFAULT_CONFIG: Config = {
   screenshots: 'file',
   retention: { maxPairs: DEFAULT_MAX_PAIRS, maxBytes: DEFAULT_MAX_BYTES },
   transport: 'stdio',
+  http: {
+    host: '127.0.0.1',
+    port: DEFAULT_HTTP_PORT,
+    allowedHosts: [],
+    allowedOrigins: [],
+    sessionIdleMs: 30 * 60_000,
+  },
   policy: DEFAULT_POLICY,
   visible: 'new',
   recordText: false,
 };
 
 type Kind =
-  | { type: 'int'; min: number }
+  | { type: 'int'; min: number; max?: number }
+  | { type: 'text'; secret?: boolean; minLength?: number }
   | { type: 'bool' }
   | { type: 'enum'; values: readonly string[]; aliases?: Record<string, string> }
   | { type: 'list' }
@@ -259,22 +288,65 @@ export const SETTINGS: readonly Setting[] = [
     env: 'AXPAGE_TRANSPORT',
     flag: 'transport',
     arg: 'NAME',
-    help: 'stdio (default; the only one for now)',
+    help: 'stdio (default) | http: Streamable HTTP on --host and --port, bearer token required (--http is --transport http)',
     kind: { type: 'enum', values: TRANSPORTS },
-    apply: (c, v) => {
-      if (v !== 'stdio') {
-        throw new ConfigError(
-          `transport ${String(v)} is not available yet in this version of axpage; use --transport stdio (the default)`,
-        );
-      }
-      c.transport = v;
-    },
+    apply: (c, v) => (c.transport = v as TransportName),
+  },
+  {
+    env: 'AXPAGE_HOST',
+    flag: 'host',
+    arg: 'HOST',
+    help: 'http: address to listen on (default 127.0.0.1; anything but loopback is warned about)',
+    kind: { type: 'text' },
+    apply: (c, v) => (c.http.host = v as string),
+  },
+  {
+    env: 'AXPAGE_PORT',
+    flag: 'port',
+    arg: 'N',
+    help: `http: port to listen on (default ${DEFAULT_HTTP_PORT}; 0 = any free port, the URL printed at start names it)`,
+    kind: { type: 'int', min: 0, max: 65535 },
+    apply: (c, v) => (c.http.port = v as number),
+  },
+  {
+    env: 'AXPAGE_TOKEN',
+    flag: 'token',
+    arg: 'TOKEN',
+    help: `http: bearer token clients must send (at least ${MIN_TOKEN_CHARS} characters); unset: a random one is printed once at start. Prefer the variable or the file: flags show in ps`,
+    kind: { type: 'text', secret: true, minLength: MIN_TOKEN_CHARS },
+    apply: (c, v) => (c.http.token = v as string),
+  },
+  {
+    env: 'AXPAGE_ALLOWED_HOSTS',
+    flag: 'allowed-hosts',
+    arg: 'LIST',
+    help: 'http: Host header names accepted besides localhost, 127.0.0.1 and [::1] (any port)',
+    kind: { type: 'list' },
+    apply: (c, v) => (c.http.allowedHosts = v as string[]),
+  },
+  {
+    env: 'AXPAGE_ALLOWED_ORIGINS',
+    flag: 'allowed-origins',
+    arg: 'LIST',
+    help: 'http: browser origins accepted besides loopback ones, exactly (https://app.example.com); requests without Origin pass',
+    kind: { type: 'list' },
+    apply: (c, v) => (c.http.allowedOrigins = v as string[]),
+  },
+  {
+    env: 'AXPAGE_SESSION_IDLE_MS',
+    flag: 'session-idle-ms',
+    arg: 'MS',
+    help: 'http: a session with no request for this long ends, its refs and state with it (default 1800000 = 30 min; 0 = never)',
+    kind: { type: 'int', min: 0 },
+    apply: (c, v) => (c.http.sessionIdleMs = v as number),
   },
 ];
 
 /** `--config FILE` / AXPAGE_CONFIG: not a setting itself, where settings are read from. */
 export const CONFIG_FLAG = 'config';
 export const CONFIG_ENV = 'AXPAGE_CONFIG';
+/** `--http`, a flag without a value: `--transport http`. */
+export const HTTP_FLAG = '--http';
 
 export interface LoadOptions {
   /** The server's tool names: `--tools` entries outside them are an error listing them. */
@@ -377,10 +449,31 @@ function parseValue(setting: Setting, raw: string, source: Source, opts: LoadOpt
   switch (kind.type) {
     case 'int': {
       const n = Number(value);
-      if (value === '' || !Number.isInteger(n) || n < kind.min) {
-        throw new ConfigError(`${shown} is not a whole number >= ${kind.min}; unset it or fix it`);
+      if (value === '' || !Number.isInteger(n) || n < kind.min || n > (kind.max ?? Infinity)) {
+        const range = kind.max === undefined ? `>= ${kind.min}` : `from ${kind.min} to ${kind.max}`;
+        throw new ConfigError(`${shown} is not a whole number ${range}; unset it or fix it`);
       }
       return n;
+    }
+    case 'text': {
+      // A secret is never echoed: error messages reach logs and terminals.
+      const named = kind.secret
+        ? source.kind === 'file'
+          ? `config file ${source.file}: "${setting.flag}"`
+          : source.kind === 'env'
+            ? setting.env
+            : `--${setting.flag}`
+        : shown;
+      if (value === '') throw new ConfigError(`${named} is empty; unset it or give a value`);
+      if (kind.secret && /\s/.test(value)) {
+        throw new ConfigError(`${named} contains whitespace; a token is one word`);
+      }
+      if (kind.minLength !== undefined && value.length < kind.minLength) {
+        throw new ConfigError(
+          `${named} is ${value.length} characters; give at least ${kind.minLength} (or leave it unset to have one generated)`,
+        );
+      }
+      return value;
     }
     case 'bool': {
       const v = value.toLowerCase();
@@ -441,6 +534,10 @@ export function parseServeArgs(argv: readonly string[]): {
       help = true;
       continue;
     }
+    if (arg === HTTP_FLAG) {
+      flags.transport = 'http';
+      continue;
+    }
     const m = /^--([a-z-]+)(?:=(.*))?$/s.exec(arg);
     const setting =
       m?.[1] === CONFIG_FLAG
@@ -471,7 +568,8 @@ export function serveHelp(): string {
   const rows = SETTINGS.map((s) => [`  --${s.flag} ${s.arg}`, `${s.help} [${s.env}]`]);
   const width = Math.max(...rows.map((r) => r[0].length)) + 2;
   return [
-    'usage: axpage serve [options]   MCP server on stdio',
+    'usage: axpage serve [options]          MCP server on stdio',
+    '       axpage serve --http [options]   MCP server over Streamable HTTP (http://127.0.0.1:PORT/mcp)',
     '',
     'Each option can also be set by the environment variable in brackets, or as a key (the',
     'flag name) in a JSON config file: defaults < file < variable < flag. Unknown options,',
@@ -479,6 +577,7 @@ export function serveHelp(): string {
     '',
     `${'  --config FILE'.padEnd(width)}JSON settings file, e.g. {"max-depth": 10, "tools": ["-ax_click"]} [${CONFIG_ENV}]`,
     ...rows.map(([flag, help]) => flag.padEnd(width) + help),
+    `  ${HTTP_FLAG}`.padEnd(width) + '--transport http',
     '  --help'.padEnd(width) + 'this text',
   ].join('\n');
 }

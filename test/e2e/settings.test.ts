@@ -111,12 +111,13 @@ it('a config file with an unknown key or a bad value stops the server, naming fi
   );
 });
 
-it('--transport http is "not available yet"; --help lists --config and --tools', () => {
-  const r = refused(['--transport', 'http']);
+it('--transport http with a bad port is refused; --help lists --config, --tools and --http', () => {
+  const r = refused(['--transport', 'http', '--port', '70000']);
   expect(r.code).toBe(2);
-  expect(r.stderr).toMatch(/transport http is not available yet/);
+  expect(r.stderr).toMatch(/--port 70000 is not a whole number from 0 to 65535/);
   const help = spawnSync(process.execPath, [cli, 'serve', '--help'], { encoding: 'utf8' });
   expect(help.status).toBe(0);
   expect(help.stdout).toMatch(/--config FILE/);
   expect(help.stdout).toMatch(/--tools LIST/);
+  expect(help.stdout).toMatch(/--http .*--transport http/);
 });

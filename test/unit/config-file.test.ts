@@ -147,11 +147,9 @@ describe('retention caps and transport in the table', () => {
     );
   });
 
-  it('takes --transport stdio; http is a clear "not available yet"; others are unknown', () => {
+  it('takes --transport stdio and http; others are unknown', () => {
     expect(loadConfig({}, { transport: 'stdio' }).transport).toBe('stdio');
-    expect(rejected(() => loadConfig({}, { transport: 'http' }))).toMatch(
-      /transport http is not available yet.*--transport stdio/,
-    );
+    expect(loadConfig({}, { transport: 'http' }).transport).toBe('http');
     expect(rejected(() => loadConfig({ AXPAGE_TRANSPORT: 'pigeon' }))).toBe(
       'AXPAGE_TRANSPORT=pigeon is not one of stdio, http',
     );

@@ -98,6 +98,7 @@ describe('loadConfig: overrides', () => {
       screenshots: 'off',
       retention: DEFAULT_CONFIG.retention,
       transport: 'stdio',
+      http: DEFAULT_CONFIG.http,
       policy: DEFAULT_CONFIG.policy,
       visible: 'new',
       recordText: false,
@@ -167,8 +168,8 @@ describe('axpage serve flags', () => {
   });
 
   it('refuses unknown flags, flags without values and bad values, naming them', () => {
-    expect(() => parseServeArgs(['--port', '3000', '--bogus'])).toThrow(
-      /unknown argument '--port'/,
+    expect(() => parseServeArgs(['--listen', '3000', '--bogus'])).toThrow(
+      /unknown argument '--listen'/,
     );
     expect(() => parseServeArgs(['stray'])).toThrow(/unknown argument 'stray'/);
     expect(() => parseServeArgs(['--mode'])).toThrow(/--mode needs a value/);
