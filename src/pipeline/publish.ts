@@ -100,6 +100,8 @@ export interface ReportRequest {
   extra?: Record<string, unknown>;
   /** Lines written to a file (with a full-screen screenshot), for lists that can be long. */
   listing?: { title: string; lines: string[] };
+  /** A result in text lines (a workflow's steps), rendered like a read's answer. */
+  answer?: Omit<AnswerRequest, 'indices'>;
 }
 
 export class Publisher {
@@ -277,6 +279,7 @@ export class Publisher {
       screenshotError,
       error: req.error,
       did,
+      answer: req.answer,
     });
     return {
       text,

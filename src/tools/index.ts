@@ -3,6 +3,8 @@ import { assertTools } from './assert.js';
 import { connectTools } from './connect.js';
 import { findTools } from './find.js';
 import { observeTools } from './observe.js';
+import { undoTools } from './undo.js';
+import { workflowTools } from './workflow.js';
 
 /** Every tool the server registers, by family. */
 export const allTools = [
@@ -11,4 +13,6 @@ export const allTools = [
   ...findTools,
   ...actTools,
   ...assertTools,
+  ...undoTools,
+  ...workflowTools,
 ];
