@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { deliverSetValue } from '../actions/index.js';
 import { AxError, PlatformError } from '../errors.js';
-import type { Pipeline } from '../pipeline/pipeline.js';
+import type { ActContext, Pipeline } from '../pipeline/pipeline.js';
 import type { Detail } from '../pipeline/publish.js';
 import type { ToolResponse } from '../pipeline/response.js';
 import type { JournalEntry } from '../pipeline/undo.js';
@@ -56,7 +56,8 @@ export async function undoEntry(
       detail,
       journal: false,
       perform: async (ctx) => {
-        if (!ctx.target) throw new AxError('stale_ref', `${reversal.label} is gone`);
+        if (!ctx.target?.element) throw new AxError('stale_ref', `${reversal.label} is gone`);
+        if (reversal.what === 'state') await assertToggled(ctx, ctx.target.element.id, entry);
         const done = await deliverSetValue(ctx, ctx.target, reversal.previous);
         return { ...done, did: `Undid ${entry.tool} (${entry.did}): ${lowerFirst(done.did)}` };
       },
@@ -69,6 +70,24 @@ export async function undoEntry(
     const code = err instanceof AxError || err instanceof PlatformError ? err.code : undefined;
     if (code !== undefined && GONE.has(code)) pipeline.journal.remove(entry.seq);
     throw err;
+  }
+}
+
+/**
+ * A toggle already back in its previous state did not stay toggled: a key that pops back
+ * up (a calculator's) did something else with the click, and that cannot be reversed.
+ */
+async function assertToggled(ctx: ActContext, elementId: string, entry: JournalEntry) {
+  const reversal = entry.reversal;
+  if (reversal.kind !== 'restore') return;
+  const now = (await ctx.desktop.readElement(elementId)).flags.includes('checked');
+  if (String(now) === reversal.previous) {
+    throw new AxError(
+      'unsupported',
+      `the last action cannot be undone: ${entry.tool} in ${entry.app} (${entry.did}) left ${reversal.label} ${now ? 'checked' : 'unchecked'} as it was, so what it did was not a toggle`,
+      'Nothing was changed. Reverse it by hand if needed',
+      { not_undone: { tool: entry.tool, did: entry.did } },
+    );
   }
 }
 
