@@ -238,6 +238,33 @@ describe('ax_workflow on the form', () => {
     expect(after.some((e) => e.widget === 'name' && e.value === 'orig-changed')).toBe(true);
     await waitFor(() => lastValue('name') === 'orig', 'name rolled back to orig');
   });
+  it('ends a step at its timeout_ms and reports it as timed out; progress comes per step', async () => {
+    const progress: string[] = [];
+    const result = await session.client.callTool(
+      {
+        name: 'ax_workflow',
+        arguments: {
+          steps: [
+            { tool: 'ax_find', args: { app: form.pid, query: 'button:Submit' } },
+            {
+              tool: 'ax_wait_for',
+              id: 'slow',
+              timeout_ms: 400,
+              args: { app: form.pid, query: 'button:Never', timeout_ms: 20_000 },
+            },
+          ],
+        },
+      },
+      undefined,
+      { onprogress: (p) => progress.push(String(p.message)), timeout: 60_000 },
+    );
+    expect(result.isError).toBe(true);
+    const structured = result.structuredContent as Record<string, unknown>;
+    expect(structured.failed_step).toBe('slow');
+    expect(structured.error).toMatch(/slow \(ax_wait_for\) did not finish within 400 ms/);
+    expect(progress).toContain('step 1/2: s1 ax_find');
+    expect(progress).toContain('step 2/2: slow ax_wait_for');
+  });
 });
 
 describe('ax_workflow on real apps', () => {
