@@ -277,15 +277,30 @@ describe('ax_workflow on real apps', () => {
         args: { app: calc.pid, query: `button:${key}` },
       });
       const r = await session.call('ax_workflow', {
-        steps: [click('7'), click('+'), click('8'), click('=')],
+        steps: [
+          click('7'),
+          click('+'),
+          click('8'),
+          click('='),
+          {
+            tool: 'ax_assert',
+            args: { app: calc.pid, query: 'textarea', assertions: { contains_text: '15' } },
+          },
+        ],
       });
       expectOk(r);
-      expect(r.structured.steps_passed).toBe(4);
+      expect(r.structured.steps_passed).toBe(5);
       const tree = await session.call('ax_get_tree', { app: calc.pid });
       const display = /\[AXTextArea \(text\)\] "([^"]*)"/.exec(
         fs.readFileSync(tree.fields.file, 'utf8'),
       );
       expect(display?.[1]).toBe('15');
+      // Its keys are toggle buttons that pop back up: a key press is not a toggle to undo.
+      const undo = await session.call('ax_undo');
+      expect(undo.isError).toBe(true);
+      expect(undo.text).toMatch(
+        /cannot be undone: ax_click .*"=".* so what it did was not a toggle/,
+      );
     } finally {
       await calc.stop();
     }
