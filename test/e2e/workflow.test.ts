@@ -119,6 +119,27 @@ describe('ax_undo', () => {
     expect(lastValue('name')).toBe('kept');
   });
 
+  it('says clearly when the element is gone (its app closed), and restores nothing', async () => {
+    const entry = await session.launch('zenity', ['--entry', '--text', 'Undo target']);
+    try {
+      expectOk(
+        await session.call('ax_set_value', {
+          app: entry.pid,
+          query: 'textfield',
+          value: 'gone soon',
+        }),
+      );
+    } finally {
+      await entry.stop();
+    }
+    const r = await session.call('ax_undo');
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/error: the app left the accessibility bus/);
+    // The entry was dropped: the next undo is about the action before it, not this one again.
+    const next = await session.call('ax_undo');
+    expect(next.text).not.toMatch(/left the accessibility bus/);
+  });
+
   it('says it cannot restore a password', async () => {
     const r = await session.call('ax_set_value', {
       app: form.pid,
