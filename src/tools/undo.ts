@@ -22,6 +22,7 @@ export const undo = defineTool({
   description: 'Undo the last set_value, type or toggle, or say why not.',
   kind: 'action',
   input: z.object({}),
+  output: z.object({ undone: z.object({ tool: z.string(), did: z.string() }) }),
   async handle(_args, { pipeline }) {
     const entry = pipeline.journal.last();
     if (!entry) {

@@ -70,6 +70,22 @@ export const workflow = defineTool({
     steps: z.array(stepShape).describe('In order.'),
     rollback: z.boolean().optional().describe('Undo done steps on failure.'),
   }),
+  output: z.object({
+    steps_run: z.number(),
+    steps_passed: z.number(),
+    steps: z.array(
+      z.object({
+        id: z.string(),
+        tool: z.string(),
+        status: z.enum(['passed', 'failed', 'timed_out']),
+        pair: z.string().optional(),
+        error: z.string().optional(),
+      }),
+    ),
+    failed_step: z.string().optional(),
+    rolled_back: z.array(z.object({ tool: z.string(), pair: z.string().optional() })).optional(),
+    not_rolled_back: z.array(z.object({ tool: z.string(), reason: z.string() })).optional(),
+  }),
   async handle(args, ctx) {
     const plan = planWorkflow(args.steps, STEP_TOOLS, MAX_STEPS);
     return runWorkflow(plan, args.rollback ?? false, ctx);
