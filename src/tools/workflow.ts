@@ -98,7 +98,9 @@ async function runWorkflow(
   ctx: ToolContext,
 ): Promise<ToolResponse> {
   const { pipeline } = ctx;
-  const mark = pipeline.journal.mark;
+  // The journal's seq ranges of the steps: rollback takes back only what they recorded,
+  // not an action another call of this session made meanwhile.
+  const windows: Array<[number, number]> = [];
   const results = new Map<string, unknown>();
   const outcomes: StepOutcome[] = [];
   const texts: string[][] = [];
@@ -106,7 +108,9 @@ async function runWorkflow(
   for (const step of plan) {
     if (ctx.signal.aborted) break;
     notifier().progress(`step ${step.n}/${plan.length}: ${step.id} ${step.def.name}`);
+    const before = pipeline.journal.mark;
     const { outcome, response } = await runStep(step, results, ctx);
+    windows.push([before, pipeline.journal.mark]);
     outcomes.push(outcome);
     texts.push(response?.text.split('\n') ?? []);
     if (response) results.set(step.id, response.structured);
@@ -115,7 +119,7 @@ async function runWorkflow(
       break;
     }
   }
-  const rolled = failed && rollback ? await rollBack(pipeline, mark) : undefined;
+  const rolled = failed && rollback ? await rollBack(pipeline, windows) : undefined;
   return report(pipeline, plan.length, outcomes, texts, failed, rolled, ctx.signal.aborted);
 }
 
@@ -190,10 +194,17 @@ interface RolledBack {
   texts: string[][];
 }
 
-/** Takes back what the journal recorded since the workflow began, newest first. */
-async function rollBack(pipeline: Pipeline, mark: number): Promise<RolledBack> {
+/** Takes back what the journal recorded during the steps, newest first. */
+async function rollBack(
+  pipeline: Pipeline,
+  windows: ReadonlyArray<[number, number]>,
+): Promise<RolledBack> {
   const rolled: RolledBack = { undone: [], notUndone: [], texts: [] };
-  for (const entry of pipeline.journal.since(mark)) {
+  const first = windows[0]?.[0] ?? pipeline.journal.mark;
+  const ofSteps = pipeline.journal
+    .since(first)
+    .filter((e) => windows.some(([from, to]) => e.seq > from && e.seq <= to));
+  for (const entry of ofSteps) {
     if (entry.reversal.kind === 'none') {
       rolled.notUndone.push({ tool: entry.tool, reason: entry.reversal.reason });
       continue;
