@@ -5,6 +5,7 @@
  * (a Save button that enables a moment later). Each step reports its own effect.
  */
 import type { Delivered, Reading, Scene } from './types.js';
+import { irreversible } from './undo.js';
 
 /** How long a step's effect is polled for before the next step goes anyway. */
 export const READ_BACK_MS = 400;
@@ -77,6 +78,11 @@ function combine(
     restore,
     // After a failed step the last one that ran is what the verdict reads.
     error,
+    // One input is taken back as it is; several (a click, text, a key) are not.
+    undo:
+      done.length === 1
+        ? last.undo
+        : irreversible('it sent several inputs in one call (click, text, key)'),
   };
 }
 

@@ -11,6 +11,7 @@ import { fronted } from './front.js';
 import { watchElement } from './read-back.js';
 import type { ActionTarget, Delivered, Delivery, Scene } from './types.js';
 import { assertEnabled, assertOnScreen } from './validate.js';
+import { irreversible, restoreToggle } from './undo.js';
 
 export type ClickType = 'single' | 'double' | 'right';
 
@@ -55,6 +56,11 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
       : target.label;
   assertEnabled({ ...target, element, label });
   const verb = VERBS[clickType];
+  // A single click toggles a check box or selects a radio button: that can be taken back.
+  const undo =
+    clickType === 'single' && element
+      ? restoreToggle(view, view.snapshot.elements.indexOf(element))
+      : irreversible(`a ${clickType} click cannot be reversed`);
   if (background) {
     const action = element && clickType === 'single' ? pressAction(element) : undefined;
     if (!element || !action) {
@@ -73,6 +79,7 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
       delivery: 'background',
       touched,
       mayDismiss: mayDismiss(element),
+      undo,
     };
   }
   const point = requirePoint(target);
@@ -90,6 +97,7 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
     restore,
     touched,
     mayDismiss: mayDismiss(element),
+    undo,
   };
 }
 

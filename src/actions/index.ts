@@ -21,3 +21,11 @@ export {
   assertEnabled,
   untypeable,
 } from './validate.js';
+export {
+  irreversible,
+  MAX_UNDO_TEXT,
+  restoreText,
+  restoreToggle,
+  restoreValue,
+  type Reversal,
+} from './undo.js';

@@ -3,6 +3,7 @@ import type { KeyCombo } from '../platform/desktop.js';
 import { fronted } from './front.js';
 import type { Delivered, Scene } from './types.js';
 import { assertKnownKey } from './validate.js';
+import { irreversible } from './undo.js';
 
 /** "ctrl+shift+s": the modifiers once, then the key. */
 export function keyLabel(combo: KeyCombo): string {
@@ -18,6 +19,7 @@ export async function deliverKey(scene: Scene, combo: KeyCombo): Promise<Deliver
     delivery: 'foreground',
     restore,
     mayDismiss: DISMISS_KEYS.has(combo.key),
+    undo: irreversible('a key press cannot be reversed (what it did depends on the app)'),
   };
 }
 

@@ -8,6 +8,7 @@ import { AxError } from '../errors.js';
 import { pressAction } from './click.js';
 import type { ActionTarget, Delivered, Reading, Scene } from './types.js';
 import { assertEnabled } from './validate.js';
+import { restoreText, restoreToggle, restoreValue, SECRET_NOT_KEPT } from './undo.js';
 
 /** Roles whose value is a number in a range even when they also take text. */
 const RANGE_ROLES = new Set(['AXSlider', 'AXIncrementor', 'AXScrollBar']);
@@ -28,6 +29,8 @@ export async function deliverSetValue(
     const want = parseBool(value);
     const has = element.flags.includes('checked');
     const action = pressAction(element);
+    // Setting a radio button on turns its group's other one off: the way back is that one.
+    const undo = restoreToggle(scene.view, target.index);
     if (want !== has) {
       if (!action) {
         throw new AxError(
@@ -42,6 +45,7 @@ export async function deliverSetValue(
       did: `Set ${label} to ${want ? 'checked' : 'unchecked'}${want === has ? ' (already was)' : ''}`,
       route: 'ax',
       delivery: 'background',
+      undo,
       probe: async () =>
         (await desktop.readElement(element.id)).flags.includes('checked') === want
           ? 'landed'
@@ -77,6 +81,7 @@ export async function deliverSetValue(
       did: `Set ${label} to ${number} (was ${range.value})`,
       route: 'ax',
       delivery: 'background',
+      undo: restoreValue(target, range.value),
       probe: async () =>
         Math.abs((await desktop.readValue(element.id)).value - number) <= tolerance
           ? 'landed'
@@ -86,6 +91,10 @@ export async function deliverSetValue(
   if (editable) {
     const secure = element.flags.includes('secure');
     if (secure) scene.checkSecureInput?.(label);
+    // Read for the undo journal only: a password's previous content is never read.
+    const undo = secure
+      ? SECRET_NOT_KEPT
+      : restoreText(target, await desktop.readText(element.id).catch(() => undefined));
     await desktop.setText(element.id, value);
     const probe = async (): Promise<Reading> =>
       secure ? 'unreadable' : (await desktop.readText(element.id)) === value ? 'landed' : 'absent';
@@ -94,6 +103,7 @@ export async function deliverSetValue(
       did: `Set the text of ${label}${secure ? '' : ` (${[...value].length} chars)`}`,
       route: 'ax',
       delivery: 'background',
+      undo,
       probe,
     };
   }

@@ -9,6 +9,7 @@ import { backgroundImpossible } from './escalation.js';
 import { fronted } from './front.js';
 import type { ActionTarget, Delivered, Delivery, Reading, Scene } from './types.js';
 import { assertEnabled, assertTypeable } from './validate.js';
+import { restoreText, SECRET_NOT_KEPT } from './undo.js';
 
 export interface TypeRequest {
   /** The field the call named; without one, see fieldFor. */
@@ -32,6 +33,8 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
   const chars = secure ? 'the text' : `${[...text].length} chars`;
   const current =
     element && !secure ? await desktop.readText(element.id).catch(() => undefined) : undefined;
+  // The text read for the verdict is also the way back (never a password's).
+  const undo = secure ? SECRET_NOT_KEPT : restoreText(field, current);
   const expected = clearFirst ? text : current !== undefined ? current + text : undefined;
   const probe: (() => Promise<Reading>) | undefined = secure
     ? () => Promise.resolve('unreadable')
@@ -55,6 +58,7 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
       route: 'ax',
       delivery: 'background',
       probe,
+      undo,
     };
   }
   const { restore } = await fronted(scene, async () => {
@@ -77,6 +81,7 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
     delivery: 'foreground',
     restore,
     probe,
+    undo,
   };
 }
 

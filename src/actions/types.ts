@@ -5,6 +5,7 @@
 import type { Element } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import type { Desktop } from '../platform/desktop.js';
+import type { Reversal } from './undo.js';
 
 export type Delivery = 'background' | 'foreground';
 
@@ -63,4 +64,6 @@ export interface Delivered {
    * the pipeline then gives a dialog still up a moment to go before it reports it.
    */
   mayDismiss?: boolean;
+  /** How to take the action back (the previous value, read before it was sent), or why not. */
+  undo?: Reversal;
 }

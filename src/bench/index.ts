@@ -22,6 +22,7 @@ import { sessionBytesSection } from './session-bytes.js';
 import { snapshotSection } from './snapshot.js';
 import { soakSection } from './soak.js';
 import { summarySizeSection, summaryTotals } from './summary-size.js';
+import { workflowSection } from './workflow.js';
 
 function gitRev(): string {
   try {
@@ -101,6 +102,9 @@ async function main(): Promise<number> {
     await section('4. Actions (issue 3)', () => actionsSection(ctx));
     await section('5. Queries (issue 4)', () => queriesSection(ctx));
     await section('6. Summary bytes of scripted tasks (issue 7)', () => sessionBytesSection(ctx));
+    await section('8. Workflow of 10 steps vs 10 single calls (issue 11)', () =>
+      workflowSection(ctx),
+    );
     await section('3b. Summary size of every call in this run', async () => summaryTotals(ctx));
     await section('7. Soak (issue 8)', () => soakSection(ctx));
   } finally {

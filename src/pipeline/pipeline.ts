@@ -43,6 +43,7 @@ import { resolveInView, type ResolvedTarget, type ResolveOptions, type Target } 
 import { ViewCache } from './views.js';
 import { adviseAccess } from './platform-errors.js';
 import { noteWalk, notifier } from './notify.js';
+import { UndoJournal } from './undo.js';
 
 /** What an observation tool sees: the view and, when it named one, its target. */
 export interface Observed {
@@ -96,6 +97,8 @@ export interface ActRequest {
   /** `full` lists every visible element, not only what this session has not seen. */
   detail?: Detail;
   perform: (ctx: ActContext) => Promise<ActOutcome>;
+  /** False for an undo itself: it is not recorded as an action to take back. */
+  journal?: boolean;
   extra?: (after: SnapshotView, outcome: ActOutcome) => Record<string, unknown>;
 }
 
@@ -120,6 +123,8 @@ export class Pipeline {
   readonly apps = new AppDirectory();
   readonly policy: Policy;
   readonly views = new ViewCache(this.refs);
+  /** The actions of this session that reached an app, for ax_undo and workflow rollback. */
+  readonly journal = new UndoJournal();
   private readonly lock = new KeyedLock();
   private readonly publisher: Publisher;
   private desktopPromise?: Promise<Desktop>;
@@ -322,6 +327,15 @@ export class Pipeline {
       };
       const outcome = await req.perform(ctx);
       const actMs = Date.now() - startedAt;
+      if (req.journal !== false) {
+        this.journal.record({
+          tool,
+          pid,
+          app: before.snapshot.app,
+          did: outcome.did,
+          reversal: outcome.undo ?? { kind: 'none', reason: `${tool} cannot be reversed` },
+        });
+      }
       try {
         return await this.judgeAndPublish(tool, pid, req, {
           before,

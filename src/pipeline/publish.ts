@@ -142,7 +142,7 @@ export interface ReportRequest {
   extra?: Record<string, unknown>;
   /** Lines written to a file (with a full-screen screenshot), for lists that can be long. */
   listing?: { title: string; lines: string[] };
-  /** A result as text lines (no view to name elements from). */
+  /** A result as text lines (a workflow's steps, a diff of two pairs), rendered like a read's answer. */
   answer?: Omit<AnswerRequest, 'indices'>;
 }
 

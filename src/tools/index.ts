@@ -8,6 +8,8 @@ import { observeTools } from './observe.js';
 import { sessionTools } from './session.js';
 import { scriptTools } from './script.js';
 import { visualTools } from './visual.js';
+import { undoTools } from './undo.js';
+import { workflowTools } from './workflow.js';
 
 /** Every tool the server registers, by family. */
 export const allTools = [
@@ -21,4 +23,6 @@ export const allTools = [
   ...auditTools,
   ...scriptTools,
   ...visualTools,
+  ...undoTools,
+  ...workflowTools,
 ];

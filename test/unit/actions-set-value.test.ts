@@ -71,7 +71,8 @@ describe('deliverSetValue on other elements', () => {
     const view = formView();
     const desktop = recordingDesktop(view);
     const done = await deliverSetValue(sceneOf(view, desktop), target(view, 'name'), 'Grace');
-    expect(desktop.names()).toEqual(['setText']);
+    // The text before is read first: the undo journal's way back (the walk's value may be cut).
+    expect(desktop.names()).toEqual(['readText', 'setText']);
     expect(await done.probe?.()).toBe('landed');
   });
 
