@@ -48,7 +48,7 @@ export const click = defineTool({
   name: 'ax_click',
   title: 'Click an element',
   description:
-    'Click an element by ref, query or coordinates; optionally then type text and press a key, each step waiting for the app. Returns what changed and any app_switch.',
+    'Click by ref, query or point; optionally then type text and press a key. Returns changes.',
   kind: 'action',
   input: z.object({
     detail: detailArg.optional(),
@@ -108,8 +108,7 @@ export const click = defineTool({
 export const clickAt = defineTool({
   name: 'ax_click_at',
   title: 'Click at screen coordinates',
-  description:
-    'Click at a screen point (top-left origin): background presses the element there through accessibility, foreground sends a real click.',
+  description: 'Click at a screen point: background presses the element there, foreground clicks.',
   kind: 'action',
   input: z.object({
     detail: detailArg.optional(),
@@ -138,7 +137,7 @@ export const type = defineTool({
   name: 'ax_type',
   title: 'Type text',
   description:
-    'Type text into an element, else into the focused or the one editable field. Typed text is never logged: the summary shows old -> new (masked for passwords).',
+    'Type into an element, else the focused or only editable field. Text is never logged.',
   kind: 'action',
   input: z.object({
     detail: detailArg.optional(),
@@ -188,7 +187,7 @@ export const setValue = defineTool({
   name: 'ax_set_value',
   title: "Set an element's value",
   description:
-    'Set the value of an element directly: the text of a text field, the number of a slider or spin button, or the state of a check box ("true"/"false"). Read back after setting.',
+    "Set a text field's text, a slider's number or a check box's state (\"true\"), read back.",
   kind: 'idempotent-action',
   input: z.object({
     detail: detailArg.optional(),
@@ -215,7 +214,7 @@ export const keyPress = defineTool({
   name: 'ax_key_press',
   title: 'Press a key or shortcut',
   description:
-    'Press a key or combo in an app (fronted, then restored). Unknown key names are an error, never ignored.',
+    'Press a key or combo in an app (fronted, then restored). Unknown keys are an error.',
   kind: 'action',
   input: z.object({
     detail: detailArg.optional(),
@@ -242,7 +241,7 @@ export const scroll = defineTool({
   name: 'ax_scroll',
   title: 'Scroll',
   description:
-    'Scroll a scrollable element (ref or query; default: the largest scroll area of the app\'s window). direction "down" moves the content up to reveal what is below. amount is in pixels (default 100). Background mode moves the scroll bar through accessibility; foreground sends wheel events.',
+    "Scroll an element (default: the window's largest scroll area); down reveals what is below.",
   kind: 'action',
   input: z.object({
     detail: detailArg.optional(),
@@ -273,8 +272,7 @@ export const scroll = defineTool({
 export const drag = defineTool({
   name: 'ax_drag',
   title: 'Drag',
-  description:
-    'Drag from one element or point to another with a real pointer (the app is fronted, then restored). Give from_ref/from_query or from_x,from_y, and to_ref/to_query or to_x,to_y.',
+  description: 'Drag with a real pointer from an element or point (from_*) to another (to_*).',
   kind: 'action',
   input: z.object({
     detail: detailArg.optional(),

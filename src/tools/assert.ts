@@ -27,8 +27,7 @@ interface Failure {
 export const assertTool = defineTool({
   name: 'ax_assert',
   title: 'Assert element state',
-  description:
-    'Check an element against expected states: passed, or each failure with expected and actual (a result, not an error).',
+  description: "Check an element's state: passed, or each failure with expected and actual.",
   kind: 'read',
   input: z.object({
     ...elementTargetShape,

@@ -6,8 +6,7 @@ import { appArg } from './schemas.js';
 export const isAccessible = defineTool({
   name: 'ax_is_accessible',
   title: 'Check accessibility access',
-  description:
-    'Check that the accessibility stack is reachable; when not, say why and what to do. Call it when other tools fail.',
+  description: 'Check the accessibility stack; when it fails, say why and what to do.',
   kind: 'read',
   input: z.object({}),
   output: z.object({
@@ -38,8 +37,7 @@ export const isAccessible = defineTool({
 export const listApps = defineTool({
   name: 'ax_list_apps',
   title: 'List running applications',
-  description:
-    'List running apps with accessibility: name, pid, windows, frontmost. Use a name or pid as `app` in any tool.',
+  description: 'List running accessible apps: name, pid, windows, frontmost.',
   kind: 'read',
   input: z.object({}),
   output: z.object({
@@ -86,7 +84,7 @@ export const connect = defineTool({
   name: 'ax_connect',
   title: 'Connect to an application',
   description:
-    'Connect to an app (name, pid or window title), optionally with an alias, and take its first snapshot. Optional: every tool takes app directly.',
+    'Connect to an app (optionally with an alias) and snapshot it. Optional: tools take app.',
   kind: 'session',
   input: z.object({
     app: appArg,

@@ -48,10 +48,7 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
 }
 
 /** How much of the visible list a summary shows (every tool that publishes a tree takes it). */
-export const detailArg = z
-  .enum(['auto', 'full'])
-  .optional()
-  .describe('full: list all visible elements.');
+export const detailArg = z.enum(['auto', 'full']).optional().describe('full: list all visible.');
 
 export function defineTool<Input extends z.ZodObject>(
   def: ToolDefinition<Input>,
@@ -193,7 +190,7 @@ function jsonSchemaOf(schema: z.ZodObject, io: 'input' | 'output'): Tool['inputS
   const { $schema: _draft, ...json } = z.toJSONSchema(schema, {
     target: 'draft-7',
     io,
-    override: ({ jsonSchema }) => {
+    override: ({ jsonSchema, path }) => {
       // An open object says nothing more with `additionalProperties: {}` (the default).
       const extra = jsonSchema.additionalProperties;
       if (typeof extra === 'object' && Object.keys(extra).length === 0) {
@@ -206,6 +203,16 @@ function jsonSchemaOf(schema: z.ZodObject, io: 'input' | 'output'): Tool['inputS
       if (types?.every((t) => typeof t === 'string')) {
         delete jsonSchema.anyOf;
         jsonSchema.type = types as Array<'string' | 'number'>;
+      }
+      // A nested object of any keys says nothing more with an empty `properties` (a
+      // tool's own input keeps it: some clients read the top level's properties).
+      if (
+        path.length > 0 &&
+        jsonSchema.type === 'object' &&
+        jsonSchema.properties &&
+        Object.keys(jsonSchema.properties).length === 0
+      ) {
+        delete jsonSchema.properties;
       }
       // An enum of strings says its type by its values.
       if (jsonSchema.type === 'string' && jsonSchema.enum?.every((v) => typeof v === 'string')) {

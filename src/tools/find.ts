@@ -41,7 +41,7 @@ export const find = defineTool({
   name: 'ax_find',
   title: 'Find elements',
   description:
-    'Find elements by query: the best match with its ref, the count and the next candidates (every match in the tree file).',
+    'Find elements by query: best match with ref, count, next candidates (all in the file).',
   kind: 'read',
   input: z.object({
     app: optionalAppArg,
@@ -252,8 +252,7 @@ export const find = defineTool({
 export const getAttributes = defineTool({
   name: 'ax_get_attributes',
   title: 'Get all attributes of an element',
-  description:
-    'Everything known about one element: roles, name, value (masked for passwords), frame, states, actions, interfaces, toolkit attributes.',
+  description: 'Everything known about one element: roles, name, value, frame, states, actions.',
   kind: 'read',
   input: z.object({ ...elementTargetShape, detail: detailArg }),
   output: z.object({
@@ -318,7 +317,7 @@ export const getValue = defineTool({
   name: 'ax_get_value',
   title: "Get an element's value",
   description:
-    "Read an element's value fresh from the app: a text field's text, a slider's number, a check box's state, else its name. Password fields are never read.",
+    "Read an element's value fresh: text, number, check state, else name. Never a password.",
   kind: 'read',
   input: z.object({ ...elementTargetShape, detail: detailArg }),
   output: z.object({
@@ -356,8 +355,7 @@ export const getValue = defineTool({
 export const waitIdle = defineTool({
   name: 'ax_wait_idle',
   title: 'Wait until the app is idle',
-  description:
-    'Wait until the app stops changing (no change events for quiet_ms), up to timeout_ms, then snapshot the settled state.',
+  description: 'Wait until the app stops changing (quiet_ms), up to timeout_ms, then snapshot it.',
   kind: 'read',
   input: z.object({
     app: appArg,
@@ -400,7 +398,7 @@ export const waitFor = defineTool({
   name: 'ax_wait_for',
   title: 'Wait for an element to appear or disappear',
   description:
-    "Wait until an element matching the query appears (or disappears), re-reading the app when it changes, bounded by timeout_ms. Returns the element's ref when it appeared.",
+    "Wait until a query's element appears (or disappears), up to timeout_ms; returns its ref.",
   kind: 'read',
   input: z.object({
     app: appArg,

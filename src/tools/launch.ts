@@ -9,7 +9,7 @@ import { appArg } from './schemas.js';
 export const launchAppTool = defineTool({
   name: 'ax_launch_app',
   title: 'Launch app',
-  description: 'Start an app, observe it.',
+  description: 'Start an app by command or desktop name, and observe it.',
   kind: 'action',
   input: z.object({
     command: z
@@ -57,7 +57,7 @@ export const quitAppTool = defineTool({
   input: z.object({
     // Required, never the frontmost by default: quitting is not a thing to guess.
     app: appArg.describe('Name, pid, title or alias.'),
-    force: z.boolean().optional().describe('SIGTERM too.'),
+    force: z.boolean().optional().describe('SIGTERM it if still running after 5 s.'),
   }),
   async handle(args, { pipeline, signal }) {
     const opts = { force: args.force ?? false, waitMs: QUIT_WAIT_MS, signal };

@@ -7,8 +7,7 @@ import { appArg, optionalAppArg, queryArg, rectShape, refArg, targetOf } from '.
 export const getTree = defineTool({
   name: 'ax_get_tree',
   title: 'Get the element tree',
-  description:
-    'Walk an app (all windows, dialogs first) into a greppable tree file plus a screenshot. Grep the file by role (AXButton) or text.',
+  description: 'Walk an app (dialogs first) into a greppable tree file plus a screenshot.',
   kind: 'read',
   input: z.object({
     app: optionalAppArg,
@@ -44,7 +43,7 @@ export const screenshot = defineTool({
   name: 'ax_screenshot',
   title: 'Capture a screenshot',
   description:
-    'Capture an app window (default: its dialog, else its main window), a window by index, a region or the screen. Password fields are filled over.',
+    "Capture an app's window (default: its dialog), a window by index, a region or the screen.",
   kind: 'read',
   input: z.object({
     app: optionalAppArg,

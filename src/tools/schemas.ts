@@ -14,13 +14,13 @@ export const appArg = z
 /** The app of a tool that works on the frontmost app when none is named. */
 export const optionalAppArg = appArg
   .optional()
-  .describe('App name, pid, window title or alias (default: frontmost).');
+  .describe('App name, pid, title or alias (default frontmost).');
 
 export const refArg = z
   .string()
   // A refinement, not a pattern: the description says the format, and tools/list stays short.
   .refine((v) => /^\s*e[1-9][0-9]*\s*$/.test(v), 'a ref looks like e42')
-  .describe('Element ref, e.g. "e42" (names its app).');
+  .describe('Element ref, e.g. "e42".');
 
 export const queryArg = z
   .string()
