@@ -1,6 +1,6 @@
 /**
  * The MCP server: tools registered from their definitions, one pipeline behind them.
- * Transport-agnostic; cli.ts wires stdio.
+ * Transport-agnostic: cli.ts serves it over stdio, transport/http.ts one per HTTP session.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createRequire } from 'node:module';
