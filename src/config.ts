@@ -382,6 +382,15 @@ export function loadConfig(
       setting.apply(config, parseValue(setting, fromFlag, { kind: 'flag' }, opts));
     }
   }
+  // A flag of the HTTP transport on a stdio server would be silently ignored; the
+  // environment and a config file may hold them for both (they apply once --http is on).
+  const httpOnly = SETTINGS.filter((s) => s.help.startsWith('http:') && s.flag in flags);
+  if (config.transport !== 'http' && httpOnly.length > 0) {
+    const given = httpOnly.map((s) => `--${s.flag}`).join(', ');
+    throw new ConfigError(
+      `${given} applies to the HTTP transport, and this server runs on stdio; add --http, or drop ${given}`,
+    );
+  }
   return config;
 }
 

@@ -67,24 +67,22 @@ export const MIN_CONTRAST = 4.5;
 /** Smaller text regions than this (points) hold too few pixels to judge a contrast. */
 const MIN_TEXT_REGION = { w: 6, h: 8 };
 
-/** Controls a keyboard user must be able to reach with Tab (menus and tabs use arrows). */
-const TAB_STOP_ROLES: ReadonlySet<string> = new Set([
-  'AXButton',
-  'AXToggleButton',
-  'AXCheckBox',
-  'AXSwitch',
-  'AXRadioButton',
-  'AXPopUpButton',
-  'AXMenuButton',
-  'AXComboBox',
-  'AXTextField',
-  'AXSecureTextField',
-  'AXSearchField',
-  'AXTextArea',
-  'AXSlider',
-  'AXIncrementor',
-  'AXLink',
+/**
+ * Controls a keyboard user must be able to reach with Tab: every control but those reached
+ * with arrows or through a parent (menu items, tabs, parts of a date field or a stepper).
+ */
+const NOT_TAB_STOPS = new Set([
+  'AXDateField',
+  'AXStepper',
+  'AXColorWell',
+  'AXDisclosureTriangle',
+  'AXTab',
+  'AXMenuItem',
+  'AXMenuBarItem',
 ]);
+const TAB_STOP_ROLES: ReadonlySet<string> = new Set(
+  [...CONTROL_ROLES].filter((role) => !NOT_TAB_STOPS.has(role)),
+);
 
 const nameOf = (el: Element): string => el.name.trim();
 const disabled = (el: Element): boolean => el.flags.includes('disabled');

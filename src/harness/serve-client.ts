@@ -6,6 +6,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import path from 'node:path';
 import { packageRoot } from './session.js';
 
@@ -27,6 +28,9 @@ export interface ServeClientOptions {
   name?: string;
   /** Where the server's stderr goes (default: ignored). */
   onStderr?: (chunk: string) => void;
+  /** What the client declares it can do (e.g. sampling), and its handlers for it. */
+  capabilities?: ClientCapabilities;
+  configure?: (client: Client) => void;
 }
 
 export interface ServeClient {
@@ -50,7 +54,11 @@ export async function startServeClient(opts: ServeClientOptions): Promise<ServeC
   });
   const onStderr = opts.onStderr;
   if (onStderr) transport.stderr?.on('data', (chunk: Buffer) => onStderr(chunk.toString()));
-  const client = new Client({ name: opts.name ?? 'axpage-harness', version: '0' });
+  const client = new Client(
+    { name: opts.name ?? 'axpage-harness', version: '0' },
+    opts.capabilities ? { capabilities: opts.capabilities } : undefined,
+  );
+  opts.configure?.(client);
   await client.connect(transport);
   const pid = transport.pid;
   if (pid === null) {

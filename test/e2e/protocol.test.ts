@@ -148,7 +148,12 @@ describe('axpage serve options', () => {
     expect(help.stdout).toMatch(/\[AXPAGE_OUT\]/);
     const bogus = await run(['serve', '--port', '3000', '--bogus']);
     expect(bogus.code).toBe(2);
-    expect(bogus.stderr).toMatch(/unknown argument '--port'/);
+    expect(bogus.stderr).toMatch(/unknown argument '--bogus'/);
+    // An HTTP flag on a stdio server is an error too, not silently ignored.
+    const portOnStdio = await run(['serve', '--port', '3000']);
+    expect(portOnStdio.code).toBe(2);
+    expect(portOnStdio.stderr).toMatch(/--port applies to the HTTP transport.*add --http/);
+    expect(portOnStdio.stdout).toBe('');
     expect(bogus.stdout).toBe('');
   });
 

@@ -65,7 +65,7 @@ describe('http settings', () => {
     expect(e.http.token).toBe('from-the-env-0123456789');
     const f = loadConfig(
       { AXPAGE_TOKEN: 'from-the-env-0123456789' },
-      { token: 'flag-0123456789abcdef' },
+      { transport: 'http', token: 'flag-0123456789abcdef' },
     );
     expect(f.http.token).toBe('flag-0123456789abcdef');
   });
@@ -82,6 +82,14 @@ describe('http settings', () => {
     );
     expect(inFile).toMatch(/^config file c\.json: "token" is 10 characters/);
     for (const message of [short, spaced, inFile]) expect(message).not.toMatch(/secret/);
+  });
+
+  it('an HTTP flag on a stdio server is an error; in the environment it waits for --http', () => {
+    expect(rejected(() => loadConfig({}, { port: '3000', host: '::1' }))).toBe(
+      '--host, --port applies to the HTTP transport, and this server runs on stdio; add --http, or drop --host, --port',
+    );
+    expect(loadConfig({}, { transport: 'http', port: '3000' }).http.port).toBe(3000);
+    expect(loadConfig({ AXPAGE_PORT: '3000' }).transport).toBe('stdio');
   });
 
   it('ports are 0..65535; lists split on commas; idle 0 means never', () => {
