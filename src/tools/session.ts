@@ -31,6 +31,8 @@ export const sessionInfo = defineTool({
     recent_files: z.array(z.string()),
     session_log: z.string(),
     settings: z.record(z.string(), z.unknown()),
+    /** Actions remembered for ax_undo and workflow rollback (reversible or not). */
+    undo_entries: z.number(),
   }),
   async handle(_args, { pipeline, session }) {
     const counts = session.counters();
@@ -70,6 +72,7 @@ export const sessionInfo = defineTool({
         summary_bytes: counts.summary_bytes,
         apps,
         recent_files: recent,
+        undo_entries: pipeline.journal.size,
         session_log: session.file,
         settings,
       },

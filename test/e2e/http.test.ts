@@ -151,6 +151,36 @@ describe('MCP over HTTP through the SDK client', () => {
     for (const key of ['AC', 'MS', '=']) expect(tree).toContain(`"${key}"`);
   });
 
+  it('resources, completions and prompts work over HTTP as over stdio', async () => {
+    const c = await connect();
+    const listed = await c.client.listResources();
+    expect(listed.resources.map((r) => r.uri)).toEqual(
+      expect.arrayContaining(['axpage://apps', 'axpage://artifacts', 'axpage://status']),
+    );
+    // A tree read through its template walks galculator and writes a pair on disk.
+    const read = await c.client.readResource({ uri: `axpage://app/${calc.pid}/tree` });
+    const text = (read.contents[0] as { text?: string }).text ?? '';
+    for (const key of ['AC', 'MS', '=']) expect(text).toContain(`"${key}"`);
+    const index = await c.client.readResource({ uri: 'axpage://artifacts' });
+    const pairs = JSON.parse((index.contents[0] as { text: string }).text) as {
+      pairs: Array<{ tree?: { uri: string } }>;
+    };
+    const newest = pairs.pairs[0]?.tree?.uri.replace(/^file:\/\//, '') ?? '';
+    expect(fs.readFileSync(decodeURI(newest), 'utf8')).toBe(text);
+    const completed = await c.client.complete({
+      ref: { type: 'ref/resource', uri: 'axpage://app/{name}/tree' },
+      argument: { name: 'name', value: 'galc' },
+    });
+    expect(completed.completion.values).toContain('galculator');
+    const prompt = await c.client.getPrompt({
+      name: 'test_app',
+      arguments: { app: 'galculator', goal: 'add 7 and 8' },
+    });
+    const said = prompt.messages.map((m) => (m.content as { text?: string }).text ?? '').join('');
+    expect(said).toContain('galculator');
+    expect(said).toContain('add 7 and 8');
+  });
+
   it('two sessions keep their own state: aliases and what each has been shown', async () => {
     const a = await connect();
     const b = await connect();

@@ -225,6 +225,9 @@ describe('ax_session_info', () => {
     expect(b.summary_bytes - a.summary_bytes).toBe(
       [first, ...made].reduce((n, r) => n + Buffer.byteLength(r.text), 0),
     );
+    // No action reached an app (the click found nothing): nothing new to undo.
+    expect(typeof b.undo_entries).toBe('number');
+    expect(b.undo_entries - a.undo_entries).toBe(0);
     // The log on disk agrees: one line per call, the second info's own included.
     expect(readLog(sessionLog())).toHaveLength(b.calls + 1);
     const info = second.structured as {
