@@ -50,7 +50,7 @@ const STEPS: Step[] = [
   },
   {
     tool: 'ax_find',
-    args: () => ({ app: 'factory', query: 'button:Get Busy' }),
+    args: () => ({ app: 'factory', query: 'button:"link button"' }),
     note: 'find by role:title (the query language every tool shares)',
   },
   { tool: 'ax_screenshot', args: () => ({ app: 'factory' }), note: 'a screenshot with its tree' },

@@ -156,7 +156,7 @@ export const find = defineTool({
     }
     const limit = args.limit ?? 50;
     let matched: ReturnType<typeof findMatches> | undefined;
-    const run = (view: SnapshotView): ReturnType<typeof findMatches> => {
+    const optionsOf = (view: SnapshotView): FindOptions => {
       const focusedIndex = view.snapshot.elements.findIndex((e) => e.flags.includes('focused'));
       const rootIndex =
         args.element !== undefined ? view.refs.indexOf(args.element.trim()) : undefined;
@@ -177,9 +177,10 @@ export const find = defineTool({
         maxDepth: args.max_depth,
         limit,
       };
-      matched ??= findMatches(view.snapshot, query, options);
-      return matched;
+      return options;
     };
+    const run = (view: SnapshotView): ReturnType<typeof findMatches> =>
+      (matched ??= findMatches(view.snapshot, query, optionsOf(view)));
     return pipeline.observe('ax_find', {
       reuse: true,
       app: args.app,
@@ -205,12 +206,27 @@ export const find = defineTool({
           visible: view.visible[m.index],
         }));
         if (!best) {
+          // Matches that are there but not on screen (another tab, scrolled away): say so,
+          // or the closest name would read as the very text that "did not match".
+          const options = optionsOf(view);
+          const hidden = options.includeHidden
+            ? []
+            : findMatches(view.snapshot, query, { ...options, includeHidden: true }).matches;
           return {
             found: false,
             count: 0,
             candidates,
             tried: result.tried,
-            suggestions: args.query ? suggestNames(view.snapshot, args.query, 5) : [],
+            ...(hidden.length > 0
+              ? {
+                  hidden_matches: hidden.slice(0, 5).map((m) => ({
+                    ref: view.refs[m.index],
+                    role: view.snapshot.elements[m.index].role,
+                    title: titleOf(view.snapshot.elements[m.index]),
+                  })),
+                  hidden_count: hidden.length,
+                }
+              : { suggestions: args.query ? suggestNames(view.snapshot, args.query, 5) : [] }),
           };
         }
         const el = view.snapshot.elements[best.index];
@@ -239,6 +255,12 @@ export const find = defineTool({
         const result = run(view);
         const what = args.query !== undefined ? `'${args.query}'` : 'the filter';
         if (!facts.found) {
+          const hidden = facts.hidden_matches as
+            Array<{ ref: string; role: string; title: string }> | undefined;
+          if (hidden) {
+            const listed = hidden.map((h) => `${h.ref} ${h.role} '${h.title}'`).join(', ');
+            return `No visible element matches ${what}; ${facts.hidden_count as number} not on screen (another tab or page, scrolled away): ${listed}. Bring it into view, or pass include_hidden: true`;
+          }
           const near = (facts.suggestions as string[] | undefined) ?? [];
           return `No element matches ${what} (tried: ${result.tried.join(', ')})${near.length ? `; closest names: ${near.map((n) => `'${n}'`).join(', ')}` : '; grep the tree file or widen the query (title~text, /regex/)'}`;
         }

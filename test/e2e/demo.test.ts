@@ -24,6 +24,9 @@ it('runs every step successfully and leaves tree/screenshot pairs', () => {
   expect(res.status, `${res.stdout}\n${res.stderr}`).toBe(0);
   expect(res.stdout).not.toMatch(/^status: error/m);
   expect((res.stdout.match(/^status: success/gm) ?? []).length).toBeGreaterThanOrEqual(9);
+  // Every step shows what it says it shows: the find step finds its button.
+  expect(res.stdout).toMatch(/^summary: Found 1 match for 'button:"link button"'/m);
+  expect(res.stdout).not.toMatch(/^summary: No (visible )?element matches/m);
   const files = fs.readdirSync(out);
   const trees = files.filter((f) => f.endsWith('.txt'));
   expect(trees.length).toBeGreaterThanOrEqual(8);

@@ -106,6 +106,28 @@ describe('ax_find', () => {
     expect(r.fields.summary).toMatch(/tried/);
   });
 
+  it('says a match is there but not on screen, with its ref, rather than "no match"', async () => {
+    // "Get Busy" is on a notebook page of the widget factory that is not the one shown.
+    const r = await session.call('ax_find', { app: factory.pid, query: 'button:Get Busy' });
+    const s = r.structured as Found & {
+      hidden_matches?: Array<{ ref: string; title: string }>;
+    };
+    expect(s.found).toBe(false);
+    expect(s.hidden_matches?.[0]?.title).toBe('Get Busy');
+    const ref = s.hidden_matches![0].ref;
+    expect(r.fields.summary).toContain(`not on screen`);
+    expect(r.fields.summary).toContain(ref);
+    // The tree file has it, offscreen, under that ref; include_hidden finds the same one.
+    const tree = fs.readFileSync(r.fields.file, 'utf8');
+    expect(tree).toMatch(new RegExp(`"Get Busy" ${ref} .*offscreen`));
+    const all = await session.call('ax_find', {
+      app: factory.pid,
+      query: 'button:Get Busy',
+      include_hidden: true,
+    });
+    expect((all.structured as Found).element_ref).toBe(ref);
+  });
+
   it('position scope finds the widget under a point', async () => {
     const target = (await session.call('ax_find', { app: form.pid, query: 'button:Submit' }))
       .structured as Found;
