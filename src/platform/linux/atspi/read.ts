@@ -11,6 +11,7 @@ import type { Element, Rect } from '../../../model/element.js';
 import { axRole, roleName, SECURE_ROLES } from '../roles.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { ATSPI, ROOT_PATH } from './bus.js';
+import { actionNamesByIndex, namesMissing } from './chromium.js';
 import { formatId } from './ids.js';
 import { flagsFor, hasState, STATE } from './states.js';
 import type { StateBits } from './states.js';
@@ -249,7 +250,8 @@ export function formatNumber(v: number): string {
 
 export async function readActionNames(call: CallFn, [dest, path]: ObjectRef): Promise<string[]> {
   const [actions] = await call(dest, path, IFACE.Action, 'GetActions');
-  return (actions as Array<[string, string, string]>).map((a) => a[0]);
+  const names = (actions as Array<[string, string, string]>).map((a) => a[0]);
+  return namesMissing(names) ? actionNamesByIndex(call, [dest, path], names.length) : names;
 }
 
 /**
