@@ -61,7 +61,18 @@ const RELATIONS = [
 /** What a caller asks for when it just wants "the" action (a click). */
 const GENERIC = new Set(['click', 'press', 'activate', 'default', 'toggle']);
 /** Which native action a generic request takes, in order of preference. */
-const DEFAULT_ACTIONS = ['click', 'press', 'activate', 'toggle', 'jump', 'open', 'select'];
+const DEFAULT_ACTIONS = [
+  'click',
+  'press',
+  'activate',
+  'toggle',
+  'check',
+  'uncheck',
+  'jump',
+  'open',
+  'select',
+  'dodefault',
+];
 
 export class AtspiActionError extends AtspiCallError {
   constructor(message: string, dbusName?: string) {
