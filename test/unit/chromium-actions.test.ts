@@ -3,7 +3,11 @@
  * ones; the read falls back only when every name is empty.
  */
 import { describe, expect, it } from 'vitest';
-import { actionNamesByIndex, namesMissing } from '../../src/platform/linux/atspi/chromium.js';
+import {
+  actionNamesByIndex,
+  embedsOnly,
+  namesMissing,
+} from '../../src/platform/linux/atspi/chromium.js';
 import { readActionNames, type CallFn } from '../../src/platform/linux/atspi/read.js';
 import { pickAction } from '../../src/platform/linux/atspi/actions.js';
 
@@ -51,5 +55,14 @@ describe("pickAction with Chromium's names", () => {
     expect(pickAction(['check', 'showContextMenu'])).toBe(0);
     expect(pickAction(['showContextMenu', 'doDefault'])).toBe(1);
     expect(pickAction(['doDefault', 'jump'])).toBe(1);
+  });
+});
+
+describe('embedsOnly', () => {
+  it("is true for a container's run of object-replacement characters only", () => {
+    expect(embedsOnly('\uFFFC\uFFFC')).toBe(true);
+    expect(embedsOnly('')).toBe(false);
+    expect(embedsOnly('a\uFFFC')).toBe(false);
+    expect(embedsOnly('Hello')).toBe(false);
   });
 });

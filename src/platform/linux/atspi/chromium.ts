@@ -3,7 +3,8 @@
  * reads. Chromium answers `Action.GetActions` with empty names (it fills in only the
  * localized name, and leaves that empty), while `Action.GetName(i)` gives the real ones
  * ("press", "check", "jump", "select", "activate"): without them no background click
- * could pick an action.
+ * could pick an action. And every Chromium container has a Text interface whose text is
+ * one U+FFFC (embedded object) per child: not a value worth showing.
  */
 import { ATSPI } from './bus.js';
 import type { ObjectRef } from './bus.js';
@@ -26,4 +27,9 @@ export async function actionNamesByIndex(
     ),
   );
   return names;
+}
+
+/** Text made of nothing but embedded-object characters (U+FFFC): a container's, not a value. */
+export function embedsOnly(text: string): boolean {
+  return text.length > 0 && /^\uFFFC+$/.test(text);
 }

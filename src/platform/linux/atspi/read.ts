@@ -11,7 +11,7 @@ import type { Element, Rect } from '../../../model/element.js';
 import { axRole, roleName, SECURE_ROLES } from '../roles.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { ATSPI, ROOT_PATH } from './bus.js';
-import { actionNamesByIndex, namesMissing } from './chromium.js';
+import { actionNamesByIndex, embedsOnly, namesMissing } from './chromium.js';
 import { formatId } from './ids.js';
 import { flagsFor, hasState, STATE } from './states.js';
 import type { StateBits } from './states.js';
@@ -311,7 +311,11 @@ export async function readExtras(
     );
   }
   if (wantsText(nativeRole, b)) {
-    jobs.push(readTextContent(call, ref, mayBeLong(nativeRole, b)).then((t) => (out.value = t)));
+    jobs.push(
+      readTextContent(call, ref, mayBeLong(nativeRole, b)).then((t) => {
+        if (!embedsOnly(t) || b.ifaces.has(IFACE.EditableText)) out.value = t;
+      }),
+    );
   } else if (wantsValue(nativeRole, b)) {
     jobs.push(
       getProp(call, ref, IFACE.Value, 'CurrentValue').then(
