@@ -140,6 +140,20 @@ describe('Chromium web content', () => {
     expect(await reportMatches(/hash=second/)).toMatch(/hash=second/);
   });
 
+  it("scrolls the page in the background through the document's scroll actions", async () => {
+    // The link above jumped down to its section: the page is scrolled.
+    expect(await reportMatches(/scrolled=true/)).toMatch(/scrolled=true/);
+    const up = await session.call('ax_scroll', { app: pid, direction: 'up', amount: 2000 });
+    expect(up.isError, up.text).toBe(false);
+    expect(up.fields.route).toMatch(/ax delivery: background/);
+    expect(await reportMatches(/scrolled=false/)).toMatch(/scrolled=false/);
+    const down = await session.call('ax_scroll', { app: pid, direction: 'down' });
+    expect(down.isError, down.text).toBe(false);
+    expect(await reportMatches(/scrolled=true/)).toMatch(/scrolled=true/);
+    await session.call('ax_scroll', { app: pid, direction: 'up' });
+    expect(await reportMatches(/scrolled=false/)).toMatch(/scrolled=false/);
+  });
+
   it("selects an option of a select through the option's select action", async () => {
     const r = await session.call('ax_click', { app: pid, query: 'Blue' });
     expect(r.isError, r.text).toBe(false);
