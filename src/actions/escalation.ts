@@ -17,10 +17,10 @@ export function backgroundImpossible(what: string, why: string, instead: string)
  * A field that takes no text through accessibility (a web field in Chromium has no
  * EditableText) as a background impossibility, so the agent is offered real input.
  */
-export function textUnreachable(err: unknown, label: string): unknown {
+export function textUnreachable(err: unknown, label: string, what = 'type'): unknown {
   if (!(err instanceof PlatformError) || err.code !== 'unsupported') return err;
   return backgroundImpossible(
-    'type',
+    what,
     `${label} takes no text through accessibility (${err.message})`,
     'Name another element',
   );

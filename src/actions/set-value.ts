@@ -97,7 +97,7 @@ export async function deliverSetValue(
       ? SECRET_NOT_KEPT
       : restoreText(target, await desktop.readText(element.id).catch(() => undefined));
     await desktop.setText(element.id, value).catch((err: unknown) => {
-      throw textUnreachable(err, label);
+      throw textUnreachable(err, label, 'set the text');
     });
     const probe = async (): Promise<Reading> =>
       secure ? 'unreadable' : (await desktop.readText(element.id)) === value ? 'landed' : 'absent';

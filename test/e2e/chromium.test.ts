@@ -182,6 +182,10 @@ describe('Chromium web content', () => {
     expect(r.text).toMatch(/delivery_mode: "foreground"/);
     await new Promise((res) => setTimeout(res, 500));
     expect(pageReport()).toBe(before);
+    const set = await session.call('ax_set_value', { app: pid, query: 'Your name', value: 'Q' });
+    expect(set.isError, set.text).toBe(true);
+    expect(set.text).toMatch(/cannot set the text in the background/);
+    expect(pageReport()).toBe(before);
   });
 
   it('resolves the app as users type its name', async () => {
