@@ -23,8 +23,22 @@ export interface ClickRequest {
   rect?: Rect;
 }
 
-/** Action names that mean "activate this", most specific first. */
-const PRESS_ACTIONS = ['click', 'press', 'activate', 'toggle', 'jump', 'open', 'select'];
+/**
+ * Action names that mean "activate this", most specific first. Chromium names a check box's
+ * "check"/"uncheck" and the default action of anything else "doDefault".
+ */
+const PRESS_ACTIONS = [
+  'click',
+  'press',
+  'activate',
+  'toggle',
+  'check',
+  'uncheck',
+  'jump',
+  'open',
+  'select',
+  'dodefault',
+];
 
 export function pressAction(el: Element): string | undefined {
   const lower = el.actions.map((a) => a.toLowerCase());

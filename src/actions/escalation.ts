@@ -2,7 +2,7 @@
  * Background delivery found no semantic action that fits: the call fails and says that
  * foreground input would do it, rather than stealing the focus unasked.
  */
-import { AxError } from '../errors.js';
+import { AxError, PlatformError } from '../errors.js';
 
 export function backgroundImpossible(what: string, why: string, instead: string): AxError {
   return new AxError(
@@ -10,5 +10,18 @@ export function backgroundImpossible(what: string, why: string, instead: string)
     `cannot ${what} in the background: ${why}`,
     `${instead}, or retry with delivery_mode: "foreground" (real input, the window is fronted then restored)`,
     { escalation: { recommended: 'foreground', reason: why } },
+  );
+}
+
+/**
+ * A field that takes no text through accessibility (a web field in Chromium has no
+ * EditableText) as a background impossibility, so the agent is offered real input.
+ */
+export function textUnreachable(err: unknown, label: string, what = 'type'): unknown {
+  if (!(err instanceof PlatformError) || err.code !== 'unsupported') return err;
+  return backgroundImpossible(
+    what,
+    `${label} takes no text through accessibility (${err.message})`,
+    'Name another element',
   );
 }

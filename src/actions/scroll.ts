@@ -6,6 +6,7 @@ import type { SnapshotView } from '../model/view.js';
 import { AxError } from '../errors.js';
 import { backgroundImpossible } from './escalation.js';
 import { fronted } from './front.js';
+import { scrollActionName, scrollActionTarget } from './scroll-actions.js';
 import type { ActionTarget, Delivered, Delivery, Scene } from './types.js';
 
 export type Direction = 'up' | 'down' | 'left' | 'right';
@@ -30,6 +31,17 @@ export async function deliverScroll(scene: Scene, req: ScrollRequest): Promise<D
     area !== undefined ? `[${view.snapshot.elements[area].role}] ${view.refs[area]}` : 'the window';
   if (req.mode !== 'foreground') {
     const bar = area !== undefined ? scrollBarOf(view, area, vertical) : undefined;
+    const byAction =
+      bar === undefined ? scrollActionTarget(view, req.target?.index, req.direction) : undefined;
+    if (bar === undefined && byAction !== undefined) {
+      const el = view.snapshot.elements[byAction];
+      await desktop.doAction(el.id, scrollActionName(req.direction));
+      return {
+        did: `Scrolled [${el.role}] ${view.refs[byAction]} ${req.direction} by a page (its '${scrollActionName(req.direction)}' action)`,
+        route: 'ax',
+        delivery: 'background',
+      };
+    }
     if (bar === undefined) {
       throw backgroundImpossible(
         'scroll',

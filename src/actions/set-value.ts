@@ -4,6 +4,7 @@
  * bounds), or a text field's text. Every value is checked before anything is set.
  */
 import { isCheckable } from './checkable.js';
+import { textUnreachable } from './escalation.js';
 import { AxError } from '../errors.js';
 import { pressAction } from './click.js';
 import type { ActionTarget, Delivered, Reading, Scene } from './types.js';
@@ -95,7 +96,9 @@ export async function deliverSetValue(
     const undo = secure
       ? SECRET_NOT_KEPT
       : restoreText(target, await desktop.readText(element.id).catch(() => undefined));
-    await desktop.setText(element.id, value);
+    await desktop.setText(element.id, value).catch((err: unknown) => {
+      throw textUnreachable(err, label, 'set the text');
+    });
     const probe = async (): Promise<Reading> =>
       secure ? 'unreadable' : (await desktop.readText(element.id)) === value ? 'landed' : 'absent';
     return {

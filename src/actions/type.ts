@@ -5,7 +5,7 @@
  */
 import type { Desktop } from '../platform/desktop.js';
 import { AxError } from '../errors.js';
-import { backgroundImpossible } from './escalation.js';
+import { backgroundImpossible, textUnreachable } from './escalation.js';
 import { fronted } from './front.js';
 import type { ActionTarget, Delivered, Delivery, Reading, Scene } from './types.js';
 import { assertEnabled, assertTypeable } from './validate.js';
@@ -49,10 +49,14 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
         'Name an editable element (ref or query)',
       );
     }
-    if (clearFirst) await desktop.setText(element.id, text);
-    // -1: at the end as the toolkit counts it (its offsets count embedded objects, which
-    // GTK leaves out of the text it reads back, so the text's own length can fall short).
-    else await desktop.insertText(element.id, text, -1);
+    try {
+      if (clearFirst) await desktop.setText(element.id, text);
+      // -1: at the end as the toolkit counts it (its offsets count embedded objects, which
+      // GTK leaves out of the text it reads back, so the text's own length can fall short).
+      else await desktop.insertText(element.id, text, -1);
+    } catch (err) {
+      throw textUnreachable(err, label);
+    }
     return {
       did: `Typed ${chars} into ${label}${clearFirst ? ' (replaced)' : ''}`,
       route: 'ax',

@@ -14,6 +14,7 @@ import type { LaunchedApp } from '../desktop/apps.js';
 import { packageRoot, Session } from '../harness/session.js';
 import { LinuxDesktop } from '../platform/linux/index.js';
 import { actionsSection } from './actions.js';
+import { chromiumSection } from './chromium.js';
 import { makeCall, type BenchContext } from './context.js';
 import { queriesSection } from './queries.js';
 import { out, section } from './report.js';
@@ -97,6 +98,7 @@ async function main(): Promise<number> {
   };
   try {
     await section('1. Snapshot (issue 2)', () => snapshotSection(ctx));
+    await section('1b. Snapshot of a Chromium page of 1,000+ elements', () => chromiumSection(ctx));
     await section('2. Screenshot', () => screenshotSection(ctx));
     await section('3. Summary size', () => summarySizeSection(ctx));
     await section('4. Actions (issue 3)', () => actionsSection(ctx));

@@ -627,6 +627,10 @@ function platformError(err: unknown): unknown {
     );
   }
   if (err instanceof AtspiTimeoutError) return new PlatformError('not_responding', err.message);
+  // Chromium's web text fields, for one, have no EditableText: not a failure, an inability.
+  if (err instanceof atspi.AtspiActionError && err.missingInterface === 'EditableText') {
+    return new PlatformError('unsupported', err.message, { missing: err.missingInterface });
+  }
   if (err instanceof AtspiCallError) {
     const said = `${err.dbusName ?? ''} ${err.message}`;
     if (/NoReply/.test(said)) return new PlatformError('not_responding', err.message);

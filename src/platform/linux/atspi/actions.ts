@@ -61,10 +61,26 @@ const RELATIONS = [
 /** What a caller asks for when it just wants "the" action (a click). */
 const GENERIC = new Set(['click', 'press', 'activate', 'default', 'toggle']);
 /** Which native action a generic request takes, in order of preference. */
-const DEFAULT_ACTIONS = ['click', 'press', 'activate', 'toggle', 'jump', 'open', 'select'];
+const DEFAULT_ACTIONS = [
+  'click',
+  'press',
+  'activate',
+  'toggle',
+  'check',
+  'uncheck',
+  'jump',
+  'open',
+  'select',
+  'dodefault',
+];
 
 export class AtspiActionError extends AtspiCallError {
-  constructor(message: string, dbusName?: string) {
+  constructor(
+    message: string,
+    dbusName?: string,
+    /** The interface the element lacks, when that is why (e.g. 'EditableText'). */
+    readonly missingInterface?: string,
+  ) {
     super(message, dbusName);
     this.name = 'AtspiActionError';
   }
@@ -96,8 +112,11 @@ async function target(bus: AtspiBus, id: string): Promise<Target> {
 function need(t: Target, iface: string, what: string): void {
   if (!t.basics.ifaces.has(iface)) {
     const has = [...t.basics.ifaces].map((i) => i.replace('org.a11y.atspi.', '')).join(', ');
+    const missing = iface.replace('org.a11y.atspi.', '');
     throw new AtspiActionError(
-      `${t.describe} cannot ${what}: it has no ${iface.replace('org.a11y.atspi.', '')} interface (it has ${has})`,
+      `${t.describe} cannot ${what}: it has no ${missing} interface (it has ${has})`,
+      undefined,
+      missing,
     );
   }
 }

@@ -11,6 +11,7 @@ import type { Element, Rect } from '../../../model/element.js';
 import { axRole, roleName, SECURE_ROLES } from '../roles.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { ATSPI, ROOT_PATH } from './bus.js';
+import { actionNamesByIndex, embedsOnly, namesMissing } from './chromium.js';
 import { formatId } from './ids.js';
 import { flagsFor, hasState, STATE } from './states.js';
 import type { StateBits } from './states.js';
@@ -249,7 +250,8 @@ export function formatNumber(v: number): string {
 
 export async function readActionNames(call: CallFn, [dest, path]: ObjectRef): Promise<string[]> {
   const [actions] = await call(dest, path, IFACE.Action, 'GetActions');
-  return (actions as Array<[string, string, string]>).map((a) => a[0]);
+  const names = (actions as Array<[string, string, string]>).map((a) => a[0]);
+  return namesMissing(names) ? actionNamesByIndex(call, [dest, path], names.length) : names;
 }
 
 /**
@@ -309,7 +311,11 @@ export async function readExtras(
     );
   }
   if (wantsText(nativeRole, b)) {
-    jobs.push(readTextContent(call, ref, mayBeLong(nativeRole, b)).then((t) => (out.value = t)));
+    jobs.push(
+      readTextContent(call, ref, mayBeLong(nativeRole, b)).then((t) => {
+        if (!embedsOnly(t) || b.ifaces.has(IFACE.EditableText)) out.value = t;
+      }),
+    );
   } else if (wantsValue(nativeRole, b)) {
     jobs.push(
       getProp(call, ref, IFACE.Value, 'CurrentValue').then(

@@ -1,0 +1,46 @@
+/**
+ * Scrolling by an element's own scroll actions, for toolkits whose scrollable areas have
+ * no scroll bar with a value: Chromium's web documents and scrollable web elements offer
+ * "scrollDown", "scrollUp", "scrollLeft" and "scrollRight" actions (a page each).
+ */
+import type { SnapshotView } from '../model/view.js';
+import type { Direction } from './scroll.js';
+
+const ACTION: Record<Direction, string> = {
+  down: 'scrollDown',
+  up: 'scrollUp',
+  left: 'scrollLeft',
+  right: 'scrollRight',
+};
+
+export function scrollActionName(direction: Direction): string {
+  return ACTION[direction];
+}
+
+/**
+ * The element to scroll with its action: the target or its nearest ancestor offering the
+ * action, else (no target) the largest visible element that offers it.
+ */
+export function scrollActionTarget(
+  view: SnapshotView,
+  index: number | undefined,
+  direction: Direction,
+): number | undefined {
+  const els = view.snapshot.elements;
+  const offers = (i: number): boolean => els[i].actions.includes(ACTION[direction]);
+  if (index !== undefined) {
+    for (let i: number = index; i >= 0; i = els[i].parent) if (offers(i)) return i;
+    return undefined;
+  }
+  let best: number | undefined;
+  let bestArea = 0;
+  els.forEach((el, i) => {
+    if (!offers(i) || !view.visible[i] || !el.frame) return;
+    const area = el.frame.w * el.frame.h;
+    if (area > bestArea) {
+      bestArea = area;
+      best = i;
+    }
+  });
+  return best;
+}
