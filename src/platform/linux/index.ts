@@ -31,6 +31,7 @@ import {
   resolveA11yAddress,
 } from './atspi/bus.js';
 import * as atspi from './atspi/index.js';
+import { placeGtk4Windows } from './atspi/gtk4.js';
 import { scanSecureFields } from './atspi/secure.js';
 import { descendants } from './proc.js';
 import * as launching from './launch.js';
@@ -289,6 +290,7 @@ export class LinuxDesktop implements Desktop {
     } catch (err) {
       throw platformError(err);
     }
+    placeGtk4Windows(snapshot, () => this.display().listWindows());
     this.titleUntitledWindows(snapshot);
     return snapshot;
   }
