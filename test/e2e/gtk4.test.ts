@@ -126,9 +126,15 @@ describe('GTK4: gnome-calculator', () => {
     const lines = treeLines(await session.call('ax_get_tree', { app: calc.pid }));
     for (const key of ['7', '+', '2', '=']) {
       const r = await session.call('ax_click', { app: calc.pid, ref: button(lines, key).ref });
+      expect(r.text).toMatch(/route: ax delivery: background effect: confirmed/);
       expect(r.isError, r.text).toBe(false);
     }
     expect(await waitDisplay((t) => t.trim() === '9', 'the display showing 9')).toBe('9');
+    // A one-element read-back is placed on the screen like the walk.
+    const eq = button(treeLines(await session.call('ax_get_tree', { app: calc.pid })), '=');
+    const at = await session.call('ax_get_attributes', { app: calc.pid, ref: eq.ref });
+    const f = eq.frame!;
+    expect(at.text).toContain(`frame: (${f.x},${f.y} ${f.w}x${f.h}) visible`);
   });
 
   it('types into the display, and set_value replaces it, both read back by pyatspi', async () => {
@@ -142,6 +148,7 @@ describe('GTK4: gnome-calculator', () => {
       clear_first: true,
     });
     expect(t.isError, t.text).toBe(false);
+    expect(t.text).toMatch(/route: ax delivery: background effect: confirmed/);
     await waitDisplay((s) => s.trim() === '12', 'the typed 12');
     const v = await session.call('ax_set_value', { app: calc.pid, ref: field!.ref, value: '345' });
     expect(v.isError, v.text).toBe(false);

@@ -31,7 +31,7 @@ import {
   resolveA11yAddress,
 } from './atspi/bus.js';
 import * as atspi from './atspi/index.js';
-import { placeGtk4Windows } from './atspi/gtk4.js';
+import { placeGtk4Element, placeGtk4Windows } from './atspi/gtk4.js';
 import { scanSecureFields } from './atspi/secure.js';
 import { descendants } from './proc.js';
 import * as launching from './launch.js';
@@ -389,7 +389,7 @@ export class LinuxDesktop implements Desktop {
   }
 
   readElement(elementId: string): Promise<Element> {
-    return this.withBus((bus) => atspi.readElement(bus, elementId));
+    return this.withBus((bus) => atspi.readElement(bus, elementId)).then(placeGtk4Element);
   }
 
   async planLaunch(request: LaunchRequest): Promise<LaunchPlan> {

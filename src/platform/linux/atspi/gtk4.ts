@@ -22,6 +22,8 @@ import type { StateBits } from './states.js';
 
 /** The app's toolkit is GTK 4, remembered per app connection (one call per app). */
 const known = new Map<string, Promise<boolean>>();
+/** The app bus names found to be GTK4, for synchronous checks. */
+const gtk4Buses = new Set<string>();
 
 export function isGtk4Toolkit(name: unknown, version: unknown): boolean {
   return name === 'GTK' && typeof version === 'string' && /^4\./.test(version);
@@ -35,13 +37,25 @@ export function detectGtk4(call: CallFn, app: AppRef): Promise<boolean> {
       getProp(call, ref, IFACE.Application, 'ToolkitName'),
       getProp(call, ref, IFACE.Application, 'Version'),
     ]).then(
-      ([name, version]) => isGtk4Toolkit(name, version),
+      ([name, version]) => {
+        const yes = isGtk4Toolkit(name, version);
+        if (yes) gtk4Buses.add(app.bus);
+        return yes;
+      },
       () => false,
     );
-    if (known.size > 256) known.clear();
+    if (known.size > 256) {
+      known.clear();
+      gtk4Buses.clear();
+    }
     known.set(app.bus, p);
   }
   return p;
+}
+
+/** Whether the app on this bus name was found to be GTK4 (by detectGtk4). */
+export function isGtk4Bus(bus: string): boolean {
+  return gtk4Buses.has(bus);
 }
 
 /**
@@ -132,8 +146,30 @@ export function markWindowRelative(s: Snapshot): void {
   windowRelative.add(s);
 }
 
-/** Per pid, the origin of its only window at its last placed walk. */
+/**
+ * Per pid, and per app bus name, the origin of the app's only window at its last placed
+ * walk: subtree walks and one-element reads have no window to place themselves by.
+ */
 const lastOrigin = new Map<number, { x: number; y: number }>();
+const lastOriginByBus = new Map<string, { x: number; y: number }>();
+
+const busOf = (elementId: string): string => elementId.slice(0, elementId.indexOf('/'));
+
+/**
+ * A GTK4 element read on its own (a read-back) with its frame moved to the screen where its
+ * app's window was last placed; its frame is dropped when that is not known. Other
+ * toolkits' elements are returned as they are.
+ */
+export function placeGtk4Element(el: Element): Element {
+  const bus = busOf(el.id);
+  if (!gtk4Buses.has(bus)) return el;
+  const out = { ...el, actions: gtk4Actions(el.actions) };
+  if (!el.frame) return out;
+  const o = lastOriginByBus.get(bus);
+  if (o) out.frame = { ...el.frame, x: el.frame.x + o.x, y: el.frame.y + o.y };
+  else delete out.frame;
+  return out;
+}
 
 /** The X11 window facts placement needs (see x11.ts listWindows). */
 export interface NativeWindowBox {
@@ -188,7 +224,9 @@ export function placeGtk4Windows(s: Snapshot, natives: () => NativeWindowBox[]):
     origins.set(w.index, o);
     if (o && s.windows.length === 1) {
       if (lastOrigin.size > 256) lastOrigin.clear();
+      if (lastOriginByBus.size > 256) lastOriginByBus.clear();
       lastOrigin.set(s.pid, o);
+      lastOriginByBus.set(busOf(el.id), o);
     }
   }
   // A subtree walk has no window of its own: use where the app's only window was last seen.
