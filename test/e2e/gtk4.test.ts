@@ -155,4 +155,37 @@ describe('GTK4: gnome-calculator', () => {
     await waitDisplay((s) => s.trim() === '345', 'the set 345');
     expect((await display()).trim()).toBe('345');
   });
+
+  it('places a popover menu (an X11 window of its own) on its pixels', async () => {
+    const lines = treeLines(await session.call('ax_get_tree', { app: calc.pid }));
+    const menu = lines.find((l) => l.name === 'Primary menu' && /focusable/.test(l.line));
+    const r = await session.call('ax_click', { app: calc.pid, ref: menu!.ref });
+    expect(r.isError, r.text).toBe(false);
+    await waitForApp(
+      session,
+      calc.pid,
+      (els) => els.find((e) => e.name === 'Automatic' && e.states.includes('visible')),
+      'the menu open',
+    );
+    const t = await session.call('ax_get_tree', { app: calc.pid });
+    const item = treeLines(t).find((l) => l.role === 'AXMenuItem' && l.name === 'Automatic');
+    expect(item?.frame, item?.line).toBeDefined();
+    const f = item!.frame!;
+    // The checked radio's dot is drawn at the left of the item: dark pixels there.
+    const { data, info } = await sharp(t.fields.screenshot)
+      .extract({
+        left: f.x - viewportOf(t.fields.file).x,
+        top: f.y + 6 - viewportOf(t.fields.file).y,
+        width: 18,
+        height: f.h - 12,
+      })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    let darkest = 255;
+    for (let i = 0; i < data.length; i += info.channels) {
+      darkest = Math.min(darkest, (data[i] + data[i + 1] + data[i + 2]) / 3);
+    }
+    expect(darkest).toBeLessThan(100);
+    await session.call('ax_key_press', { app: calc.pid, key: 'Escape' });
+  });
 });

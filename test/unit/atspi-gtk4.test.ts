@@ -10,6 +10,7 @@ import {
   isGtk4Toolkit,
   isTypeName,
   markWindowRelative,
+  parseWindowList,
   placeGtk4Windows,
   tidyGtk4,
   windowOrigin,
@@ -126,6 +127,56 @@ describe('placeGtk4Windows', () => {
     markWindowRelative(s);
     placeGtk4Windows(s, natives);
     expect(s.elements.every((e) => e.frame === undefined)).toBe(true);
+  });
+});
+
+describe('popovers', () => {
+  it('reads xwininfo -root -children lines, popups included', () => {
+    const text = [
+      '     2 children:',
+      '     0x60001f "gnome-calculator": ("gnome-calculator" "gnome-calculator")  285x418+538+188  +538+188',
+      '     0x60000e (has no name): ()  1x1+-1+-1  +-1+-1',
+    ].join('\n');
+    expect(parseWindowList(text)).toEqual([
+      { pid: null, title: '', w: 285, h: 418, x: 538, y: 188, mapped: true },
+      { pid: null, title: '', w: 1, h: 1, x: -1, y: -1, mapped: true },
+    ]);
+  });
+  it('places a subtree GTK4 reports at its parent origin, outside it, by its popup window', () => {
+    const s = snap([
+      el({ name: 'Calculator', nativeRole: 'frame', frame: { x: 0, y: 0, w: 355, h: 498 } }),
+      el({
+        name: 'menu',
+        nativeRole: 'push button',
+        parent: 0,
+        depth: 1,
+        frame: { x: 201, y: 6, w: 34, h: 34 },
+      }),
+      el({
+        name: '',
+        nativeRole: 'menu',
+        parent: 1,
+        depth: 2,
+        frame: { x: 201, y: 6, w: 285, h: 418 },
+      }),
+      el({
+        name: 'Fixed',
+        nativeRole: 'radio menu item',
+        parent: 2,
+        depth: 3,
+        frame: { x: 243, y: 46, w: 201, h: 32 },
+      }),
+    ]);
+    markWindowRelative(s);
+    const popup = { pid: null, title: '', x: 538, y: 188, w: 285, h: 418, mapped: true };
+    placeGtk4Windows(
+      s,
+      () => [{ pid: 42, title: 'Calculator', x: 457, y: 164, w: 365, h: 508, mapped: true }],
+      () => [popup],
+    );
+    expect(s.elements[1].frame).toEqual({ x: 663, y: 175, w: 34, h: 34 });
+    expect(s.elements[2].frame).toEqual({ x: 538, y: 188, w: 285, h: 418 });
+    expect(s.elements[3].frame).toEqual({ x: 580, y: 228, w: 201, h: 32 });
   });
 });
 

@@ -13,6 +13,7 @@
  *   "win.close"...) beside the real activation ("click"). Those are not what a user means
  *   by the element's actions; DoAction still reads the full list, so nothing is lost.
  */
+import { execFileSync } from 'node:child_process';
 import type { Element, Rect, Snapshot } from '../../../model/element.js';
 import type { AppRef } from './apps.js';
 import type { CallFn } from './read.js';
@@ -209,7 +210,11 @@ export function windowOrigin(
  * window that cannot be placed lose their frames (a wrong position is worse than none).
  * Does nothing to other snapshots.
  */
-export function placeGtk4Windows(s: Snapshot, natives: () => NativeWindowBox[]): void {
+export function placeGtk4Windows(
+  s: Snapshot,
+  natives: () => NativeWindowBox[],
+  popupWindows: () => NativeWindowBox[] = () => [],
+): void {
   if (!windowRelative.delete(s)) return;
   let list: NativeWindowBox[];
   try {
@@ -233,13 +238,34 @@ export function placeGtk4Windows(s: Snapshot, natives: () => NativeWindowBox[]):
   if (s.windows.length === 0 && s.elements.length > 0 && list.length === 1) {
     origins.set(0, lastOrigin.get(s.pid));
   }
-  // The window each element belongs to: its depth-0 ancestor (tree order, parents first).
-  const top: number[] = [];
+  // Popovers and menus are X11 windows of their own (override-redirect: not in the client
+  // list), and their subtree is relative to the popup's widget, the popup window's size.
+  // GTK4 reports the popup at its parent's origin, outside the parent's box: only then
+  // are the popup windows looked up.
+  let popups: NativeWindowBox[] | undefined;
+  const popupFor = (f: Rect, parent: Rect | undefined): NativeWindowBox | undefined => {
+    if (!parent || f.x !== parent.x || f.y !== parent.y) return undefined;
+    if (f.w <= parent.w && f.h <= parent.h) return undefined;
+    try {
+      popups ??= popupWindows().filter((n) => n.mapped);
+    } catch {
+      popups = [];
+    }
+    const i = popups.findIndex((n) => n.w === f.w && n.h === f.h);
+    return i < 0 ? undefined : popups.splice(i, 1)[0];
+  };
+  // Each element's offset: its window's origin, or its popup's (tree order, parents first).
+  const off: Array<{ x: number; y: number } | undefined> = [];
+  const rel: Array<Rect | undefined> = [];
   s.elements.forEach((e, i) => {
-    top[i] = e.parent < 0 ? i : top[e.parent];
+    off[i] = e.parent < 0 ? origins.get(i) : off[e.parent];
+    rel[i] = e.frame;
     if (!e.frame) return;
-    const o = origins.get(top[i]);
-    if (o) e.frame = { ...e.frame, x: e.frame.x + o.x, y: e.frame.y + o.y };
+    const f = e.frame;
+    const popup = e.parent >= 0 ? popupFor(f, rel[e.parent]) : undefined;
+    if (popup) off[i] = { x: popup.x - f.x, y: popup.y - f.y };
+    const o = off[i];
+    if (o) e.frame = { ...f, x: f.x + o.x, y: f.y + o.y };
     else delete e.frame;
   });
   for (const w of s.windows) {
@@ -247,4 +273,29 @@ export function placeGtk4Windows(s: Snapshot, natives: () => NativeWindowBox[]):
     if (f) w.frame = f;
     else delete w.frame;
   }
+}
+
+/**
+ * The X server's top-level windows with their positions, as `xwininfo -root -children`
+ * lists them: popups (override-redirect) included, which the client list leaves out.
+ */
+export function listPopupWindows(env: NodeJS.ProcessEnv): NativeWindowBox[] {
+  const text = execFileSync('xwininfo', ['-root', '-children'], {
+    env,
+    encoding: 'utf8',
+    timeout: 2000,
+  });
+  return parseWindowList(text);
+}
+
+export function parseWindowList(text: string): NativeWindowBox[] {
+  const out: NativeWindowBox[] = [];
+  for (const line of text.split('\n')) {
+    const m = /^\s+0x[0-9a-f]+ .*\s(\d+)x(\d+)[+-]-?\d+[+-]-?\d+\s+\+(-?\d+)\+(-?\d+)\s*$/.exec(
+      line,
+    );
+    if (!m) continue;
+    out.push({ pid: null, title: '', w: +m[1], h: +m[2], x: +m[3], y: +m[4], mapped: true });
+  }
+  return out;
 }
