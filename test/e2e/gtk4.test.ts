@@ -188,4 +188,36 @@ describe('GTK4: gnome-calculator', () => {
     expect(darkest).toBeLessThan(100);
     await session.call('ax_key_press', { app: calc.pid, key: 'Escape' });
   });
+
+  it('opens the About dialog from the menu: a window of its own, placed and named', async () => {
+    const lines = treeLines(await session.call('ax_get_tree', { app: calc.pid }));
+    const menu = lines.find((l) => l.name === 'Primary menu' && /focusable/.test(l.line));
+    await session.call('ax_click', { app: calc.pid, ref: menu!.ref });
+    await waitForApp(
+      session,
+      calc.pid,
+      (els) => els.find((e) => e.name === 'About Calculator' && e.states.includes('visible')),
+      'the menu open',
+    );
+    const open = treeLines(await session.call('ax_get_tree', { app: calc.pid }));
+    const about = open.find((l) => l.role === 'AXMenuItem' && l.name === 'About Calculator');
+    const r = await session.call('ax_click', { app: calc.pid, ref: about!.ref });
+    expect(r.isError, r.text).toBe(false);
+    await waitForApp(
+      session,
+      calc.pid,
+      (els) => els.find((e) => e.role === 'dialog' || (/About/.test(e.name) && e.role === 'frame')),
+      'the About window',
+    );
+    const t = await session.call('ax_get_tree', { app: calc.pid });
+    const wins = treeLines(t).filter((l) => /^\[AX(Window|Dialog|Sheet)/.test(l.line));
+    expect(wins.length, wins.map((w) => w.line).join('\n')).toBeGreaterThanOrEqual(2);
+    // Every window is placed on the screen (1280x800), none keeps a window-relative 0,0.
+    for (const w of wins.filter((l) => / visible/.test(l.line))) {
+      expect(w.frame, w.line).toBeDefined();
+      expect(w.frame!.x + w.frame!.w).toBeLessThanOrEqual(1280);
+      expect(w.frame!.x === 0 && w.frame!.y === 0, w.line).toBe(false);
+    }
+    await session.call('ax_key_press', { app: calc.pid, key: 'Escape' });
+  });
 });

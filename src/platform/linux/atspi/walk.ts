@@ -26,9 +26,8 @@
  * rest; hidden top-levels last), then depth-first, children in the toolkit's order.
  *
  * Frames are screen coordinates (GetExtents COORD_TYPE_SCREEN). GTK4 on X11 cannot report
- * screen coordinates and answers relative to its window ("Screen coordinates not
- * supported"): the caller must add the window's X11 position for GTK4 apps. Not handled
- * here.
+ * screen coordinates and answers relative to its window: a GTK4 walk is marked and its
+ * frames are moved to the screen by the caller, which knows the X11 windows (gtk4.ts).
  */
 import type { Element, Snapshot, WindowInfo } from '../../../model/element.js';
 import { TRUNCATED_APP_EXITED } from '../../../model/element.js';
