@@ -6,6 +6,7 @@
 #   - test apps: gtk3-widget-factory, zenity, and the python3-gi fixtures in test/fixtures/apps;
 #   - apps the e2e scenarios start from Debian packages: galculator (a GTK3 calculator whose
 #     keys are toggle buttons) and mousepad (a GTK3 text editor with a save dialog);
+#   - GTK4 apps for the GTK4 e2e and bench rows: gnome-calculator, gtk-4-examples;
 #   - xclip: ax_clipboard_read/_write run it; the tests read the clipboard with it from another
 #     process, as an independent oracle;
 #   - python3-pyatspi: the benchmark's baseline;
@@ -21,6 +22,8 @@ PACKAGES=(
   python3-gi gir1.2-gtk-3.0 gir1.2-atspi-2.0 python3-pyatspi
   galculator mousepad xclip
   chromium
+  gnome-calculator
+  gtk-4-examples
   g++ make python3 libx11-dev libxext-dev libxtst-dev
 )
 

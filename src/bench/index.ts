@@ -15,6 +15,7 @@ import { packageRoot, Session } from '../harness/session.js';
 import { LinuxDesktop } from '../platform/linux/index.js';
 import { actionsSection } from './actions.js';
 import { chromiumSection } from './chromium.js';
+import { gtk4Section } from './gtk4.js';
 import { makeCall, type BenchContext } from './context.js';
 import { queriesSection } from './queries.js';
 import { out, section } from './report.js';
@@ -107,6 +108,7 @@ async function main(): Promise<number> {
     await section('8. Workflow of 10 steps vs 10 single calls (issue 11)', () =>
       workflowSection(ctx),
     );
+    await section('9. GTK4 app walk beside pyatspi (issue 10)', () => gtk4Section(ctx));
     await section('3b. Summary size of every call in this run', async () => summaryTotals(ctx));
     await section('7. Soak (issue 8)', () => soakSection(ctx));
   } finally {

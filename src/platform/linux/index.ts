@@ -31,6 +31,7 @@ import {
   resolveA11yAddress,
 } from './atspi/bus.js';
 import * as atspi from './atspi/index.js';
+import { listPopupWindows, placeGtk4Element, placeGtk4Windows } from './atspi/gtk4.js';
 import { scanSecureFields } from './atspi/secure.js';
 import { descendants } from './proc.js';
 import * as launching from './launch.js';
@@ -289,6 +290,11 @@ export class LinuxDesktop implements Desktop {
     } catch (err) {
       throw platformError(err);
     }
+    placeGtk4Windows(
+      snapshot,
+      () => this.display().listWindows(),
+      () => listPopupWindows(this.env),
+    );
     this.titleUntitledWindows(snapshot);
     return snapshot;
   }
@@ -387,7 +393,7 @@ export class LinuxDesktop implements Desktop {
   }
 
   readElement(elementId: string): Promise<Element> {
-    return this.withBus((bus) => atspi.readElement(bus, elementId));
+    return this.withBus((bus) => atspi.readElement(bus, elementId)).then(placeGtk4Element);
   }
 
   async planLaunch(request: LaunchRequest): Promise<LaunchPlan> {

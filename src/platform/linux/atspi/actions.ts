@@ -14,6 +14,7 @@ import type { Element } from '../../../model/element.js';
 import { roleName } from '../roles.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { AtspiCallError, ROOT_PATH } from './bus.js';
+import { gtk4States, isGtk4Bus } from './gtk4.js';
 import { parseId } from './ids.js';
 import {
   directCall,
@@ -270,6 +271,8 @@ export async function setCurrentValue(bus: AtspiBus, id: string, value: number):
 export async function readElement(bus: AtspiBus, id: string): Promise<Element> {
   const t = await target(bus, id);
   const call = directCall(bus);
+  const top = isTopLevelParent(t.basics.parent);
+  if (isGtk4Bus(t.ref[0])) t.basics.states = gtk4States(t.basics.states, !top);
   const [extras, parentRole] = await Promise.all([
     readExtras(call, t.ref, t.role, t.basics, t.basics.accessibleId === undefined),
     parentRoleOf(bus, t.basics.parent),
@@ -280,7 +283,7 @@ export async function readElement(bus: AtspiBus, id: string): Promise<Element> {
       path: t.ref[1],
       basics: t.basics,
       extras,
-      topLevel: isTopLevelParent(t.basics.parent),
+      topLevel: top,
       parentRole,
     },
     -1,

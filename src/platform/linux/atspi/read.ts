@@ -231,12 +231,24 @@ export async function readTextContent(
 ): Promise<string> {
   const [dest, path] = ref;
   let end = -1;
+  let count: number | undefined;
   if (multiLine) {
-    const count = (await getProp(call, ref, IFACE.Text, 'CharacterCount')) as number;
+    count = (await getProp(call, ref, IFACE.Text, 'CharacterCount')) as number;
     if (count > TEXT_CAP) end = TEXT_CAP;
   }
   const [text] = await call(dest, path, IFACE.Text, 'GetText', 'ii', [0, end]);
-  const s = (text as string) ?? '';
+  let s = (text as string) ?? '';
+  if (!s && end === -1) {
+    // GTK4 answers "" to an open end (-1): ask again with the real length when there is one.
+    count ??= (await getProp(call, ref, IFACE.Text, 'CharacterCount')) as number;
+    if (count > 0) {
+      const [again] = await call(dest, path, IFACE.Text, 'GetText', 'ii', [
+        0,
+        Math.min(count, TEXT_CAP),
+      ]);
+      s = (again as string) ?? '';
+    }
+  }
   // Characters, not UTF-16 units: a capped string must not end in half a surrogate pair.
   if (s.length <= TEXT_CAP) return s;
   return Array.from(s).slice(0, TEXT_CAP).join('');

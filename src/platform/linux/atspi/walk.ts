@@ -26,9 +26,8 @@
  * rest; hidden top-levels last), then depth-first, children in the toolkit's order.
  *
  * Frames are screen coordinates (GetExtents COORD_TYPE_SCREEN). GTK4 on X11 cannot report
- * screen coordinates and answers relative to its window ("Screen coordinates not
- * supported"): the caller must add the window's X11 position for GTK4 apps. Not handled
- * here.
+ * screen coordinates and answers relative to its window: a GTK4 walk is marked and its
+ * frames are moved to the screen by the caller, which knows the X11 windows (gtk4.ts).
  */
 import type { Element, Snapshot, WindowInfo } from '../../../model/element.js';
 import { TRUNCATED_APP_EXITED } from '../../../model/element.js';
@@ -38,6 +37,7 @@ import type { AppRef } from './apps.js';
 import { wakeBridge } from './apps.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { AtspiCallError, AtspiTimeoutError, CACHE_PATH, NULL_PATH } from './bus.js';
+import { detectGtk4, gtk4States, markWindowRelative, tidyGtk4 } from './gtk4.js';
 import { formatId, parseId } from './ids.js';
 import { procStat } from '../proc.js';
 import { CallQueue } from './queue.js';
@@ -188,6 +188,8 @@ class Walk {
   cache: Cache | null = null;
   /** Skip AccessibleId reads (see idlessWalks). */
   skipIds = false;
+  /** A GTK4 app: states, names, actions and frames need its corrections (see gtk4.ts). */
+  gtk4 = false;
   /** The app's memo from earlier walks, and what this walk learned (see memos). */
   memo: ReadonlyMap<string, Lasting> = new Map();
   readonly learned = new Map<string, Lasting>();
@@ -280,6 +282,12 @@ class Walk {
   /** A node with basics: schedule its extras, then its children (within maxDepth). */
   visit(n: Node): void {
     const b = n.basics!;
+    if (this.gtk4) {
+      const parentShowing = n.parent
+        ? hasState(n.parent.basics!.states, STATE.SHOWING)
+        : !n.topLevel;
+      b.states = gtk4States(b.states, parentShowing);
+    }
     const native = roleName(b.role);
     // The cache has no AccessibleId; live reads got it free with GetAll.
     const readId = b.accessibleId === undefined && !this.skipIds;
@@ -546,13 +554,14 @@ export async function snapshotApp(
 
   const done = (method: string, roots: Node[]): Snapshot => {
     const { elements, windows } = walk.assemble(roots);
+    const gtk4 = walk.gtk4;
     // Only a complete walk of the whole app can say that it has no ids.
     if (!walk.truncated && !options.rootId) {
       const anyId = elements.some((e) => e.identifier);
       idless?.set(app.bus, anyId ? 0 : idlessSoFar + 1);
     }
     keepMemo(bus, app.bus, walk.learned, !walk.truncated && !options.rootId);
-    return {
+    const snap: Snapshot = {
       pid: app.pid,
       app: app.name,
       elements,
@@ -562,6 +571,11 @@ export async function snapshotApp(
       takenAt,
       method,
     };
+    if (gtk4) {
+      tidyGtk4(snap);
+      markWindowRelative(snap);
+    }
+    return snap;
   };
   const outOfTime = (method: string, roots: Node[] = []): Snapshot => {
     walk.truncate(budget);
@@ -576,6 +590,7 @@ export async function snapshotApp(
       tuning.peerToPeer === false ? undefined : { bus: app.bus, address },
     );
     walk.send = send;
+    walk.gtk4 = await detectGtk4(send, app);
     if (tuning.cache === false) return walk.roots();
     try {
       const [items] = (await send(app.bus, CACHE_PATH, IFACE.Cache, 'GetItems')) as [CacheItem[]];

@@ -1,0 +1,301 @@
+/**
+ * GTK4 (4.8, Debian 12) implements AT-SPI itself, without the ATK bridge, and differs from
+ * GTK3 in ways the walk has to correct:
+ *
+ * - Only top-level windows carry SHOWING; their descendants say VISIBLE alone. Read as is,
+ *   every element would be "offscreen" and never asked for its extents.
+ * - GetExtents answers relative to the window's widget whatever coordinate type is asked
+ *   (GTK4 on X11 does not know where its window is). The frames are moved to the screen
+ *   afterwards from the X11 window's position (see placeGtk4Windows).
+ * - Names: a button labelled by its child label gets the label twice ("7 7"), and an
+ *   element with no name gets its class name ("GtkButton", "AdwGizmo", "HistoryView").
+ * - Action: every widget exposes its GAction groups ("clipboard.copy", "menu.popup",
+ *   "win.close"...) beside the real activation ("click"). Those are not what a user means
+ *   by the element's actions; DoAction still reads the full list, so nothing is lost.
+ */
+import { execFileSync } from 'node:child_process';
+import type { Element, Rect, Snapshot } from '../../../model/element.js';
+import type { AppRef } from './apps.js';
+import type { CallFn } from './read.js';
+import { getProp, IFACE } from './read.js';
+import { STATE } from './states.js';
+import type { StateBits } from './states.js';
+
+/** The app's toolkit is GTK 4, remembered per app connection (one call per app). */
+const known = new Map<string, Promise<boolean>>();
+/** The app bus names found to be GTK4, for synchronous checks. */
+const gtk4Buses = new Set<string>();
+
+export function isGtk4Toolkit(name: unknown, version: unknown): boolean {
+  return name === 'GTK' && typeof version === 'string' && /^4\./.test(version);
+}
+
+export function detectGtk4(call: CallFn, app: AppRef): Promise<boolean> {
+  let p = known.get(app.bus);
+  if (!p) {
+    const ref: [string, string] = [app.bus, app.path];
+    p = Promise.all([
+      getProp(call, ref, IFACE.Application, 'ToolkitName'),
+      getProp(call, ref, IFACE.Application, 'Version'),
+    ]).then(
+      ([name, version]) => {
+        const yes = isGtk4Toolkit(name, version);
+        if (yes) gtk4Buses.add(app.bus);
+        return yes;
+      },
+      () => false,
+    );
+    if (known.size > 256) {
+      known.clear();
+      gtk4Buses.clear();
+    }
+    known.set(app.bus, p);
+  }
+  return p;
+}
+
+/** Whether the app on this bus name was found to be GTK4 (by detectGtk4). */
+export function isGtk4Bus(bus: string): boolean {
+  return gtk4Buses.has(bus);
+}
+
+/**
+ * GTK4 states with SHOWING where GTK3 would set it: a VISIBLE element whose parent shows.
+ * A window keeps what GTK4 says of it.
+ */
+export function gtk4States(states: StateBits, parentShowing: boolean): StateBits {
+  const bit = (s: number) => ((states[s >> 5] ?? 0) >>> (s & 31)) & 1;
+  if (!parentShowing || bit(STATE.SHOWING) || !bit(STATE.VISIBLE)) return states;
+  const out = [...states];
+  while (out.length <= STATE.SHOWING >> 5) out.push(0);
+  out[STATE.SHOWING >> 5] = (out[STATE.SHOWING >> 5] | (1 << (STATE.SHOWING & 31))) >>> 0;
+  return out;
+}
+
+/** GTK4's fallback name for an unnamed element is its GObject type name. */
+const TYPE_PREFIX = /^(Gtk|Adw|Gdk|Gsk|Vte|Hdy)[A-Z]\w*$/;
+/** An app's own widget class ("HistoryView", "MathDisplay"): one CamelCase word. */
+const CAMEL_CASE = /^[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+$/;
+/** Roles whose name is their visible text: a CamelCase word there is content. */
+const TEXT_ROLES = new Set([
+  'label',
+  'static',
+  'heading',
+  'paragraph',
+  'link',
+  'list item',
+  'table cell',
+  'tree item',
+  'menu item',
+  'check menu item',
+  'radio menu item',
+  'page tab',
+]);
+
+export function isTypeName(name: string, nativeRole: string): boolean {
+  if (TYPE_PREFIX.test(name)) return true;
+  return CAMEL_CASE.test(name) && !TEXT_ROLES.has(nativeRole);
+}
+
+/** Action names that are GAction group entries ("clipboard.copy"), not activations. */
+export function gtk4Actions(names: readonly string[]): string[] {
+  return names.filter((n) => !n.includes('.'));
+}
+
+/** The names of the labels below element `i` (within three levels), in tree order. */
+function labelsBelow(elements: readonly Element[], i: number): string[] {
+  const out: string[] = [];
+  const depth = elements[i].depth;
+  for (let j = i + 1; j < elements.length && elements[j].depth > depth; j++) {
+    const e = elements[j];
+    if (e.depth - depth > 3) continue;
+    const text = e.value || e.name;
+    if (e.nativeRole === 'label' && text) out.push(text);
+  }
+  return out;
+}
+
+/**
+ * Clean names and action lists of a GTK4 snapshot in place: "7 7" becomes "7" when a label
+ * below says "7"; a type name is dropped, and an unnamed control takes the text of its only
+ * label; GAction group entries leave the action list.
+ */
+export function tidyGtk4(s: Snapshot): void {
+  s.elements.forEach((e, i) => {
+    const labels = labelsBelow(s.elements, i);
+    let name = e.name;
+    const half = (name.length - 1) / 2;
+    if (Number.isInteger(half) && half > 0 && name[half] === ' ') {
+      const a = name.slice(0, half);
+      if (a === name.slice(half + 1) && labels.includes(a)) name = a;
+    }
+    if (isTypeName(name, e.nativeRole)) {
+      name = '';
+      const control = e.actions.length > 0 || e.nativeRole.includes('button');
+      if (control && labels.length === 1) name = labels[0];
+    }
+    if (name !== e.name) e.name = name;
+    e.actions = gtk4Actions(e.actions);
+  });
+  for (const w of s.windows) w.title = s.elements[w.index].name || w.title;
+}
+
+/** Snapshots whose frames are still relative to their windows (GTK4 walks). */
+const windowRelative = new WeakSet<Snapshot>();
+
+export function markWindowRelative(s: Snapshot): void {
+  windowRelative.add(s);
+}
+
+/**
+ * Per pid, and per app bus name, the origin of the app's only window at its last placed
+ * walk: subtree walks and one-element reads have no window to place themselves by.
+ */
+const lastOrigin = new Map<number, { x: number; y: number }>();
+const lastOriginByBus = new Map<string, { x: number; y: number }>();
+
+const busOf = (elementId: string): string => elementId.slice(0, elementId.indexOf('/'));
+
+/**
+ * A GTK4 element read on its own (a read-back) with its frame moved to the screen where its
+ * app's window was last placed; its frame is dropped when that is not known. Other
+ * toolkits' elements are returned as they are.
+ */
+export function placeGtk4Element(el: Element): Element {
+  const bus = busOf(el.id);
+  if (!gtk4Buses.has(bus)) return el;
+  const out = { ...el, actions: gtk4Actions(el.actions) };
+  if (!el.frame) return out;
+  const o = lastOriginByBus.get(bus);
+  if (o) out.frame = { ...el.frame, x: el.frame.x + o.x, y: el.frame.y + o.y };
+  else delete out.frame;
+  return out;
+}
+
+/** The X11 window facts placement needs (see x11.ts listWindows). */
+export interface NativeWindowBox {
+  pid: number | null;
+  title: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  mapped: boolean;
+}
+
+/**
+ * Where a GTK4 window's widget (frame relative to itself, `frame`) sits on screen, given the
+ * X11 windows of its process. The X11 window is larger than the widget by the client-side
+ * decoration's shadow and resize margin; GTK sets _GTK_FRAME_EXTENTS only for window
+ * managers that ask for it, and draws the margin evenly when it does not, so the widget is
+ * centred in it. A window is matched by title, else by being the only candidate large
+ * enough.
+ */
+export function windowOrigin(
+  win: { title: string; frame: Rect },
+  natives: readonly NativeWindowBox[],
+): { x: number; y: number } | undefined {
+  const fits = natives.filter((n) => n.mapped && n.w >= win.frame.w && n.h >= win.frame.h);
+  const byTitle = fits.filter((n) => win.title && n.title === win.title);
+  const pick = byTitle.length === 1 ? byTitle[0] : fits.length === 1 ? fits[0] : undefined;
+  if (!pick) return undefined;
+  return {
+    x: pick.x + Math.floor((pick.w - win.frame.w) / 2),
+    y: pick.y + Math.floor((pick.h - win.frame.h) / 2),
+  };
+}
+
+/**
+ * Moves a GTK4 snapshot's frames to screen coordinates, window by window; the elements of a
+ * window that cannot be placed lose their frames (a wrong position is worse than none).
+ * Does nothing to other snapshots.
+ */
+export function placeGtk4Windows(
+  s: Snapshot,
+  natives: () => NativeWindowBox[],
+  popupWindows: () => NativeWindowBox[] = () => [],
+): void {
+  if (!windowRelative.delete(s)) return;
+  let list: NativeWindowBox[];
+  try {
+    list = natives().filter((n) => n.pid === s.pid);
+  } catch {
+    list = [];
+  }
+  const origins = new Map<number, { x: number; y: number } | undefined>();
+  for (const w of s.windows) {
+    const el = s.elements[w.index];
+    const o = el.frame ? windowOrigin({ title: w.title, frame: el.frame }, list) : undefined;
+    origins.set(w.index, o);
+    if (o && s.windows.length === 1) {
+      if (lastOrigin.size > 256) lastOrigin.clear();
+      if (lastOriginByBus.size > 256) lastOriginByBus.clear();
+      lastOrigin.set(s.pid, o);
+      lastOriginByBus.set(busOf(el.id), o);
+    }
+  }
+  // A subtree walk has no window of its own: use where the app's only window was last seen.
+  if (s.windows.length === 0 && s.elements.length > 0 && list.length === 1) {
+    origins.set(0, lastOrigin.get(s.pid));
+  }
+  // Popovers and menus are X11 windows of their own (override-redirect: not in the client
+  // list), and their subtree is relative to the popup's widget, the popup window's size.
+  // GTK4 reports the popup at its parent's origin, outside the parent's box: only then
+  // are the popup windows looked up.
+  let popups: NativeWindowBox[] | undefined;
+  const popupFor = (f: Rect, parent: Rect | undefined): NativeWindowBox | undefined => {
+    if (!parent || f.x !== parent.x || f.y !== parent.y) return undefined;
+    if (f.w <= parent.w && f.h <= parent.h) return undefined;
+    try {
+      popups ??= popupWindows().filter((n) => n.mapped);
+    } catch {
+      popups = [];
+    }
+    const i = popups.findIndex((n) => n.w === f.w && n.h === f.h);
+    return i < 0 ? undefined : popups.splice(i, 1)[0];
+  };
+  // Each element's offset: its window's origin, or its popup's (tree order, parents first).
+  const off: Array<{ x: number; y: number } | undefined> = [];
+  const rel: Array<Rect | undefined> = [];
+  s.elements.forEach((e, i) => {
+    off[i] = e.parent < 0 ? origins.get(i) : off[e.parent];
+    rel[i] = e.frame;
+    if (!e.frame) return;
+    const f = e.frame;
+    const popup = e.parent >= 0 ? popupFor(f, rel[e.parent]) : undefined;
+    if (popup) off[i] = { x: popup.x - f.x, y: popup.y - f.y };
+    const o = off[i];
+    if (o) e.frame = { ...f, x: f.x + o.x, y: f.y + o.y };
+    else delete e.frame;
+  });
+  for (const w of s.windows) {
+    const f = s.elements[w.index].frame;
+    if (f) w.frame = f;
+    else delete w.frame;
+  }
+}
+
+/**
+ * The X server's top-level windows with their positions, as `xwininfo -root -children`
+ * lists them: popups (override-redirect) included, which the client list leaves out.
+ */
+export function listPopupWindows(env: NodeJS.ProcessEnv): NativeWindowBox[] {
+  const text = execFileSync('xwininfo', ['-root', '-children'], {
+    env,
+    encoding: 'utf8',
+    timeout: 2000,
+  });
+  return parseWindowList(text);
+}
+
+export function parseWindowList(text: string): NativeWindowBox[] {
+  const out: NativeWindowBox[] = [];
+  for (const line of text.split('\n')) {
+    const m = /^\s+0x[0-9a-f]+ .*\s(\d+)x(\d+)[+-]-?\d+[+-]-?\d+\s+\+(-?\d+)\+(-?\d+)\s*$/.exec(
+      line,
+    );
+    if (!m) continue;
+    out.push({ pid: null, title: '', w: +m[1], h: +m[2], x: +m[3], y: +m[4], mapped: true });
+  }
+  return out;
+}

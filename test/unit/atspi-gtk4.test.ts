@@ -1,0 +1,217 @@
+/**
+ * The GTK4 corrections on data: toolkit detection, SHOWING from VISIBLE, window placement
+ * inside the CSD margin, and the name and action clean-up.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Element, Snapshot } from '../../src/model/element.js';
+import {
+  gtk4Actions,
+  gtk4States,
+  isGtk4Toolkit,
+  isTypeName,
+  markWindowRelative,
+  parseWindowList,
+  placeGtk4Windows,
+  tidyGtk4,
+  windowOrigin,
+} from '../../src/platform/linux/atspi/gtk4.js';
+import { hasState, STATE, stateBits } from '../../src/platform/linux/atspi/states.js';
+
+function el(over: Partial<Element> & { name: string; nativeRole: string }): Element {
+  return {
+    id: ':1.9/a',
+    parent: -1,
+    depth: 0,
+    role: 'AXGroup',
+    flags: [],
+    actions: [],
+    childCount: 0,
+    ...over,
+  };
+}
+
+function snap(elements: Element[], pid = 42): Snapshot {
+  return {
+    pid,
+    app: 'calc',
+    elements,
+    windows: [
+      {
+        index: 0,
+        title: 'Calculator',
+        role: 'AXWindow',
+        modal: false,
+        dialog: false,
+        active: true,
+        frame: elements[0].frame,
+      },
+    ],
+    truncated: null,
+    elapsedMs: 1,
+    takenAt: 0,
+    method: 'atspi-walk',
+  };
+}
+
+describe('GTK4 toolkit detection', () => {
+  it('is GTK with a 4.x version only', () => {
+    expect(isGtk4Toolkit('GTK', '4.8.3')).toBe(true);
+    expect(isGtk4Toolkit('GTK', '3.24.38')).toBe(false);
+    expect(isGtk4Toolkit('Qt', '4.8')).toBe(false);
+    expect(isGtk4Toolkit('GTK', undefined)).toBe(false);
+  });
+});
+
+describe('gtk4States', () => {
+  const visible = stateBits(['visible', 'sensitive']);
+  it('adds SHOWING to a VISIBLE element whose parent shows', () => {
+    const out = gtk4States(visible, true);
+    expect(hasState(out, STATE.SHOWING)).toBe(true);
+    expect(hasState(out, STATE.VISIBLE)).toBe(true);
+    expect(hasState(visible, STATE.SHOWING)).toBe(false); // the input is not changed
+  });
+  it('leaves hidden elements and children of hidden parents as they are', () => {
+    expect(hasState(gtk4States(visible, false), STATE.SHOWING)).toBe(false);
+    expect(hasState(gtk4States(stateBits(['sensitive']), true), STATE.SHOWING)).toBe(false);
+  });
+});
+
+describe('windowOrigin', () => {
+  const win = { title: 'Calculator', frame: { x: 0, y: 0, w: 355, h: 498 } };
+  it('centres the window widget in its X11 window (the CSD margin is even)', () => {
+    const natives = [{ pid: 1, title: 'Calculator', x: 457, y: 164, w: 365, h: 508, mapped: true }];
+    expect(windowOrigin(win, natives)).toEqual({ x: 462, y: 169 });
+  });
+  it('picks by title among several, and gives up when nothing decides', () => {
+    const a = { pid: 1, title: 'Other', x: 0, y: 0, w: 400, h: 600, mapped: true };
+    const b = { pid: 1, title: 'Calculator', x: 100, y: 50, w: 355, h: 498, mapped: true };
+    expect(windowOrigin(win, [a, b])).toEqual({ x: 100, y: 50 });
+    expect(windowOrigin({ ...win, title: '' }, [a, b])).toBeUndefined();
+    expect(windowOrigin(win, [{ ...b, mapped: false }])).toBeUndefined();
+  });
+});
+
+describe('placeGtk4Windows', () => {
+  const natives = () => [
+    { pid: 42, title: 'Calculator', x: 457, y: 164, w: 365, h: 508, mapped: true },
+    { pid: 7, title: 'Calculator', x: 0, y: 0, w: 365, h: 508, mapped: true },
+  ];
+  const elements = () => [
+    el({ name: 'Calculator', nativeRole: 'frame', frame: { x: 0, y: 0, w: 355, h: 498 } }),
+    el({
+      name: '7',
+      nativeRole: 'push button',
+      parent: 0,
+      depth: 1,
+      frame: { x: 16, y: 300, w: 55, h: 40 },
+    }),
+  ];
+  it('moves marked snapshots to the screen, the window info too', () => {
+    const s = snap(elements());
+    markWindowRelative(s);
+    placeGtk4Windows(s, natives);
+    expect(s.elements[1].frame).toEqual({ x: 478, y: 469, w: 55, h: 40 });
+    expect(s.windows[0].frame).toEqual({ x: 462, y: 169, w: 355, h: 498 });
+  });
+  it('leaves unmarked snapshots alone, and places a marked one only once', () => {
+    const s = snap(elements());
+    placeGtk4Windows(s, natives);
+    expect(s.elements[1].frame).toEqual({ x: 16, y: 300, w: 55, h: 40 });
+    markWindowRelative(s);
+    placeGtk4Windows(s, natives);
+    placeGtk4Windows(s, natives);
+    expect(s.elements[1].frame?.x).toBe(478);
+  });
+  it('drops frames it cannot place rather than keep window-relative ones', () => {
+    const s = snap(elements(), 99);
+    markWindowRelative(s);
+    placeGtk4Windows(s, natives);
+    expect(s.elements.every((e) => e.frame === undefined)).toBe(true);
+  });
+});
+
+describe('popovers', () => {
+  it('reads xwininfo -root -children lines, popups included', () => {
+    const text = [
+      '     2 children:',
+      '     0x60001f "gnome-calculator": ("gnome-calculator" "gnome-calculator")  285x418+538+188  +538+188',
+      '     0x60000e (has no name): ()  1x1+-1+-1  +-1+-1',
+    ].join('\n');
+    expect(parseWindowList(text)).toEqual([
+      { pid: null, title: '', w: 285, h: 418, x: 538, y: 188, mapped: true },
+      { pid: null, title: '', w: 1, h: 1, x: -1, y: -1, mapped: true },
+    ]);
+  });
+  it('places a subtree GTK4 reports at its parent origin, outside it, by its popup window', () => {
+    const s = snap([
+      el({ name: 'Calculator', nativeRole: 'frame', frame: { x: 0, y: 0, w: 355, h: 498 } }),
+      el({
+        name: 'menu',
+        nativeRole: 'push button',
+        parent: 0,
+        depth: 1,
+        frame: { x: 201, y: 6, w: 34, h: 34 },
+      }),
+      el({
+        name: '',
+        nativeRole: 'menu',
+        parent: 1,
+        depth: 2,
+        frame: { x: 201, y: 6, w: 285, h: 418 },
+      }),
+      el({
+        name: 'Fixed',
+        nativeRole: 'radio menu item',
+        parent: 2,
+        depth: 3,
+        frame: { x: 243, y: 46, w: 201, h: 32 },
+      }),
+    ]);
+    markWindowRelative(s);
+    const popup = { pid: null, title: '', x: 538, y: 188, w: 285, h: 418, mapped: true };
+    placeGtk4Windows(
+      s,
+      () => [{ pid: 42, title: 'Calculator', x: 457, y: 164, w: 365, h: 508, mapped: true }],
+      () => [popup],
+    );
+    expect(s.elements[1].frame).toEqual({ x: 663, y: 175, w: 34, h: 34 });
+    expect(s.elements[2].frame).toEqual({ x: 538, y: 188, w: 285, h: 418 });
+    expect(s.elements[3].frame).toEqual({ x: 580, y: 228, w: 201, h: 32 });
+  });
+});
+
+describe('GTK4 names and actions', () => {
+  it('tells type names from text', () => {
+    expect(isTypeName('GtkButton', 'push button')).toBe(true);
+    expect(isTypeName('AdwGizmo', 'filler')).toBe(true);
+    expect(isTypeName('HistoryView', 'filler')).toBe(true);
+    expect(isTypeName('HistoryView', 'label')).toBe(false);
+    expect(isTypeName('Undo', 'push button')).toBe(false);
+    expect(isTypeName('Save As', 'push button')).toBe(false);
+  });
+  it('keeps activations, drops GAction group entries', () => {
+    expect(gtk4Actions(['click', 'clipboard.copy', 'menu.popup', 'win.close'])).toEqual(['click']);
+  });
+  it('undoubles a label name, names a type-named button by its label, cleans actions', () => {
+    const s = snap([
+      el({ name: 'Calculator', nativeRole: 'frame', actions: ['win.close', 'default.activate'] }),
+      el({ name: '7 7', nativeRole: 'push button', parent: 0, depth: 1, actions: ['click'] }),
+      el({ name: '7', nativeRole: 'label', parent: 1, depth: 2, actions: ['clipboard.copy'] }),
+      el({ name: 'GtkButton', nativeRole: 'push button', parent: 0, depth: 1, actions: ['click'] }),
+      el({ name: 'π', nativeRole: 'label', parent: 3, depth: 2 }),
+      el({ name: 'Bora Bora', nativeRole: 'push button', parent: 0, depth: 1 }),
+      el({ name: 'AdwGizmo', nativeRole: 'filler', parent: 0, depth: 1 }),
+    ]);
+    tidyGtk4(s);
+    expect(s.elements.map((e) => e.name)).toEqual([
+      'Calculator',
+      '7',
+      '7',
+      'π',
+      'π',
+      'Bora Bora',
+      '',
+    ]);
+    expect(s.elements.map((e) => e.actions.join())).toEqual(['', 'click', '', 'click', '', '', '']);
+  });
+});
