@@ -15,6 +15,7 @@ import { roleName } from '../roles.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { AtspiCallError, ROOT_PATH } from './bus.js';
 import { parseId } from './ids.js';
+import { readProps } from './qt.js';
 import {
   directCall,
   getProp,
@@ -215,14 +216,12 @@ export async function readValue(bus: AtspiBus, id: string): Promise<ValueInfo> {
   need(t, IFACE.Value, 'report a value');
   if (isSecure(t.role))
     throw new AtspiActionError(`${t.describe} is secure: its value is never read`);
-  const [all] = (await bus.call(
-    t.ref[0],
-    t.ref[1],
-    'org.freedesktop.DBus.Properties',
-    'GetAll',
-    's',
-    [IFACE.Value],
-  )) as [Record<string, { value: number }>];
+  const all = (await readProps(directCall(bus), t.ref, IFACE.Value, [
+    'CurrentValue',
+    'MinimumValue',
+    'MaximumValue',
+    'MinimumIncrement',
+  ])) as Record<string, { value: number }>;
   return {
     value: all.CurrentValue?.value ?? 0,
     min: all.MinimumValue?.value ?? 0,

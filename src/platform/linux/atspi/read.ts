@@ -12,6 +12,7 @@ import { axRole, roleName, SECURE_ROLES } from '../roles.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { ATSPI, ROOT_PATH } from './bus.js';
 import { formatId } from './ids.js';
+import { isQtBridge } from './qt.js';
 import { flagsFor, hasState, STATE } from './states.js';
 import type { StateBits } from './states.js';
 
@@ -130,7 +131,8 @@ interface AccessibleProps {
 
 async function readAccessibleProps(call: CallFn, ref: ObjectRef): Promise<AccessibleProps> {
   const [dest, path] = ref;
-  if (!noGetAll.has(dest)) {
+  // GetAll crashes a Qt app (qt.ts).
+  if (!noGetAll.has(dest) && !(await isQtBridge(call, dest))) {
     try {
       const [all] = (await call(dest, path, PROPS, 'GetAll', 's', [IFACE.Accessible])) as [
         Record<string, { value: unknown }>,

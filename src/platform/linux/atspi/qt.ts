@@ -1,0 +1,123 @@
+/**
+ * What Qt's AT-SPI bridge needs that other toolkits do not.
+ *
+ * Qt 6.4 (Debian 12) connects to an accessibility bus named by AT_SPI_BUS_ADDRESS but never
+ * registers with the registry on it: it announces that accessibility is on before it
+ * listens for that announcement, so the app stays invisible. Found through the session
+ * bus's org.a11y.Bus (as every desktop does it) the same bus works. So apps are started
+ * without an AT_SPI_BUS_ADDRESS that only repeats what org.a11y.Bus says; every toolkit
+ * finds the bus there.
+ *
+ * Qt's adaptor (Qt 5.15 and 6.4 as Debian ships them) routes every
+ * org.freedesktop.DBus.Properties call by reading its first two arguments without checking
+ * how many came. Properties.GetAll has one: the adaptor reads past its argument list and
+ * the app dies (SIGSEGV in QVariant::toString under the bridge's message handler). So a Qt
+ * app is never sent GetAll; its properties are read one Get at a time (two arguments, which
+ * it answers). Whether an app is Qt is asked once per bus name, through such a Get.
+ */
+import { AtspiBus, ATSPI, ROOT_PATH } from './bus.js';
+
+type Call = (
+  dest: string,
+  path: string,
+  iface: string,
+  member: string,
+  signature?: string,
+  body?: unknown[],
+) => Promise<unknown[]>;
+
+const PROPS = 'org.freedesktop.DBus.Properties';
+
+/** Bus name → whether its bridge is Qt's; bus names are never reused on a bus. */
+const qtByBus = new Map<string, Promise<boolean>>();
+/** Bound on the map: apps come and go over a long-running server. */
+const MAX_REMEMBERED = 512;
+
+/** Qt names its toolkit "Qt" (Qt 5 and 6); GTK says "GTK" or "gtk", Gecko "Gecko". */
+export function isQtToolkitName(name: unknown): boolean {
+  return typeof name === 'string' && /^qt\b/i.test(name.trim());
+}
+
+/**
+ * Whether the app on `dest` runs Qt's bridge (so Properties.GetAll would crash it). An app
+ * that does not answer counts as not Qt for this call and is asked again next time.
+ */
+export function isQtBridge(call: Call, dest: string): Promise<boolean> {
+  let known = qtByBus.get(dest);
+  if (!known) {
+    if (qtByBus.size >= MAX_REMEMBERED) qtByBus.delete(qtByBus.keys().next().value as string);
+    known = call(dest, ROOT_PATH, PROPS, 'Get', 'ss', [ATSPI + 'Application', 'ToolkitName'])
+      .then(([v]) => isQtToolkitName((v as { value?: unknown } | undefined)?.value))
+      .catch(() => {
+        qtByBus.delete(dest);
+        return false;
+      });
+    qtByBus.set(dest, known);
+  }
+  return known;
+}
+
+/**
+ * The properties `names` of `iface` on one object, as GetAll answers them ({ value } per
+ * name): one GetAll, or one Get per name for a Qt app. A property the object lacks is left
+ * out.
+ */
+export async function readProps(
+  call: Call,
+  [dest, path]: readonly [string, string],
+  iface: string,
+  names: readonly string[],
+): Promise<Record<string, { value: unknown }>> {
+  if (!(await isQtBridge(call, dest))) {
+    const [all] = await call(dest, path, PROPS, 'GetAll', 's', [iface]);
+    return all as Record<string, { value: unknown }>;
+  }
+  const out: Record<string, { value: unknown }> = {};
+  await Promise.all(
+    names.map(async (name) => {
+      try {
+        const [v] = await call(dest, path, PROPS, 'Get', 'ss', [iface, name]);
+        out[name] = v as { value: unknown };
+      } catch {
+        // Not a property of this object: left out, as GetAll would.
+      }
+    }),
+  );
+  return out;
+}
+
+/** The variable Qt 6.4 must not be given (see above). */
+export const BUS_ADDRESS_VAR = 'AT_SPI_BUS_ADDRESS';
+
+/** `env` without AT_SPI_BUS_ADDRESS: for a desktop whose session bus has org.a11y.Bus. */
+export function withoutBusAddress(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out = { ...env };
+  delete out[BUS_ADDRESS_VAR];
+  return out;
+}
+
+/**
+ * `env` for an app to start: AT_SPI_BUS_ADDRESS left out when the session bus's
+ * org.a11y.Bus gives the same address (apps find it there), kept when it names another bus
+ * or there is no launcher to ask (then it is the only way to the bus).
+ */
+export async function appBusEnv(
+  env: NodeJS.ProcessEnv,
+  timeoutMs = 1000,
+): Promise<NodeJS.ProcessEnv> {
+  const address = env[BUS_ADDRESS_VAR];
+  const session = env.DBUS_SESSION_BUS_ADDRESS;
+  if (!address || !session) return env;
+  let bus: AtspiBus | undefined;
+  try {
+    bus = await AtspiBus.connect(session, timeoutMs);
+    // Asking NameHasOwner first: a GetAddress call would start a launcher by activation.
+    if (!(await bus.nameHasOwner('org.a11y.Bus'))) return env;
+    const [said] = await bus.call('org.a11y.Bus', '/org/a11y/bus', 'org.a11y.Bus', 'GetAddress');
+    return said === address ? withoutBusAddress(env) : env;
+  } catch {
+    return env;
+  } finally {
+    bus?.disconnect();
+  }
+}
