@@ -23,8 +23,17 @@ export interface ClickRequest {
   rect?: Rect;
 }
 
-/** Action names that mean "activate this", most specific first. */
-const PRESS_ACTIONS = ['click', 'press', 'activate', 'toggle', 'jump', 'open', 'select'];
+/** Action names that mean "activate this", most specific first (Qt's menus: ShowMenu). */
+const PRESS_ACTIONS = [
+  'click',
+  'press',
+  'activate',
+  'toggle',
+  'jump',
+  'open',
+  'select',
+  'showmenu',
+];
 
 export function pressAction(el: Element): string | undefined {
   const lower = el.actions.map((a) => a.toLowerCase());

@@ -15,7 +15,7 @@ import { roleName } from '../roles.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { AtspiCallError, ROOT_PATH } from './bus.js';
 import { parseId } from './ids.js';
-import { readProps } from './qt.js';
+import { isQtBridge, qtDoAction, readProps } from './qt.js';
 import {
   directCall,
   getProp,
@@ -61,8 +61,17 @@ const RELATIONS = [
 
 /** What a caller asks for when it just wants "the" action (a click). */
 const GENERIC = new Set(['click', 'press', 'activate', 'default', 'toggle']);
-/** Which native action a generic request takes, in order of preference. */
-const DEFAULT_ACTIONS = ['click', 'press', 'activate', 'toggle', 'jump', 'open', 'select'];
+/** Which native action a generic request takes, in order of preference (Qt's menus: ShowMenu). */
+const DEFAULT_ACTIONS = [
+  'click',
+  'press',
+  'activate',
+  'toggle',
+  'jump',
+  'open',
+  'select',
+  'showmenu',
+];
 
 export class AtspiActionError extends AtspiCallError {
   constructor(message: string, dbusName?: string) {
@@ -142,7 +151,9 @@ export async function doAction(
       `${t.describe} has no action "${nameOrIndex ?? 'click'}"; available: ${list}`,
     );
   }
-  const [ok] = await bus.call(t.ref[0], t.ref[1], IFACE.Action, 'DoAction', 'i', [index]);
+  const [ok] = (await isQtBridge(directCall(bus), t.ref[0]))
+    ? await qtDoAction(bus, t.ref, index)
+    : await bus.call(t.ref[0], t.ref[1], IFACE.Action, 'DoAction', 'i', [index]);
   if (ok === false) {
     throw new AtspiActionError(`${t.describe} refused action "${names[index]}"`);
   }

@@ -121,3 +121,38 @@ export async function appBusEnv(
     bus?.disconnect();
   }
 }
+
+/** How long a Qt action may take to answer before a live app counts it as running. */
+export const QT_ACTION_ANSWER_MS = 700;
+
+/**
+ * Action.DoAction on a Qt app. Qt runs the action inside the call: one that opens a modal
+ * dialog (QDialog::exec, QMessageBox) answers only when the dialog closes, while the app
+ * goes on answering other calls from the dialog's event loop. So when DoAction has not
+ * answered within `answerMs` but the app answers a ping, the action is running and counts
+ * as done (`[true]`, as a prompt answer would be); an app that answers neither is busy or
+ * hung, and that is the error.
+ */
+export async function qtDoAction(
+  bus: AtspiBus,
+  [dest, path]: readonly [string, string],
+  index: number,
+  answerMs = QT_ACTION_ANSWER_MS,
+): Promise<unknown[]> {
+  // Long bound: a dialog may stay open for minutes; the answer then only ends the call.
+  const pending = bus.call(dest, path, ATSPI + 'Action', 'DoAction', 'i', [index], 600_000);
+  pending.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<'waiting'>((resolve) => {
+    timer = setTimeout(() => resolve('waiting'), answerMs);
+  });
+  try {
+    const first = await Promise.race([pending, waited]);
+    if (first !== 'waiting') return first;
+  } finally {
+    clearTimeout(timer);
+  }
+  // Throws (timeout) when the app does not answer this either: busy or hung.
+  await bus.call(dest, ROOT_PATH, ATSPI + 'Accessible', 'GetRole', undefined, undefined, 2000);
+  return [true];
+}
