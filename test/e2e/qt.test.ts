@@ -254,7 +254,7 @@ describe.skipIf(!haveFeatherpad || !haveQt6ct)(
     ? 'Qt 6: qt6ct'
     : 'Qt 6: qt6ct (skipped: featherpad or qt6ct is not installed)',
   () => {
-    it('registers, is walked with positions and survives the walk', async () => {
+    it('registers, is walked with positions, and takes clicks and set_value in the background', async () => {
       const pid = await launch(['qt6ct']);
       const r = await session.call('ax_get_tree', { app: pid });
       expect(r.isError, r.text).toBe(false);
@@ -262,6 +262,25 @@ describe.skipIf(!haveFeatherpad || !haveQt6ct)(
       expect(tree).toMatch(/\[AXTabGroup[^\n]*x:\d+ y:\d+ w:[1-9]/);
       expect(tree).toMatch(/"Appearance"/);
       expect(alive(pid)).toBe(true);
+
+      // Background click (a tab, a check box, a button) and set_value (a spin box): qt6ct
+      // writes what it was set to into its own config file on Apply.
+      const conf = path.join(home, '.config', 'qt6ct', 'qt6ct.conf');
+      fs.rmSync(conf, { force: true });
+      for (const [tool, args] of [
+        ['ax_click', { query: 'Interface' }],
+        ['ax_set_value', { query: '400 ms', value: '600' }],
+        ['ax_click', { query: 'checkbox:Show shortcut underlines' }],
+        ['ax_click', { query: 'button:Apply' }],
+      ] as const) {
+        const step = await session.call(tool, { app: pid, ...args });
+        expect(step.isError, step.text).toBe(false);
+      }
+      await waitUntil('qt6ct.conf written', () => fs.existsSync(conf));
+      const written = fs.readFileSync(conf, 'utf8');
+      expect(written).toMatch(/^double_click_interval=600$/m);
+      // It was checked (qt6ct's default): the click unchecked it.
+      expect(written).toMatch(/^underline_shortcut=0$/m);
     }, 60_000);
   },
 );
