@@ -176,6 +176,9 @@ describe.skipIf(!haveFeatherpad)(
       expect(ex + ew).toBeLessThanOrEqual(Number(x) + Number(w));
       expect(ey + eh).toBeLessThanOrEqual(Number(y) + Number(h));
       expect(r.text).not.toMatch(/no position/);
+      // Qt's rich-text tool tips read as plain text (the word-count button, the tab's path).
+      expect(tree).not.toMatch(/<p style/);
+      expect(tree).toMatch(/"Calculate number of words/);
     }, 60_000);
 
     it('types into the editor and set_value replaces its text: FeatherPad saves both to disk', async () => {

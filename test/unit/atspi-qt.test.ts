@@ -3,7 +3,12 @@
  * its properties are read one Get at a time instead. A recording fake bus plays the app.
  */
 import { describe, expect, it } from 'vitest';
-import { isQtBridge, isQtToolkitName, readProps } from '../../src/platform/linux/atspi/qt.js';
+import {
+  isQtBridge,
+  isQtToolkitName,
+  plainText,
+  readProps,
+} from '../../src/platform/linux/atspi/qt.js';
 
 type Sent = { dest: string; member: string; body: unknown[] };
 
@@ -81,5 +86,24 @@ describe('Qt bridge guard', () => {
     expect(await isQtBridge(app.call, ':1.52')).toBe(false);
     expect(await isQtBridge(app.call, ':1.52')).toBe(false);
     expect(app.sent.filter((s) => s.body[1] === 'ToolkitName')).toHaveLength(2);
+  });
+});
+
+describe('plainText', () => {
+  it('turns Qt rich text into plain text', () => {
+    expect(plainText("<p style='white-space:pre'>/tmp/</p>")).toBe('/tmp/');
+    expect(
+      plainText(
+        "<p style='white-space:pre'>Calculate number of words\n(For huge &amp; long texts)</p>",
+      ),
+    ).toBe('Calculate number of words\n(For huge & long texts)');
+    expect(plainText('<b>Bold</b><br>next')).toBe('Bold\nnext');
+  });
+
+  it('leaves plain text alone, even with angle brackets inside', () => {
+    expect(plainText('a < b > c')).toBe('a < b > c');
+    expect(plainText('<not a tag')).toBe('<not a tag');
+    expect(plainText('x <b>y</b>')).toBe('x <b>y</b>');
+    expect(plainText('')).toBe('');
   });
 });

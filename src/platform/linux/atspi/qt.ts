@@ -156,3 +156,20 @@ export async function qtDoAction(
   await bus.call(dest, ROOT_PATH, ATSPI + 'Accessible', 'GetRole', undefined, undefined, 2000);
   return [true];
 }
+
+/** Qt rich text as Qt itself tells it (Qt::mightBeRichText): it opens with a tag. */
+const RICH_TEXT = /^\s*<(p|html|qt|b|i|u|span|div|font|nobr|br|center)\b[^>]*\/?>/i;
+const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', nbsp: ' ' };
+
+/**
+ * A name or description as plain text: Qt apps pass tool tips and labels in rich text
+ * ("<p style='white-space:pre'>Save</p>"), which reads as noise. Plain text is left as is.
+ */
+export function plainText(text: string): string {
+  if (!RICH_TEXT.test(text)) return text;
+  return text
+    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(lt|gt|amp|quot|nbsp);/g, (_, e: string) => ENTITIES[e])
+    .trim();
+}

@@ -12,7 +12,7 @@ import { axRole, roleName, SECURE_ROLES } from '../roles.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { ATSPI, ROOT_PATH } from './bus.js';
 import { formatId } from './ids.js';
-import { isQtBridge } from './qt.js';
+import { isQtBridge, plainText } from './qt.js';
 import { flagsFor, hasState, STATE } from './states.js';
 import type { StateBits } from './states.js';
 
@@ -367,14 +367,14 @@ export function toElement(p: ElementParts, parent: number, depth: number): Eleme
       parentRole: p.parentRole,
     }),
     nativeRole: native,
-    name: b.name,
+    name: plainText(b.name),
     flags: flagsFor(native, b.states),
     actions: x.actions,
     childCount: Math.max(b.childCount, 0),
   };
   if (x.unplaced && !el.flags.includes('offscreen')) el.flags.push('offscreen');
   if (x.value !== undefined && !isSecure(native)) el.value = x.value;
-  if (b.description) el.description = b.description;
+  if (b.description) el.description = plainText(b.description);
   if (x.frame) el.frame = x.frame;
   const id = x.accessibleId ?? b.accessibleId;
   if (id) el.identifier = id;
