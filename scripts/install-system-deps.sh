@@ -24,6 +24,8 @@ PACKAGES=(
   chromium
   gnome-calculator
   gtk-4-examples
+  featherpad
+  qt6ct
   g++ make python3 libx11-dev libxext-dev libxtst-dev
 )
 

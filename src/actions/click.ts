@@ -25,7 +25,8 @@ export interface ClickRequest {
 
 /**
  * Action names that mean "activate this", most specific first. Chromium names a check box's
- * "check"/"uncheck" and the default action of anything else "doDefault".
+ * "check"/"uncheck" and the default action of anything else "doDefault"; Qt's menus offer
+ * only ShowMenu.
  */
 const PRESS_ACTIONS = [
   'click',
@@ -37,6 +38,7 @@ const PRESS_ACTIONS = [
   'jump',
   'open',
   'select',
+  'showmenu',
   'dodefault',
 ];
 

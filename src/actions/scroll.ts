@@ -99,7 +99,7 @@ function scrollAreaFor(view: SnapshotView, index: number | undefined): number | 
     i !== undefined && i >= 0;
     i = els[i].parent >= 0 ? els[i].parent : undefined
   ) {
-    if (els[i].role === 'AXScrollArea') return i;
+    if (els[i].role === 'AXScrollArea' || ownsScrollBar(view, i)) return i;
   }
   if (index !== undefined) {
     // The target itself may contain the scroll area (e.g. a list's container).
@@ -111,7 +111,8 @@ function scrollAreaFor(view: SnapshotView, index: number | undefined): number | 
   let best: number | undefined;
   let bestArea = 0;
   els.forEach((el, i) => {
-    if (el.role !== 'AXScrollArea' || !view.visible[i] || !el.frame) return;
+    if (!(el.role === 'AXScrollArea' || ownsScrollBar(view, i)) || !view.visible[i] || !el.frame)
+      return;
     const area = el.frame.w * el.frame.h;
     if (area > bestArea) {
       bestArea = area;
@@ -119,6 +120,20 @@ function scrollAreaFor(view: SnapshotView, index: number | undefined): number | 
     }
   });
   return best;
+}
+
+/**
+ * A scrollable element that is no scroll area: Qt's text edits and views carry their own
+ * scroll bars (in a container child) and no AXScrollArea around them.
+ */
+function ownsScrollBar(view: SnapshotView, index: number): boolean {
+  const els = view.snapshot.elements;
+  const el = els[index];
+  if (el.role === 'AXScrollBar' || el.role === 'AXWindow') return false;
+  for (let i = index + 1; i < els.length && els[i].depth > el.depth; i++) {
+    if (els[i].depth <= el.depth + 2 && els[i].role === 'AXScrollBar' && els[i].frame) return true;
+  }
+  return false;
 }
 
 function scrollBarOf(view: SnapshotView, area: number, vertical: boolean): number | undefined {

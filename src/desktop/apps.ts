@@ -235,6 +235,10 @@ export async function launchApp(
         if (exitedWith !== undefined) {
           throw new LaunchError(
             `${name} (pid ${pid}) exited (${exitedWith}) before it was ready: it did not ${stage}` +
+              // A single-instance app (FeatherPad, GApplication apps) hands off and exits 0.
+              (exitedWith === 0
+                ? '; a single-instance app hands off to its running instance and exits 0 (start a separate one with its own option, e.g. featherpad -s)'
+                : '') +
               formatTail(tail()),
           );
         }

@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import dbus from 'dbus-next';
 
 import { AtspiBus, REGISTRY } from '../platform/linux/atspi/bus.js';
+import { withoutBusAddress } from '../platform/linux/atspi/qt.js';
 import type { LaunchedApp, LaunchOptions } from './apps.js';
 import { launchApp } from './apps.js';
 import type { RecordedPid, StopReport } from './procs.js';
@@ -319,7 +320,8 @@ export class HeadlessDesktop {
     }
     return launchApp(
       {
-        env: this.processEnv(),
+        // Apps find the bus through org.a11y.Bus, as on a desktop: Qt 6 needs that (qt.ts).
+        env: withoutBusAddress(this.processEnv()),
         logDir: this.logDir,
         a11yBus: () => this.a11yBus(),
         record: (entry) => {

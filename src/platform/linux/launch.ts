@@ -9,6 +9,7 @@ import { PlatformError } from '../../errors.js';
 import type { LaunchedProcess, LaunchPlan, LaunchRequest } from '../desktop.js';
 import { findDesktopEntry, LookupError, onPath } from './launch-lookup.js';
 import { procStat } from './proc.js';
+import { appBusEnv } from './atspi/qt.js';
 
 /**
  * The app's environment: ours, with accessibility forced on. NO_AT_BRIDGE=1 keeps GTK off
@@ -80,7 +81,7 @@ export async function spawnDetached(
 ): Promise<LaunchedProcess> {
   const [program, ...args] = plan.argv;
   const child = spawn(program, args, {
-    env: launchEnv(env),
+    env: launchEnv(await appBusEnv(env)),
     cwd: plan.cwd,
     detached: true,
     stdio: ['ignore', outputFd, outputFd],

@@ -16,6 +16,7 @@ import type { AtspiBus, ObjectRef } from './bus.js';
 import { AtspiCallError, ROOT_PATH } from './bus.js';
 import { gtk4States, isGtk4Bus } from './gtk4.js';
 import { parseId } from './ids.js';
+import { isQtBridge, qtDoAction, readProps } from './qt.js';
 import {
   directCall,
   getProp,
@@ -61,7 +62,10 @@ const RELATIONS = [
 
 /** What a caller asks for when it just wants "the" action (a click). */
 const GENERIC = new Set(['click', 'press', 'activate', 'default', 'toggle']);
-/** Which native action a generic request takes, in order of preference. */
+/**
+ * Which native action a generic request takes, in order of preference (Chromium's
+ * check/uncheck/doDefault, Qt's menus' ShowMenu).
+ */
 const DEFAULT_ACTIONS = [
   'click',
   'press',
@@ -72,6 +76,7 @@ const DEFAULT_ACTIONS = [
   'jump',
   'open',
   'select',
+  'showmenu',
   'dodefault',
 ];
 
@@ -161,7 +166,9 @@ export async function doAction(
       `${t.describe} has no action "${nameOrIndex ?? 'click'}"; available: ${list}`,
     );
   }
-  const [ok] = await bus.call(t.ref[0], t.ref[1], IFACE.Action, 'DoAction', 'i', [index]);
+  const [ok] = (await isQtBridge(directCall(bus), t.ref[0]))
+    ? await qtDoAction(bus, t.ref, index)
+    : await bus.call(t.ref[0], t.ref[1], IFACE.Action, 'DoAction', 'i', [index]);
   if (ok === false) {
     throw new AtspiActionError(`${t.describe} refused action "${names[index]}"`);
   }
@@ -235,14 +242,12 @@ export async function readValue(bus: AtspiBus, id: string): Promise<ValueInfo> {
   need(t, IFACE.Value, 'report a value');
   if (isSecure(t.role))
     throw new AtspiActionError(`${t.describe} is secure: its value is never read`);
-  const [all] = (await bus.call(
-    t.ref[0],
-    t.ref[1],
-    'org.freedesktop.DBus.Properties',
-    'GetAll',
-    's',
-    [IFACE.Value],
-  )) as [Record<string, { value: number }>];
+  const all = (await readProps(directCall(bus), t.ref, IFACE.Value, [
+    'CurrentValue',
+    'MinimumValue',
+    'MaximumValue',
+    'MinimumIncrement',
+  ])) as Record<string, { value: number }>;
   return {
     value: all.CurrentValue?.value ?? 0,
     min: all.MinimumValue?.value ?? 0,

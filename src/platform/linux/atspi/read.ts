@@ -13,6 +13,7 @@ import type { AtspiBus, ObjectRef } from './bus.js';
 import { ATSPI, ROOT_PATH } from './bus.js';
 import { actionNamesByIndex, embedsOnly, namesMissing } from './chromium.js';
 import { formatId } from './ids.js';
+import { isQtBridge, plainText } from './qt.js';
 import { flagsFor, hasState, STATE } from './states.js';
 import type { StateBits } from './states.js';
 
@@ -131,7 +132,8 @@ interface AccessibleProps {
 
 async function readAccessibleProps(call: CallFn, ref: ObjectRef): Promise<AccessibleProps> {
   const [dest, path] = ref;
-  if (!noGetAll.has(dest)) {
+  // GetAll crashes a Qt app (qt.ts).
+  if (!noGetAll.has(dest) && !(await isQtBridge(call, dest))) {
     try {
       const [all] = (await call(dest, path, PROPS, 'GetAll', 's', [IFACE.Accessible])) as [
         Record<string, { value: unknown }>,
@@ -383,14 +385,14 @@ export function toElement(p: ElementParts, parent: number, depth: number): Eleme
       parentRole: p.parentRole,
     }),
     nativeRole: native,
-    name: b.name,
+    name: plainText(b.name),
     flags: flagsFor(native, b.states),
     actions: x.actions,
     childCount: Math.max(b.childCount, 0),
   };
   if (x.unplaced && !el.flags.includes('offscreen')) el.flags.push('offscreen');
   if (x.value !== undefined && !isSecure(native)) el.value = x.value;
-  if (b.description) el.description = b.description;
+  if (b.description) el.description = plainText(b.description);
   if (x.frame) el.frame = x.frame;
   const id = x.accessibleId ?? b.accessibleId;
   if (id) el.identifier = id;

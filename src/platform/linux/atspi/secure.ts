@@ -167,8 +167,11 @@ function slowApps(bus: AtspiBus): Map<number, Promise<void> | undefined> {
   return map;
 }
 
-/** Toolkits without the Collection interface (GTK4, Qt) refuse the call by these names. */
-const NO_COLLECTION = /UnknownMethod|UnknownInterface|NotSupported/;
+/**
+ * Toolkits without the Collection interface (GTK4, Qt) refuse the call by these names; Qt
+ * says UnknownObject ("No such object path") for an interface it does not handle.
+ */
+const NO_COLLECTION = /UnknownMethod|UnknownInterface|NotSupported|UnknownObject/;
 
 /**
  * An app's secure fields: by Collection where the app has it, else by a walk bounded by
