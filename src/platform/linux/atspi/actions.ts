@@ -14,6 +14,7 @@ import type { Element } from '../../../model/element.js';
 import { roleName } from '../roles.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { AtspiCallError, ROOT_PATH } from './bus.js';
+import { actionsByIndex, actionsOneByOne } from './gecko.js';
 import { parseId } from './ids.js';
 import {
   directCall,
@@ -133,7 +134,8 @@ export async function doAction(
 ): Promise<string> {
   const t = await target(bus, id);
   need(t, IFACE.Action, 'perform actions');
-  const names = await readActionNames(directCall(bus), t.ref);
+  const oneByOne = await actionsOneByOne(bus, t.ref[0]);
+  const names = await readActionNames(directCall(bus), t.ref, oneByOne);
   const index = pickAction(names, nameOrIndex);
   if (index < 0) {
     const list = names.length ? names.map((n, i) => `${i}:"${n}"`).join(', ') : 'none';
@@ -252,7 +254,17 @@ export async function readElement(bus: AtspiBus, id: string): Promise<Element> {
   const t = await target(bus, id);
   const call = directCall(bus);
   const [extras, parentRole] = await Promise.all([
-    readExtras(call, t.ref, t.role, t.basics, t.basics.accessibleId === undefined),
+    actionsOneByOne(bus, t.ref[0]).then((oneByOne) =>
+      readExtras(
+        call,
+        t.ref,
+        t.role,
+        t.basics,
+        t.basics.accessibleId === undefined,
+        undefined,
+        oneByOne,
+      ),
+    ),
     parentRoleOf(bus, t.basics.parent),
   ]);
   return toElement(
@@ -301,12 +313,16 @@ export async function elementDetails(bus: AtspiBus, id: string): Promise<Record<
     ),
     t.basics.ifaces.has(IFACE.Action)
       ? opt(
-          bus.call(dest, path, IFACE.Action, 'GetActions').then((b) =>
-            (b[0] as Array<[string, string, string]>).map(([name, description, keys]) => ({
-              name,
-              description,
-              keys,
-            })),
+          actionsOneByOne(bus, dest).then((oneByOne) =>
+            oneByOne
+              ? actionsByIndex(directCall(bus), t.ref, true)
+              : bus.call(dest, path, IFACE.Action, 'GetActions').then((b) =>
+                  (b[0] as Array<[string, string, string]>).map(([name, description, keys]) => ({
+                    name,
+                    description,
+                    keys,
+                  })),
+                ),
           ),
         )
       : Promise.resolve(undefined),

@@ -11,6 +11,7 @@ import type { Element, Rect } from '../../../model/element.js';
 import { axRole, roleName, SECURE_ROLES } from '../roles.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { ATSPI, ROOT_PATH } from './bus.js';
+import { actionsByIndex } from './gecko.js';
 import { formatId } from './ids.js';
 import { flagsFor, hasState, STATE } from './states.js';
 import type { StateBits } from './states.js';
@@ -247,7 +248,13 @@ export function formatNumber(v: number): string {
   return String(Number(v.toPrecision(12)));
 }
 
-export async function readActionNames(call: CallFn, [dest, path]: ObjectRef): Promise<string[]> {
+/** `oneByOne`: the app's toolkit must not be sent GetActions (see gecko.ts). */
+export async function readActionNames(
+  call: CallFn,
+  [dest, path]: ObjectRef,
+  oneByOne = false,
+): Promise<string[]> {
+  if (oneByOne) return (await actionsByIndex(call, [dest, path], false)).map((a) => a.name);
   const [actions] = await call(dest, path, IFACE.Action, 'GetActions');
   return (actions as Array<[string, string, string]>).map((a) => a[0]);
 }
@@ -293,6 +300,7 @@ export async function readExtras(
   b: Basics,
   readId: boolean,
   knownActions?: string[],
+  actionsOneByOne = false,
 ): Promise<Extras> {
   const [dest, path] = ref;
   const out: Extras = { actions: [] };
@@ -321,7 +329,7 @@ export async function readExtras(
     if (knownActions) out.actions = [...knownActions];
     else {
       jobs.push(
-        readActionNames(call, ref).then((names) => {
+        readActionNames(call, ref, actionsOneByOne).then((names) => {
           out.actions = names;
           out.actionsRead = true;
         }),
