@@ -24,7 +24,19 @@ export interface ClickRequest {
 }
 
 /** Action names that mean "activate this", most specific first. */
-const PRESS_ACTIONS = ['click', 'press', 'activate', 'toggle', 'jump', 'open', 'select'];
+const PRESS_ACTIONS = [
+  'click',
+  'press',
+  'activate',
+  'toggle',
+  'jump',
+  'open',
+  'select',
+  // Gecko: a check box's one action is what a click does to it; a tab's is "switch".
+  'check',
+  'uncheck',
+  'switch',
+];
 
 export function pressAction(el: Element): string | undefined {
   const lower = el.actions.map((a) => a.toLowerCase());

@@ -14,7 +14,7 @@ import type { Element } from '../../../model/element.js';
 import { roleName } from '../roles.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { AtspiCallError, ROOT_PATH } from './bus.js';
-import { actionsByIndex, actionsOneByOne } from './gecko.js';
+import { actionsByIndex, actionsOneByOne, textEditIgnored } from './gecko.js';
 import { parseId } from './ids.js';
 import {
   directCall,
@@ -150,10 +150,17 @@ export async function doAction(
   return names[index];
 }
 
+/** A toolkit that acknowledges text edits and ignores them gets none (see gecko.ts). */
+async function refuseIgnoredEdit(bus: AtspiBus, t: Target): Promise<void> {
+  const why = await textEditIgnored(bus, t.ref[0]);
+  if (why) throw new AtspiActionError(`${t.describe} cannot take text this way: ${why}`);
+}
+
 /** Replaces the whole text of an editable element. */
 export async function setTextContents(bus: AtspiBus, id: string, text: string): Promise<void> {
   const t = await target(bus, id);
   need(t, IFACE.EditableText, 'take text');
+  await refuseIgnoredEdit(bus, t);
   const [ok] = await bus.call(t.ref[0], t.ref[1], IFACE.EditableText, 'SetTextContents', 's', [
     text,
   ]);
@@ -172,6 +179,7 @@ export async function insertText(
 ): Promise<void> {
   const t = await target(bus, id);
   need(t, IFACE.EditableText, 'take text');
+  await refuseIgnoredEdit(bus, t);
   let pos = position;
   if (pos < 0) {
     pos = t.basics.ifaces.has(IFACE.Text)

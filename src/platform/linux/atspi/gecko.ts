@@ -98,12 +98,14 @@ const PAGE_POLL_MS = 200;
  * in it (still loading). Hidden tabs are not waited for.
  */
 export function pagePending(elements: readonly Element[]): string | null {
-  for (const e of elements) {
-    if (e.flags.includes('offscreen') || e.childCount > 0) continue;
+  const shown = (e: Element): boolean => !e.flags.includes('offscreen');
+  for (const [i, e] of elements.entries()) {
+    if (!shown(e)) continue;
     if (e.nativeRole === 'internal frame' && elements[e.parent]?.nativeRole === 'scroll pane') {
-      return 'the page is not attached to the browser window yet';
+      const doc = elements.find((c) => c.parent === i && c.nativeRole === 'document web');
+      if (!doc) return 'the page is not attached to the browser window yet';
+      if (!shown(doc) || doc.childCount === 0) return 'the page is still loading';
     }
-    if (e.nativeRole === 'document web') return 'the page is still loading';
   }
   return null;
 }
@@ -130,4 +132,15 @@ export async function settlePage(
   if (pending) snap.truncated ??= pending;
   snap.elapsedMs = Math.round((performance.now() - t0) * 10) / 10;
   return snap;
+}
+
+/**
+ * Firefox answers EditableText's SetTextContents and InsertText with "done" and changes
+ * nothing (web pages live in content processes, and the browser does not pass the edit
+ * on): an edit that would report success without effect is refused instead, so the caller
+ * can type with real key events. The reason, or null when the app takes such edits.
+ */
+export async function textEditIgnored(bus: AtspiBus, appBus: string): Promise<string | null> {
+  if (!(await actionsOneByOne(bus, appBus))) return null;
+  return 'Firefox ignores text edits made through accessibility (it acknowledges them and changes nothing)';
 }

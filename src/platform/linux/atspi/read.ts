@@ -331,7 +331,8 @@ export async function readExtras(
       jobs.push(
         readActionNames(call, ref, actionsOneByOne).then((names) => {
           out.actions = names;
-          out.actionsRead = true;
+          // Gecko answers no actions for an element still being set up: not worth keeping.
+          out.actionsRead = names.length > 0 || !actionsOneByOne;
         }),
       );
     }
