@@ -104,6 +104,14 @@ describe.skipIf(!haveFirefox)('Firefox ESR (firefox-esr is not installed here)',
     expect(fs.readFileSync(r.fields.file, 'utf8')).not.toMatch(/actions:";;"/);
   });
 
+  it('resolves the browser by the names users type (firefox, firefox-esr)', async () => {
+    for (const name of ['firefox', 'firefox-esr']) {
+      const r = await session.call('ax_get_tree', { app: name, max_depth: 1 });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.fields.pid).toBe(String(firefox.pid));
+    }
+  });
+
   it('walks the browser repeatedly and Firefox stays alive', async () => {
     for (let i = 0; i < 10; i++) {
       const r = await session.call('ax_get_tree', { app: firefox.pid, include_invisible: true });
