@@ -20,6 +20,7 @@ PACKAGES=(
   xvfb dbus dbus-x11 at-spi2-core libatk-adaptor gtk-3-examples zenity openbox x11-utils
   python3-gi gir1.2-gtk-3.0 gir1.2-atspi-2.0 python3-pyatspi
   galculator mousepad xclip
+  firefox-esr
   g++ make python3 libx11-dev libxext-dev libxtst-dev
 )
 

@@ -101,7 +101,11 @@ describe.skipIf(!haveFirefox)('Firefox ESR (firefox-esr is not installed here)',
     expect((details.structured.attributes as { actions?: string[] }).actions).toEqual(['jump']);
     lineOf(r, /\(entry\)\] "Name"/);
     // Gecko's GetActions reply carried its key binding (";;") as every action's name.
-    expect(fs.readFileSync(r.fields.file, 'utf8')).not.toMatch(/actions:";;"/);
+    const file = fs.readFileSync(r.fields.file, 'utf8');
+    expect(file).not.toMatch(/actions:";;"/);
+    // Text as shown: no padding after emoji, no placeholders for child elements.
+    expect(lineOf(r, /"Emoji and surrogates/)).toMatch(/😀🎉👍🏽 𝔘𝔫𝔦𝔠𝔬𝔡𝔢/);
+    expect(file).not.toMatch(/\\ufeff|\uFFFC/);
   });
 
   it('resolves the browser by the names users type (firefox, firefox-esr)', async () => {

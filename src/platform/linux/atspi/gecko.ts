@@ -144,3 +144,18 @@ export async function textEditIgnored(bus: AtspiBus, appBus: string): Promise<st
   if (!(await actionsOneByOne(bus, appBus))) return null;
   return 'Firefox ignores text edits made through accessibility (it acknowledges them and changes nothing)';
 }
+
+/** An astral character (emoji, math letters) followed by Gecko's padding U+FEFF. */
+const PADDED_ASTRAL = /([\u{10000}-\u{10FFFF}])\uFEFF/gu;
+/** U+FFFC, the placeholder hypertext puts for each embedded child (link, field, frame). */
+const EMBEDDED_OBJECT = /\uFFFC/g;
+
+/**
+ * Text as the user sees it. Gecko pads each character beyond the BMP with U+FEFF (so its
+ * offsets count like UTF-16), and every hypertext (Gecko, Chromium) stands U+FFFC in for
+ * each child element, which the walk lists on its own: a window's text would otherwise
+ * read "￼￼￼", and an emoji would not compare equal to the one typed.
+ */
+export function visibleText(s: string): string {
+  return s.replace(PADDED_ASTRAL, '$1').replace(EMBEDDED_OBJECT, '');
+}

@@ -11,7 +11,7 @@ import type { Element, Rect } from '../../../model/element.js';
 import { axRole, roleName, SECURE_ROLES } from '../roles.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { ATSPI, ROOT_PATH } from './bus.js';
-import { actionsByIndex } from './gecko.js';
+import { actionsByIndex, visibleText } from './gecko.js';
 import { formatId } from './ids.js';
 import { flagsFor, hasState, STATE } from './states.js';
 import type { StateBits } from './states.js';
@@ -236,7 +236,7 @@ export async function readTextContent(
     if (count > TEXT_CAP) end = TEXT_CAP;
   }
   const [text] = await call(dest, path, IFACE.Text, 'GetText', 'ii', [0, end]);
-  const s = (text as string) ?? '';
+  const s = visibleText((text as string) ?? '');
   // Characters, not UTF-16 units: a capped string must not end in half a surrogate pair.
   if (s.length <= TEXT_CAP) return s;
   return Array.from(s).slice(0, TEXT_CAP).join('');
