@@ -148,6 +148,12 @@ describe.skipIf(!haveFirefox)('Firefox ESR (firefox-esr is not installed here)',
     await pageSays('hash=#clicked-link');
   });
 
+  it('picks a select option in the background', async () => {
+    const r = await session.call('ax_click', { app: firefox.pid, query: 'menuitem:Cherry' });
+    expect(r.isError, r.text).toBe(false);
+    await pageSays('fruit=Cherry');
+  });
+
   it('refuses background typing and set_value in a web page instead of reporting success', async () => {
     const t = await session.call('ax_type', {
       app: firefox.pid,

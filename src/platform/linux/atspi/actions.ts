@@ -14,7 +14,7 @@ import type { Element } from '../../../model/element.js';
 import { roleName } from '../roles.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { AtspiCallError, ROOT_PATH } from './bus.js';
-import { actionsByIndex, actionsOneByOne, textEditIgnored } from './gecko.js';
+import { actionsByIndex, actionsOneByOne, selectInParent, textEditIgnored } from './gecko.js';
 import { parseId } from './ids.js';
 import {
   directCall,
@@ -142,6 +142,10 @@ export async function doAction(
     throw new AtspiActionError(
       `${t.describe} has no action "${nameOrIndex ?? 'click'}"; available: ${list}`,
     );
+  }
+  // Gecko ignores an option's own "select" (see gecko.ts): choose it through its list.
+  if (oneByOne && names[index] === 'select') {
+    if (await selectInParent(directCall(bus), t.ref, t.basics.parent)) return names[index];
   }
   const [ok] = await bus.call(t.ref[0], t.ref[1], IFACE.Action, 'DoAction', 'i', [index]);
   if (ok === false) {

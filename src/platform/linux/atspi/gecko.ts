@@ -17,6 +17,8 @@ import { ROOT_PATH } from './bus.js';
 import type { CallFn } from './read.js';
 
 const ACTION = 'org.a11y.atspi.Action';
+const ACCESSIBLE = 'org.a11y.atspi.Accessible';
+const SELECTION = 'org.a11y.atspi.Selection';
 const APPLICATION = 'org.a11y.atspi.Application';
 const PROPS = 'org.freedesktop.DBus.Properties';
 
@@ -158,4 +160,23 @@ const EMBEDDED_OBJECT = /\uFFFC/g;
  */
 export function visibleText(s: string): string {
   return s.replace(PADDED_ASTRAL, '$1').replace(EMBEDDED_OBJECT, '');
+}
+
+/**
+ * Chooses an option of a web page's select through its list's Selection interface: Gecko
+ * answers the option's own "select" action with "done" and leaves the choice unchanged
+ * (while the list is collapsed), but takes Selection.SelectChild. False when the option's
+ * parent has no Selection interface (the caller then runs the action).
+ */
+export async function selectInParent(
+  call: CallFn,
+  ref: ObjectRef,
+  parent: ObjectRef | undefined,
+): Promise<boolean> {
+  if (!parent) return false;
+  const [ifaces] = await call(parent[0], parent[1], ACCESSIBLE, 'GetInterfaces');
+  if (!(ifaces as string[]).includes(SELECTION)) return false;
+  const [index] = await call(ref[0], ref[1], ACCESSIBLE, 'GetIndexInParent');
+  const [ok] = await call(parent[0], parent[1], SELECTION, 'SelectChild', 'i', [index as number]);
+  return ok === true;
 }
