@@ -14,6 +14,7 @@ import type { LaunchedApp } from '../desktop/apps.js';
 import { packageRoot, Session } from '../harness/session.js';
 import { LinuxDesktop } from '../platform/linux/index.js';
 import { actionsSection } from './actions.js';
+import { browserSection } from './browser.js';
 import { makeCall, type BenchContext } from './context.js';
 import { queriesSection } from './queries.js';
 import { out, section } from './report.js';
@@ -105,6 +106,7 @@ async function main(): Promise<number> {
     await section('8. Workflow of 10 steps vs 10 single calls (issue 11)', () =>
       workflowSection(ctx),
     );
+    await section('9. Browser page walk, Firefox ESR (issue 10)', () => browserSection(ctx));
     await section('3b. Summary size of every call in this run', async () => summaryTotals(ctx));
     await section('7. Soak (issue 8)', () => soakSection(ctx));
   } finally {
