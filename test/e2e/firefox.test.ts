@@ -182,4 +182,19 @@ describe.skipIf(!haveFirefox)('Firefox ESR (firefox-esr is not installed here)',
     expect(r.isError, r.text).toBe(false);
     await pageSays('name=Ada Lovelace');
   });
+
+  it('scrolls the page with the wheel; in the background it says why it cannot', async () => {
+    const args = { app: firefox.pid, query: 'AXWebArea nth:1', direction: 'down' };
+    // Gecko's scroll panes expose no scroll bars with values: nothing to set in the background.
+    const bg = await session.call('ax_scroll', { ...args, amount: 300 });
+    expect(bg.isError, bg.text).toBe(true);
+    expect(bg.text).toMatch(/delivery_mode: "foreground"/);
+    const r = await session.call('ax_scroll', {
+      ...args,
+      amount: 300,
+      delivery_mode: 'foreground',
+    });
+    expect(r.isError, r.text).toBe(false);
+    await pageSays('scrolled=true');
+  });
 });
