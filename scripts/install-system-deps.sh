@@ -26,6 +26,7 @@ PACKAGES=(
   gtk-4-examples
   featherpad
   qt6ct
+  firefox-esr
   g++ make python3 libx11-dev libxext-dev libxtst-dev
 )
 

@@ -25,8 +25,8 @@ export interface ClickRequest {
 
 /**
  * Action names that mean "activate this", most specific first. Chromium names a check box's
- * "check"/"uncheck" and the default action of anything else "doDefault"; Qt's menus offer
- * only ShowMenu.
+ * "check"/"uncheck" and the default action of anything else "doDefault"; Gecko a tab's
+ * "switch"; Qt's menus offer only ShowMenu.
  */
 const PRESS_ACTIONS = [
   'click',
@@ -35,6 +35,7 @@ const PRESS_ACTIONS = [
   'toggle',
   'check',
   'uncheck',
+  'switch',
   'jump',
   'open',
   'select',

@@ -16,6 +16,7 @@ import { LinuxDesktop } from '../platform/linux/index.js';
 import { actionsSection } from './actions.js';
 import { chromiumSection } from './chromium.js';
 import { gtk4Section } from './gtk4.js';
+import { browserSection } from './browser.js';
 import { makeCall, type BenchContext } from './context.js';
 import { queriesSection } from './queries.js';
 import { out, section } from './report.js';
@@ -109,6 +110,7 @@ async function main(): Promise<number> {
       workflowSection(ctx),
     );
     await section('9. GTK4 app walk beside pyatspi (issue 10)', () => gtk4Section(ctx));
+    await section('9b. Browser page walk, Firefox ESR (issue 10)', () => browserSection(ctx));
     await section('3b. Summary size of every call in this run', async () => summaryTotals(ctx));
     await section('7. Soak (issue 8)', () => soakSection(ctx));
   } finally {

@@ -6,7 +6,7 @@ import type { AppInfo, Desktop, DesktopWindow } from '../platform/desktop.js';
 import { AxError } from '../errors.js';
 
 export interface ResolvedApp extends AppInfo {
-  /** How the argument matched: pid, alias, name, name-contains, window-title, frontmost. */
+  /** How the argument matched: pid, alias, name, command, name-contains, window-title, frontmost. */
   matchedBy: string;
 }
 
@@ -76,6 +76,11 @@ export class AppDirectory {
     const exact = apps.filter((a) => a.name.toLowerCase() === lower);
     if (exact.length === 1) return { ...exact[0], matchedBy: 'name' };
     if (exact.length > 1) throw ambiguous(text, exact, await windows());
+    // The command users start it with (firefox-esr for Firefox), before any window title:
+    // a title can belong to another app (Firefox's crash reporter names Firefox).
+    const byCommand = apps.filter((a) => a.command?.toLowerCase() === lower);
+    if (byCommand.length === 1) return { ...byCommand[0], matchedBy: 'command' };
+    if (byCommand.length > 1) throw ambiguous(text, byCommand, await windows());
     const reachable = (pids: number[]): AppInfo[] => apps.filter((a) => pids.includes(a.pid));
     const byTitle = uniquePids((await windows()).filter((w) => w.title.toLowerCase() === lower));
     if (byTitle.length === 1) return withMatch(apps, byTitle[0], 'window-title', text);

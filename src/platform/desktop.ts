@@ -18,6 +18,8 @@ export interface AppInfo {
   active: boolean;
   /** False when the app lately left calls unanswered (hung or stopped): name and windows are its last known. */
   responding?: boolean;
+  /** The process's executable name (e.g. "firefox-esr"), when the platform knows it. */
+  command?: string;
 }
 
 export interface AccessReport {

@@ -15,6 +15,7 @@ import { roleName } from '../roles.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { AtspiCallError, ROOT_PATH } from './bus.js';
 import { gtk4States, isGtk4Bus } from './gtk4.js';
+import { actionsByIndex, actionsOneByOne, selectInParent, textEditIgnored } from './gecko.js';
 import { parseId } from './ids.js';
 import { isQtBridge, qtDoAction, readProps } from './qt.js';
 import {
@@ -158,13 +159,18 @@ export async function doAction(
 ): Promise<string> {
   const t = await target(bus, id);
   need(t, IFACE.Action, 'perform actions');
-  const names = await readActionNames(directCall(bus), t.ref);
+  const oneByOne = await actionsOneByOne(bus, t.ref[0]);
+  const names = await readActionNames(directCall(bus), t.ref, oneByOne);
   const index = pickAction(names, nameOrIndex);
   if (index < 0) {
     const list = names.length ? names.map((n, i) => `${i}:"${n}"`).join(', ') : 'none';
     throw new AtspiActionError(
       `${t.describe} has no action "${nameOrIndex ?? 'click'}"; available: ${list}`,
     );
+  }
+  // Gecko ignores an option's own "select" (see gecko.ts): choose it through its list.
+  if (oneByOne && names[index] === 'select') {
+    if (await selectInParent(directCall(bus), t.ref, t.basics.parent)) return names[index];
   }
   const [ok] = (await isQtBridge(directCall(bus), t.ref[0]))
     ? await qtDoAction(bus, t.ref, index)
@@ -175,10 +181,17 @@ export async function doAction(
   return names[index];
 }
 
+/** A toolkit that acknowledges text edits and ignores them gets none (see gecko.ts). */
+async function refuseIgnoredEdit(bus: AtspiBus, t: Target): Promise<void> {
+  const why = await textEditIgnored(bus, t.ref[0]);
+  if (why) throw new AtspiActionError(`${t.describe} cannot take text this way: ${why}`);
+}
+
 /** Replaces the whole text of an editable element. */
 export async function setTextContents(bus: AtspiBus, id: string, text: string): Promise<void> {
   const t = await target(bus, id);
   need(t, IFACE.EditableText, 'take text');
+  await refuseIgnoredEdit(bus, t);
   const [ok] = await bus.call(t.ref[0], t.ref[1], IFACE.EditableText, 'SetTextContents', 's', [
     text,
   ]);
@@ -197,6 +210,7 @@ export async function insertText(
 ): Promise<void> {
   const t = await target(bus, id);
   need(t, IFACE.EditableText, 'take text');
+  await refuseIgnoredEdit(bus, t);
   let pos = position;
   if (pos < 0) {
     pos = t.basics.ifaces.has(IFACE.Text)
@@ -279,7 +293,17 @@ export async function readElement(bus: AtspiBus, id: string): Promise<Element> {
   const top = isTopLevelParent(t.basics.parent);
   if (isGtk4Bus(t.ref[0])) t.basics.states = gtk4States(t.basics.states, !top);
   const [extras, parentRole] = await Promise.all([
-    readExtras(call, t.ref, t.role, t.basics, t.basics.accessibleId === undefined),
+    actionsOneByOne(bus, t.ref[0]).then((oneByOne) =>
+      readExtras(
+        call,
+        t.ref,
+        t.role,
+        t.basics,
+        t.basics.accessibleId === undefined,
+        undefined,
+        oneByOne,
+      ),
+    ),
     parentRoleOf(bus, t.basics.parent),
   ]);
   return toElement(
@@ -328,12 +352,16 @@ export async function elementDetails(bus: AtspiBus, id: string): Promise<Record<
     ),
     t.basics.ifaces.has(IFACE.Action)
       ? opt(
-          bus.call(dest, path, IFACE.Action, 'GetActions').then((b) =>
-            (b[0] as Array<[string, string, string]>).map(([name, description, keys]) => ({
-              name,
-              description,
-              keys,
-            })),
+          actionsOneByOne(bus, dest).then((oneByOne) =>
+            oneByOne
+              ? actionsByIndex(directCall(bus), t.ref, true)
+              : bus.call(dest, path, IFACE.Action, 'GetActions').then((b) =>
+                  (b[0] as Array<[string, string, string]>).map(([name, description, keys]) => ({
+                    name,
+                    description,
+                    keys,
+                  })),
+                ),
           ),
         )
       : Promise.resolve(undefined),

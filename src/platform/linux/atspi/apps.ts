@@ -197,7 +197,10 @@ export async function listApps(bus: AtspiBus): Promise<AppInfo[]> {
       return bus.isSilent(ref[0]) ? notResponding(ref, pid) : null;
     }),
   );
-  return apps.filter((a): a is AppInfo => a !== null);
+  // What users type for a browser is its command (firefox-esr), not its AT-SPI name.
+  return apps
+    .filter((a): a is AppInfo => a !== null)
+    .map((a) => ({ ...a, command: a.command ?? processName(a.pid) }));
 }
 
 /** The process's own name (/proc/<pid>/comm), for an app that never told us its name. */

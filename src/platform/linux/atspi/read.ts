@@ -12,6 +12,7 @@ import { axRole, roleName, SECURE_ROLES } from '../roles.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { ATSPI, ROOT_PATH } from './bus.js';
 import { actionNamesByIndex, embedsOnly, namesMissing } from './chromium.js';
+import { actionsByIndex, visibleText } from './gecko.js';
 import { formatId } from './ids.js';
 import { isQtBridge, plainText } from './qt.js';
 import { flagsFor, hasState, STATE } from './states.js';
@@ -251,6 +252,7 @@ export async function readTextContent(
       s = (again as string) ?? '';
     }
   }
+  s = visibleText(s);
   // Characters, not UTF-16 units: a capped string must not end in half a surrogate pair.
   if (s.length <= TEXT_CAP) return s;
   return Array.from(s).slice(0, TEXT_CAP).join('');
@@ -262,7 +264,13 @@ export function formatNumber(v: number): string {
   return String(Number(v.toPrecision(12)));
 }
 
-export async function readActionNames(call: CallFn, [dest, path]: ObjectRef): Promise<string[]> {
+/** `oneByOne`: the app's toolkit must not be sent GetActions (see gecko.ts). */
+export async function readActionNames(
+  call: CallFn,
+  [dest, path]: ObjectRef,
+  oneByOne = false,
+): Promise<string[]> {
+  if (oneByOne) return (await actionsByIndex(call, [dest, path], false)).map((a) => a.name);
   const [actions] = await call(dest, path, IFACE.Action, 'GetActions');
   const names = (actions as Array<[string, string, string]>).map((a) => a[0]);
   return namesMissing(names) ? actionNamesByIndex(call, [dest, path], names.length) : names;
@@ -309,6 +317,7 @@ export async function readExtras(
   b: Basics,
   readId: boolean,
   knownActions?: string[],
+  actionsOneByOne = false,
 ): Promise<Extras> {
   const [dest, path] = ref;
   const out: Extras = { actions: [] };
@@ -341,9 +350,10 @@ export async function readExtras(
     if (knownActions) out.actions = [...knownActions];
     else {
       jobs.push(
-        readActionNames(call, ref).then((names) => {
+        readActionNames(call, ref, actionsOneByOne).then((names) => {
           out.actions = names;
-          out.actionsRead = true;
+          // Gecko answers no actions for an element still being set up: not worth keeping.
+          out.actionsRead = names.length > 0 || !actionsOneByOne;
         }),
       );
     }

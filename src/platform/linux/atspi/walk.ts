@@ -38,6 +38,7 @@ import { wakeBridge } from './apps.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { AtspiCallError, AtspiTimeoutError, CACHE_PATH, NULL_PATH } from './bus.js';
 import { detectGtk4, gtk4States, markWindowRelative, tidyGtk4 } from './gtk4.js';
+import { actionsOneByOne, childrenLiveOnly, settlePage } from './gecko.js';
 import { formatId, parseId } from './ids.js';
 import { procStat } from '../proc.js';
 import { CallQueue } from './queue.js';
@@ -190,6 +191,8 @@ class Walk {
   skipIds = false;
   /** A GTK4 app: states, names, actions and frames need its corrections (see gtk4.ts). */
   gtk4 = false;
+  /** Read action names one call per string (Gecko, see gecko.ts). */
+  oneByOne = false;
   /** The app's memo from earlier walks, and what this walk learned (see memos). */
   memo: ReadonlyMap<string, Lasting> = new Map();
   readonly learned = new Map<string, Lasting>();
@@ -259,7 +262,8 @@ class Walk {
     if (it) {
       n.basics = basicsFromCache(it);
       const kids = this.cache!.kids.get(id) ?? [];
-      if (it[4] >= 0 && kids.length === it[4]) n.cachedKids = kids;
+      if (childrenLiveOnly(it[7])) n.basics.childCount = -1;
+      else if (it[4] >= 0 && kids.length === it[4]) n.cachedKids = kids;
     }
     return n;
   }
@@ -297,14 +301,16 @@ class Walk {
     const knownActions =
       known?.role === b.role && known.actionKey === key ? known.actions : undefined;
     this.track(
-      readExtras(this.callAt(n.key), n.ref, native, b, readId, knownActions).then((x) => {
-        if (this.q.stopped) return;
-        n.extras = x;
-        const learned: Lasting = { role: b.role, ifaces: b.ifaces };
-        const actions = x.actionsRead ? x.actions : knownActions;
-        if (actions) Object.assign(learned, { actionKey: key, actions: [...actions] });
-        this.learned.set(id, learned);
-      }),
+      readExtras(this.callAt(n.key), n.ref, native, b, readId, knownActions, this.oneByOne).then(
+        (x) => {
+          if (this.q.stopped) return;
+          n.extras = x;
+          const learned: Lasting = { role: b.role, ifaces: b.ifaces };
+          const actions = x.actionsRead ? x.actions : knownActions;
+          if (actions) Object.assign(learned, { actionKey: key, actions: [...actions] });
+          this.learned.set(id, learned);
+        },
+      ),
     );
     if (b.childCount === 0) return;
     if (n.depth >= this.opts.maxDepth) {
@@ -541,6 +547,19 @@ export async function snapshotApp(
   options: SnapshotOptions,
   tuning: WalkTuning = {},
 ): Promise<Snapshot> {
+  const t0 = performance.now();
+  const snap = await walkOnce(bus, app, options, tuning);
+  // A browser shows its page some time after its window: wait (bounded) for it.
+  if (options.rootId || !(await actionsOneByOne(bus, app.bus))) return snap;
+  return settlePage(snap, t0, options.timeBudgetMs, () => walkOnce(bus, app, options, tuning));
+}
+
+async function walkOnce(
+  bus: AtspiBus,
+  app: AppRef,
+  options: SnapshotOptions,
+  tuning: WalkTuning,
+): Promise<Snapshot> {
   const takenAt = Date.now();
   const t0 = performance.now();
   const deadline = t0 + Math.max(0, options.timeBudgetMs);
@@ -584,7 +603,11 @@ export async function snapshotApp(
   };
 
   const setup = (async () => {
-    const address = await wakeBridge(bus, app);
+    const [address, oneByOne] = await Promise.all([
+      wakeBridge(bus, app),
+      actionsOneByOne(bus, app.bus),
+    ]);
+    walk.oneByOne = oneByOne;
     const send = await fastCall(
       bus,
       tuning.peerToPeer === false ? undefined : { bus: app.bus, address },
