@@ -2,6 +2,7 @@
  * Clicking: a press action through accessibility in the background (no focus needed), a
  * real pointer click with the app fronted in the foreground.
  */
+import { PRESS_ACTIONS } from '../model/actions.js';
 import type { Element, Rect } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import type { MouseButton } from '../platform/desktop.js';
@@ -22,26 +23,6 @@ export interface ClickRequest {
   /** The rectangle a point target was given as (x,y,w,h), checked against the screen. */
   rect?: Rect;
 }
-
-/**
- * Action names that mean "activate this", most specific first. Chromium names a check box's
- * "check"/"uncheck" and the default action of anything else "doDefault"; Gecko a tab's
- * "switch"; Qt's menus offer only ShowMenu.
- */
-const PRESS_ACTIONS = [
-  'click',
-  'press',
-  'activate',
-  'toggle',
-  'check',
-  'uncheck',
-  'switch',
-  'jump',
-  'open',
-  'select',
-  'showmenu',
-  'dodefault',
-];
 
 export function pressAction(el: Element): string | undefined {
   const lower = el.actions.map((a) => a.toLowerCase());

@@ -8,6 +8,7 @@
  * Secure (password) elements: text is never read from them (readText returns undefined,
  * readElement leaves value unset); writing to them is allowed.
  */
+import { PRESS_ACTIONS } from '../../../model/actions.js';
 import dbus from 'dbus-next';
 
 import type { Element } from '../../../model/element.js';
@@ -63,23 +64,6 @@ const RELATIONS = [
 
 /** What a caller asks for when it just wants "the" action (a click). */
 const GENERIC = new Set(['click', 'press', 'activate', 'default', 'toggle']);
-/**
- * Which native action a generic request takes, in order of preference (Chromium's
- * check/uncheck/doDefault, Qt's menus' ShowMenu).
- */
-const DEFAULT_ACTIONS = [
-  'click',
-  'press',
-  'activate',
-  'toggle',
-  'check',
-  'uncheck',
-  'jump',
-  'open',
-  'select',
-  'showmenu',
-  'dodefault',
-];
 
 export class AtspiActionError extends AtspiCallError {
   constructor(
@@ -139,7 +123,7 @@ export function pickAction(names: readonly string[], wanted?: string | number): 
   const exact = lower.indexOf(want);
   if (exact >= 0) return exact;
   if (!GENERIC.has(want)) return -1;
-  for (const d of DEFAULT_ACTIONS) {
+  for (const d of PRESS_ACTIONS) {
     const i = lower.indexOf(d);
     if (i >= 0) return i;
   }
