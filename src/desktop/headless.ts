@@ -387,7 +387,9 @@ export class HeadlessDesktop {
     const wait = { timeoutMs, intervalMs: 10 };
     const reachable = async (address: string): Promise<boolean> => {
       try {
-        (await AtspiBus.connect(address, 1000)).disconnect();
+        // A dead bus refuses at once; a live one on a loaded machine may take a while to
+        // answer, and taking it for dead would restart a bus that is fine.
+        (await AtspiBus.connect(address, 5000)).disconnect();
         return true;
       } catch {
         return false;
