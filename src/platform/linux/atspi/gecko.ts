@@ -13,38 +13,24 @@
  */
 import type { Element, Snapshot } from '../../../model/element.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
-import { ROOT_PATH } from './bus.js';
-import type { CallFn } from './read.js';
+import { directCall, type CallFn } from './read.js';
+import { toolkitName } from './toolkit.js';
 
 const ACTION = 'org.a11y.atspi.Action';
 const ACCESSIBLE = 'org.a11y.atspi.Accessible';
 const SELECTION = 'org.a11y.atspi.Selection';
-const APPLICATION = 'org.a11y.atspi.Application';
 const PROPS = 'org.freedesktop.DBus.Properties';
 
 /** Toolkits whose action strings share one buffer (see above). */
 const SHARED_BUFFER_TOOLKITS = /^gecko$/i;
 
-/** Per a11y bus connection (bus names are only unique within one bus), app bus name → verdict. */
-const verdicts = new WeakMap<AtspiBus, Map<string, Promise<boolean>>>();
-
 /**
- * Whether the app's action strings must be read one by one. Asked once per app (its
- * ToolkitName); an app that does not answer is taken as safe to ask the usual way, since
- * every toolkit but Gecko answers GetActions correctly.
+ * Whether the app's action strings must be read one by one: asked once per app (its
+ * toolkit); an app that does not answer is taken as safe to ask the usual way, since every
+ * toolkit but Gecko answers GetActions correctly.
  */
-export function actionsOneByOne(bus: AtspiBus, appBus: string): Promise<boolean> {
-  let map = verdicts.get(bus);
-  if (!map) verdicts.set(bus, (map = new Map()));
-  let verdict = map.get(appBus);
-  if (!verdict) {
-    verdict = bus
-      .call(appBus, ROOT_PATH, PROPS, 'Get', 'ss', [APPLICATION, 'ToolkitName'])
-      .then(([v]) => SHARED_BUFFER_TOOLKITS.test(String((v as { value: unknown }).value)))
-      .catch(() => false);
-    map.set(appBus, verdict);
-  }
-  return verdict;
+export async function actionsOneByOne(bus: AtspiBus, appBus: string): Promise<boolean> {
+  return SHARED_BUFFER_TOOLKITS.test(await toolkitName(directCall(bus), appBus));
 }
 
 /** One action as `Action.GetActions` would give it. */

@@ -17,12 +17,10 @@ import { execFileSync } from 'node:child_process';
 import type { Element, Rect, Snapshot } from '../../../model/element.js';
 import type { AppRef } from './apps.js';
 import type { CallFn } from './read.js';
-import { getProp, IFACE } from './read.js';
+import { toolkitName, toolkitVersion } from './toolkit.js';
 import { STATE } from './states.js';
 import type { StateBits } from './states.js';
 
-/** The app's toolkit is GTK 4, remembered per app connection (one call per app). */
-const known = new Map<string, Promise<boolean>>();
 /** The app bus names found to be GTK4, for synchronous checks. */
 const gtk4Buses = new Set<string>();
 
@@ -30,28 +28,11 @@ export function isGtk4Toolkit(name: unknown, version: unknown): boolean {
   return name === 'GTK' && typeof version === 'string' && /^4\./.test(version);
 }
 
-export function detectGtk4(call: CallFn, app: AppRef): Promise<boolean> {
-  let p = known.get(app.bus);
-  if (!p) {
-    const ref: [string, string] = [app.bus, app.path];
-    p = Promise.all([
-      getProp(call, ref, IFACE.Application, 'ToolkitName'),
-      getProp(call, ref, IFACE.Application, 'Version'),
-    ]).then(
-      ([name, version]) => {
-        const yes = isGtk4Toolkit(name, version);
-        if (yes) gtk4Buses.add(app.bus);
-        return yes;
-      },
-      () => false,
-    );
-    if (known.size > 256) {
-      known.clear();
-      gtk4Buses.clear();
-    }
-    known.set(app.bus, p);
-  }
-  return p;
+export async function detectGtk4(call: CallFn, app: AppRef): Promise<boolean> {
+  const name = await toolkitName(call, app.bus);
+  const yes = name === 'GTK' && isGtk4Toolkit(name, await toolkitVersion(call, app.bus));
+  if (yes) gtk4Buses.add(app.bus);
+  return yes;
 }
 
 /** Whether the app on this bus name was found to be GTK4 (by detectGtk4). */

@@ -16,6 +16,7 @@
  * it answers). Whether an app is Qt is asked once per bus name, through such a Get.
  */
 import { AtspiBus, ATSPI, ROOT_PATH } from './bus.js';
+import { toolkitName } from './toolkit.js';
 
 type Call = (
   dest: string,
@@ -28,33 +29,14 @@ type Call = (
 
 const PROPS = 'org.freedesktop.DBus.Properties';
 
-/** Bus name → whether its bridge is Qt's; bus names are never reused on a bus. */
-const qtByBus = new Map<string, Promise<boolean>>();
-/** Bound on the map: apps come and go over a long-running server. */
-const MAX_REMEMBERED = 512;
-
 /** Qt names its toolkit "Qt" (Qt 5 and 6); GTK says "GTK" or "gtk", Gecko "Gecko". */
 export function isQtToolkitName(name: unknown): boolean {
   return typeof name === 'string' && /^qt\b/i.test(name.trim());
 }
 
-/**
- * Whether the app on `dest` runs Qt's bridge (so Properties.GetAll would crash it). An app
- * that does not answer counts as not Qt for this call and is asked again next time.
- */
-export function isQtBridge(call: Call, dest: string): Promise<boolean> {
-  let known = qtByBus.get(dest);
-  if (!known) {
-    if (qtByBus.size >= MAX_REMEMBERED) qtByBus.delete(qtByBus.keys().next().value as string);
-    known = call(dest, ROOT_PATH, PROPS, 'Get', 'ss', [ATSPI + 'Application', 'ToolkitName'])
-      .then(([v]) => isQtToolkitName((v as { value?: unknown } | undefined)?.value))
-      .catch(() => {
-        qtByBus.delete(dest);
-        return false;
-      });
-    qtByBus.set(dest, known);
-  }
-  return known;
+/** Whether the app on `dest` runs Qt's bridge (so Properties.GetAll would crash it). */
+export async function isQtBridge(call: Call, dest: string): Promise<boolean> {
+  return isQtToolkitName(await toolkitName(call, dest));
 }
 
 /**
