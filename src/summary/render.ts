@@ -444,7 +444,8 @@ function prepareLevel(input: Facts, lists: Lists, level: Level): (keep: Keep) =>
   } else if (input.screenshotError !== undefined) {
     head.push(`screenshot: none (${clip(input.screenshotError, level.reason)})`);
   }
-  if (input.error !== undefined) head.push(`error: ${clip(input.error, level.error)}`);
+  // An error ends with its next step: a long one is cut in the middle so the step stays.
+  if (input.error !== undefined) head.push(`error: ${clipMiddle(input.error, level.error)}`);
   const summary = summaryText(input, level.action);
   if (summary !== undefined) head.push(`summary: ${summary}`);
   const route: string[] = [];

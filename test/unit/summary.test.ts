@@ -222,6 +222,16 @@ describe('renderSummary: lines and order', () => {
 });
 
 describe('renderSummary: caps and "+N more"', () => {
+  it('cuts a long error in the middle, so the next step at its end stays', () => {
+    const facts = 'connect ECONNREFUSED /tmp/x/bus_92,guid=f631357b83; '.repeat(20);
+    const step = 'Check that at-spi-bus-launcher is running in this session';
+    const r = renderSummary({ status: 'error', error: `the bus is gone (${facts}). ${step}` });
+    const line = r.text.split('\n').find((l) => l.startsWith('error: ')) ?? '';
+    expect(line).toContain('…');
+    expect(line.startsWith('error: the bus is gone')).toBe(true);
+    expect(line.endsWith(step)).toBe(true);
+  });
+
   it('shows at most 3 text changes and counts the rest', () => {
     const changes: TextChange[] = Array.from({ length: 7 }, (_, i) => ({
       role: 'AXTextField',
@@ -405,7 +415,7 @@ describe('renderSummary: the byte cap', () => {
     });
     assertCapped(r.text);
     const lines = r.text.split('\n');
-    expect(lines.find((l) => l.startsWith('error: '))).toMatch(/^error: E+…$/);
+    expect(lines.find((l) => l.startsWith('error: '))).toMatch(/^error: E+…E+$/);
     expect(lines.find((l) => l.startsWith('file: '))).toMatch(/^file: \/tmp\/.*….*f\.txt$/);
     // Whatever is listed is counted: shown + "+N more" is all 30.
     const shown = lines.filter((l) => l.startsWith('  [')).length;

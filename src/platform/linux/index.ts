@@ -94,7 +94,8 @@ export class LinuxDesktop implements Desktop {
         this.followRegistry(bus);
         return bus;
       } catch (err) {
-        reasons.push(`${address}: ${(err as Error).message}`);
+        const where = address === old.address ? 'the same address' : address;
+        reasons.push(`${where}: ${(err as Error).message}`);
       }
     }
     throw new PlatformError(
