@@ -50,7 +50,7 @@ export const LAYERS = {
     'config.ts',
   ],
   surface: [...PURE, 'pipeline', 'tools', 'capture', PLATFORM_INTERFACE, 'config.ts'],
-  view: [...PURE, 'capture'],
+  view: [...PURE, 'capture', 'visual'],
 };
 
 function layerOf(rel) {

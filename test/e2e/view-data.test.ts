@@ -125,6 +125,7 @@ describe('the viewer data of a real session', () => {
   it('states the capture rect of every PNG: its size, and where boxes land on it', () => {
     for (const [i, pair] of pairs.entries()) {
       expect(pair.capture, pair.tree).toBeDefined();
+      expect(pair.capture_guessed).toBeUndefined();
       const size = pngSize(calls[i].fields.screenshot);
       expect({ w: pair.capture!.w, h: pair.capture!.h }).toEqual(size);
     }
