@@ -44,6 +44,7 @@ import { ViewCache } from './views.js';
 import { adviseAccess } from './platform-errors.js';
 import { noteWalk, notifier } from './notify.js';
 import { UndoJournal } from './undo.js';
+import { StageTimes } from './timing.js';
 
 /** What an observation tool sees: the view and, when it named one, its target. */
 export interface Observed {
@@ -129,6 +130,8 @@ export class Pipeline {
   private readonly publisher: Publisher;
   private desktopPromise?: Promise<Desktop>;
   private openFailures = 0;
+  /** Where the last observation's time went, stage by stage (for the bench). */
+  lastTimes?: StageTimes;
 
   constructor(
     private readonly openDesktop: () => Promise<Desktop>,
@@ -194,14 +197,18 @@ export class Pipeline {
     pid: number,
     tool: string,
     limits?: Partial<SnapshotLimits>,
+    times = new StageTimes(),
   ): Promise<SnapshotView> {
     const desktop = await this.desktop();
     void this.views.watch(desktop, pid);
     this.views.beginSnapshot(pid);
-    const snapshot = await desktop.snapshot(pid, { ...this.config.limits, ...limits });
+    const snapshot = await times.timeAsync('walk', () =>
+      desktop.snapshot(pid, { ...this.config.limits, ...limits }),
+    );
     noteWalk(snapshot);
     const partial = limits?.maxDepth !== undefined && limits.maxDepth < this.config.limits.maxDepth;
-    return this.views.present(snapshot, await desktop.screenSize(), tool, partial);
+    const screen = await desktop.screenSize();
+    return times.time('present', () => this.views.present(snapshot, screen, tool, partial));
   }
 
   /** The app's view: the cached one while no change event came in, else a new walk. */
@@ -222,26 +229,32 @@ export class Pipeline {
     const pid = await this.targetPid(req.app, req.root ?? req.target);
     return this.lock.run(pid, async () => {
       const desktop = await this.desktop();
+      const times = new StageTimes();
+      this.lastTimes = times;
       // A root is found in the whole tree; the limits (a depth cut) apply below it only.
       const ownLimits = req.root ? undefined : req.limits;
       let view =
         req.reuse && !ownLimits
           ? await this.currentView(pid, tool)
-          : await this.snapshot(pid, tool, ownLimits);
+          : await this.snapshot(pid, tool, ownLimits, times);
       if (req.root) {
         const root = this.resolveTarget(view, req.root);
-        const sub = await desktop.snapshot(pid, {
-          ...this.config.limits,
-          ...req.limits,
-          rootId: root.element?.id,
-        });
-        view = this.views.present(sub, await desktop.screenSize(), tool, true);
+        const sub = await times.timeAsync('walk', () =>
+          desktop.snapshot(pid, {
+            ...this.config.limits,
+            ...req.limits,
+            rootId: root.element?.id,
+          }),
+        );
+        const screen = await desktop.screenSize();
+        view = times.time('present', () => this.views.present(sub, screen, tool, true));
       }
       let notes: string[] = [];
       if (req.dropHidden) {
-        const { snapshot, dropped } = dropHidden(view.snapshot);
+        const { snapshot, dropped } = times.time('filter', () => dropHidden(view.snapshot));
         if (dropped > 0) {
-          view = this.views.present(snapshot, await desktop.screenSize(), tool, true);
+          const screen = await desktop.screenSize();
+          view = times.time('present', () => this.views.present(snapshot, screen, tool, true));
           notes = [
             `hidden: ${dropped} elements the app reports as not showing were left out (include_invisible: true keeps them)`,
           ];
@@ -262,6 +275,7 @@ export class Pipeline {
         detail: req.detail,
         answer: req.answer?.(seen, facts),
         written: req.written && ((pair) => req.written!(seen, pair)),
+        times,
       });
     });
   }

@@ -27,6 +27,7 @@ import { captureRect } from '../viewport/index.js';
 import { SecureFieldLocator, type Redaction } from './secure.js';
 import { toUserError } from './platform-errors.js';
 import type { ToolResponse } from './response.js';
+import { StageTimes } from './timing.js';
 
 export interface ActionReport {
   route: string;
@@ -74,6 +75,8 @@ export interface PublishRequest {
    * the result.
    */
   written?: (pair: WrittenPair) => Promise<WrittenResult>;
+  /** Where this call's time goes (the bench reads it); a fresh one when not given. */
+  times?: StageTimes;
 }
 
 /** A written screenshot as pixels, and the screen point of its top-left pixel. */
@@ -230,6 +233,7 @@ export class Publisher {
   }
 
   async publish(tool: string, request: PublishRequest): Promise<ToolResponse> {
+    const times = request.times ?? new StageTimes();
     const store = await this.store();
     const names = await store.allocate(shortName(tool));
     let rect: Rect | undefined;
@@ -239,6 +243,7 @@ export class Publisher {
       (screen) => (rect = captureRect(request, screen)),
       [request.view, ...(request.appSwitch ? [request.appSwitch] : [])],
       request.includeImage,
+      times,
     );
     const shotRect = screenshot ? rect : undefined;
     let decoded: Promise<ShotPixels | undefined> | undefined;
@@ -266,24 +271,29 @@ export class Publisher {
           sections: [...(request.sections ?? []), ...(added.sections ?? [])],
         }
       : request;
-    const rendered = renderTreeFile({
-      tool,
-      view: req.view,
-      screenshot,
-      screenshotError,
-      diff: req.diff && req.before ? { diff: req.diff, before: req.before } : undefined,
-      appSwitch: req.appSwitch,
-      results: req.results,
-      action: req.action,
-      error: req.error,
-      notes: stale ? [...(req.notes ?? []), stale.detail] : req.notes,
-      windowIndex: req.windowIndex,
-      sections: req.sections,
-    });
+    const rendered = times.time('serialize', () =>
+      renderTreeFile({
+        tool,
+        view: req.view,
+        screenshot,
+        screenshotError,
+        diff: req.diff && req.before ? { diff: req.diff, before: req.before } : undefined,
+        appSwitch: req.appSwitch,
+        results: req.results,
+        action: req.action,
+        error: req.error,
+        notes: stale ? [...(req.notes ?? []), stale.detail] : req.notes,
+        windowIndex: req.windowIndex,
+        sections: req.sections,
+      }),
+    );
     const tree = added?.appendix ? rendered + added.appendix.join('\n') + '\n' : rendered;
-    await store.writeText(names.txtPath, tree);
-    await store.prune();
+    await times.timeAsync('write_txt', async () => {
+      await store.writeText(names.txtPath, tree);
+      await store.prune();
+    });
     const basename = path.basename(names.txtPath);
+    const summaryStart = performance.now();
     const input: SummaryInput = {
       ...this.visibleFacts(req, basename),
       answer: answerOf(req.view, req.answer),
@@ -304,6 +314,7 @@ export class Publisher {
     };
     const { text, structured } = renderSummary(input);
     if (req.appSwitch) this.recordSwitch(req.appSwitch, basename);
+    times.add('summary', performance.now() - summaryStart);
     return {
       text,
       // Capped like the text: no field echoes an unbounded argument back.
@@ -375,6 +386,7 @@ export class Publisher {
     region: (screen: { w: number; h: number }) => Rect,
     views: SnapshotView[],
     includeImage = false,
+    times = new StageTimes(),
   ): Promise<{
     screenshot?: string;
     screenshotError?: string;
@@ -386,8 +398,13 @@ export class Publisher {
     if (this.config.screenshots === 'off') return { screenshotError: SCREENSHOTS_OFF, images: [] };
     try {
       const desktop = await this.desktop();
-      const shot = await this.captureRedacted(desktop, region(await desktop.screenSize()), views);
-      await store.writeBinary(pngPath, shot.png);
+      const shot = await this.captureRedacted(
+        desktop,
+        region(await desktop.screenSize()),
+        views,
+        times,
+      );
+      await times.timeAsync('write_png', () => store.writeBinary(pngPath, shot.png));
       const inline = includeImage || this.config.screenshots === 'inline';
       return {
         screenshot: pngPath,
@@ -404,15 +421,18 @@ export class Publisher {
     desktop: Desktop,
     rect: Rect,
     views: SnapshotView[],
+    times: StageTimes,
   ): Promise<{ png: Buffer; stale?: Redaction['stale'] }> {
     const [image, redaction] = await Promise.all([
-      desktop.capture(rect),
-      this.secureFields.locate(desktop, rect, views),
+      times.timeAsync('capture', () => desktop.capture(rect)),
+      times.timeAsync('redact_scan', () => this.secureFields.locate(desktop, rect, views)),
     ]);
-    const png = await encodePng(image, {
-      origin: { x: rect.x, y: rect.y },
-      redact: redaction.frames,
-    });
+    const png = await times.timeAsync('encode', () =>
+      encodePng(image, {
+        origin: { x: rect.x, y: rect.y },
+        redact: redaction.frames,
+      }),
+    );
     return { png, stale: redaction.stale };
   }
 
