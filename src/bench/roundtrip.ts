@@ -5,7 +5,7 @@
  * load (other processes on a small machine) hits both alike.
  */
 import os from 'node:os';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import sharp, { type PngOptions } from 'sharp';
 import { DEFAULT_CONFIG } from '../config.js';
@@ -38,12 +38,19 @@ function inProcess(ctx: BenchContext, outDir: string): Pipeline {
   return new Pipeline(async () => ctx.backend, { ...DEFAULT_CONFIG, outDir });
 }
 
-async function roundTrips(ctx: BenchContext, app: LaunchedApp, pipeline: Pipeline) {
+async function roundTrips(
+  ctx: BenchContext,
+  app: LaunchedApp,
+  pipeline: Pipeline,
+  sequential: Pipeline,
+) {
   await waitQuiet(ctx.backend, app.pid);
   const snap: number[] = [];
   const mcp: number[] = [];
   const local: number[] = [];
+  const after: number[] = [];
   const stages = new Map<Stage, number[]>();
+  const taken = new Map<string, number>();
   const tool = { pipeline } as ToolContext;
   for (let i = -1; i < RUNS; i++) {
     const t0 = performance.now();
@@ -51,30 +58,45 @@ async function roundTrips(ctx: BenchContext, app: LaunchedApp, pipeline: Pipelin
     const t1 = performance.now();
     await ctx.call('ax_get_tree', { app: app.pid });
     const t2 = performance.now();
-    await getTree.handle({ app: app.pid }, tool);
+    const r = await getTree.handle({ app: app.pid }, tool);
     const t3 = performance.now();
+    await getTree.handle({ app: app.pid }, { pipeline: sequential } as ToolContext);
+    const t4 = performance.now();
     if (i < 0) continue; // warm-up round
     snap.push(t1 - t0);
     mcp.push(t2 - t1);
     local.push(t3 - t2);
+    after.push(t4 - t3);
+    const file = String(r.structured?.file ?? '');
+    const when = /# screenshot: .*taken: (walk \w+)/.exec(readHead(file))?.[1] ?? 'no screenshot';
+    taken.set(when, (taken.get(when) ?? 0) + 1);
     const times = pipeline.lastTimes?.toJSON() ?? {};
     for (const s of STAGES) {
       const ms = times[s];
       if (ms !== undefined) stages.set(s, [...(stages.get(s) ?? []), ms]);
     }
   }
-  return { snap: stats(snap), mcp: stats(mcp), local: stats(local), stages };
+  return {
+    snap: stats(snap),
+    mcp: stats(mcp),
+    local: stats(local),
+    after: stats(after),
+    stages,
+    taken,
+  };
 }
 
 async function roundTripTable(ctx: BenchContext): Promise<void> {
   const outDir = mkdtempSync(path.join(os.tmpdir(), 'axpage-bench-trip-'));
   const pipeline = inProcess(ctx, outDir);
+  const sequential = inProcess(ctx, outDir);
+  sequential.shootDuringWalk = false;
   try {
     const rows: string[][] = [];
     const breakdown: string[][] = [];
     const verdicts: string[] = [];
     for (const app of [ctx.factory, ctx.demo]) {
-      const r = await roundTrips(ctx, app, pipeline);
+      const r = await roundTrips(ctx, app, pipeline, sequential);
       const over = r.mcp.median - r.snap.median;
       rows.push(['backend snapshot (baseline)', app.name, ...statCells(r.snap), '', load()]);
       rows.push(['ax_get_tree MCP round trip', app.name, ...statCells(r.mcp), fmt(over), load()]);
@@ -85,6 +107,15 @@ async function roundTripTable(ctx: BenchContext): Promise<void> {
         fmt(r.local.median - r.snap.median),
         load(),
       ]);
+      rows.push([
+        '  same, screenshot after the walk (baseline)',
+        app.name,
+        ...statCells(r.after),
+        fmt(r.after.median - r.snap.median),
+        load(),
+      ]);
+      const when = [...r.taken].map(([k, n]) => `${k} ${n}/${RUNS}`).join(', ');
+      verdicts.push(`- ${app.name}: in-process screenshots taken at ${when}`);
       verdicts.push(
         `- ${app.name}: round trip ${fmt(r.mcp.median)} ms = snapshot ${fmt(r.snap.median)} ms + ${fmt(over)} ms ${verdict(over <= TARGET_OVERHEAD_MS)}`,
       );
@@ -112,7 +143,17 @@ async function roundTripTable(ctx: BenchContext): Promise<void> {
     table(['stage', 'app', ...STAT_HEADERS], breakdown);
   } finally {
     await pipeline.close().catch(() => undefined);
+    await sequential.close().catch(() => undefined);
     rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+/** The header lines of a tree file (enough for its `# screenshot:` line). */
+function readHead(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').slice(0, 2000);
+  } catch {
+    return '';
   }
 }
 
@@ -138,9 +179,17 @@ async function captureTable(ctx: BenchContext): Promise<void> {
       ? { x: win.x, y: win.y, w: win.w, h: win.h }
       : { x: 0, y: 0, w: screen.w, h: screen.h };
     const rows: string[][] = [];
-    for (const src of SOURCES) {
-      if (src === 'framebuffer' && !x11.usesFramebuffer) continue;
-      const s = stats(timeSync(CAPTURE_RUNS, 2, () => x11.captureRegion(rect, src)));
+    // Round robin, so load that drifts during the runs hits every path alike.
+    const sources = SOURCES.filter((src) => src !== 'framebuffer' || x11.usesFramebuffer);
+    const samples = new Map<CaptureSource, number[]>(sources.map((src) => [src, []]));
+    for (let i = -2; i < CAPTURE_RUNS * 2; i++) {
+      for (const src of sources) {
+        const [ms] = timeSync(1, 0, () => x11.captureRegion(rect, src));
+        if (i >= 0) samples.get(src)!.push(ms);
+      }
+    }
+    for (const src of sources) {
+      const s = stats(samples.get(src)!);
       rows.push([`capture ${src}`, `${rect.w}x${rect.h}`, ...statCells(s), '', load()]);
     }
     const auto = x11.captureRegion(rect);

@@ -132,6 +132,8 @@ export class Pipeline {
   private openFailures = 0;
   /** Where the last observation's time went, stage by stage (for the bench). */
   lastTimes?: StageTimes;
+  /** Take an app's screenshot as its walk starts when its region is known (the bench turns it off for its baseline). */
+  shootDuringWalk = true;
 
   constructor(
     private readonly openDesktop: () => Promise<Desktop>,
@@ -231,12 +233,22 @@ export class Pipeline {
       const desktop = await this.desktop();
       const times = new StageTimes();
       this.lastTimes = times;
+      const startedAt = performance.now();
       // A root is found in the whole tree; the limits (a depth cut) apply below it only.
       const ownLimits = req.root ? undefined : req.limits;
+      const walksAll = !req.root && !ownLimits && !req.reuse;
+      // The app's usual screenshot, taken as the walk starts so it overlaps the walk (used
+      // only if the walk leaves its region where it was).
+      const early =
+        this.shootDuringWalk && walksAll && !req.capture && !req.includeImage && !req.written
+          ? await this.publisher.shootEarly(this.views.last(pid), times)
+          : undefined;
+      times.add('before_walk', performance.now() - startedAt);
       let view =
         req.reuse && !ownLimits
           ? await this.currentView(pid, tool)
           : await this.snapshot(pid, tool, ownLimits, times);
+      const walkedAt = performance.now();
       if (req.root) {
         const root = this.resolveTarget(view, req.root);
         const sub = await times.timeAsync('walk', () =>
@@ -263,7 +275,7 @@ export class Pipeline {
       const target = req.target ? this.resolveTarget(view, req.target) : undefined;
       const seen: Observed = { view, target, desktop };
       const facts = req.inspect ? await req.inspect(seen) : {};
-      return this.publisher.publish(tool, {
+      const response = await this.publisher.publish(tool, {
         view,
         did: req.describe(seen, facts),
         error: req.failure?.(seen, facts),
@@ -276,7 +288,10 @@ export class Pipeline {
         answer: req.answer?.(seen, facts),
         written: req.written && ((pair) => req.written!(seen, pair)),
         times,
+        early,
       });
+      times.add('after_walk', performance.now() - walkedAt);
+      return response;
     });
   }
 

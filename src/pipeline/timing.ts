@@ -1,10 +1,13 @@
 /**
  * Where one call's time after the walk goes, stage by stage: the bench prints it beside the
  * round trip. Stages that overlap (the screenshot runs while the tree file is rendered)
- * each keep their own wall time, so their sum can exceed the call's.
+ * each keep their own wall time, so their sum can exceed the call's. `before_walk` and
+ * `after_walk` are the call's own wall time on either side of its walk.
  */
 export const STAGES = [
+  'before_walk',
   'walk',
+  'after_walk',
   'filter',
   'present',
   'diff',
