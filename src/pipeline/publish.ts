@@ -287,7 +287,7 @@ export class Publisher {
     const at = await this.shotTarget((screen) => captureRect(request, screen));
     const rect = at && 'rect' in at ? at.rect : undefined;
     const defaultRegion = !request.capture && !request.appSwitch;
-    if (rect && defaultRegion) this.lastRegion.set(request.view.snapshot.pid, rect);
+    if (rect && defaultRegion) this.noteRegion(request.view.snapshot.pid, rect);
     const early = request.early && rect && this.earlyFits(request.early, request, rect);
     const shooting = early
       ? request.early!.shooting
@@ -497,6 +497,15 @@ export class Publisher {
     return same && sameRedaction(image, origin, early.secure, secureFrames(req.view));
   }
 
+  /** Remembers an app's region, most recent last; apps that exited drop out after a while. */
+  private noteRegion(pid: number, rect: Rect): void {
+    this.lastRegion.delete(pid);
+    this.lastRegion.set(pid, rect);
+    if (this.lastRegion.size > MAX_REGIONS) {
+      this.lastRegion.delete(this.lastRegion.keys().next().value as number);
+    }
+  }
+
   /** Where a screenshot is taken: the desktop and the screen rect, or why not. */
   private async shotTarget(
     region: (screen: { w: number; h: number }) => Rect,
@@ -617,6 +626,9 @@ export interface Shot {
   /** The PNG as written. */
   png?: Buffer;
 }
+
+/** Apps whose last screenshot region is remembered (for shootEarly). */
+const MAX_REGIONS = 256;
 
 const SCREENSHOTS_OFF = 'screenshots are off (AXPAGE_SCREENSHOTS=off)';
 
