@@ -19,6 +19,7 @@ import { gtk4Section } from './gtk4.js';
 import { browserSection } from './browser.js';
 import { makeCall, type BenchContext } from './context.js';
 import { queriesSection } from './queries.js';
+import { roundTripSection } from './roundtrip.js';
 import { out, section } from './report.js';
 import { screenshotSection } from './screenshot.js';
 import { sessionBytesSection } from './session-bytes.js';
@@ -111,6 +112,9 @@ async function main(): Promise<number> {
     );
     await section('9. GTK4 app walk beside pyatspi (issue 10)', () => gtk4Section(ctx));
     await section('9b. Browser page walk, Firefox ESR (issue 10)', () => browserSection(ctx));
+    await section('10. ax_get_tree round trip after the walk (issue 13)', () =>
+      roundTripSection(ctx),
+    );
     await section('3b. Summary size of every call in this run', async () => summaryTotals(ctx));
     await section('7. Soak (issue 8)', () => soakSection(ctx));
   } finally {

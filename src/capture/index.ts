@@ -3,6 +3,8 @@ export {
   encodePng,
   decodePng,
   cropToRect,
+  sameRedaction,
+  DEFAULT_PNG_LEVEL,
   type EncodeOptions,
   type CroppedImage,
   type Point,

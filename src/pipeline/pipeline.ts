@@ -44,6 +44,7 @@ import { ViewCache } from './views.js';
 import { adviseAccess } from './platform-errors.js';
 import { noteWalk, notifier } from './notify.js';
 import { UndoJournal } from './undo.js';
+import { StageTimes } from './timing.js';
 
 /** What an observation tool sees: the view and, when it named one, its target. */
 export interface Observed {
@@ -129,6 +130,10 @@ export class Pipeline {
   private readonly publisher: Publisher;
   private desktopPromise?: Promise<Desktop>;
   private openFailures = 0;
+  /** Where the last observation's time went, stage by stage (for the bench). */
+  lastTimes?: StageTimes;
+  /** Take an app's screenshot as its walk starts when its region is known (the bench turns it off for its baseline). */
+  shootDuringWalk = true;
 
   constructor(
     private readonly openDesktop: () => Promise<Desktop>,
@@ -194,14 +199,18 @@ export class Pipeline {
     pid: number,
     tool: string,
     limits?: Partial<SnapshotLimits>,
+    times = new StageTimes(),
   ): Promise<SnapshotView> {
     const desktop = await this.desktop();
     void this.views.watch(desktop, pid);
     this.views.beginSnapshot(pid);
-    const snapshot = await desktop.snapshot(pid, { ...this.config.limits, ...limits });
+    const snapshot = await times.timeAsync('walk', () =>
+      desktop.snapshot(pid, { ...this.config.limits, ...limits }),
+    );
     noteWalk(snapshot);
     const partial = limits?.maxDepth !== undefined && limits.maxDepth < this.config.limits.maxDepth;
-    return this.views.present(snapshot, await desktop.screenSize(), tool, partial);
+    const screen = await desktop.screenSize();
+    return times.time('present', () => this.views.present(snapshot, screen, tool, partial));
   }
 
   /** The app's view: the cached one while no change event came in, else a new walk. */
@@ -222,26 +231,42 @@ export class Pipeline {
     const pid = await this.targetPid(req.app, req.root ?? req.target);
     return this.lock.run(pid, async () => {
       const desktop = await this.desktop();
+      const times = new StageTimes();
+      this.lastTimes = times;
+      const startedAt = performance.now();
       // A root is found in the whole tree; the limits (a depth cut) apply below it only.
       const ownLimits = req.root ? undefined : req.limits;
+      const walksAll = !req.root && !ownLimits && !req.reuse;
+      // The app's usual screenshot, taken as the walk starts so it overlaps the walk (used
+      // only if the walk leaves its region where it was).
+      const early =
+        this.shootDuringWalk && walksAll && !req.capture && !req.includeImage && !req.written
+          ? await this.publisher.shootEarly(this.views.last(pid), times)
+          : undefined;
+      times.add('before_walk', performance.now() - startedAt);
       let view =
         req.reuse && !ownLimits
           ? await this.currentView(pid, tool)
-          : await this.snapshot(pid, tool, ownLimits);
+          : await this.snapshot(pid, tool, ownLimits, times);
+      const walkedAt = performance.now();
       if (req.root) {
         const root = this.resolveTarget(view, req.root);
-        const sub = await desktop.snapshot(pid, {
-          ...this.config.limits,
-          ...req.limits,
-          rootId: root.element?.id,
-        });
-        view = this.views.present(sub, await desktop.screenSize(), tool, true);
+        const sub = await times.timeAsync('walk', () =>
+          desktop.snapshot(pid, {
+            ...this.config.limits,
+            ...req.limits,
+            rootId: root.element?.id,
+          }),
+        );
+        const screen = await desktop.screenSize();
+        view = times.time('present', () => this.views.present(sub, screen, tool, true));
       }
       let notes: string[] = [];
       if (req.dropHidden) {
-        const { snapshot, dropped } = dropHidden(view.snapshot);
+        const { snapshot, dropped } = times.time('filter', () => dropHidden(view.snapshot));
         if (dropped > 0) {
-          view = this.views.present(snapshot, await desktop.screenSize(), tool, true);
+          const screen = await desktop.screenSize();
+          view = times.time('present', () => this.views.present(snapshot, screen, tool, true));
           notes = [
             `hidden: ${dropped} elements the app reports as not showing were left out (include_invisible: true keeps them)`,
           ];
@@ -250,7 +275,7 @@ export class Pipeline {
       const target = req.target ? this.resolveTarget(view, req.target) : undefined;
       const seen: Observed = { view, target, desktop };
       const facts = req.inspect ? await req.inspect(seen) : {};
-      return this.publisher.publish(tool, {
+      const response = await this.publisher.publish(tool, {
         view,
         did: req.describe(seen, facts),
         error: req.failure?.(seen, facts),
@@ -262,7 +287,11 @@ export class Pipeline {
         detail: req.detail,
         answer: req.answer?.(seen, facts),
         written: req.written && ((pair) => req.written!(seen, pair)),
+        times,
+        early,
       });
+      times.add('after_walk', performance.now() - walkedAt);
+      return response;
     });
   }
 

@@ -9,8 +9,14 @@ import type { Rect } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import type { TreeDiff } from '../model/diff.js';
 import type { Desktop, RawImage } from '../platform/desktop.js';
-import { ArtifactStore, decodePng, encodePng, resolveArtifactDir } from '../capture/index.js';
-import { renderTreeFile, windowTitle } from '../tree/index.js';
+import {
+  ArtifactStore,
+  decodePng,
+  encodePng,
+  resolveArtifactDir,
+  sameRedaction,
+} from '../capture/index.js';
+import { renderTreeBody, renderTreeFile, windowTitle } from '../tree/index.js';
 import { renderListingFile } from './listing.js';
 import {
   capStructured,
@@ -23,10 +29,11 @@ import {
 } from '../summary/index.js';
 import { ShownMemory, lookOf, type VisibleMode } from './shown.js';
 import { describeError } from '../errors.js';
-import { captureRect } from '../viewport/index.js';
+import { captureRect, secureFrames } from '../viewport/index.js';
 import { SecureFieldLocator, type Redaction } from './secure.js';
 import { toUserError } from './platform-errors.js';
 import type { ToolResponse } from './response.js';
+import { StageTimes } from './timing.js';
 
 export interface ActionReport {
   route: string;
@@ -74,6 +81,23 @@ export interface PublishRequest {
    * the result.
    */
   written?: (pair: WrittenPair) => Promise<WrittenResult>;
+  /** Where this call's time goes (the bench reads it); a fresh one when not given. */
+  times?: StageTimes;
+  /** A screenshot taken when the walk started (see Publisher.shootEarly): used when it still fits. */
+  early?: EarlyShot;
+}
+
+/**
+ * A screenshot started before the walk, of the region the app's last screenshot showed:
+ * it overlaps the walk, and is used only when the walk puts the region at the same rect
+ * and the app's password fields where they were.
+ */
+export interface EarlyShot {
+  pid: number;
+  rect: Rect;
+  /** The app's password fields as known when the shot was taken (its last walk). */
+  secure: Rect[];
+  shooting: { taken: (pngPath: string) => Promise<Shot> };
 }
 
 /** A written screenshot as pixels, and the screen point of its top-left pixel. */
@@ -152,6 +176,8 @@ export class Publisher {
   readonly shown = new ShownMemory();
   /** Where the password fields on screen are, at each capture. */
   private readonly secureFields = new SecureFieldLocator();
+  /** pid → the rect of its last screenshot of the default region, for shootEarly. */
+  private readonly lastRegion = new Map<number, Rect>();
 
   constructor(
     private readonly desktop: () => Promise<Desktop>,
@@ -161,41 +187,62 @@ export class Publisher {
 
   /**
    * The visible-element facts of a summary: the session memory's choice of what to
-   * list (recorded as shown), a count for reads that answer with a result, or (with
-   * AXPAGE_VISIBLE=full) the 30+10 best on every call.
+   * list, a count for reads that answer with a result, or (with AXPAGE_VISIBLE=full) the
+   * 30+10 best on every call. Nothing is noted as shown until `commit` (once the tree
+   * file they point at is written).
    */
   private visibleFacts(
     req: PublishRequest,
     file: string,
-  ): Pick<SummaryInput, 'visible' | 'unchanged' | 'visibleCount'> {
+  ): {
+    facts: Pick<SummaryInput, 'visible' | 'unchanged' | 'visibleCount'>;
+    commit: () => void;
+  } {
     const ranked = {
       diff: req.before ? req.diff : undefined,
       prefer: req.results?.indices,
     };
-    if (this.visibleMode === 'full') return { visible: selectVisibleElements(req.view, ranked) };
+    if (this.visibleMode === 'full') {
+      return { facts: { visible: selectVisibleElements(req.view, ranked) }, commit: () => {} };
+    }
     const all = selectVisibleElements(req.view, {
       ...ranked,
       maxInteractive: Infinity,
       maxText: Infinity,
     }).items;
     const looks = all.map(lookOf);
-    const appeared = this.shown.dialogAppeared(req.view);
+    const appeared = this.shown.dialogWouldAppear(req.view);
+    const noteDialog = (): boolean => this.shown.dialogAppeared(req.view);
     const detail = req.detail ?? (appeared && !req.answer ? 'full' : 'auto');
     if (detail === 'full') {
-      this.shown.record(all, looks, file, true);
-      return { visible: { items: all, omitted: 0 } };
+      return {
+        facts: { visible: { items: all, omitted: 0 } },
+        commit: () => {
+          noteDialog();
+          this.shown.record(all, looks, file, true);
+        },
+      };
     }
     const part = this.shown.partition(all, looks);
     const unchanged =
       part.unchanged.length > 0 ? { count: part.unchanged.length, since: part.since } : undefined;
     if (req.answer) {
-      return part.fresh.length === 0 && unchanged
-        ? { unchanged, visible: { items: [], omitted: 0 } }
-        : { visibleCount: { total: all.length, unlisted: part.fresh.length } };
+      return {
+        facts:
+          part.fresh.length === 0 && unchanged
+            ? { unchanged, visible: { items: [], omitted: 0 } }
+            : { visibleCount: { total: all.length, unlisted: part.fresh.length } },
+        commit: noteDialog,
+      };
     }
-    // Fresh items are new or changed by definition: recorded without comparing again.
-    this.shown.record(part.fresh, part.freshLooks, file, true);
-    return { visible: { items: part.fresh, omitted: 0 }, unchanged };
+    return {
+      facts: { visible: { items: part.fresh, omitted: 0 }, unchanged },
+      commit: () => {
+        noteDialog();
+        // Fresh items are new or changed by definition: recorded without comparing again.
+        this.shown.record(part.fresh, part.freshLooks, file, true);
+      },
+    };
   }
 
   /**
@@ -229,64 +276,72 @@ export class Publisher {
     await (await this.store()).checkPath();
   }
 
+  /**
+   * Screenshot, tree file, summary. The screenshot is captured when the walk in hand has
+   * ended (nothing else comes first) and is encoded and written while the tree file is
+   * rendered; the summary is rendered while the tree file is written.
+   */
   async publish(tool: string, request: PublishRequest): Promise<ToolResponse> {
+    const times = request.times ?? new StageTimes();
     const store = await this.store();
+    const at = await this.shotTarget((screen) => captureRect(request, screen));
+    const rect = at && 'rect' in at ? at.rect : undefined;
+    const defaultRegion = !request.capture && !request.appSwitch;
+    if (rect && defaultRegion) this.noteRegion(request.view.snapshot.pid, rect);
+    const early = request.early && rect && this.earlyFits(request.early, request, rect);
+    const shooting = early
+      ? request.early!.shooting
+      : this.shoot(
+          at,
+          store,
+          [request.view, ...(request.appSwitch ? [request.appSwitch] : [])],
+          request.includeImage,
+          times,
+        );
     const names = await store.allocate(shortName(tool));
-    let rect: Rect | undefined;
-    const { screenshot, screenshotError, stale, images, png } = await this.shoot(
-      store,
-      names.pngPath,
-      (screen) => (rect = captureRect(request, screen)),
-      [request.view, ...(request.appSwitch ? [request.appSwitch] : [])],
-      request.includeImage,
-    );
-    const shotRect = screenshot ? rect : undefined;
-    let decoded: Promise<ShotPixels | undefined> | undefined;
-    const added = await request.written?.({
-      file: names.txtPath,
-      screenshot,
-      screenshotError,
-      rect: shotRect,
-      pixels: () =>
-        (decoded ??=
-          png && shotRect
-            ? decodePng(png).then(
-                (image) => ({ image, origin: { x: shotRect.x, y: shotRect.y } }),
-                () => undefined,
-              )
-            : Promise.resolve(undefined)),
-    });
-    const req: PublishRequest = added
-      ? {
-          ...request,
-          did: added.did ?? request.did,
-          error: added.error ?? request.error,
-          extra: { ...request.extra, ...added.extra },
-          answer: added.answer ?? request.answer,
-          sections: [...(request.sections ?? []), ...(added.sections ?? [])],
-        }
+    const req: PublishRequest & { appendix?: string[] } = request.written
+      ? await this.applyWritten(request, names.txtPath, await shooting.taken(names.pngPath), rect)
       : request;
-    const rendered = renderTreeFile({
-      tool,
-      view: req.view,
-      screenshot,
-      screenshotError,
-      capture: shotRect,
-      diff: req.diff && req.before ? { diff: req.diff, before: req.before } : undefined,
-      appSwitch: req.appSwitch,
-      results: req.results,
-      action: req.action,
-      error: req.error,
-      notes: stale ? [...(req.notes ?? []), stale.detail] : req.notes,
-      windowIndex: req.windowIndex,
-      sections: req.sections,
+    const body = times.time('serialize', () =>
+      renderTreeBody({
+        view: req.view,
+        diff: req.diff && req.before ? { diff: req.diff, before: req.before } : undefined,
+        appSwitch: req.appSwitch,
+        results: req.results,
+        sections: req.sections,
+      }),
+    );
+    const shot = await shooting.taken(names.pngPath);
+    const { screenshot, screenshotError, stale, images } = shot;
+    const rendered = times.time('serialize', () =>
+      renderTreeFile(
+        {
+          tool,
+          view: req.view,
+          screenshot,
+          screenshotError,
+          shotTakenAt: screenshot ? (early ? 'walk start' : 'walk end') : undefined,
+          capture: screenshot ? rect : undefined,
+          action: req.action,
+          error: req.error,
+          notes: stale ? [...(req.notes ?? []), stale.detail] : req.notes,
+          windowIndex: req.windowIndex,
+        },
+        body,
+      ),
+    );
+    const tree = req.appendix ? rendered + req.appendix.join('\n') + '\n' : rendered;
+    const writing = times.timeAsync('write_txt', async () => {
+      await store.writeText(names.txtPath, tree);
+      await store.prune();
     });
-    const tree = added?.appendix ? rendered + added.appendix.join('\n') + '\n' : rendered;
-    await store.writeText(names.txtPath, tree);
-    await store.prune();
+    // A failed write must not leave its items noted as shown: settled before the summary.
+    writing.catch(() => undefined);
     const basename = path.basename(names.txtPath);
+    const summaryStart = performance.now();
+    const visible = this.visibleFacts(req, basename);
     const input: SummaryInput = {
-      ...this.visibleFacts(req, basename),
+      ...visible.facts,
       answer: answerOf(req.view, req.answer),
       window: windowTitle(req.view, req.windowIndex),
       status: req.error ? 'error' : 'success',
@@ -304,6 +359,9 @@ export class Publisher {
       results: req.results,
     };
     const { text, structured } = renderSummary(input);
+    times.add('summary', performance.now() - summaryStart);
+    await writing;
+    visible.commit();
     if (req.appSwitch) this.recordSwitch(req.appSwitch, basename);
     return {
       text,
@@ -311,6 +369,41 @@ export class Publisher {
       structured: capStructured({ ...structured, ...req.extra }),
       isError: Boolean(req.error),
       images: images.length > 0 ? images : undefined,
+    };
+  }
+
+  /** A tool's work on the written pair (see PublishRequest.written), merged into its request. */
+  private async applyWritten(
+    request: PublishRequest,
+    file: string,
+    shot: Shot,
+    rect: Rect | undefined,
+  ): Promise<PublishRequest & { appendix?: string[] }> {
+    const shotRect = shot.screenshot ? rect : undefined;
+    let decoded: Promise<ShotPixels | undefined> | undefined;
+    const { png } = shot;
+    const added = await request.written!({
+      file,
+      screenshot: shot.screenshot,
+      screenshotError: shot.screenshotError,
+      rect: shotRect,
+      pixels: () =>
+        (decoded ??=
+          png && shotRect
+            ? decodePng(png).then(
+                (image) => ({ image, origin: { x: shotRect.x, y: shotRect.y } }),
+                () => undefined,
+              )
+            : Promise.resolve(undefined)),
+    });
+    return {
+      ...request,
+      did: added.did ?? request.did,
+      error: added.error ?? request.error,
+      extra: { ...request.extra, ...added.extra },
+      answer: added.answer ?? request.answer,
+      sections: [...(request.sections ?? []), ...(added.sections ?? [])],
+      appendix: added.appendix,
     };
   }
 
@@ -325,11 +418,10 @@ export class Publisher {
       const store = await this.store();
       const names = await store.allocate(shortName(tool));
       const shot = await this.shoot(
+        await this.shotTarget((screen) => ({ x: 0, y: 0, w: screen.w, h: screen.h })),
         store,
-        names.pngPath,
-        (screen) => ({ x: 0, y: 0, w: screen.w, h: screen.h }),
         [],
-      );
+      ).taken(names.pngPath);
       ({ screenshot, screenshotError, images } = shot);
       const stale = shot.stale;
       did = withNote(did, stale?.short);
@@ -362,58 +454,142 @@ export class Publisher {
   }
 
   /**
-   * Pixels of `rect` with every password field on it filled: the fields of every app with
-   * a window there, located now (`views` are the walks in hand, the fallback for their apps).
+   * Starts the screenshot of an app's next observation now, before its walk, at the rect
+   * its last screenshot of the default region had: the capture, the password-field lookup
+   * and the encode then overlap the walk. Undefined when there is no such rect yet (the
+   * first call on an app) or screenshots are off.
    */
+  async shootEarly(
+    last: SnapshotView | undefined,
+    times?: StageTimes,
+  ): Promise<EarlyShot | undefined> {
+    if (!last) return undefined;
+    const pid = last.snapshot.pid;
+    const rect = this.lastRegion.get(pid);
+    if (!rect || this.config.screenshots === 'off') return undefined;
+    const at = await this.shotTarget(() => rect);
+    if (!at || !('rect' in at)) return undefined;
+    const store = await this.store();
+    return {
+      pid,
+      rect,
+      secure: secureFrames(last),
+      shooting: this.shoot(at, store, [last], false, times),
+    };
+  }
+
   /**
-   * The screenshot of a call: captured (unless screenshots are off), password fields
-   * filled, written beside the tree file, and inline when asked; a failure is a reason,
-   * never a lost tree.
+   * An early shot stands for this call's when it shows the same rect, is not inline, and
+   * the app's password fields are where they were when it was taken.
    */
-  private async shoot(
-    store: ArtifactStore,
-    pngPath: string,
-    region: (screen: { w: number; h: number }) => Rect,
-    views: SnapshotView[],
-    includeImage = false,
-  ): Promise<{
-    screenshot?: string;
-    screenshotError?: string;
-    stale?: Redaction['stale'];
-    images: NonNullable<ToolResponse['images']>;
-    /** The PNG as written. */
-    png?: Buffer;
-  }> {
-    if (this.config.screenshots === 'off') return { screenshotError: SCREENSHOTS_OFF, images: [] };
-    try {
-      const desktop = await this.desktop();
-      const shot = await this.captureRedacted(desktop, region(await desktop.screenSize()), views);
-      await store.writeBinary(pngPath, shot.png);
-      const inline = includeImage || this.config.screenshots === 'inline';
-      return {
-        screenshot: pngPath,
-        stale: shot.stale,
-        images: inline ? [{ data: shot.png.toString('base64'), mimeType: 'image/png' }] : [],
-        png: shot.png,
-      };
-    } catch (err) {
-      return { screenshotError: `capture failed: ${describeError(err).message}`, images: [] };
+  private earlyFits(early: EarlyShot, req: PublishRequest, rect: Rect): boolean {
+    const same =
+      early.pid === req.view.snapshot.pid &&
+      !req.capture &&
+      !req.appSwitch &&
+      !req.includeImage &&
+      this.config.screenshots !== 'inline' &&
+      rect.x === early.rect.x &&
+      rect.y === early.rect.y &&
+      rect.w === early.rect.w &&
+      rect.h === early.rect.h;
+    const image = { width: rect.w, height: rect.h };
+    const origin = { x: rect.x, y: rect.y };
+    return same && sameRedaction(image, origin, early.secure, secureFrames(req.view));
+  }
+
+  /** Remembers an app's region, most recent last; apps that exited drop out after a while. */
+  private noteRegion(pid: number, rect: Rect): void {
+    this.lastRegion.delete(pid);
+    this.lastRegion.set(pid, rect);
+    if (this.lastRegion.size > MAX_REGIONS) {
+      this.lastRegion.delete(this.lastRegion.keys().next().value as number);
     }
   }
 
+  /** Where a screenshot is taken: the desktop and the screen rect, or why not. */
+  private async shotTarget(
+    region: (screen: { w: number; h: number }) => Rect,
+  ): Promise<ShotTarget | undefined> {
+    if (this.config.screenshots === 'off') return undefined;
+    try {
+      const desktop = await this.desktop();
+      return { desktop, rect: region(await desktop.screenSize()) };
+    } catch (error) {
+      return { error };
+    }
+  }
+
+  /**
+   * The screenshot of a call (undefined `at`: screenshots are off): captured now, password
+   * fields filled, encoded in the background; `taken` writes it beside the tree file (once)
+   * and inline when asked. A failure is a reason, never a lost tree.
+   */
+  private shoot(
+    at: ShotTarget | undefined,
+    store: ArtifactStore,
+    views: SnapshotView[],
+    includeImage = false,
+    times = new StageTimes(),
+  ): { taken: (pngPath: string) => Promise<Shot> } {
+    if (!at) {
+      const off = Promise.resolve<Shot>({ screenshotError: SCREENSHOTS_OFF, images: [] });
+      return { taken: () => off };
+    }
+    const encoded =
+      'error' in at
+        ? Promise.reject(at.error)
+        : this.captureRedacted(at.desktop, at.rect, views, times);
+    // Handled when taken; a call that fails before then leaves it unread.
+    encoded.catch(() => undefined);
+    let written: Promise<Shot> | undefined;
+    const write = async (pngPath: string): Promise<Shot> => {
+      try {
+        const shot = await encoded;
+        await times.timeAsync('write_png', () => store.writeBinary(pngPath, shot.png));
+        const inline = includeImage || this.config.screenshots === 'inline';
+        return {
+          screenshot: pngPath,
+          stale: shot.stale,
+          images: inline ? [{ data: shot.png.toString('base64'), mimeType: 'image/png' }] : [],
+          png: shot.png,
+        };
+      } catch (err) {
+        return { screenshotError: `capture failed: ${describeError(err).message}`, images: [] };
+      }
+    };
+    return { taken: (pngPath) => (written ??= write(pngPath)) };
+  }
+
+  /**
+   * Pixels of `rect` with every password field on it filled: the fields of every app with
+   * a window there, located now (`views` are the walks in hand, the fallback for their
+   * apps). The pixels are read first, at once; the PNG is encoded while the fields are
+   * located, with the fields the walks in hand found, and kept when the fresh lookup fills
+   * the very same pixels (the usual case, no password field at all); else encoded again.
+   * Nothing is written before the lookup has answered.
+   */
   private async captureRedacted(
     desktop: Desktop,
     rect: Rect,
     views: SnapshotView[],
+    times: StageTimes,
   ): Promise<{ png: Buffer; stale?: Redaction['stale'] }> {
-    const [image, redaction] = await Promise.all([
-      desktop.capture(rect),
+    const image = await times.timeAsync('capture', () => desktop.capture(rect));
+    const origin = { x: rect.x, y: rect.y };
+    const walked = views.flatMap((v) => secureFrames(v));
+    const early = times.timeAsync('encode', () => encodePng(image, { origin, redact: walked }));
+    early.catch(() => undefined);
+    const redaction = await times.timeAsync('redact_scan', () =>
       this.secureFields.locate(desktop, rect, views),
-    ]);
-    const png = await encodePng(image, {
-      origin: { x: rect.x, y: rect.y },
-      redact: redaction.frames,
-    });
+    );
+    if (sameRedaction(image, origin, walked, redaction.frames)) {
+      return { png: await early, stale: redaction.stale };
+    }
+    await early.catch(() => undefined);
+    const png = await times.timeAsync('encode', () =>
+      encodePng(image, { origin, redact: redaction.frames }),
+    );
     return { png, stale: redaction.stale };
   }
 
@@ -438,6 +614,22 @@ export class Publisher {
     };
   }
 }
+
+/** A screenshot's place, or why it cannot be taken. */
+type ShotTarget = { desktop: Desktop; rect: Rect } | { error: unknown };
+
+/** A call's screenshot as written (or why not). */
+export interface Shot {
+  screenshot?: string;
+  screenshotError?: string;
+  stale?: Redaction['stale'];
+  images: NonNullable<ToolResponse['images']>;
+  /** The PNG as written. */
+  png?: Buffer;
+}
+
+/** Apps whose last screenshot region is remembered (for shootEarly). */
+const MAX_REGIONS = 256;
 
 const SCREENSHOTS_OFF = 'screenshots are off (AXPAGE_SCREENSHOTS=off)';
 

@@ -103,14 +103,22 @@ export class ShownMemory {
    * when it is a dialog that was not up at the app's previous call.
    */
   dialogAppeared(view: SnapshotView): boolean {
-    const pid = view.snapshot.pid;
-    const dialogRef = view.dialog ? (view.refs[view.dialog.index] ?? '?') : '';
-    const before = this.dialogs.get(pid);
-    this.dialogs.set(pid, dialogRef);
-    return dialogRef !== '' && dialogRef !== before;
+    const appeared = this.dialogWouldAppear(view);
+    this.dialogs.set(view.snapshot.pid, dialogRefOf(view));
+    return appeared;
+  }
+
+  /** What dialogAppeared would answer, without noting anything. */
+  dialogWouldAppear(view: SnapshotView): boolean {
+    const dialogRef = dialogRefOf(view);
+    return dialogRef !== '' && dialogRef !== this.dialogs.get(view.snapshot.pid);
   }
 
   get size(): number {
     return this.seen.size;
   }
+}
+
+function dialogRefOf(view: SnapshotView): string {
+  return view.dialog ? (view.refs[view.dialog.index] ?? '?') : '';
 }

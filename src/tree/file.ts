@@ -43,6 +43,8 @@ export interface TreeFileInput {
    * element's frame onto the image by subtracting it.
    */
   capture?: Rect;
+  /** When the screenshot's pixels were taken, relative to the walk in this file. */
+  shotTakenAt?: 'walk start' | 'walk end';
   /** The target window (element index) when the call named one; else the active window. */
   windowIndex?: number;
   /** Action tools: the diff from `before` to `view`. */
@@ -226,23 +228,21 @@ function actionLines(a: ActionFacts): string[] {
   return lines;
 }
 
-export function renderTreeFile(input: TreeFileInput): string {
+/** What the body of a tree file is made of: the views, not the screenshot. */
+export type TreeBodyInput = Pick<
+  TreeFileInput,
+  'view' | 'diff' | 'results' | 'sections' | 'appSwitch' | 'maxTextChars'
+>;
+
+/**
+ * The lines after the header (diff, results, sections, the tree, a handoff's tree): they
+ * depend only on the views, so they can be rendered while the screenshot is taken.
+ */
+export function renderTreeBody(input: TreeBodyInput): string[] {
   const max = input.maxTextChars ?? TREE_TEXT_CHARS;
   const { view } = input;
   const s = view.snapshot;
-  const [windowPart, ...headerRest] = viewHeader(view, input.windowIndex);
-  const lines: string[] = [
-    `# app: ${escapeText(s.app, '')}  pid: ${s.pid}  ${windowPart}  tool: ${escapeText(input.tool, '')}`,
-    ...headerRest,
-    input.screenshot !== undefined
-      ? `# screenshot: ${escapeText(input.screenshot, '')}`
-      : `# screenshot: none (${escapeText(input.screenshotError ?? 'not taken', '')})`,
-  ];
-  const capture = input.screenshot !== undefined ? validFrame(input.capture) : undefined;
-  if (capture) lines.push(`# capture: ${rectText(capture)}`);
-  if (input.action) lines.push(...actionLines(input.action));
-  if (input.error !== undefined) lines.push(`# error: ${escapeText(input.error, '')}`);
-  for (const note of input.notes ?? []) lines.push(`# note: ${escapeText(note, '')}`);
+  const lines: string[] = [];
   if (input.diff) lines.push(...diffLines(input.diff.diff, input.diff.before, view, max));
   if (input.results) {
     const n = s.elements.length;
@@ -254,16 +254,49 @@ export function renderTreeFile(input: TreeFileInput): string {
   for (const section of input.sections ?? []) {
     lines.push(`# ${oneLine(section.title)}`, ...section.lines.map(oneLine));
   }
-  lines.push('# tree', ...treeLines(view, max));
+  lines.push('# tree');
+  appendAll(lines, treeLines(view, max));
   if (input.appSwitch) {
     const sw = input.appSwitch;
     const [swWindow, ...swRest] = viewHeader(sw, undefined);
     lines.push(
       `# app_switch: ${escapeText(sw.snapshot.app, '')} pid: ${sw.snapshot.pid}  ${swWindow}`,
       ...swRest,
-      ...treeLines(sw, max),
     );
+    appendAll(lines, treeLines(sw, max));
   }
+  return lines;
+}
+
+/** Pushes one by one: spreading thousands of lines into push() can overflow the stack. */
+function appendAll(into: string[], from: readonly string[]): void {
+  for (const line of from) into.push(line);
+}
+
+function screenshotLine(input: TreeFileInput): string {
+  if (input.screenshot === undefined) {
+    return `# screenshot: none (${escapeText(input.screenshotError ?? 'not taken', '')})`;
+  }
+  const taken = input.shotTakenAt ? `  taken: ${input.shotTakenAt}` : '';
+  return `# screenshot: ${escapeText(input.screenshot, '')}${taken}`;
+}
+
+/** The tree file; `body` when its body was rendered beforehand (renderTreeBody of the same input). */
+export function renderTreeFile(input: TreeFileInput, body = renderTreeBody(input)): string {
+  const { view } = input;
+  const s = view.snapshot;
+  const [windowPart, ...headerRest] = viewHeader(view, input.windowIndex);
+  const lines: string[] = [
+    `# app: ${escapeText(s.app, '')}  pid: ${s.pid}  ${windowPart}  tool: ${escapeText(input.tool, '')}`,
+    ...headerRest,
+    screenshotLine(input),
+  ];
+  const capture = input.screenshot !== undefined ? validFrame(input.capture) : undefined;
+  if (capture) lines.push(`# capture: ${rectText(capture)}`);
+  if (input.action) lines.push(...actionLines(input.action));
+  if (input.error !== undefined) lines.push(`# error: ${escapeText(input.error, '')}`);
+  for (const note of input.notes ?? []) lines.push(`# note: ${escapeText(note, '')}`);
+  appendAll(lines, body);
   return lines.join('\n') + '\n';
 }
 

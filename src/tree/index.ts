@@ -1,4 +1,11 @@
-export { renderTreeFile, windowTitle, type ActionFacts, type TreeFileInput } from './file.js';
+export {
+  renderTreeBody,
+  renderTreeFile,
+  windowTitle,
+  type ActionFacts,
+  type TreeBodyInput,
+  type TreeFileInput,
+} from './file.js';
 export {
   TREE_TEXT_CHARS,
   elementTexts,

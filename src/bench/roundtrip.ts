@@ -1,0 +1,247 @@
+/**
+ * Section 10 (issue 13): the ax_get_tree round trip against the walk it is built on, with
+ * where the time after the walk goes, and the capture paths and PNG encoder settings a
+ * screenshot can take. Round trip and snapshot run interleaved on the same app so drifting
+ * load (other processes on a small machine) hits both alike.
+ */
+import os from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import sharp, { type PngOptions } from 'sharp';
+import { DEFAULT_CONFIG } from '../config.js';
+import type { LaunchedApp } from '../desktop/apps.js';
+import { encodePng } from '../capture/index.js';
+import { Pipeline } from '../pipeline/pipeline.js';
+import { STAGES, type Stage } from '../pipeline/timing.js';
+import { X11, type CaptureSource } from '../platform/linux/x11.js';
+import { getTree } from '../tools/observe.js';
+import type { ToolContext } from '../tools/context.js';
+import type { BenchContext } from './context.js';
+import { takeSnapshot } from './snapshot.js';
+import { waitQuiet } from './quiet.js';
+import { fmt, out, STAT_HEADERS, statCells, table, verdict } from './report.js';
+import { stats, timeRuns, timeSync } from './stats.js';
+
+const RUNS = 11;
+const CAPTURE_RUNS = 15;
+const TARGET_OVERHEAD_MS = 10;
+
+function load(): string {
+  return os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+}
+
+/** ax_get_tree's handler on a pipeline in this process: the same code the server runs. */
+function inProcess(ctx: BenchContext, outDir: string): Pipeline {
+  return new Pipeline(async () => ctx.backend, { ...DEFAULT_CONFIG, outDir });
+}
+
+async function roundTrips(
+  ctx: BenchContext,
+  app: LaunchedApp,
+  pipeline: Pipeline,
+  sequential: Pipeline,
+) {
+  await waitQuiet(ctx.backend, app.pid);
+  const snap: number[] = [];
+  const mcp: number[] = [];
+  const local: number[] = [];
+  const after: number[] = [];
+  const stages = new Map<Stage, number[]>();
+  const taken = new Map<string, number>();
+  const tool = { pipeline } as ToolContext;
+  for (let i = -1; i < RUNS; i++) {
+    const t0 = performance.now();
+    await takeSnapshot(ctx, app.pid);
+    const t1 = performance.now();
+    await ctx.call('ax_get_tree', { app: app.pid });
+    const t2 = performance.now();
+    const r = await getTree.handle({ app: app.pid }, tool);
+    const t3 = performance.now();
+    await getTree.handle({ app: app.pid }, { pipeline: sequential } as ToolContext);
+    const t4 = performance.now();
+    if (i < 0) continue; // warm-up round
+    snap.push(t1 - t0);
+    mcp.push(t2 - t1);
+    local.push(t3 - t2);
+    after.push(t4 - t3);
+    const file = String(r.structured?.file ?? '');
+    const when = /# screenshot: .*taken: (walk \w+)/.exec(readHead(file))?.[1] ?? 'no screenshot';
+    taken.set(when, (taken.get(when) ?? 0) + 1);
+    const times = pipeline.lastTimes?.toJSON() ?? {};
+    for (const s of STAGES) {
+      const ms = times[s];
+      if (ms !== undefined) stages.set(s, [...(stages.get(s) ?? []), ms]);
+    }
+  }
+  return {
+    snap: stats(snap),
+    mcp: stats(mcp),
+    local: stats(local),
+    after: stats(after),
+    stages,
+    taken,
+  };
+}
+
+async function roundTripTable(ctx: BenchContext): Promise<void> {
+  const outDir = mkdtempSync(path.join(os.tmpdir(), 'axpage-bench-trip-'));
+  const pipeline = inProcess(ctx, outDir);
+  const sequential = inProcess(ctx, outDir);
+  sequential.shootDuringWalk = false;
+  try {
+    const rows: string[][] = [];
+    const breakdown: string[][] = [];
+    const verdicts: string[] = [];
+    for (const app of [ctx.factory, ctx.demo]) {
+      const r = await roundTrips(ctx, app, pipeline, sequential);
+      const over = r.mcp.median - r.snap.median;
+      rows.push(['backend snapshot (baseline)', app.name, ...statCells(r.snap), '', load()]);
+      rows.push(['ax_get_tree MCP round trip', app.name, ...statCells(r.mcp), fmt(over), load()]);
+      rows.push([
+        'ax_get_tree in this process',
+        app.name,
+        ...statCells(r.local),
+        fmt(r.local.median - r.snap.median),
+        load(),
+      ]);
+      rows.push([
+        '  same, screenshot after the walk (baseline)',
+        app.name,
+        ...statCells(r.after),
+        fmt(r.after.median - r.snap.median),
+        load(),
+      ]);
+      const when = [...r.taken].map(([k, n]) => `${k} ${n}/${RUNS}`).join(', ');
+      verdicts.push(`- ${app.name}: in-process screenshots taken at ${when}`);
+      verdicts.push(
+        `- ${app.name}: round trip ${fmt(r.mcp.median)} ms = snapshot ${fmt(r.snap.median)} ms + ${fmt(over)} ms ${verdict(over <= TARGET_OVERHEAD_MS)}`,
+      );
+      // The same figure inside one call (its own walk's end to its result), which drifting
+      // load between separate calls does not blur.
+      const inCall = stats(r.stages.get('after_walk') ?? []);
+      verdicts.push(
+        `- ${app.name}: in one in-process call, walk end to result: median ${fmt(inCall.median)} ms, min ${fmt(inCall.min)} ms ${verdict(inCall.median <= TARGET_OVERHEAD_MS)}`,
+      );
+      for (const s of STAGES) {
+        const samples = r.stages.get(s);
+        if (samples) breakdown.push([s, app.name, ...statCells(stats(samples))]);
+      }
+    }
+    out(
+      `${RUNS} rounds after 1 warm-up, interleaved: backend snapshot (the walk with its reads, in this process), ` +
+        'the MCP round trip, and the same handler on a pipeline in this process (its stages timed). ' +
+        '"after the walk" = this row\'s median minus the snapshot\'s.',
+    );
+    out();
+    table(['what', 'app', ...STAT_HEADERS, 'after the walk ms', 'load'], rows);
+    out(`Target: round trip <= snapshot + ${TARGET_OVERHEAD_MS} ms (information):`);
+    out();
+    for (const v of verdicts) out(v);
+    out();
+    out(
+      "Where the in-process call's time goes. Stages overlap: capture, redact_scan, encode and write_png " +
+        'run while serialize and summary do, so the rows add up to more than the call.',
+    );
+    out();
+    table(['stage', 'app', ...STAT_HEADERS], breakdown);
+  } finally {
+    await pipeline.close().catch(() => undefined);
+    await sequential.close().catch(() => undefined);
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+/** The header lines of a tree file (enough for its `# screenshot:` line). */
+function readHead(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').slice(0, 2000);
+  } catch {
+    return '';
+  }
+}
+
+const SOURCES: CaptureSource[] = ['framebuffer', 'shm', 'getimage'];
+
+const ENCODERS: Array<{ what: string; png: PngOptions }> = [
+  { what: 'level 6 (the old default)', png: { compressionLevel: 6, palette: false } },
+  { what: 'level 1', png: { compressionLevel: 1, palette: false } },
+  { what: 'level 3 (default)', png: { compressionLevel: 3, palette: false } },
+  { what: 'level 6, no adaptive filter', png: { compressionLevel: 6, adaptiveFiltering: false } },
+  { what: 'level 1, no adaptive filter', png: { compressionLevel: 1, adaptiveFiltering: false } },
+  { what: 'level 9', png: { compressionLevel: 9, palette: false } },
+  { what: 'palette, effort 1', png: { compressionLevel: 6, palette: true, effort: 1 } },
+];
+
+async function captureTable(ctx: BenchContext): Promise<void> {
+  const env = ctx.session.desktop.processEnv();
+  const x11 = X11.open(env.DISPLAY, { framebuffer: env.XVFB_FB ?? false });
+  try {
+    const win = x11.listWindows().find((w) => w.mapped && w.pid === ctx.factory.pid);
+    const screen = x11.screenSize();
+    const rect = win
+      ? { x: win.x, y: win.y, w: win.w, h: win.h }
+      : { x: 0, y: 0, w: screen.w, h: screen.h };
+    const rows: string[][] = [];
+    // Round robin, so load that drifts during the runs hits every path alike.
+    const sources = SOURCES.filter((src) => src !== 'framebuffer' || x11.usesFramebuffer);
+    const samples = new Map<CaptureSource, number[]>(sources.map((src) => [src, []]));
+    for (let i = -2; i < CAPTURE_RUNS * 2; i++) {
+      for (const src of sources) {
+        const [ms] = timeSync(1, 0, () => x11.captureRegion(rect, src));
+        if (i >= 0) samples.get(src)!.push(ms);
+      }
+    }
+    for (const src of sources) {
+      const s = stats(samples.get(src)!);
+      rows.push([`capture ${src}`, `${rect.w}x${rect.h}`, ...statCells(s), '', load()]);
+    }
+    const auto = x11.captureRegion(rect);
+    rows.push([`(default path here: ${auto.source})`, '', '', '', '', '', '', '']);
+    const frame = { width: auto.width, height: auto.height, channels: auto.channels };
+    for (const e of ENCODERS) {
+      let bytes = 0;
+      const s = stats(
+        await timeRuns(CAPTURE_RUNS, 2, async () => {
+          const png = await sharp(auto.data, { raw: frame }).png(e.png).toBuffer();
+          bytes = png.length;
+        }),
+      );
+      rows.push([
+        `encode ${e.what}`,
+        `${rect.w}x${rect.h}`,
+        ...statCells(s),
+        fmt(bytes / 1024),
+        load(),
+      ]);
+    }
+    const both = stats(
+      await timeRuns(CAPTURE_RUNS, 2, async () => {
+        const img = x11.captureRegion(rect);
+        await encodePng(img, { origin: { x: img.x, y: img.y } });
+      }),
+    );
+    rows.push([
+      'default capture + encodePng',
+      `${rect.w}x${rect.h}`,
+      ...statCells(both),
+      '',
+      load(),
+    ]);
+    out(
+      `The widget-factory window, ${CAPTURE_RUNS} runs after 2 warm-ups: each capture path, then sharp PNG ` +
+        'settings on one captured frame (KiB = file size).',
+    );
+    out();
+    table(['what', 'size', ...STAT_HEADERS, 'KiB', 'load'], rows);
+  } finally {
+    x11.close();
+  }
+}
+
+export async function roundTripSection(ctx: BenchContext): Promise<void> {
+  await roundTripTable(ctx);
+  await captureTable(ctx);
+}

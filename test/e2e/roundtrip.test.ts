@@ -1,0 +1,158 @@
+/**
+ * The ax_get_tree round trip's faster paths give what the old one gave: a screenshot taken
+ * as the walk starts (the app's region known from its last call) or as it ends, by MIT-SHM
+ * rather than the framebuffer file, encoded while the password fields are located. Checked
+ * on a window with a password field: the PNG's pixels are, byte for byte, what XGetImage
+ * (and the framebuffer file, the old default) read of the same rect, except the field, which
+ * is one flat colour where the app draws bullets; and the tree files of both paths are the
+ * same apart from snapshot ids, timings and the screenshot line.
+ */
+import fs from 'node:fs';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Session, type CallResult } from '../../src/harness/session.js';
+import type { LaunchedApp } from '../../src/desktop/apps.js';
+import type { Rect } from '../../src/model/element.js';
+import type { CaptureSource } from '../../src/platform/linux/x11.js';
+import { X11 } from '../../src/platform/linux/x11.js';
+
+let session: Session;
+let x11: X11;
+let app: LaunchedApp;
+let field: Rect;
+
+const rectOf = (f: unknown): Rect => {
+  const [x, y, w, h] = f as number[];
+  return { x, y, w, h };
+};
+
+beforeAll(async () => {
+  session = await Session.start();
+  app = await session.launchFixture('secret_window.py', [], {
+    env: {
+      AXPAGE_FIXTURE_SECRET: 'Roundtrip-s3cret-Kq8',
+      AXPAGE_FIXTURE_TITLE: 'Round Trip',
+      AXPAGE_FIXTURE_X: '60',
+      AXPAGE_FIXTURE_Y: '50',
+      AXPAGE_FIXTURE_MOVE_X: '420',
+      AXPAGE_FIXTURE_MOVE_Y: '300',
+    },
+  });
+  const ready = await app.output!.waitForEvent((e) => e.event === 'ready');
+  field = rectOf(ready.field);
+  const env = session.desktop.processEnv();
+  x11 = X11.open(env.DISPLAY as string, { framebuffer: env.XVFB_FB ?? false });
+  // The pointer out of every capture: the framebuffer file holds Xvfb's software cursor.
+  const screen = x11.screenSize();
+  x11.mouseMove(screen.w - 1, screen.h - 1);
+}, 120_000);
+
+afterAll(async () => {
+  x11?.close();
+  await session?.close();
+});
+
+async function getTree(): Promise<CallResult> {
+  const r = await session.call('ax_get_tree', { app: app.pid });
+  expect(r.isError, r.text).toBe(false);
+  expect(r.fields.screenshot, r.text).toBeTruthy();
+  return r;
+}
+
+function viewportOf(tree: string): Rect {
+  const m = /^# viewport: (-?\d+),(-?\d+) (\d+)x(\d+)/m.exec(tree);
+  expect(m, tree.slice(0, 400)).not.toBeNull();
+  return { x: Number(m![1]), y: Number(m![2]), w: Number(m![3]), h: Number(m![4]) };
+}
+
+function takenAt(tree: string): string | undefined {
+  return /^# screenshot: .* {2}taken: (walk start|walk end)$/m.exec(tree)?.[1];
+}
+
+/** The tree file without what differs between two calls on an unchanged app. */
+function normalized(tree: string): string {
+  return tree
+    .replace(/snapshot: s[0-9a-z]+/g, 'snapshot: s?')
+    .replace(/elapsed: [0-9.]+ ms/g, 'elapsed: ? ms')
+    .replace(/^# screenshot: .*$/m, '# screenshot: ?');
+}
+
+/** Whether the screen point (x, y) lies in the rect. */
+const inRect = (r: Rect, x: number, y: number): boolean =>
+  x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h;
+
+/**
+ * Compares the PNG with a raw grab of the same rect by `source`: every pixel equal outside
+ * the password field; inside it, the PNG is one colour while the grab is not.
+ */
+async function expectSamePixels(png: string, vp: Rect, source: CaptureSource): Promise<void> {
+  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+  expect([info.width, info.height]).toEqual([vp.w, vp.h]);
+  const raw = x11.captureRegion(vp, source);
+  expect([raw.width, raw.height]).toEqual([vp.w, vp.h]);
+  let differing = 0;
+  const fieldColours = new Set<string>();
+  const grabColours = new Set<string>();
+  for (let y = 0; y < vp.h; y++) {
+    for (let x = 0; x < vp.w; x++) {
+      const a = (y * vp.w + x) * info.channels;
+      const b = (y * vp.w + x) * 3;
+      const px = `${data[a]},${data[a + 1]},${data[a + 2]}`;
+      const rawPx = `${raw.data[b]},${raw.data[b + 1]},${raw.data[b + 2]}`;
+      if (inRect(field, vp.x + x, vp.y + y)) {
+        fieldColours.add(px);
+        grabColours.add(rawPx);
+      } else if (px !== rawPx) differing++;
+    }
+  }
+  expect(differing, `pixels outside the field that differ from the ${source} grab`).toBe(0);
+  expect(grabColours.size, 'the app draws its bullets in the field').toBeGreaterThan(1);
+  expect(fieldColours.size, `the field is filled in ${png}`).toBe(1);
+}
+
+describe('ax_get_tree: the screenshot overlapping the walk', () => {
+  const trees: string[] = [];
+
+  it('the first call takes it as the walk ends, the next as the walk starts', async () => {
+    const first = await getTree();
+    const second = await getTree();
+    const third = await getTree();
+    for (const r of [first, second, third]) trees.push(fs.readFileSync(r.fields.file, 'utf8'));
+    expect(takenAt(trees[0])).toBe('walk end');
+    expect(takenAt(trees[1])).toBe('walk start');
+    expect(takenAt(trees[2])).toBe('walk start');
+    // The field lies inside the captured window: the comparisons below cover redaction.
+    const vp = viewportOf(trees[1]);
+    expect(inRect(vp, field.x, field.y) && inRect(vp, field.x + field.w - 1, field.y)).toBe(true);
+    for (const r of [first, second, third]) {
+      for (const source of ['getimage', 'shm', 'framebuffer'] as const) {
+        if (source === 'framebuffer' && !x11.usesFramebuffer) continue;
+        await expectSamePixels(r.fields.screenshot, viewportOf(trees[0]), source);
+      }
+    }
+  }, 120_000);
+
+  it('gives the same tree file either way, apart from ids, timings and the screenshot line', () => {
+    expect(trees).toHaveLength(3);
+    expect(normalized(trees[1])).toBe(normalized(trees[0]));
+    expect(normalized(trees[2])).toBe(normalized(trees[0]));
+    expect(normalized(trees[0])).toContain('# tree');
+  });
+
+  it('a window moved since the last call: taken after the walk, its field filled at the new spot', async () => {
+    const from = app.output!.events.length;
+    process.kill(app.pid, 'SIGUSR1');
+    const moved = await app.output!.waitForEvent((e) => e.event === 'moved', { from });
+    const before = field;
+    field = rectOf(moved.field);
+    expect(field).not.toEqual(before);
+    const r = await getTree();
+    const tree = fs.readFileSync(r.fields.file, 'utf8');
+    expect(takenAt(tree)).toBe('walk end');
+    await expectSamePixels(r.fields.screenshot, viewportOf(tree), 'getimage');
+    const again = await getTree();
+    const treeAgain = fs.readFileSync(again.fields.file, 'utf8');
+    expect(takenAt(treeAgain)).toBe('walk start');
+    await expectSamePixels(again.fields.screenshot, viewportOf(treeAgain), 'getimage');
+  }, 120_000);
+});
