@@ -534,6 +534,8 @@ export interface WalkTuning {
   cache?: boolean;
   /** Talk to the app over its peer-to-peer socket when it has one (default true). */
   peerToPeer?: boolean;
+  /** Told of every D-Bus call the walk sends (the bench counts calls per element with it). */
+  onCall?: (path: string, iface: string, member: string) => void;
 }
 
 /**
@@ -612,11 +614,19 @@ async function walkOnce(
       bus,
       tuning.peerToPeer === false ? undefined : { bus: app.bus, address },
     );
-    walk.send = send;
-    walk.gtk4 = await detectGtk4(send, app);
+    const onCall = tuning.onCall;
+    walk.send = onCall
+      ? (d, p, i, m, sig, b) => {
+          onCall(p, i, m);
+          return send(d, p, i, m, sig, b);
+        }
+      : send;
+    walk.gtk4 = await detectGtk4(walk.send, app);
     if (tuning.cache === false) return walk.roots();
     try {
-      const [items] = (await send(app.bus, CACHE_PATH, IFACE.Cache, 'GetItems')) as [CacheItem[]];
+      const [items] = (await walk.send(app.bus, CACHE_PATH, IFACE.Cache, 'GetItems')) as [
+        CacheItem[],
+      ];
       const cache = indexCache(items);
       // An empty list (Qt) or one without the app root is no cache at all.
       if (cache.items.has(formatId(app.bus, app.path))) walk.cache = cache;
