@@ -159,10 +159,14 @@ const MEMO_CAP = 50_000;
 const MEMO_APPS = 32;
 const memos = new WeakMap<AtspiBus, Map<string, Map<string, Lasting>>>();
 
-function memoFor(bus: AtspiBus, appBus: string): Map<string, Lasting> {
-  let apps = memos.get(bus);
-  if (!apps) memos.set(bus, (apps = new Map()));
-  const memo = apps.get(appBus) ?? new Map<string, Lasting>();
+function memoFor<T>(
+  all: WeakMap<AtspiBus, Map<string, Map<string, T>>>,
+  bus: AtspiBus,
+  appBus: string,
+): Map<string, T> {
+  let apps = all.get(bus);
+  if (!apps) all.set(bus, (apps = new Map()));
+  const memo = apps.get(appBus) ?? new Map<string, T>();
   apps.delete(appBus); // re-inserted last: the map's order is least recently walked first
   apps.set(appBus, memo);
   for (const old of apps.keys()) {
@@ -172,8 +176,14 @@ function memoFor(bus: AtspiBus, appBus: string): Map<string, Lasting> {
   return memo;
 }
 
-function keepMemo(bus: AtspiBus, appBus: string, seen: Map<string, Lasting>, full: boolean): void {
-  const apps = memos.get(bus);
+function keepMemo<T>(
+  all: WeakMap<AtspiBus, Map<string, Map<string, T>>>,
+  bus: AtspiBus,
+  appBus: string,
+  seen: Map<string, T>,
+  full: boolean,
+): void {
+  const apps = all.get(bus);
   const memo = apps?.get(appBus);
   if (!apps || !memo) return;
   if (full || memo.size + seen.size > MEMO_CAP) {
@@ -181,6 +191,26 @@ function keepMemo(bus: AtspiBus, appBus: string, seen: Map<string, Lasting>, ful
     return;
   }
   for (const [id, l] of seen) memo.set(id, l);
+}
+
+/** A cached container's children as the toolkit listed them, for the cache order they had. */
+interface ChildOrder {
+  /** The cached child ids in index order, joined. */
+  cached: string;
+  listed: string[];
+}
+
+const orderMemos = new WeakMap<AtspiBus, Map<string, Map<string, ChildOrder>>>();
+
+/** Stable: children the listing does not know (changed meanwhile) keep their place at the end. */
+function sortByListing(n: Node, listed: readonly string[]): void {
+  const pos = new Map<string, number>();
+  listed.forEach((id, i) => pos.set(id, i));
+  const at = (c: Node): number => pos.get(formatId(c.ref[0], c.ref[1])) ?? listed.length;
+  n.children = n.children
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => at(a.c) - at(b.c) || a.i - b.i)
+    .map(({ c }) => c);
 }
 
 class Walk {
@@ -196,6 +226,9 @@ class Walk {
   /** The app's memo from earlier walks, and what this walk learned (see memos). */
   memo: ReadonlyMap<string, Lasting> = new Map();
   readonly learned = new Map<string, Lasting>();
+  /** Child listings of cached containers from earlier walks, and this walk's (see orderChildren). */
+  orders: ReadonlyMap<string, ChildOrder> = new Map();
+  readonly learnedOrders = new Map<string, ChildOrder>();
   private admitted = 0;
   private readonly seen = new Set<string>();
   private pending = 0;
@@ -332,7 +365,7 @@ class Walk {
         n.children.push(child);
         this.visit(child);
       });
-      if (n.children.length > 1) this.track(this.reorder(n));
+      if (n.children.length > 1) this.orderChildren(n, id, n.cachedKids);
       return;
     }
     this.track(this.expandLive(n));
@@ -353,18 +386,27 @@ class Walk {
    * Puts cached children in the toolkit's child order. The cache's index-in-parent is not
    * always that order (GTK3's header bar numbers its packed children differently from the
    * order it lists them in), and pyatspi, the live walk and the user see the listed order.
+   * The listing is asked once per container and remembered with the cache's order it was
+   * asked for: while the cache shows the same children in the same index order, the toolkit
+   * lists them as before (both orders come from the same child list, so a change to it
+   * changes the cache's order too), and no GetChildren is sent.
    */
-  async reorder(n: Node): Promise<void> {
-    const refs = await this.childrenOf(n);
-    if (!refs) return;
-    const pos = new Map<string, number>();
-    refs.forEach((r, i) => pos.set(formatId(r[0], r[1]), i));
-    const at = (c: Node): number => pos.get(formatId(c.ref[0], c.ref[1])) ?? refs.length;
-    // Stable: children the listing does not know (changed meanwhile) keep their place at the end.
-    n.children = n.children
-      .map((c, i) => ({ c, i }))
-      .sort((a, b) => at(a.c) - at(b.c) || a.i - b.i)
-      .map(({ c }) => c);
+  orderChildren(n: Node, id: string, cachedKids: readonly string[]): void {
+    const cached = cachedKids.join('\n');
+    const prior = this.orders.get(id);
+    if (prior?.cached === cached) {
+      this.learnedOrders.set(id, prior);
+      sortByListing(n, prior.listed);
+      return;
+    }
+    this.track(
+      this.childrenOf(n).then((refs) => {
+        if (!refs) return;
+        const listed = refs.map((r) => formatId(r[0], r[1]));
+        this.learnedOrders.set(id, { cached, listed });
+        sortByListing(n, listed);
+      }),
+    );
   }
 
   /** GetChildren, then each child from the cache when it is there, else read live. */
@@ -571,7 +613,8 @@ async function walkOnce(
   if (!idless) idlessWalks.set(bus, (idless = new Map()));
   const idlessSoFar = idless.get(app.bus) ?? 0;
   walk.skipIds = idlessSoFar > 0 && idlessSoFar % IDS_RECHECK !== 0;
-  walk.memo = memoFor(bus, app.bus);
+  walk.memo = memoFor(memos, bus, app.bus);
+  walk.orders = memoFor(orderMemos, bus, app.bus);
 
   const done = (method: string, roots: Node[]): Snapshot => {
     const { elements, windows } = walk.assemble(roots);
@@ -581,7 +624,9 @@ async function walkOnce(
       const anyId = elements.some((e) => e.identifier);
       idless?.set(app.bus, anyId ? 0 : idlessSoFar + 1);
     }
-    keepMemo(bus, app.bus, walk.learned, !walk.truncated && !options.rootId);
+    const full = !walk.truncated && !options.rootId;
+    keepMemo(memos, bus, app.bus, walk.learned, full);
+    keepMemo(orderMemos, bus, app.bus, walk.learnedOrders, full);
     const snap: Snapshot = {
       pid: app.pid,
       app: app.name,
