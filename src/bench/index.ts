@@ -17,10 +17,12 @@ import { actionsSection } from './actions.js';
 import { chromiumSection } from './chromium.js';
 import { gtk4Section } from './gtk4.js';
 import { browserSection } from './browser.js';
+import { bigListSection } from './big-list.js';
+import { callsSection } from './calls.js';
 import { makeCall, type BenchContext } from './context.js';
 import { queriesSection } from './queries.js';
 import { roundTripSection } from './roundtrip.js';
-import { out, section } from './report.js';
+import { out, section as runSection } from './report.js';
 import { screenshotSection } from './screenshot.js';
 import { sessionBytesSection } from './session-bytes.js';
 import { snapshotSection } from './snapshot.js';
@@ -99,9 +101,15 @@ async function main(): Promise<number> {
     summaryBytes,
     call: makeCall(session, summaryBytes),
   };
+  // BENCH_ONLY=1,1c runs only those sections (by the number before the title's first dot).
+  const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+  const section = (title: string, fn: () => Promise<void>): Promise<boolean> =>
+    !only || only.includes(title.split('.')[0]) ? runSection(title, fn) : Promise.resolve(true);
   try {
     await section('1. Snapshot (issue 2)', () => snapshotSection(ctx));
     await section('1b. Snapshot of a Chromium page of 1,000+ elements', () => chromiumSection(ctx));
+    await section('1c. A 3,000-row list (issue 13)', () => bigListSection(ctx));
+    await section('1d. D-Bus calls per element (issue 13)', () => callsSection(ctx));
     await section('2. Screenshot', () => screenshotSection(ctx));
     await section('3. Summary size', () => summarySizeSection(ctx));
     await section('4. Actions (issue 3)', () => actionsSection(ctx));

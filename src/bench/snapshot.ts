@@ -15,7 +15,7 @@ import { stats, timeRuns, type Stats } from './stats.js';
 const RUNS = 9;
 const MCP_RUNS = 7;
 const TARGET_RATIO = 10;
-const TARGET_MS_PER_ELEMENT = 0.15;
+const TARGET_MS_PER_ELEMENT = 0.1;
 
 /** A backend snapshot with the server's default limits (also used by later sections). */
 export function takeSnapshot(ctx: BenchContext, pid: number): Promise<Snapshot> {

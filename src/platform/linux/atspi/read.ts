@@ -97,15 +97,27 @@ export function actionKey(role: number, states: StateBits): string {
 }
 
 /**
+ * Roles whose objects keep their role for life in every toolkit seen, so a remembered one
+ * is not asked again: the cells and rows of big live tables (a call per cell saved). Other
+ * roles are always asked: GTK3 turns an entry into a password text when its text is
+ * hidden, and the role decides whether a text may be read at all.
+ */
+const LASTING_ROLES = new Set(['table cell', 'list item', 'tree item', 'table row']);
+
+/**
  * Role, name, description, states, interfaces and child count: 4 concurrent calls, 3 when
- * `known` gives the interfaces (asked after all if the role is not the one remembered).
+ * `known` gives the interfaces (asked after all if the role is not the one remembered),
+ * 2 when it also gives a lasting role (LASTING_ROLES).
  */
 export async function readBasics(call: CallFn, ref: ObjectRef, known?: Lasting): Promise<Basics> {
   const [dest, path] = ref;
   const readIfaces = () =>
     call(dest, path, IFACE.Accessible, 'GetInterfaces').then(([i]) => new Set(i as string[]));
+  const lastingRole = known && LASTING_ROLES.has(roleName(known.role)) ? known.role : undefined;
   const [[role], props, [states], knownIfaces] = await Promise.all([
-    call(dest, path, IFACE.Accessible, 'GetRole'),
+    lastingRole !== undefined
+      ? Promise.resolve([lastingRole])
+      : call(dest, path, IFACE.Accessible, 'GetRole'),
     readAccessibleProps(call, ref),
     call(dest, path, IFACE.Accessible, 'GetState'),
     known ? Promise.resolve(known.ifaces) : readIfaces(),
