@@ -165,6 +165,22 @@ export const SETTINGS: readonly Setting[] = [
     apply: (c, v) => (c.policy.ratePerMinute = v as number),
   },
   {
+    env: 'AXPAGE_MAX_LAUNCHED_APPS',
+    flag: 'max-launched-apps',
+    arg: 'N',
+    help: 'most apps launched by this server running at once (default 16; 0 = no limit)',
+    kind: { type: 'int', min: 0 },
+    apply: (c, v) => (c.policy.maxLaunchedApps = v as number),
+  },
+  {
+    env: 'AXPAGE_LAUNCH_RATE',
+    flag: 'launch-rate',
+    arg: 'N',
+    help: 'most app launches per minute (default 30; 0 = no limit)',
+    kind: { type: 'int', min: 0 },
+    apply: (c, v) => (c.policy.launchesPerMinute = v as number),
+  },
+  {
     env: 'AXPAGE_ALLOW_SECURE_TYPING',
     flag: 'allow-secure-typing',
     arg: 'BOOL',
