@@ -1,12 +1,15 @@
 /**
  * Hardening on a real desktop: a typo'd argument is refused before anything reaches the
  * app (the fixture's own event log shows nothing); a launch past the budget of running
- * launched apps is refused and starts no process (/proc shows none).
+ * launched apps is refused and starts no process (/proc shows none); while the client's
+ * model is slow to answer ax_find_visual, a click on the same app goes through (the
+ * fixture's log shows it) and the answer is resolved on a fresh read after.
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { fixtureApp, Session } from '../../src/harness/session.js';
+import { startSamplingClient } from '../../src/harness/sampling-client.js';
 
 let session: Session;
 let form: LaunchedApp;
@@ -88,5 +91,59 @@ describe('launch budget', () => {
     expect(processesRunning(toggles)).toEqual([again]);
     await session.call('ax_quit_app', { app: again, force: true });
     await until(() => processesRunning(toggles).length === 0);
+  }, 180_000);
+});
+
+describe('ax_find_visual with a slow model', () => {
+  it('releases the app while the model thinks: a click on it proceeds, the answer is resolved after', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const client = await startSamplingClient({
+      env: {
+        ...(session.desktop.processEnv() as Record<string, string>),
+        AXPAGE_OUT: session.artifactDir,
+      },
+      answer: async (ask) => {
+        await gate;
+        const line = ask.texts
+          .join('\n')
+          .split('\n')
+          .find((l) => /^\d+ e\d+ \S+ "Subscribe"$/.test(l));
+        return line ? line.split(' ')[0] : '0';
+      },
+    });
+    try {
+      const from = form.output?.events.length ?? 0;
+      let findDone = false;
+      const find = client
+        .call(
+          'ax_find_visual',
+          { app: form.pid, prompt: 'the Subscribe check box' },
+          {
+            timeoutMs: 120_000,
+          },
+        )
+        .finally(() => (findDone = true));
+      await expect.poll(() => client.asks.length, { timeout: 60_000 }).toBe(1);
+      // The model has not answered: the same server must still act on the same app.
+      const click = await client.call('ax_click', { app: form.pid, query: 'checkbox:Subscribe' });
+      expect(click.isError, click.text).toBe(false);
+      expect(findDone).toBe(false);
+      await expect
+        .poll(() => eventsAfter(form, from).map((e) => e.event), { timeout: 15_000 })
+        .toContain('toggled');
+      release();
+      const r = await find;
+      expect(r.isError, r.text).toBe(false);
+      const s = r.structured as { sampling: string; match?: { ref: string; text: string } };
+      expect(s.sampling).toBe('answered');
+      expect(s.match?.text).toBe('Subscribe');
+      // The match comes from the read after the answer: its tree file lists that ref.
+      const tree = fs.readFileSync(r.structured.file as string, 'utf8');
+      expect(tree).toContain(s.match!.ref);
+    } finally {
+      release();
+      await client.close();
+    }
   }, 180_000);
 });
