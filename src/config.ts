@@ -44,6 +44,8 @@ export interface HttpSettings {
   allowedOrigins: string[];
   /** A session with no request for this long ends; 0: never. */
   sessionIdleMs: number;
+  /** Sessions open at once; the next initialize is refused (503). */
+  maxSessions: number;
 }
 
 /** Shorter than this, a token guarding the desktop is too easy to guess. */
@@ -91,6 +93,7 @@ export const DEFAULT_CONFIG: Config = {
     allowedHosts: [],
     allowedOrigins: [],
     sessionIdleMs: 30 * 60_000,
+    maxSessions: 16,
   },
   policy: DEFAULT_POLICY,
   visible: 'new',
@@ -163,6 +166,22 @@ export const SETTINGS: readonly Setting[] = [
     help: 'most mutating calls per app per minute (default 600; 0 = no limit)',
     kind: { type: 'int', min: 0 },
     apply: (c, v) => (c.policy.ratePerMinute = v as number),
+  },
+  {
+    env: 'AXPAGE_MAX_LAUNCHED_APPS',
+    flag: 'max-launched-apps',
+    arg: 'N',
+    help: 'most apps launched by this server running at once (default 16; 0 = no limit)',
+    kind: { type: 'int', min: 0 },
+    apply: (c, v) => (c.policy.maxLaunchedApps = v as number),
+  },
+  {
+    env: 'AXPAGE_LAUNCH_RATE',
+    flag: 'launch-rate',
+    arg: 'N',
+    help: 'most app launches per minute (default 30; 0 = no limit)',
+    kind: { type: 'int', min: 0 },
+    apply: (c, v) => (c.policy.launchesPerMinute = v as number),
   },
   {
     env: 'AXPAGE_ALLOW_SECURE_TYPING',
@@ -339,6 +358,14 @@ export const SETTINGS: readonly Setting[] = [
     help: 'http: a session with no request for this long ends, its refs and state with it (default 1800000 = 30 min; 0 = never)',
     kind: { type: 'int', min: 0 },
     apply: (c, v) => (c.http.sessionIdleMs = v as number),
+  },
+  {
+    env: 'AXPAGE_MAX_SESSIONS',
+    flag: 'max-sessions',
+    arg: 'N',
+    help: 'http: most sessions open at once (default 16); the next initialize gets 503 until one ends',
+    kind: { type: 'int', min: 1 },
+    apply: (c, v) => (c.http.maxSessions = v as number),
   },
 ];
 

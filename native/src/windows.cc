@@ -44,6 +44,27 @@ std::string ShortName(const std::string& atom, const char* prefix) {
   return s;
 }
 
+// A window manager honours a pager's requests without its focus-stealing checks.
+constexpr long kSourcePager = 2;
+
+// One 32-bit ClientMessage about `about`, sent to `to` with `mask`: to the root with the
+// substructure masks, it is a request to the window manager (EWMH); to the window itself
+// with no mask, a protocol message to its client (WM_DELETE_WINDOW).
+void SendClientMessage(Display* dpy, Window to, long mask, Window about, Atom type,
+                       long l0, long l1 = 0, long l2 = 0) {
+  XEvent ev{};
+  ev.xclient.type = ClientMessage;
+  ev.xclient.window = about;
+  ev.xclient.message_type = type;
+  ev.xclient.format = 32;
+  ev.xclient.data.l[0] = l0;
+  ev.xclient.data.l[1] = l1;
+  ev.xclient.data.l[2] = l2;
+  XSendEvent(dpy, to, False, mask, &ev);
+}
+
+constexpr long kToWindowManager = SubstructureRedirectMask | SubstructureNotifyMask;
+
 }  // namespace
 
 void XDisplay::InternAtoms() {
@@ -353,15 +374,8 @@ Napi::Value XDisplay::ActivateWindow(const Napi::CallbackInfo& info) {
   std::string method;
   if (wm) {
     std::vector<unsigned long> active = GetWindows(root_, A("_NET_ACTIVE_WINDOW"), XA_WINDOW);
-    XEvent ev{};
-    ev.xclient.type = ClientMessage;
-    ev.xclient.window = w;
-    ev.xclient.message_type = A("_NET_ACTIVE_WINDOW");
-    ev.xclient.format = 32;
-    ev.xclient.data.l[0] = 2;  // source indication: pager, which WMs honour without focus-stealing checks
-    ev.xclient.data.l[1] = static_cast<long>(now);
-    ev.xclient.data.l[2] = active.empty() ? 0 : static_cast<long>(active[0]);
-    XSendEvent(dpy_, root_, False, SubstructureRedirectMask | SubstructureNotifyMask, &ev);
+    SendClientMessage(dpy_, root_, kToWindowManager, w, A("_NET_ACTIVE_WINDOW"), kSourcePager,
+                      static_cast<long>(now), active.empty() ? 0 : static_cast<long>(active[0]));
     method = "ewmh";
   } else {
     // No window manager: nobody would answer the message; raise and focus directly.
@@ -385,24 +399,16 @@ Napi::Value XDisplay::CloseWindow(const Napi::CallbackInfo& info) {
   if (!XGetWindowAttributes(dpy_, w, &attrs)) c.Check();  // BadWindow for unknown ids
   Time now = ServerTime();
   std::string method;
-  XEvent ev{};
-  ev.xclient.type = ClientMessage;
-  ev.xclient.window = w;
-  ev.xclient.format = 32;
   if (WindowManagerCheck() != None) {
     // What the title bar's close button does: the WM asks the client (WM_DELETE_WINDOW),
     // so the app can still ask to save; it never destroys the window itself.
-    ev.xclient.message_type = A("_NET_CLOSE_WINDOW");
-    ev.xclient.data.l[0] = static_cast<long>(now);
-    ev.xclient.data.l[1] = 2;  // source indication: pager
-    XSendEvent(dpy_, root_, False, SubstructureRedirectMask | SubstructureNotifyMask, &ev);
+    SendClientMessage(dpy_, root_, kToWindowManager, w, A("_NET_CLOSE_WINDOW"),
+                      static_cast<long>(now), kSourcePager);
     method = "ewmh";
   } else {
     // No window manager to ask: send the client the WM_DELETE_WINDOW request a WM would.
-    ev.xclient.message_type = A("WM_PROTOCOLS");
-    ev.xclient.data.l[0] = static_cast<long>(A("WM_DELETE_WINDOW"));
-    ev.xclient.data.l[1] = static_cast<long>(now);
-    XSendEvent(dpy_, w, False, NoEventMask, &ev);
+    SendClientMessage(dpy_, w, NoEventMask, w, A("WM_PROTOCOLS"),
+                      static_cast<long>(A("WM_DELETE_WINDOW")), static_cast<long>(now));
     method = "delete";
   }
   c.Sync();

@@ -7,6 +7,7 @@ import { constants } from 'node:fs';
 import { mkdir, open, lstat, type FileHandle } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { withTimeout } from '../model/timeout.js';
 import { ArtifactError } from './errors.js';
 
 /** `$AXPAGE_OUT` (absolute; a leading `~/` is expanded) if set, else `<os tmpdir>/axpage-<uid>`. */
@@ -121,24 +122,17 @@ async function makeDirs(dir: string): Promise<void> {
   }
 }
 
-/** Rejects after `ms` with a clear error; the operation itself cannot be cancelled. */
+/** Rejects after `ms` with an error that says what usually hangs there. */
 function bounded<T>(op: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new ArtifactError(
-            'io',
-            `${what} did not finish within ${ms} ms (a hung mount, or a path like /proc where directories cannot be made)`,
-          ),
-        ),
-      ms,
-    );
-    timer.unref();
-  });
-  op.catch(() => undefined);
-  return Promise.race([op, timeout]).finally(() => clearTimeout(timer));
+  return withTimeout(
+    op,
+    ms,
+    () =>
+      new ArtifactError(
+        'io',
+        `${what} did not finish within ${ms} ms (a hung mount, or a path like /proc where directories cannot be made)`,
+      ),
+  );
 }
 
 async function describePath(p: string): Promise<string | undefined> {

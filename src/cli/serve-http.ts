@@ -46,6 +46,7 @@ export async function serveOverHttp(config: Config): Promise<number> {
       allowedHosts,
       allowedOrigins: config.http.allowedOrigins,
       idleTimeoutMs: config.http.sessionIdleMs,
+      maxSessions: config.http.maxSessions,
       newSession: () => createServer(() => openDesktop(), config),
       log: say,
     });

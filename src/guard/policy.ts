@@ -28,6 +28,10 @@ export interface PolicySettings {
   denyApps: string[];
   /** Mutating calls per app per minute; 0 = no limit. */
   ratePerMinute: number;
+  /** Apps this server launched that may be running at once; 0 = no limit. */
+  maxLaunchedApps: number;
+  /** Launches per minute; 0 = no limit. */
+  launchesPerMinute: number;
   /** In safe mode, typing into secure fields is refused unless this is set. */
   allowSecureTyping: boolean;
   /** Tool names to list (empty: every tool the mode lists) and tool names never to list. */
@@ -40,6 +44,8 @@ export const DEFAULT_POLICY: PolicySettings = {
   allowApps: [],
   denyApps: [],
   ratePerMinute: 600,
+  maxLaunchedApps: 16,
+  launchesPerMinute: 30,
   allowSecureTyping: false,
   allowTools: [],
   denyTools: [],
@@ -52,6 +58,10 @@ export function isMutating(kind: GuardKind): boolean {
 export class Policy {
   /** Per pid: epoch ms of the mutating calls in the last minute, oldest first. */
   private readonly recent = new Map<number, number[]>();
+  /** Epoch ms of the launches in the last minute, oldest first. */
+  private launchTimes: number[] = [];
+  /** Apps this server launched that were running when last looked at. */
+  private readonly launchedPids = new Set<number>();
 
   constructor(
     readonly settings: PolicySettings,
@@ -116,6 +126,42 @@ export class Policy {
     }
     times.push(now);
     this.recent.set(app.pid, times);
+  }
+
+  /**
+   * Counts a launch, or throws when this server's launches would pass the budget: too
+   * many of the apps it launched still run (`running` says which pids still do), or too
+   * many launches in the last minute. A runaway agent otherwise spawns app after app.
+   * A refused launch is not counted: it started nothing.
+   */
+  admitLaunch(running: (pid: number) => boolean): void {
+    const { maxLaunchedApps: most, launchesPerMinute: perMinute } = this.settings;
+    for (const pid of this.launchedPids) if (!running(pid)) this.launchedPids.delete(pid);
+    if (most > 0 && this.launchedPids.size >= most) {
+      throw new AxError(
+        'rate_limited',
+        `launch budget: ${this.launchedPids.size} apps this server launched are still running (pids ${[...this.launchedPids].join(', ')}), the limit is ${most}`,
+        'Quit one you are done with (ax_quit_app) before launching another, or reuse a running one (the limit is AXPAGE_MAX_LAUNCHED_APPS or --max-launched-apps)',
+        { running_pids: [...this.launchedPids] },
+      );
+    }
+    const now = this.now();
+    this.launchTimes = this.launchTimes.filter((t) => now - t < 60_000);
+    if (perMinute > 0 && this.launchTimes.length >= perMinute) {
+      const waitS = Math.max(1, Math.ceil((this.launchTimes[0] + 60_000 - now) / 1000));
+      throw new AxError(
+        'rate_limited',
+        `launch rate limit: ${this.launchTimes.length} launches in the last minute, the limit is ${perMinute}`,
+        `Wait ${waitS} s before launching again (the limit is AXPAGE_LAUNCH_RATE or --launch-rate)`,
+        { retry_after_s: waitS },
+      );
+    }
+    this.launchTimes.push(now);
+  }
+
+  /** An app a launch left running: it counts against the budget until it exits. */
+  recordLaunched(pid: number): void {
+    this.launchedPids.add(pid);
   }
 
   /** Throws when safe mode forbids typing into a secure field. */

@@ -15,6 +15,8 @@ import { z } from 'zod';
 import type { SampleRequest, ToolContext } from './context.js';
 import type { ToolResponse } from '../pipeline/response.js';
 import { notifier, withNotifier, type NotifySinks } from '../pipeline/notify.js';
+import { AxError } from '../errors.js';
+import { closest } from '../query/text.js';
 
 /**
  * What a tool does to the world; the MCP annotations follow from it so that no tool
@@ -148,7 +150,10 @@ export function registerTool(
     {
       title: def.title,
       description: def.description,
-      inputSchema: def.input,
+      // Loose for the SDK, so an unknown key reaches the handler wrapper instead of being
+      // stripped silently; the wrapper refuses it. tools/list is our own listing of the
+      // schema as declared (a strict schema there would add a key to every tool).
+      inputSchema: def.input.loose(),
       outputSchema,
       annotations: { title: def.title, ...annotationsFor(def.kind) },
     },
@@ -158,6 +163,7 @@ export function registerTool(
         notifier().progress(`${def.name} started`);
         let response: ToolResponse;
         try {
+          rejectUnknownArguments(def.name, def.input, args);
           response = await def.handle(args, ctx);
         } catch (err) {
           response = ctx.pipeline.errorResponse(def.name, err);
@@ -172,6 +178,32 @@ export function registerTool(
       });
     },
   );
+}
+
+/**
+ * Refuses a call that names an argument the tool does not take: a typo (`qurey`) would
+ * otherwise act as if the argument were not given, on the wrong element or on none.
+ * Runs before the handler, so nothing has happened yet.
+ */
+export function rejectUnknownArguments(tool: string, input: z.ZodObject, args: unknown): void {
+  if (typeof args !== 'object' || args === null) return;
+  const known = Object.keys(input.shape);
+  const unknown = Object.keys(args).filter((key) => !Object.hasOwn(input.shape, key));
+  if (unknown.length === 0) return;
+  const [first] = unknown;
+  const near = closest(first, known, 1, Math.max(1, Math.ceil(first.length * 0.35)));
+  const others = unknown.length > 1 ? ` (and ${unknown.slice(1).map(quoted).join(', ')})` : '';
+  const list = known.length ? `Arguments: ${known.join(', ')}` : `${tool} takes no arguments`;
+  throw new AxError(
+    'bad_argument',
+    `unknown argument ${quoted(first)}${others} for ${tool}`,
+    near.length ? `Did you mean ${quoted(near[0])}? ${list}` : list,
+    { unknown_arguments: unknown },
+  );
+}
+
+function quoted(key: string): string {
+  return JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key);
 }
 
 const listings = new WeakMap<McpServer, Tool[]>();

@@ -29,7 +29,8 @@ export const launchAppTool = defineTool({
         'Pass command (e.g. ["mousepad"]) or desktop (e.g. "galculator")',
       );
     }
-    return launchApp(pipeline, {
+    pipeline.policy.admitLaunch(isRunning);
+    const response = await launchApp(pipeline, {
       request:
         args.command !== undefined
           ? { command: commandArgv(args.command) }
@@ -37,8 +38,25 @@ export const launchAppTool = defineTool({
       timeoutMs: LAUNCH_WAIT_MS,
       signal,
     });
+    const launched = response.structured.launched as
+      { app_pid?: number; handed_off?: boolean } | undefined;
+    // A handoff started nothing that stays: the running instance was there before.
+    if (launched?.app_pid !== undefined && !launched.handed_off) {
+      pipeline.policy.recordLaunched(launched.app_pid);
+    }
+    return response;
   },
 });
+
+/** Whether a process still runs (signal 0 checks without sending; EPERM: it runs, not ours). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 /**
  * How long a launch waits for the app's window. Generous: the wait ends as soon as the

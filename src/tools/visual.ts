@@ -211,7 +211,10 @@ export const findVisual = defineTool({
   }),
   async handle(args, ctx) {
     const { pipeline } = ctx;
+    const inline = pipeline.config.screenshots === 'inline';
+    const asking = ctx.sample !== undefined && args.prompt !== undefined && !ctx.signal.aborted;
     let marked: { png: Buffer; path: string } | undefined;
+    let first: { seen: Observed; out: MarkedPair } | undefined;
     const response = await pipeline.observe('ax_find_visual', {
       app: args.app,
       describe: ({ view }) => `Marked the visible elements of ${view.snapshot.app}`,
@@ -219,10 +222,42 @@ export const findVisual = defineTool({
         const out = await markPair(seen, pair);
         if ('error' in out) return out;
         marked = { png: out.png, path: out.path };
-        return choose(args.prompt, ctx, seen, out);
+        if (asking) first = { seen, out };
+        return unanswered(args.prompt, ctx, seen, out);
       }),
     });
-    return inlineMarks(response, marked, pipeline.config.screenshots === 'inline');
+    if (!asking || !first || response.isError) return inlineMarks(response, marked, inline);
+    // The model may take up to a minute: asked with the app's lock released, so other
+    // calls on the app go on meanwhile; the app is read again after, and the chosen
+    // element found again there by its ref.
+    const answer = await askModel(args.prompt as string, ctx, first.seen, first.out);
+    const chosenRef =
+      answer.kind === 'chosen' ? first.out.marks[answer.n - 1].element.ref : undefined;
+    let remarked: { png: Buffer; path: string } | undefined;
+    const final = await pipeline.observe('ax_find_visual', {
+      app: first.seen.view.snapshot.pid,
+      // The first read's summary was never shown: list the visible elements again.
+      detail: 'full',
+      describe: ({ view }) => `Marked the visible elements of ${view.snapshot.app}`,
+      written: orError(async (seen, pair) => {
+        const out = await markPair(seen, pair);
+        if ('error' in out) return out;
+        remarked = { png: out.png, path: out.path };
+        if (answer.kind !== 'chosen') {
+          return unanswered(args.prompt, ctx, seen, out, answer);
+        }
+        const mark = out.marks.find((m) => m.element.ref === chosenRef);
+        if (!mark) {
+          return unanswered(args.prompt, ctx, seen, out, {
+            kind: 'unanswered',
+            sampling: 'stale',
+            why: `the model chose ${answer.n} (${chosenRef}), which is no longer visible after its answer`,
+          });
+        }
+        return chosen(seen, out, mark);
+      }),
+    });
+    return inlineMarks(final, remarked, inline);
   },
 });
 
@@ -249,28 +284,76 @@ async function markPair(
   return { png, path: marksPath, marks, legend: legendLines(marks) };
 }
 
-/** The marks' part of the result: asked of the client's model when it can be. */
-async function choose(
+/** What came of asking the model: a mark's number, or why there is none. */
+type ModelAnswer =
+  { kind: 'chosen'; n: number } | { kind: 'unanswered'; sampling: string; why: string };
+
+function marksAppendix(out: MarkedPair): string[] {
+  return [
+    `# marks: ${out.path}  (${out.marks.length} boxes; legend: number ref role "text")`,
+    ...out.legend,
+  ];
+}
+
+/**
+ * The marks' part of a result without a match: why none (no sampling, no prompt, the
+ * model's answer), and how to pick one by looking.
+ */
+function unanswered(
   prompt: string | undefined,
   ctx: ToolContext,
   { view }: Observed,
   out: MarkedPair,
-): Promise<WrittenResult> {
+  answer?: ModelAnswer,
+): WrittenResult {
   const n = out.marks.length;
-  const appendix = [
-    `# marks: ${out.path}  (${n} boxes; legend: number ref role "text")`,
-    ...out.legend,
-  ];
-  const base = { marks_png: out.path, marks: n };
   const lookYourself = `look at ${out.path}, pick a number, act on its ref (legend: the tree file's # marks section)`;
-  const unanswered = (sampling: string, why: string): WrittenResult => ({
-    did: `Marked ${n} visible elements of ${view.snapshot.app}; ${why}: ${lookYourself}`,
-    extra: { ...base, sampling },
-    appendix,
-  });
-  if (!ctx.sample) return unanswered('unsupported', 'the client offers no sampling');
-  if (prompt === undefined) return unanswered('not_asked', 'no prompt to ask the model');
-  if (ctx.signal.aborted) return unanswered('cancelled', 'the call was cancelled');
+  const why =
+    answer?.kind === 'unanswered'
+      ? answer
+      : !ctx.sample
+        ? { sampling: 'unsupported', why: 'the client offers no sampling' }
+        : prompt === undefined
+          ? { sampling: 'not_asked', why: 'no prompt to ask the model' }
+          : { sampling: 'cancelled', why: 'the call was cancelled' };
+  return {
+    did: `Marked ${n} visible elements of ${view.snapshot.app}; ${why.why}: ${lookYourself}`,
+    extra: { marks_png: out.path, marks: n, sampling: why.sampling },
+    appendix: marksAppendix(out),
+  };
+}
+
+/** The marks' part of a result whose element the model chose. */
+function chosen({ view }: Observed, out: MarkedPair, mark: Mark): WrittenResult {
+  const n = out.marks.length;
+  const index = view.refs.indexOf(mark.element.ref);
+  return {
+    did: `Marked ${n} visible elements of ${view.snapshot.app}; the client's model chose ${mark.n}: ${mark.element.ref}`,
+    answer: { key: 'match', indices: index >= 0 ? [index] : [] },
+    extra: {
+      marks_png: out.path,
+      marks: n,
+      sampling: 'answered',
+      match: {
+        mark: mark.n,
+        ref: mark.element.ref,
+        role: mark.element.role,
+        text: mark.element.text,
+        ...mark.element.frame,
+      },
+    },
+    appendix: marksAppendix(out),
+  };
+}
+
+/** Asks the client's model which mark the prompt means (no lock is held meanwhile). */
+async function askModel(
+  prompt: string,
+  ctx: ToolContext,
+  { view }: Observed,
+  out: MarkedPair,
+): Promise<ModelAnswer> {
+  const n = out.marks.length;
   const legend = out.legend.slice(0, SAMPLE_LEGEND_LINES);
   const question = [
     `The image is a screenshot of ${view.snapshot.app} with a numbered magenta box over each visible element.`,
@@ -281,9 +364,9 @@ async function choose(
     `Which number is: ${prompt}`,
     'Answer with the number only, or 0 if none fits.',
   ].join('\n');
-  let answer: string;
+  let text: string;
   try {
-    answer = await ctx.sample({
+    text = await ctx.sample!({
       text: question,
       image: { data: out.png.toString('base64'), mimeType: 'image/png' },
       maxTokens: 16,
@@ -292,34 +375,24 @@ async function choose(
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const timedOut = /timed? ?out/i.test(message);
-    return unanswered(
-      timedOut ? 'timeout' : 'failed',
-      `the client's model gave no answer (${message.slice(0, 120)})`,
-    );
+    return {
+      kind: 'unanswered',
+      sampling: timedOut ? 'timeout' : 'failed',
+      why: `the client's model gave no answer (${message.slice(0, 120)})`,
+    };
   }
-  const choice = parseChoice(answer, n);
-  if (choice.kind === 'none') return unanswered('none', "the client's model found no match");
+  const choice = parseChoice(text, n);
+  if (choice.kind === 'none') {
+    return { kind: 'unanswered', sampling: 'none', why: "the client's model found no match" };
+  }
   if (choice.kind === 'garbage') {
-    return unanswered('garbage', `the model's answer was unusable (${choice.reason})`);
+    return {
+      kind: 'unanswered',
+      sampling: 'garbage',
+      why: `the model's answer was unusable (${choice.reason})`,
+    };
   }
-  const mark = out.marks[choice.n - 1];
-  const index = view.refs.indexOf(mark.element.ref);
-  return {
-    did: `Marked ${n} visible elements of ${view.snapshot.app}; the client's model chose ${choice.n}: ${mark.element.ref}`,
-    answer: { key: 'match', indices: index >= 0 ? [index] : [] },
-    extra: {
-      ...base,
-      sampling: 'answered',
-      match: {
-        mark: choice.n,
-        ref: mark.element.ref,
-        role: mark.element.role,
-        text: mark.element.text,
-        ...mark.element.frame,
-      },
-    },
-    appendix,
-  };
+  return { kind: 'chosen', n: choice.n };
 }
 
 /** With inline screenshots, the marked image takes the plain one's place. */

@@ -5,7 +5,9 @@
  * initialize request, named by the mcp-session-id header afterwards) has its own server
  * handle, so refs, session memory and aliases never leak between clients. A session ends
  * on DELETE, when its transport closes, after `idleTimeoutMs` without a request, and when
- * the server closes.
+ * the server closes. At most `maxSessions` are open (or opening) at once: each holds a
+ * server and a pipeline, so a client that initializes in a loop would exhaust the machine;
+ * the next initialize gets 503 until one ends.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +19,7 @@ import { checkBearer, checkHost, checkOrigin } from './http-guard.js';
 
 export const MCP_PATH = '/mcp';
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_MAX_SESSIONS = 16;
 
 const INVALID_REQUEST = -32600;
 const PARSE_ERROR = -32700;
@@ -43,6 +46,8 @@ export interface HttpServeOptions {
   /** A session without a request for this long is ended; 0: never. */
   idleTimeoutMs: number;
   maxBodyBytes?: number;
+  /** Sessions open (or being opened) at once; default DEFAULT_MAX_SESSIONS. */
+  maxSessions?: number;
   newSession: () => SessionServer;
   /** One line per event worth a note (sessions opening and ending, internal errors). */
   log?: (line: string) => void;
@@ -68,7 +73,10 @@ interface Session {
 export async function serveHttp(opts: HttpServeOptions): Promise<HttpServer> {
   const maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = opts.log ?? (() => undefined);
+  const maxSessions = opts.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const sessions = new Map<string, Session>();
+  /** Initializes being answered: not in `sessions` yet, but they count against the cap. */
+  let opening = 0;
 
   const endSession = async (session: Session, why: string): Promise<void> => {
     if (session.ended) return;
@@ -164,16 +172,26 @@ export async function serveHttp(opts: HttpServeOptions): Promise<HttpServer> {
       return track(session, req, res, () => session.transport.handleRequest(req, res, body));
     }
     if (req.method === 'POST' && startsSession(body)) {
-      const { transport, server } = await openSession();
-      await transport.handleRequest(req, res, body);
-      // An initialize the transport refused opened no session: nothing will close it later.
-      if (transport.sessionId === undefined) await server.close().catch(() => undefined);
-      else {
-        const session = sessions.get(transport.sessionId);
-        if (session) {
-          session.inFlight--;
-          session.lastActive = Date.now();
+      if (sessions.size + opening >= maxSessions) {
+        log(`initialize refused: ${sessions.size} sessions open, the limit is ${maxSessions}`);
+        res.setHeader('Retry-After', '60');
+        return reply(res, 503, SERVER_ERROR, sessionsFull(maxSessions, opts.idleTimeoutMs));
+      }
+      opening++;
+      try {
+        const { transport, server } = await openSession();
+        await transport.handleRequest(req, res, body);
+        // An initialize the transport refused opened no session: nothing will close it later.
+        if (transport.sessionId === undefined) await server.close().catch(() => undefined);
+        else {
+          const session = sessions.get(transport.sessionId);
+          if (session) {
+            session.inFlight--;
+            session.lastActive = Date.now();
+          }
         }
+      } finally {
+        opening--;
       }
       return;
     }
@@ -321,6 +339,15 @@ function readJson(req: http.IncomingMessage, max: number): Promise<ReadResult> {
       }
     });
   });
+}
+
+/** The 503 for an initialize past the cap: what frees a place, and who can raise it. */
+function sessionsFull(max: number, idleTimeoutMs: number): string {
+  const idle =
+    idleTimeoutMs > 0
+      ? `, or wait: a session idle for ${Math.round(idleTimeoutMs / 1000)} s ends`
+      : '';
+  return `Service Unavailable: this server already has its limit of ${max} open sessions. End a session you are done with (DELETE ${MCP_PATH} with its mcp-session-id header) and initialize again${idle}; whoever runs the server can raise the limit (--max-sessions or AXPAGE_MAX_SESSIONS)`;
 }
 
 function reply(res: http.ServerResponse, status: number, code: number, message: string): void {

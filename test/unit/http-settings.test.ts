@@ -41,7 +41,7 @@ describe('http settings', () => {
     expect(c.http.host).toBe('::1');
   });
 
-  it('defaults: loopback, the documented port, no token (generated at start), 30 min idle', () => {
+  it('defaults: loopback, the documented port, no token (generated at start), 30 min idle, 16 sessions', () => {
     const c = loadConfig({});
     expect(c.transport).toBe('stdio');
     expect(c.http).toEqual({
@@ -50,7 +50,16 @@ describe('http settings', () => {
       allowedHosts: [],
       allowedOrigins: [],
       sessionIdleMs: 1_800_000,
+      maxSessions: 16,
     });
+  });
+
+  it('reads --max-sessions, and refuses 0 and --max-sessions without --http', () => {
+    expect(loadConfig({}, { transport: 'http', 'max-sessions': '3' }).http.maxSessions).toBe(3);
+    expect(() => loadConfig({}, { transport: 'http', 'max-sessions': '0' })).toThrow(
+      /max-sessions/,
+    );
+    expect(() => loadConfig({}, { 'max-sessions': '3' })).toThrow(/applies to the HTTP transport/);
   });
 
   it('reads the token from the variable, the file and the flag, flag last', () => {

@@ -5,6 +5,7 @@
  * app can leave a call unanswered forever.
  */
 import dbus from 'dbus-next';
+import { withTimeout as boundedBy } from '../../../model/timeout.js';
 
 const { Message } = dbus;
 
@@ -339,12 +340,7 @@ export function describeCall(
 }
 
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new AtspiTimeoutError(what, ms)), ms);
-    timer.unref();
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  return boundedBy(promise, ms, () => new AtspiTimeoutError(what, ms));
 }
 
 function asError(err: unknown): Error {
