@@ -349,6 +349,7 @@ export class LinuxDesktop implements Desktop {
   async secureFieldFrames(region: Rect, timeoutMs: number): Promise<SecureFieldScan> {
     return scanSecureFields(await this.live(), region, timeoutMs, {
       windows: () => this.display().listWindows(),
+      popupWindows: () => listPopupWindows(this.env),
       appRef: (pid) => this.appRef(pid),
     });
   }
