@@ -11,6 +11,7 @@
  * GTK4 reports extents relative to its window, so there it is our tree file's, which the
  * unredacted grab checks: the bullets must be inside it.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +19,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { LaunchedApp } from '../../src/desktop/apps.js';
+import { pollUntil } from '../../src/desktop/procs.js';
 import { launchChromium, type LaunchedChromium } from '../../src/harness/chromium.js';
 import { packageRoot, Session, type CallResult } from '../../src/harness/session.js';
 import type { Rect } from '../../src/model/element.js';
@@ -80,8 +82,8 @@ const inside = (f: Rect): Rect => ({ x: f.x + 3, y: f.y + 3, w: f.w - 6, h: f.h 
  * A screenshot of the whole screen: the field is filled in it, and the app does draw its
  * bullets there (an unredacted grab of the same pixels has more than one colour).
  */
-async function expectFilled(field: Rect): Promise<void> {
-  const shot = await call('ax_screenshot', {});
+async function expectFilled(field: Rect, taken?: CallResult): Promise<void> {
+  const shot = taken ?? (await call('ax_screenshot', {}));
   const r = inside(field);
   const raw = x11.captureRegion(r);
   expect(colours(raw, r, r), `the app draws its bullets in ${JSON.stringify(r)}`).toBeGreaterThan(
@@ -130,6 +132,27 @@ async function treeWith(pid: number, pattern: RegExp): Promise<CallResult> {
 
 const SECURE_LINE = /\(password text\)\].* secure/;
 
+/** Waits until a top-level X window's title starts with `title` (xwininfo, not our code). */
+async function windowTitled(title: string): Promise<void> {
+  const env = session.desktop.processEnv() as NodeJS.ProcessEnv;
+  const list = (): string =>
+    execFileSync('xwininfo', ['-root', '-tree'], { env, encoding: 'utf8', timeout: 10_000 });
+  await pollUntil(() => list().includes(`"${title}`) || null, {
+    timeoutMs: 60_000,
+    what: `a window titled "${title}"`,
+  });
+}
+
+/**
+ * As soon as the page shows, before any walk of the browser: a capture must find the field
+ * on its own (a walk in hand would otherwise lend its frames).
+ */
+async function expectFilledBeforeAnyWalk(pid: number): Promise<void> {
+  await windowTitled('axpage secret fixture');
+  const shot = await call('ax_screenshot', {});
+  await expectFilled(await oracleField(pid), shot);
+}
+
 /** The frame of the first tree-file line matching `pattern`. */
 function frameInTree(r: CallResult, pattern: RegExp): Rect {
   const text = fs.readFileSync(r.fields.file, 'utf8');
@@ -160,6 +183,10 @@ describe.skipIf(!haveFirefox)('Firefox: a web password field (firefox-esr not in
     if (profile) fs.rmSync(profile, { recursive: true, force: true });
   });
 
+  it('is filled in a screenshot taken before any walk', async () => {
+    await expectFilledBeforeAnyWalk(app.pid);
+  }, 120_000);
+
   it('is masked in the walk and filled in the screenshot; the secret is nowhere', async () => {
     const tree = await treeWith(app.pid, SECURE_LINE);
     expect(fs.readFileSync(tree.fields.file, 'utf8')).toMatch(SECURE_LINE);
@@ -176,6 +203,10 @@ describe.skipIf(!haveChromium)('Chromium: a web password field (chromium not ins
   afterAll(async () => {
     await chromium?.stop();
   });
+
+  it('is filled in a screenshot taken before any walk', async () => {
+    await expectFilledBeforeAnyWalk(chromium.app.pid);
+  }, 120_000);
 
   it('is masked in the walk and filled in the screenshot; the secret is nowhere', async () => {
     const tree = await treeWith(chromium.app.pid, SECURE_LINE);
