@@ -16,7 +16,8 @@ import { roleName } from '../roles.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { AtspiCallError, ROOT_PATH } from './bus.js';
 import { gtk4States, isGtk4Bus } from './gtk4.js';
-import { actionsByIndex, actionsOneByOne, selectInParent, textEditIgnored } from './gecko.js';
+import { actionsByIndex } from './action-strings.js';
+import { actionsOneByOne, selectInParent, textEditIgnored } from './gecko.js';
 import { parseId } from './ids.js';
 import { isQtBridge, qtDoAction, readProps } from './qt.js';
 import {
