@@ -135,8 +135,19 @@ const SECURE_LINE = /\(password text\)\].* secure/;
 /** Waits until a top-level X window's title starts with `title` (xwininfo, not our code). */
 async function windowTitled(title: string): Promise<void> {
   const env = session.desktop.processEnv() as NodeJS.ProcessEnv;
-  const list = (): string =>
-    execFileSync('xwininfo', ['-root', '-tree'], { env, encoding: 'utf8', timeout: 10_000 });
+  // A window that goes away while xwininfo lists the tree fails that listing: ask again.
+  const list = (): string => {
+    try {
+      return execFileSync('xwininfo', ['-root', '-tree'], {
+        env,
+        encoding: 'utf8',
+        timeout: 10_000,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+    } catch {
+      return '';
+    }
+  };
   await pollUntil(() => list().includes(`"${title}`) || null, {
     timeoutMs: 60_000,
     what: `a window titled "${title}"`,
