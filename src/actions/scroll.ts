@@ -54,11 +54,13 @@ export async function deliverScroll(scene: Scene, req: ScrollRequest): Promise<D
     const next = Math.min(range.max, Math.max(range.min, range.value + sign * req.amount));
     if (next !== range.value) await desktop.setValue(el.id, next);
     const moved = Math.round(Math.abs(next - range.value));
+    // Qt's scroll bars count lines or items: "by 40 px" would misstate how far it went.
+    const unit = range.steps ? 'steps' : 'px';
     return {
       did:
         next === range.value
           ? `Did not scroll ${areaLabel} ${req.direction}: it is already at the ${sign > 0 ? 'end' : 'start'} (scroll bar ${Math.round(range.value)} of ${Math.round(range.max)})`
-          : `Scrolled ${areaLabel} ${req.direction} by ${moved} px (scroll bar ${Math.round(range.value)} -> ${Math.round(next)} of ${Math.round(range.max)})`,
+          : `Scrolled ${areaLabel} ${req.direction} by ${moved} ${unit} (scroll bar ${Math.round(range.value)} -> ${Math.round(next)} of ${Math.round(range.max)})`,
       route: 'ax',
       delivery: 'background',
       probe:

@@ -233,6 +233,8 @@ export interface ValueInfo {
   min: number;
   max: number;
   step: number;
+  /** Qt's scroll bars count lines or items, not pixels (GTK's count pixels). */
+  steps?: boolean;
 }
 
 /** Current value and bounds of a Value-interface element (slider, spin button, scroll bar). */
@@ -252,6 +254,7 @@ export async function readValue(bus: AtspiBus, id: string): Promise<ValueInfo> {
     min: all.MinimumValue?.value ?? 0,
     max: all.MaximumValue?.value ?? 0,
     step: all.MinimumIncrement?.value ?? 0,
+    ...((await isQtBridge(directCall(bus), t.ref[0])) ? { steps: true } : {}),
   };
 }
 
