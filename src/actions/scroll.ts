@@ -142,7 +142,8 @@ function scrollBarOf(view: SnapshotView, area: number, vertical: boolean): numbe
   const els = view.snapshot.elements;
   for (let i = area + 1; i < els.length && els[i].depth > els[area].depth; i++) {
     const el = els[i];
-    if (el.role !== 'AXScrollBar' || !el.frame) continue;
+    // A bar the walk read no value from has no Value interface (GTK 4.8's): nothing to set.
+    if (el.role !== 'AXScrollBar' || !el.frame || el.value === undefined) continue;
     const isVertical = el.frame.h >= el.frame.w;
     if (isVertical === vertical) return i;
   }
