@@ -10,6 +10,7 @@
 #   - xclip: ax_clipboard_read/_write run it; the tests read the clipboard with it from another
 #     process, as an independent oracle;
 #   - python3-pyatspi: the benchmark's baseline;
+#   - python3-pyqt5: the Qt 5 password-field fixture (test/fixtures/apps/qt_secret.py);
 #   - the native addon's build deps (g++, make, python3 for node-gyp, X11/XExt/XTest headers).
 # xdotool is deliberately not here: axpage never runs it.
 #
@@ -26,6 +27,7 @@ PACKAGES=(
   gtk-4-examples
   featherpad
   qt6ct
+  python3-pyqt5
   firefox-esr
   g++ make python3 libx11-dev libxext-dev libxtst-dev
 )

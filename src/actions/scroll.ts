@@ -54,11 +54,13 @@ export async function deliverScroll(scene: Scene, req: ScrollRequest): Promise<D
     const next = Math.min(range.max, Math.max(range.min, range.value + sign * req.amount));
     if (next !== range.value) await desktop.setValue(el.id, next);
     const moved = Math.round(Math.abs(next - range.value));
+    // Qt's scroll bars count lines or items: "by 40 px" would misstate how far it went.
+    const unit = range.steps ? 'steps' : 'px';
     return {
       did:
         next === range.value
           ? `Did not scroll ${areaLabel} ${req.direction}: it is already at the ${sign > 0 ? 'end' : 'start'} (scroll bar ${Math.round(range.value)} of ${Math.round(range.max)})`
-          : `Scrolled ${areaLabel} ${req.direction} by ${moved} px (scroll bar ${Math.round(range.value)} -> ${Math.round(next)} of ${Math.round(range.max)})`,
+          : `Scrolled ${areaLabel} ${req.direction} by ${moved} ${unit} (scroll bar ${Math.round(range.value)} -> ${Math.round(next)} of ${Math.round(range.max)})`,
       route: 'ax',
       delivery: 'background',
       probe:
@@ -140,7 +142,8 @@ function scrollBarOf(view: SnapshotView, area: number, vertical: boolean): numbe
   const els = view.snapshot.elements;
   for (let i = area + 1; i < els.length && els[i].depth > els[area].depth; i++) {
     const el = els[i];
-    if (el.role !== 'AXScrollBar' || !el.frame) continue;
+    // A bar the walk read no value from has no Value interface (GTK 4.8's): nothing to set.
+    if (el.role !== 'AXScrollBar' || !el.frame || el.value === undefined) continue;
     const isVertical = el.frame.h >= el.frame.w;
     if (isVertical === vertical) return i;
   }

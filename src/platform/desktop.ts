@@ -174,7 +174,10 @@ export interface Desktop {
   /** Set a numeric value (sliders, spin buttons, scroll bars) through the Value interface. */
   setValue(elementId: string, value: number): Promise<void>;
   /** Current numeric value and bounds of a Value-interface element. */
-  readValue(elementId: string): Promise<{ value: number; min: number; max: number; step: number }>;
+  /** `steps`: the value counts the toolkit's own steps (Qt: lines, items), not pixels. */
+  readValue(
+    elementId: string,
+  ): Promise<{ value: number; min: number; max: number; step: number; steps?: boolean }>;
   /** Everything else the platform knows about an element (interfaces, toolkit attributes, raw states). */
   elementDetails(elementId: string): Promise<Record<string, unknown>>;
   /** Current text of an element, for read-back; undefined when it has none. Never for secure fields. */

@@ -221,3 +221,43 @@ describe('GTK4: gnome-calculator', () => {
     await session.call('ax_key_press', { app: calc.pid, key: 'Escape' });
   });
 });
+
+/**
+ * Scrolling a GTK4 list (gtk4-demo's list of demos): GTK 4.8's scroll bars have no Value
+ * interface, so there is nothing to set in the background; ax_scroll says so and points to
+ * the wheel instead of failing on the bar. pyatspi (another client) reads a row's place
+ * before and after: the refused scroll moved nothing.
+ */
+describe('GTK4: scrolling gtk4-demo', () => {
+  let demo: LaunchedApp;
+  beforeAll(async () => {
+    demo = await session.launch('/usr/bin/gtk4-demo', [], { timeoutMs: 60_000 });
+  }, 90_000);
+  afterAll(async () => {
+    await demo?.stop().catch(() => undefined);
+  });
+
+  /** The window-relative top of the label named `name`, as pyatspi reads it. */
+  const rowTop = async (name: string): Promise<number | undefined> =>
+    (await readApp(session, demo.pid)).find(
+      (e) => e.role === 'label' && e.name === name && e.extents,
+    )?.extents?.[1];
+
+  it('a background scroll of the list is refused with the foreground hint', async () => {
+    const tree = await session.call('ax_get_tree', { app: demo.pid });
+    expect(tree.isError, tree.text).toBe(false);
+    const lines = treeLines(tree);
+    const list = lines.find((l) => /\(scroll pane\)/.test(l.line));
+    expect(list, 'a scroll area in the walk').toBeDefined();
+    // A scroll bar is in the walk: the refusal is about its missing value, not its absence.
+    expect(lines.slice(lines.indexOf(list!)).some((l) => l.role === 'AXScrollBar')).toBe(true);
+    const row = lines.slice(lines.indexOf(list!)).filter((l) => l.role === 'AXStaticText')[3];
+    expect(row, 'a row label in the list').toBeDefined();
+    const before = await rowTop(row.name);
+    const bg = await session.call('ax_scroll', { ref: list!.ref, direction: 'down', amount: 200 });
+    expect(bg.isError, bg.text).toBe(true);
+    expect(bg.text).toMatch(/no scroll bar with a value/);
+    expect(bg.text).toMatch(/delivery_mode: "foreground"/);
+    expect(await rowTop(row.name)).toBe(before);
+  }, 120_000);
+});

@@ -232,6 +232,8 @@ describe.skipIf(!haveFeatherpad)(
       });
       expect(r.isError, r.text).toBe(false);
       expect((await shownBar())?.value).toBe(40);
+      // Qt's text-edit scroll bar counts lines: the summary says steps, not pixels.
+      expect(r.text).toMatch(/down by 40 steps \(scroll bar 0 -> 40 of/);
       expect(alive(pid)).toBe(true);
     }, 60_000);
 

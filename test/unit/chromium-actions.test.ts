@@ -3,11 +3,8 @@
  * ones; the read falls back only when every name is empty.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  actionNamesByIndex,
-  embedsOnly,
-  namesMissing,
-} from '../../src/platform/linux/atspi/chromium.js';
+import { actionNamesByIndex } from '../../src/platform/linux/atspi/action-strings.js';
+import { embedsOnly, namesMissing } from '../../src/platform/linux/atspi/chromium.js';
 import { readActionNames, type CallFn } from '../../src/platform/linux/atspi/read.js';
 import { pickAction } from '../../src/platform/linux/atspi/actions.js';
 
@@ -47,6 +44,18 @@ describe('readActionNames', () => {
   it('asks GetName for each index in order', async () => {
     const { call } = element([], ['jump', 'showContextMenu', 'x']);
     expect(await actionNamesByIndex(call, [':1.3', '/x'], 2)).toEqual(['jump', 'showContextMenu']);
+  });
+
+  it("without a count, reads how many from NActions (Gecko's path) and never GetActions", async () => {
+    const calls: string[] = [];
+    const call: CallFn = (_dest, _path, _iface, member, _sig, body) => {
+      calls.push(member);
+      if (member === 'Get') return Promise.resolve([{ value: 2 }]);
+      if (member === 'GetName') return Promise.resolve([['click', 'jump'][body?.[0] as number]]);
+      return Promise.reject(new Error(`unexpected ${member}`));
+    };
+    expect(await actionNamesByIndex(call, [':1.4', '/y'])).toEqual(['click', 'jump']);
+    expect(calls).toEqual(['Get', 'GetName', 'GetName']);
   });
 });
 

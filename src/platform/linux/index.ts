@@ -349,6 +349,7 @@ export class LinuxDesktop implements Desktop {
   async secureFieldFrames(region: Rect, timeoutMs: number): Promise<SecureFieldScan> {
     return scanSecureFields(await this.live(), region, timeoutMs, {
       windows: () => this.display().listWindows(),
+      popupWindows: () => listPopupWindows(this.env),
       appRef: (pid) => this.appRef(pid),
     });
   }
@@ -380,9 +381,15 @@ export class LinuxDesktop implements Desktop {
 
   async readValue(
     elementId: string,
-  ): Promise<{ value: number; min: number; max: number; step: number }> {
+  ): Promise<{ value: number; min: number; max: number; step: number; steps?: boolean }> {
     const v = await this.withBus((bus) => atspi.readValue(bus, elementId));
-    return { value: v.value, min: v.min, max: v.max, step: v.step };
+    return {
+      value: v.value,
+      min: v.min,
+      max: v.max,
+      step: v.step,
+      ...(v.steps ? { steps: true } : {}),
+    };
   }
 
   elementDetails(elementId: string): Promise<Record<string, unknown>> {

@@ -16,7 +16,8 @@ import { roleName } from '../roles.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { AtspiCallError, ROOT_PATH } from './bus.js';
 import { gtk4States, isGtk4Bus } from './gtk4.js';
-import { actionsByIndex, actionsOneByOne, selectInParent, textEditIgnored } from './gecko.js';
+import { actionsByIndex } from './action-strings.js';
+import { actionsOneByOne, selectInParent, textEditIgnored } from './gecko.js';
 import { parseId } from './ids.js';
 import { isQtBridge, qtDoAction, readProps } from './qt.js';
 import {
@@ -232,6 +233,8 @@ export interface ValueInfo {
   min: number;
   max: number;
   step: number;
+  /** Qt's scroll bars count lines or items, not pixels (GTK's count pixels). */
+  steps?: boolean;
 }
 
 /** Current value and bounds of a Value-interface element (slider, spin button, scroll bar). */
@@ -251,6 +254,7 @@ export async function readValue(bus: AtspiBus, id: string): Promise<ValueInfo> {
     min: all.MinimumValue?.value ?? 0,
     max: all.MaximumValue?.value ?? 0,
     step: all.MinimumIncrement?.value ?? 0,
+    ...((await isQtBridge(directCall(bus), t.ref[0])) ? { steps: true } : {}),
   };
 }
 

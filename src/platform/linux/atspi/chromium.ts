@@ -3,30 +3,13 @@
  * reads. Chromium answers `Action.GetActions` with empty names (it fills in only the
  * localized name, and leaves that empty), while `Action.GetName(i)` gives the real ones
  * ("press", "check", "jump", "select", "activate"): without them no background click
- * could pick an action. And every Chromium container has a Text interface whose text is
+ * could pick an action (read by index, action-strings.ts). And every Chromium container has a Text interface whose text is
  * one U+FFFC (embedded object) per child: not a value worth showing.
  */
-import { ATSPI } from './bus.js';
-import type { ObjectRef } from './bus.js';
-import type { CallFn } from './read.js';
 
 /** True when a GetActions answer carries no names at all, as Chromium's does. */
 export function namesMissing(names: readonly string[]): boolean {
   return names.length > 0 && names.every((n) => n === '');
-}
-
-/** The action names read one by one with `GetName(i)`, for `count` actions. */
-export async function actionNamesByIndex(
-  call: CallFn,
-  [dest, path]: ObjectRef,
-  count: number,
-): Promise<string[]> {
-  const names = await Promise.all(
-    Array.from({ length: count }, (_, i) =>
-      call(dest, path, ATSPI + 'Action', 'GetName', 'i', [i]).then((r) => String(r[0] ?? '')),
-    ),
-  );
-  return names;
 }
 
 /** Text made of nothing but embedded-object characters (U+FFFC): a container's, not a value. */

@@ -9,17 +9,15 @@
  * bytes that are not UTF-8 and aborts the whole browser in
  * `dbus_message_iter_append_basic`. `GetName(i)`, `GetDescription(i)` and `GetKeyBinding(i)`
  * fetch one string and append it at once, which is safe: for Gecko the actions are read
- * one call per string, and `GetActions` is never sent.
+ * one call per string (action-strings.ts), and `GetActions` is never sent.
  */
 import type { Element, Snapshot } from '../../../model/element.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { directCall, type CallFn } from './read.js';
 import { toolkitName } from './toolkit.js';
 
-const ACTION = 'org.a11y.atspi.Action';
 const ACCESSIBLE = 'org.a11y.atspi.Accessible';
 const SELECTION = 'org.a11y.atspi.Selection';
-const PROPS = 'org.freedesktop.DBus.Properties';
 
 /** Toolkits whose action strings share one buffer (see above). */
 const SHARED_BUFFER_TOOLKITS = /^gecko$/i;
@@ -31,35 +29,6 @@ const SHARED_BUFFER_TOOLKITS = /^gecko$/i;
  */
 export async function actionsOneByOne(bus: AtspiBus, appBus: string): Promise<boolean> {
   return SHARED_BUFFER_TOOLKITS.test(await toolkitName(directCall(bus), appBus));
-}
-
-/** One action as `Action.GetActions` would give it. */
-export interface ActionInfo {
-  name: string;
-  description: string;
-  keys: string;
-}
-
-/** NActions, then one GetName (and with `details`, GetDescription and GetKeyBinding) per index. */
-export async function actionsByIndex(
-  call: CallFn,
-  [dest, path]: ObjectRef,
-  details: boolean,
-): Promise<ActionInfo[]> {
-  const [count] = await call(dest, path, PROPS, 'Get', 'ss', [ACTION, 'NActions']);
-  const n = Number((count as { value: unknown }).value) || 0;
-  const one = (member: string, i: number): Promise<string> =>
-    call(dest, path, ACTION, member, 'i', [i]).then(([s]) => (s as string) ?? '');
-  return Promise.all(
-    Array.from({ length: n }, async (_, i) => {
-      const [name, description, keys] = await Promise.all([
-        one('GetName', i),
-        details ? one('GetDescription', i) : '',
-        details ? one('GetKeyBinding', i) : '',
-      ]);
-      return { name, description, keys };
-    }),
-  );
 }
 
 /** AtspiRole INTERNAL_FRAME: where a browser hangs a web document into its window. */

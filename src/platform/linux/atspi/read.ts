@@ -11,8 +11,9 @@ import type { Element, Rect } from '../../../model/element.js';
 import { axRole, roleName, SECURE_ROLES } from '../roles.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { ATSPI, ROOT_PATH } from './bus.js';
-import { actionNamesByIndex, embedsOnly, namesMissing } from './chromium.js';
-import { actionsByIndex, visibleText } from './gecko.js';
+import { actionNamesByIndex } from './action-strings.js';
+import { embedsOnly, namesMissing } from './chromium.js';
+import { visibleText } from './gecko.js';
 import { formatId } from './ids.js';
 import { isQtBridge, plainText } from './qt.js';
 import { flagsFor, hasState, STATE } from './states.js';
@@ -282,7 +283,7 @@ export async function readActionNames(
   [dest, path]: ObjectRef,
   oneByOne = false,
 ): Promise<string[]> {
-  if (oneByOne) return (await actionsByIndex(call, [dest, path], false)).map((a) => a.name);
+  if (oneByOne) return actionNamesByIndex(call, [dest, path]);
   const [actions] = await call(dest, path, IFACE.Action, 'GetActions');
   const names = (actions as Array<[string, string, string]>).map((a) => a[0]);
   return namesMissing(names) ? actionNamesByIndex(call, [dest, path], names.length) : names;

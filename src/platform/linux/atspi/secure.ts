@@ -3,7 +3,7 @@
  * app (the app walks its own tree, a single round trip), then the extents of each match.
  * A few ms per app, where a walk of the app would cost tens to hundreds.
  */
-import type { Rect } from '../../../model/element.js';
+import type { Element, Rect } from '../../../model/element.js';
 import type { SecureFieldScan } from '../../desktop.js';
 import {
   AtspiCallError,
@@ -14,6 +14,7 @@ import {
 } from './bus.js';
 import type { AppRef } from './apps.js';
 import { snapshotApp } from './walk.js';
+import { placeGtk4Windows, type NativeWindowBox } from './gtk4.js';
 import { frameOf, IFACE } from './read.js';
 import { STATE } from './states.js';
 import { ROLE } from '../roles.js';
@@ -84,14 +85,9 @@ export async function secureFieldFrames(
 /** What the scan needs from the rest of the Linux backend. */
 export interface ScanContext {
   /** The X windows (mapped ones with a pid are the apps on screen). */
-  windows(): Array<{
-    mapped: boolean;
-    pid: number | null;
-    x: number;
-    y: number;
-    w: number;
-    h: number;
-  }>;
+  windows(): NativeWindowBox[];
+  /** Every top-level X window, popups included (GTK4 popovers are placed by them). */
+  popupWindows?(): NativeWindowBox[];
   appRef(pid: number): Promise<AppRef>;
 }
 
@@ -123,7 +119,7 @@ export async function scanSecureFields(
   const slow = slowApps(bus);
   const lookup = (pid: number, until: number): Promise<Rect[]> =>
     withTimeout(
-      ctx.appRef(pid).then((app) => framesOf(bus, app, until)),
+      ctx.appRef(pid).then((app) => framesOf(bus, app, until, ctx)),
       Math.max(0, until - Date.now()),
       'its secure-field lookup',
     );
@@ -175,9 +171,17 @@ const NO_COLLECTION = /UnknownMethod|UnknownInterface|NotSupported|UnknownObject
 
 /**
  * An app's secure fields: by Collection where the app has it, else by a walk bounded by
- * the deadline (a walk cut short cannot say where every field is: that is a failure).
+ * the deadline (a walk cut short cannot say where every field is: that is a failure). A
+ * GTK4 walk's frames are relative to their windows: they are moved to the screen as a
+ * tool's walk is, and a field whose window cannot be placed fails the app (filling at its
+ * window-relative spot would cover the wrong pixels and leave the field bare).
  */
-async function framesOf(bus: AtspiBus, app: AppRef, deadline: number): Promise<Rect[]> {
+async function framesOf(
+  bus: AtspiBus,
+  app: AppRef,
+  deadline: number,
+  ctx: ScanContext,
+): Promise<Rect[]> {
   try {
     return await secureFieldFrames(bus, app, Math.max(1, deadline - Date.now()));
   } catch (err) {
@@ -190,7 +194,10 @@ async function framesOf(bus: AtspiBus, app: AppRef, deadline: number): Promise<R
     timeBudgetMs: Math.max(1, deadline - Date.now()),
   });
   if (snapshot.truncated) throw new Error(`its walk was cut short (${snapshot.truncated})`);
-  return snapshot.elements
-    .filter((e) => e.flags.includes('secure') && e.frame && e.frame.w > 0 && e.frame.h > 0)
-    .map((e) => e.frame as Rect);
+  const secure = (): Element[] => snapshot.elements.filter((e) => e.flags.includes('secure'));
+  const before = secure().filter((e) => e.frame).length;
+  placeGtk4Windows(snapshot, () => ctx.windows(), ctx.popupWindows);
+  const placed = secure().filter((e) => e.frame);
+  if (placed.length < before) throw new Error('its password fields could not be placed on screen');
+  return placed.map((e) => e.frame as Rect).filter((f) => f.w > 0 && f.h > 0);
 }

@@ -1,0 +1,166 @@
+/**
+ * A web page's own dialogs (alert, confirm) in Firefox ESR and Chromium: opened by a
+ * background click on a page button, seen in the walk with their message, and answered by
+ * a click on their button. The oracle is the page (test/fixtures/web/secret.html): once its
+ * dialog returns it writes the outcome into its title, read here from the X server's window
+ * list with xwininfo (not through AT-SPI, not through our summary).
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { LaunchedApp } from '../../src/desktop/apps.js';
+import { pollUntil } from '../../src/desktop/procs.js';
+import { launchChromium, type LaunchedChromium } from '../../src/harness/chromium.js';
+import { packageRoot, Session, type CallResult } from '../../src/harness/session.js';
+
+const PAGE = `file://${path.join(packageRoot(), 'test', 'fixtures', 'web', 'secret.html')}`;
+const haveFirefox = fs.existsSync('/usr/bin/firefox-esr');
+const haveChromium = fs.existsSync('/usr/bin/chromium');
+
+let session: Session;
+
+beforeAll(async () => {
+  session = await Session.start();
+}, 60_000);
+
+afterAll(async () => {
+  await session?.close();
+});
+
+/** Waits until a top-level X window's title starts with `title`. */
+async function windowTitled(title: string): Promise<void> {
+  const env = session.desktop.processEnv() as NodeJS.ProcessEnv;
+  // A window that goes away while xwininfo lists the tree fails that listing: ask again.
+  const list = (): string => {
+    try {
+      return execFileSync('xwininfo', ['-root', '-tree'], {
+        env,
+        encoding: 'utf8',
+        timeout: 10_000,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+    } catch {
+      return '';
+    }
+  };
+  await pollUntil(() => list().includes(`"${title}`) || null, {
+    timeoutMs: 30_000,
+    what: `a window titled "${title}"`,
+  });
+}
+
+async function ok(tool: string, args: Record<string, unknown>): Promise<CallResult> {
+  const r = await session.call(tool, args);
+  expect(r.isError, r.text).toBe(false);
+  return r;
+}
+
+/** Walks `pid` until its tree file holds `text` (a dialog still opening), within 20 s. */
+async function treeWith(pid: number, text: string): Promise<string> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const r = await ok('ax_get_tree', { app: pid });
+    const tree = fs.readFileSync(r.fields.file, 'utf8');
+    if (tree.includes(text) || Date.now() > deadline) {
+      return tree;
+    }
+    await new Promise((res) => setTimeout(res, 500));
+  }
+}
+
+/**
+ * Alert then confirm, each opened by a background click and answered by clicking the
+ * dialog's button (`okButton`, `cancelButton`: the browser's labels).
+ */
+function dialogTests(pid: () => number, buttons: { ok: string; cancel: string }): void {
+  it('an alert is in the walk with its message, and a click on its button closes it', async () => {
+    await windowTitled('axpage secret fixture');
+    await ok('ax_click', { app: pid(), query: 'button:Show alert' });
+    const tree = await treeWith(pid(), 'Hello from the page');
+    expect(tree).toContain('Hello from the page');
+    await ok('ax_click', { app: pid(), query: `button:${buttons.ok}` });
+    await windowTitled('alert closed');
+  }, 120_000);
+
+  it('a confirm answered with its cancel button returns false to the page', async () => {
+    await ok('ax_click', { app: pid(), query: 'button:Ask to confirm' });
+    const tree = await treeWith(pid(), 'Proceed with the test?');
+    expect(tree).toContain('Proceed with the test?');
+    await ok('ax_click', { app: pid(), query: `button:${buttons.cancel}` });
+    await windowTitled('confirmed=false');
+  }, 120_000);
+}
+
+describe.skipIf(!haveFirefox)('Firefox: page dialogs (firefox-esr not installed)', () => {
+  let app: LaunchedApp;
+  let profile: string;
+  beforeAll(async () => {
+    profile = fs.mkdtempSync(path.join(os.tmpdir(), 'axpage-ff-dialogs-'));
+    app = await session.launch(
+      '/usr/bin/firefox-esr',
+      ['-no-remote', '-profile', profile, '--new-instance', PAGE],
+      {
+        name: 'firefox',
+        env: { MOZ_CRASHREPORTER_DISABLE: '1', GNOME_ACCESSIBILITY: '1' },
+        timeoutMs: 90_000,
+      },
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await app?.stop().catch(() => undefined);
+    if (profile) fs.rmSync(profile, { recursive: true, force: true });
+  });
+  dialogTests(() => app.pid, { ok: 'OK', cancel: 'Cancel' });
+});
+
+/** The titles of the top-level X windows, as xwininfo lists them. */
+function windowList(): string {
+  return execFileSync('xwininfo', ['-root', '-tree'], {
+    env: session.desktop.processEnv() as NodeJS.ProcessEnv,
+    encoding: 'utf8',
+    timeout: 10_000,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+}
+
+/**
+ * Chromium 1xx draws a page's dialog inside its window (a views bubble) but leaves it out
+ * of its accessibility tree: no walk shows it, so no ax_click can answer it. The keyboard
+ * does: Return accepts, Escape dismisses. The dialog is checked open by the page not having
+ * returned from it yet (its title unchanged), and the confirm is accepted (a suppressed
+ * confirm would return false on its own).
+ */
+describe.skipIf(!haveChromium)('Chromium: page dialogs (chromium not installed)', () => {
+  let chromium: LaunchedChromium;
+  beforeAll(async () => {
+    chromium = await launchChromium(session, PAGE);
+  }, 120_000);
+  afterAll(async () => {
+    await chromium?.stop();
+  });
+  const pid = (): number => chromium.app.pid;
+
+  it('an alert is answered with Return', async () => {
+    await windowTitled('axpage secret fixture');
+    await ok('ax_click', { app: pid(), query: 'button:Show alert', delivery_mode: 'foreground' });
+    await new Promise((res) => setTimeout(res, 1000));
+    expect(windowList()).not.toContain('"alert closed');
+    await ok('ax_key_press', { app: pid(), key: 'Return' });
+    await windowTitled('alert closed');
+  }, 120_000);
+
+  it('a confirm accepted with Return returns true to the page', async () => {
+    await ok('ax_click', {
+      app: pid(),
+      query: 'button:Ask to confirm',
+      delivery_mode: 'foreground',
+    });
+    await new Promise((res) => setTimeout(res, 1000));
+    expect(windowList()).not.toContain('"confirmed=');
+    await ok('ax_key_press', { app: pid(), key: 'Return' });
+    await windowTitled('confirmed=true');
+  }, 120_000);
+});

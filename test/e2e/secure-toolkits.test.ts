@@ -1,0 +1,274 @@
+/**
+ * Password fields beyond GTK3: a web page's <input type=password> in Firefox and in
+ * Chromium, GTK4's password entry (gtk4-widget-factory) and a Qt 5 QLineEdit in password
+ * mode (a PyQt5 fixture). Each holds a known secret drawn as bullets; for each toolkit a
+ * walk and a screenshot must leave the secret out of the tree file, the summary, the
+ * structured result and every file in the artifact dir (the session log included), and the
+ * screenshot's pixels over the field must be one flat colour while an unredacted grab of
+ * the same pixels (read here from the X server) shows the bullets.
+ *
+ * The field's rectangle comes from pyatspi (another AT-SPI client) for the browsers and Qt;
+ * GTK4 reports extents relative to its window, so there it is our tree file's, which the
+ * unredacted grab checks: the bullets must be inside it.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { LaunchedApp } from '../../src/desktop/apps.js';
+import { pollUntil } from '../../src/desktop/procs.js';
+import { launchChromium, type LaunchedChromium } from '../../src/harness/chromium.js';
+import { packageRoot, Session, type CallResult } from '../../src/harness/session.js';
+import type { Rect } from '../../src/model/element.js';
+import { X11 } from '../../src/platform/linux/x11.js';
+import { readApp } from './helpers/oracle.js';
+
+/** The secret the web fixture puts in its field (test/fixtures/web/secret.html). */
+const WEB_SECRET = 'Web-s3cret-Kq4#unique-Pw';
+const TYPED_SECRET = 'Gtk4-t0ps3cret-Vz2';
+const QT_SECRET = 'Qt-hidd3n-Jm5!unique';
+const PAGE = `file://${path.join(packageRoot(), 'test', 'fixtures', 'web', 'secret.html')}`;
+
+const have = (file: string): boolean => fs.existsSync(file);
+const haveFirefox = have('/usr/bin/firefox-esr');
+const haveChromium = have('/usr/bin/chromium');
+const haveGtk4 = have('/usr/bin/gtk4-demo');
+const havePyQt5 = have('/usr/lib/python3/dist-packages/PyQt5/QtWidgets.abi3.so');
+
+let session: Session;
+let x11: X11;
+const results: CallResult[] = [];
+
+beforeAll(async () => {
+  session = await Session.start();
+  x11 = X11.open(session.desktop.processEnv().DISPLAY as string, { framebuffer: false });
+}, 60_000);
+
+afterAll(async () => {
+  x11?.close();
+  await session?.close();
+});
+
+async function call(tool: string, args: Record<string, unknown>): Promise<CallResult> {
+  const r = await session.call(tool, args);
+  results.push(r);
+  expect(r.isError, r.text).toBe(false);
+  return r;
+}
+
+/** How many distinct colours `r` (screen coordinates) has in an image taken at `origin`. */
+function colours(
+  img: { width: number; channels: number; data: Uint8Array },
+  origin: { x: number; y: number },
+  r: Rect,
+): number {
+  const seen = new Set<string>();
+  for (let y = r.y; y < r.y + r.h; y++) {
+    for (let x = r.x; x < r.x + r.w; x++) {
+      const at = ((y - origin.y) * img.width + (x - origin.x)) * img.channels;
+      seen.add(`${img.data[at]},${img.data[at + 1]},${img.data[at + 2]}`);
+    }
+  }
+  return seen.size;
+}
+
+/** The field's inside: 3 px in from its frame, where its text is drawn. */
+const inside = (f: Rect): Rect => ({ x: f.x + 3, y: f.y + 3, w: f.w - 6, h: f.h - 6 });
+
+/**
+ * A screenshot of the whole screen: the field is filled in it, and the app does draw its
+ * bullets there (an unredacted grab of the same pixels has more than one colour).
+ */
+async function expectFilled(field: Rect, taken?: CallResult): Promise<void> {
+  const shot = taken ?? (await call('ax_screenshot', {}));
+  const r = inside(field);
+  const raw = x11.captureRegion(r);
+  expect(colours(raw, r, r), `the app draws its bullets in ${JSON.stringify(r)}`).toBeGreaterThan(
+    1,
+  );
+  const { data, info } = await sharp(shot.fields.screenshot)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const img = { width: info.width, channels: info.channels, data };
+  expect(colours(img, { x: 0, y: 0 }, r), `field filled in ${shot.fields.screenshot}`).toBe(1);
+}
+
+/** The secret is nowhere: not in any result (text, structured) and not in any artifact. */
+function expectNowhere(secret: string): void {
+  const texts = results.map((r) => `${r.text}\n${JSON.stringify(r.structured)}`);
+  const files = fs
+    .readdirSync(session.artifactDir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => path.join(d.parentPath, d.name));
+  expect(files.length).toBeGreaterThan(results.length);
+  for (const f of files) texts.push(fs.readFileSync(f).toString('latin1'));
+  for (const text of texts) {
+    expect(text).not.toContain(secret);
+    expect(text).not.toContain(secret.slice(0, 10));
+  }
+}
+
+/** The password field of `pid` as pyatspi reads it (screen coordinates). */
+async function oracleField(pid: number): Promise<Rect> {
+  const els = await readApp(session, pid);
+  const pw = els.find((e) => e.role === 'password text' && e.states.includes('showing'));
+  expect(pw?.extents, JSON.stringify(els.map((e) => e.role))).toBeDefined();
+  const [x, y, w, h] = pw!.extents!;
+  return { x, y, w, h };
+}
+
+/** Walks `pid` until its tree file has a line matching `pattern` (a page still loading). */
+async function treeWith(pid: number, pattern: RegExp): Promise<CallResult> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const r = await call('ax_get_tree', { app: pid });
+    if (pattern.test(fs.readFileSync(r.fields.file, 'utf8')) || Date.now() > deadline) return r;
+    await new Promise((res) => setTimeout(res, 500));
+  }
+}
+
+const SECURE_LINE = /\(password text\)\].* secure/;
+
+/** Waits until a top-level X window's title starts with `title` (xwininfo, not our code). */
+async function windowTitled(title: string): Promise<void> {
+  const env = session.desktop.processEnv() as NodeJS.ProcessEnv;
+  // A window that goes away while xwininfo lists the tree fails that listing: ask again.
+  const list = (): string => {
+    try {
+      return execFileSync('xwininfo', ['-root', '-tree'], {
+        env,
+        encoding: 'utf8',
+        timeout: 10_000,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+    } catch {
+      return '';
+    }
+  };
+  await pollUntil(() => list().includes(`"${title}`) || null, {
+    timeoutMs: 60_000,
+    what: `a window titled "${title}"`,
+  });
+}
+
+/**
+ * As soon as the page shows, before any walk of the browser: a capture must find the field
+ * on its own (a walk in hand would otherwise lend its frames).
+ */
+async function expectFilledBeforeAnyWalk(pid: number): Promise<void> {
+  await windowTitled('axpage secret fixture');
+  const shot = await call('ax_screenshot', {});
+  await expectFilled(await oracleField(pid), shot);
+}
+
+/** The frame of the first tree-file line matching `pattern`. */
+function frameInTree(r: CallResult, pattern: RegExp): Rect {
+  const text = fs.readFileSync(r.fields.file, 'utf8');
+  const line = text.split('\n').find((l) => pattern.test(l));
+  expect(line, `a line matching ${pattern} in ${r.fields.file}`).toBeDefined();
+  const m = / x:(-?\d+) y:(-?\d+) w:(\d+) h:(\d+)/.exec(line!);
+  expect(m, line).not.toBeNull();
+  return { x: +m![1], y: +m![2], w: +m![3], h: +m![4] };
+}
+
+describe.skipIf(!haveFirefox)('Firefox: a web password field (firefox-esr not installed)', () => {
+  let app: LaunchedApp;
+  let profile: string;
+  beforeAll(async () => {
+    profile = fs.mkdtempSync(path.join(os.tmpdir(), 'axpage-ff-secret-'));
+    app = await session.launch(
+      '/usr/bin/firefox-esr',
+      ['-no-remote', '-profile', profile, '--new-instance', PAGE],
+      {
+        name: 'firefox',
+        env: { MOZ_CRASHREPORTER_DISABLE: '1', GNOME_ACCESSIBILITY: '1' },
+        timeoutMs: 90_000,
+      },
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await app?.stop().catch(() => undefined);
+    if (profile) fs.rmSync(profile, { recursive: true, force: true });
+  });
+
+  it('is filled in a screenshot taken before any walk', async () => {
+    await expectFilledBeforeAnyWalk(app.pid);
+  }, 120_000);
+
+  it('is masked in the walk and filled in the screenshot; the secret is nowhere', async () => {
+    const tree = await treeWith(app.pid, SECURE_LINE);
+    expect(fs.readFileSync(tree.fields.file, 'utf8')).toMatch(SECURE_LINE);
+    await expectFilled(await oracleField(app.pid));
+    expectNowhere(WEB_SECRET);
+  }, 120_000);
+});
+
+describe.skipIf(!haveChromium)('Chromium: a web password field (chromium not installed)', () => {
+  let chromium: LaunchedChromium;
+  beforeAll(async () => {
+    chromium = await launchChromium(session, PAGE);
+  }, 120_000);
+  afterAll(async () => {
+    await chromium?.stop();
+  });
+
+  it('is filled in a screenshot taken before any walk', async () => {
+    await expectFilledBeforeAnyWalk(chromium.app.pid);
+  }, 120_000);
+
+  it('is masked in the walk and filled in the screenshot; the secret is nowhere', async () => {
+    const tree = await treeWith(chromium.app.pid, SECURE_LINE);
+    expect(fs.readFileSync(tree.fields.file, 'utf8')).toMatch(SECURE_LINE);
+    await expectFilled(await oracleField(chromium.app.pid));
+    expectNowhere(WEB_SECRET);
+  }, 120_000);
+});
+
+describe.skipIf(!haveGtk4)('GTK4: a password entry (gtk4-demo not installed)', () => {
+  let app: LaunchedApp;
+  beforeAll(async () => {
+    app = await session.launch('/usr/bin/gtk4-demo', ['--run=password_entry'], {
+      timeoutMs: 60_000,
+    });
+  }, 90_000);
+  afterAll(async () => {
+    await app?.stop().catch(() => undefined);
+  });
+
+  it('typed into, it is masked in the walk and filled in the screenshot; the secret is nowhere', async () => {
+    const before = await treeWith(app.pid, SECURE_LINE);
+    const ref = /\(password text\)\].* (e\d+) x:/.exec(fs.readFileSync(before.fields.file, 'utf8'));
+    expect(ref, before.fields.file).not.toBeNull();
+    await call('ax_type', { ref: ref![1], text: TYPED_SECRET, delivery_mode: 'foreground' });
+    const tree = await call('ax_get_tree', { app: app.pid });
+    await expectFilled(frameInTree(tree, SECURE_LINE));
+    expectNowhere(TYPED_SECRET);
+  }, 120_000);
+});
+
+describe.skipIf(!havePyQt5)(
+  'Qt 5: a QLineEdit in password mode (python3-pyqt5 not installed)',
+  () => {
+    let app: LaunchedApp;
+    beforeAll(async () => {
+      app = await session.launchFixture('qt_secret.py', [], {
+        env: { AXPAGE_FIXTURE_SECRET: QT_SECRET },
+        name: 'qt_secret.py',
+        timeoutMs: 60_000,
+      });
+    }, 90_000);
+    afterAll(async () => {
+      await app?.stop().catch(() => undefined);
+    });
+
+    it('is masked in the walk and filled in the screenshot; the secret is nowhere', async () => {
+      const tree = await treeWith(app.pid, SECURE_LINE);
+      expect(fs.readFileSync(tree.fields.file, 'utf8')).toMatch(SECURE_LINE);
+      await expectFilled(await oracleField(app.pid));
+      expectNowhere(QT_SECRET);
+    }, 120_000);
+  },
+);
