@@ -50,6 +50,7 @@ export const LAYERS = {
     'config.ts',
   ],
   surface: [...PURE, 'pipeline', 'tools', 'capture', PLATFORM_INTERFACE, 'config.ts'],
+  view: [...PURE, 'capture'],
 };
 
 function layerOf(rel) {

@@ -271,6 +271,7 @@ export class Publisher {
       view: req.view,
       screenshot,
       screenshotError,
+      capture: shotRect,
       diff: req.diff && req.before ? { diff: req.diff, before: req.before } : undefined,
       appSwitch: req.appSwitch,
       results: req.results,

@@ -3,7 +3,7 @@
  * whole tree after the call, one element per line, indented two spaces per depth.
  * Pure and deterministic: the same input gives the same bytes.
  */
-import type { Element, Snapshot, WindowInfo } from '../model/element.js';
+import type { Element, Rect, Snapshot, WindowInfo } from '../model/element.js';
 import type { FieldChange, Modification, TreeDiff } from '../model/diff.js';
 import type { SnapshotView } from '../model/view.js';
 import { mainWindow } from '../viewport/dialog.js';
@@ -38,6 +38,11 @@ export interface TreeFileInput {
   screenshot?: string;
   /** Why there is no screenshot. */
   screenshotError?: string;
+  /**
+   * The screen rect the screenshot shows (its top-left pixel is x,y): a reader maps an
+   * element's frame onto the image by subtracting it.
+   */
+  capture?: Rect;
   /** The target window (element index) when the call named one; else the active window. */
   windowIndex?: number;
   /** Action tools: the diff from `before` to `view`. */
@@ -233,6 +238,8 @@ export function renderTreeFile(input: TreeFileInput): string {
       ? `# screenshot: ${escapeText(input.screenshot, '')}`
       : `# screenshot: none (${escapeText(input.screenshotError ?? 'not taken', '')})`,
   ];
+  const capture = input.screenshot !== undefined ? validFrame(input.capture) : undefined;
+  if (capture) lines.push(`# capture: ${rectText(capture)}`);
   if (input.action) lines.push(...actionLines(input.action));
   if (input.error !== undefined) lines.push(`# error: ${escapeText(input.error, '')}`);
   for (const note of input.notes ?? []) lines.push(`# note: ${escapeText(note, '')}`);

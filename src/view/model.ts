@@ -47,10 +47,17 @@ export type DiffKind = 'added' | 'removed' | 'modified' | 'moved';
 
 /** One element line of a tree file. */
 export interface ViewElement {
+  /** '' when the line has none. */
   ref: string;
   role: string;
+  /** The toolkit's own role name, when it says more than `role` (`push button`). */
+  nativeRole?: string;
+  /** Texts unescaped (a `\n` in the file is a line break here); a cut text ends in `…`. */
   text?: string;
   value?: string;
+  description?: string;
+  /** The element's identifier (`id:`), when it has one. */
+  id?: string;
   states: string[];
   /** Screen coordinates, as the tree file gives them. */
   box?: Box;
@@ -71,6 +78,11 @@ export interface ViewDiffEntry {
   text?: string;
   /** Before and after, for a removed (before only) or moved element. */
   box?: Box;
+  /** A moved element's top-left before and after (screen points). */
+  from?: { x: number; y: number };
+  to?: { x: number; y: number };
+  /** A modified or moved line's changes as the file shows them (`name: 'a' -> 'b'`). */
+  changes?: string;
   line: number;
 }
 
@@ -83,4 +95,8 @@ export interface ViewPair {
   capture?: Box;
   elements: ViewElement[];
   diff: ViewDiffEntry[];
+  /** The file does not end with a line break (cut short): its last line was not read. */
+  incomplete?: true;
+  /** Lines inside the tree or diff sections that could not be read (skipped). */
+  skipped?: number;
 }
