@@ -123,6 +123,8 @@ async function select(index) {
   const call = state.calls[index];
   if (!call) return;
   const generation = ++state.generation;
+  // Set again once this call is on screen (a test, or a script, can wait for it).
+  delete document.body.dataset.loaded;
   rowOf(state.selected)?.classList.remove('selected');
   state.selected = index;
   const row = rowOf(index);
@@ -140,6 +142,7 @@ async function select(index) {
   state.lineEls = new Map();
   if (!call.tree) {
     $('tree').textContent = 'this call wrote no tree file';
+    document.body.dataset.loaded = String(index);
     return;
   }
   try {
@@ -156,7 +159,9 @@ async function select(index) {
     drawBoxes();
     showTree(text);
   } catch (err) {
-    if (generation === state.generation) $('tree').textContent = `could not load: ${err.message}`;
+    if (generation !== state.generation) return;
+    $('tree').textContent = `could not load: ${err.message}`;
+    document.body.dataset.loaded = String(index);
   }
 }
 
