@@ -20,7 +20,12 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { packageRoot, Session } from '../../src/harness/session.js';
-import { captureOriginOf, elementsOfTreeFile, pngSize } from '../../src/visual/index.js';
+import {
+  captureOriginOf,
+  elementsOfTreeFile,
+  parseElementLine,
+  pngSize,
+} from '../../src/visual/index.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SECRET = 'viewer-e2e-hunter2';
@@ -30,6 +35,7 @@ let session: Session;
 let form: LaunchedApp;
 let log: string;
 let view: ChildProcess | undefined;
+let bigView: ChildProcess | undefined;
 let viewExit: Promise<number | null>;
 let url: string;
 let browser: Browser;
@@ -64,22 +70,10 @@ beforeAll(async () => {
   expect(logs).toHaveLength(1);
   log = path.join(session.artifactDir, logs[0]);
 
-  const child = spawn(process.execPath, [path.join(packageRoot(), 'dist', 'cli.js'), 'view', log], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  view = child;
-  viewExit = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-  url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /^(http:\/\/127\.0\.0\.1:\d+\/\?t=\S+)$/m.exec(out);
-      if (m) resolve(m[1]);
-    });
-    child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
-    child.once('exit', (code) => reject(new Error(`axpage view exited ${code}: ${err}${out}`)));
-  });
+  const started = await startView(log);
+  view = started.child;
+  viewExit = started.exit;
+  url = started.url;
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true });
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   await page.goto(url);
@@ -91,10 +85,38 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close().catch(() => undefined);
-  if (view?.pid !== undefined && view.exitCode === null) process.kill(view.pid, 'SIGTERM');
+  for (const child of [view, bigView]) {
+    if (child?.pid !== undefined && child.exitCode === null) process.kill(child.pid, 'SIGTERM');
+  }
   await session?.close();
   process.stdout.write(`viewer e2e: screenshots of the page in ${shots}\n`);
 });
+
+/** `axpage view <target>` as a child process, once it has printed its URL. */
+async function startView(
+  target: string,
+): Promise<{ child: ChildProcess; exit: Promise<number | null>; url: string }> {
+  const child = spawn(
+    process.execPath,
+    [path.join(packageRoot(), 'dist', 'cli.js'), 'view', target],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /^(http:\/\/127\.0\.0\.1:\d+\/\?t=\S+)$/m.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+    child.once('exit', (code) => reject(new Error(`axpage view exited ${code}: ${err}${out}`)));
+  });
+  return { child, exit, url };
+}
 
 function treeFile(index: number): string {
   const line = fs.readFileSync(log, 'utf8').trim().split('\n')[index];
@@ -140,6 +162,51 @@ function diffKinds(text: string): Map<string, Kind> {
     out.set(m[3], kind);
   }
   return out;
+}
+
+/**
+ * Every diff box on the page has its kind's colour and the kind the file's diff section
+ * gives its ref; every diffed element with a frame in the file has its box. Returns the
+ * kinds drawn.
+ */
+async function checkDiffColours(on: Page, text: string): Promise<Set<Kind>> {
+  const kinds = diffKinds(text);
+  const colours = await on.evaluate(() => {
+    const css = getComputedStyle(document.documentElement);
+    const want: Record<string, string> = {};
+    for (const k of ['added', 'removed', 'modified', 'moved']) {
+      const probe = document.createElement('div');
+      probe.style.color = css.getPropertyValue(`--${k}`);
+      document.body.appendChild(probe);
+      want[k] = getComputedStyle(probe).color;
+      probe.remove();
+    }
+    const got = [...document.querySelectorAll<HTMLElement>('#boxes .box[data-diff]')].map((b) => ({
+      ref: b.dataset.ref,
+      diff: b.dataset.diff,
+      colour: getComputedStyle(b).borderTopColor,
+    }));
+    return { want, got };
+  });
+  // Four different colours, one per kind.
+  expect(new Set(Object.values(colours.want)).size).toBe(4);
+  for (const { ref, diff, colour } of colours.got) {
+    expect(diff, ref).toBe(kinds.get(ref!));
+    expect(colour, ref).toBe(colours.want[diff!]);
+  }
+  const framed = new Set(elementsOfTreeFile(text).map((e) => e.ref));
+  for (const line of text.split('\n')) {
+    const removed = line.startsWith('- ') ? parseElementLine(line.slice(2)) : undefined;
+    if (removed) framed.add(removed.ref);
+  }
+  for (const [ref, kind] of kinds) {
+    if (!framed.has(ref)) continue;
+    expect(
+      colours.got.some((g) => g.ref === ref && g.diff === kind),
+      `${ref} (${kind}) drawn`,
+    ).toBe(true);
+  }
+  return new Set(colours.got.map((g) => g.diff as Kind));
 }
 
 function get(pathname: string, port: number): Promise<number> {
@@ -198,42 +265,8 @@ describe.skipIf(!haveChromium)('axpage view in Chromium', () => {
 
   it('colours the diff boxes by the kinds the file lists', async () => {
     await open(submitAt);
-    const kinds = diffKinds(treeFile(submitAt));
-    expect(kinds.size).toBeGreaterThan(0);
-    const colours = await page.evaluate(() => {
-      const css = getComputedStyle(document.documentElement);
-      const want: Record<string, string> = {};
-      for (const k of ['added', 'removed', 'modified', 'moved']) {
-        const probe = document.createElement('div');
-        probe.style.color = css.getPropertyValue(`--${k}`);
-        document.body.appendChild(probe);
-        want[k] = getComputedStyle(probe).color;
-        probe.remove();
-      }
-      const got = [...document.querySelectorAll<HTMLElement>('#boxes .box[data-diff]')].map(
-        (b) => ({
-          ref: b.dataset.ref,
-          diff: b.dataset.diff,
-          colour: getComputedStyle(b).borderTopColor,
-        }),
-      );
-      return { want, got };
-    });
-    // Four different colours, and the legend shows each.
-    expect(new Set(Object.values(colours.want)).size).toBe(4);
-    for (const { ref, diff, colour } of colours.got) {
-      expect(diff, ref).toBe(kinds.get(ref!));
-      expect(colour, ref).toBe(colours.want[diff!]);
-    }
-    // Every diffed element with a frame on the image has its box.
-    const framed = new Set(elementsOfTreeFile(treeFile(submitAt)).map((e) => e.ref));
-    for (const [ref, kind] of kinds) {
-      if (kind === 'removed' || !framed.has(ref)) continue;
-      expect(
-        colours.got.some((g) => g.ref === ref),
-        `${ref} (${kind}) drawn`,
-      ).toBe(true);
-    }
+    const drawn = await checkDiffColours(page, treeFile(submitAt));
+    expect(drawn.size).toBeGreaterThan(0);
     const legend = await page.$$eval('#legend .sw', (s) => s.map((e) => e.className));
     expect(legend).toHaveLength(4);
   });
@@ -338,5 +371,98 @@ describe.skipIf(!haveChromium)('axpage view in Chromium', () => {
   it('stops on SIGTERM', async () => {
     process.kill(view!.pid!, 'SIGTERM');
     expect(await viewExit).toBe(0);
+  });
+});
+
+/**
+ * A dir of 500 pairs (the Submit pair copied, no session log), one of them with a diff of
+ * all four kinds written into its file: the timeline loads a page at a time as it scrolls
+ * or as j walks past the last row loaded, and each kind gets its colour.
+ */
+describe.skipIf(!haveChromium)('axpage view on a 500-pair dir', () => {
+  const PAIRS = 500;
+  const FOUR_KINDS_AT = 250;
+  let bigPage: Page;
+  let bigDir: string;
+
+  function fourKinds(text: string): string {
+    const els = elementsOfTreeFile(text);
+    const line = (ref: string) => text.split('\n').find((l) => new RegExp(`\\b${ref} x:`).test(l))!;
+    const submit = els.find((e) => e.text === 'Submit')!;
+    const subscribe = els.find((e) => e.text === 'Subscribe')!;
+    const status = els.find((e) => e.text === 'Submitted')!;
+    const s = subscribe.frame;
+    const diff = [
+      '# diff: +1 -1 ~2 (1 moved)',
+      `+ ${line(submit.ref).trim()}`,
+      `- [AXStaticText (label)] "Gone" e99 x:${s.x - 70} y:${s.y} w:60 h:${s.h} visible enabled`,
+      `~ ${line(status.ref)
+        .trim()
+        .replace(/ x:.*$/, '')} | name: 'Status' -> 'Submitted'`,
+      `~ moved ${line(subscribe.ref)
+        .trim()
+        .replace(/ x:.*$/, '')} | frame: ${s.x},${s.y - 12} -> ${s.x},${s.y}`,
+    ];
+    return text.replace(/^# diff:.*\n(?:[+~-] .*\n)*/m, `${diff.join('\n')}\n`);
+  }
+
+  beforeAll(async () => {
+    bigDir = fs.mkdtempSync(path.join(session.artifactDir, 'big-'));
+    const text = treeFile(submitAt);
+    const png = pngOf(submitAt);
+    const base = 1_700_000_000_000;
+    for (let i = 0; i < PAIRS; i++) {
+      const name = `${base + i * 10}_click`;
+      fs.writeFileSync(
+        path.join(bigDir, `${name}.txt`),
+        i === FOUR_KINDS_AT ? fourKinds(text) : text,
+      );
+      fs.writeFileSync(path.join(bigDir, `${name}.png`), png);
+    }
+    const started = await startView(bigDir);
+    bigView = started.child;
+    bigPage = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await bigPage.goto(started.url);
+    await bigPage.waitForFunction(() => document.querySelectorAll('#calls tr.call').length > 0);
+  }, 60_000);
+
+  const rows = () => bigPage.$$eval('#calls tr.call', (trs) => trs.length);
+
+  it('loads the first page only, the next when j walks past it, the rest as it scrolls', async () => {
+    const first = await rows();
+    expect(first).toBeLessThan(PAIRS);
+    await bigPage.click(`#calls tr[data-index="${first - 1}"]`);
+    await bigPage.keyboard.press('j');
+    await bigPage.waitForFunction(
+      (i) => document.querySelector('#calls tr.selected')?.getAttribute('data-index') === String(i),
+      first,
+    );
+    expect(await rows()).toBeGreaterThan(first);
+    while ((await rows()) < PAIRS) {
+      const before = await rows();
+      await bigPage.$eval('#timeline', (t) => t.scrollTo(0, t.scrollHeight));
+      await bigPage.waitForFunction(
+        (n) => document.querySelectorAll('#calls tr.call').length > n,
+        before,
+      );
+    }
+    expect(await rows()).toBe(PAIRS);
+    const numbers = await bigPage.$$eval('#calls tr.call', (trs) =>
+      trs.map((tr) => Number((tr as HTMLElement).dataset.index)),
+    );
+    expect(numbers).toEqual([...Array(PAIRS).keys()]);
+  });
+
+  it('colours added, removed, modified and moved boxes apart', async () => {
+    await bigPage.click(`#calls tr[data-index="${FOUR_KINDS_AT}"]`);
+    await bigPage.waitForFunction((i) => document.body.dataset.loaded === String(i), FOUR_KINDS_AT);
+    const names = fs
+      .readdirSync(bigDir)
+      .filter((f) => f.endsWith('.txt'))
+      .sort();
+    const text = fs.readFileSync(path.join(bigDir, names[FOUR_KINDS_AT]), 'utf8');
+    const drawn = await checkDiffColours(bigPage, text);
+    expect([...drawn].sort()).toEqual(['added', 'modified', 'moved', 'removed']);
+    await bigPage.locator('#shot').screenshot({ path: path.join(shots, '5-four-kinds.png') });
   });
 });
