@@ -8,6 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Session, type CallResult } from '../harness/session.js';
+import { shellQuote } from '../tree/text.js';
+import { newestLog } from '../view/index.js';
 
 interface Step {
   tool: string;
@@ -102,6 +104,7 @@ export async function runDemo(argv: string[]): Promise<number> {
     }
     log(`artifacts (tree files and screenshots, same basename): ${out}`);
     log(`try: grep -n 'AXButton' ${out}/*_get_tree.txt | head`);
+    log(`see the run in a browser: ${viewCommand(out)}`);
     if (values.keep) {
       await session.detach();
       log(
@@ -112,4 +115,16 @@ export async function runDemo(argv: string[]): Promise<number> {
     if (!values.keep) await session.close();
   }
   return failed > 0 ? 1 : 0;
+}
+
+/** `axpage view` on this run's session log (the server wrote it in `out`), else on the dir. */
+export function viewCommand(out: string): string {
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(out);
+  } catch {
+    // The dir is named as it is: `axpage view` says what is wrong with it.
+  }
+  const log = newestLog(names);
+  return `axpage view ${shellQuote(log ? path.join(out, log) : out)}`;
 }

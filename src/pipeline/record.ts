@@ -8,7 +8,8 @@
 import path from 'node:path';
 import type { SnapshotView } from '../model/view.js';
 import { ensurePrivateDir } from '../capture/index.js';
-import { AuditLog, JsonLines, maskArgs } from '../guard/audit.js';
+import { AuditLog, CONTENT_ARGS, JsonLines, maskArgs } from '../guard/audit.js';
+import { escapeText } from '../tree/index.js';
 import { isMutating, type GuardKind } from '../guard/policy.js';
 import { isCopyKey, SecretMemory } from './secrets.js';
 import type { ToolResponse } from './response.js';
@@ -39,6 +40,11 @@ export interface CallRecord {
   ms: number;
   /** UTF-8 bytes of the summary text returned. */
   summary_bytes: number;
+  /**
+   * The summary text returned, typed text of the arguments masked like `args` (see
+   * loggedSummary); absent for a call to a password field.
+   */
+  summary?: string;
   /** Basenames of the tree file and screenshot the call wrote. */
   tree?: string;
   png?: string;
@@ -123,6 +129,64 @@ function basenameOf(file: unknown): string | undefined {
   return typeof file === 'string' && file !== '' ? path.basename(file) : undefined;
 }
 
+/** What typed text is replaced by in a logged summary. */
+export const TYPED_MASK = '(typed text)';
+/** Shorter typed text is masked only inside quoted values, not in running text. */
+const MIN_MASK_ANYWHERE = 3;
+const QUOTED = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'/g;
+
+/**
+ * The summary as the session log keeps it. A secret call (password field): nothing. Else
+ * the typed text of the content arguments, unless kept (--record-text), is masked
+ * wherever the summary shows it: as typed, as escaped in a quoted value, and as a cut
+ * piece of it (a long value is shown cut, ending or starting with `…`).
+ */
+export function loggedSummary(
+  text: string,
+  args: Record<string, unknown>,
+  opts: { secret: boolean; keepText: boolean },
+): string | undefined {
+  if (opts.secret) return undefined;
+  if (opts.keepText) return text;
+  const typed = [...CONTENT_ARGS]
+    .map((key) => args[key])
+    .filter((v): v is string => typeof v === 'string' && v !== '');
+  let out = text;
+  for (const t of typed) {
+    const forms = [...new Set([t, escapeText(t, '"'), escapeText(t, "'"), escapeText(t, '')])];
+    if (charCount(t) >= MIN_MASK_ANYWHERE) {
+      for (const form of forms) out = out.split(form).join(TYPED_MASK);
+    }
+    const short = charCount(t) < MIN_MASK_ANYWHERE;
+    out = out.replace(QUOTED, (whole: string, dq?: string, sq?: string) => {
+      const inner = dq ?? sq ?? '';
+      return showsTyped(inner, forms, short) ? whole[0] + TYPED_MASK + whole[0] : whole;
+    });
+  }
+  return out;
+}
+
+function charCount(text: string): number {
+  return [...text].length;
+}
+
+/**
+ * A quoted value that still shows the typed text once its whole occurrences are masked.
+ * A short text (a letter or two) counts only as the value or its end (typing appends at
+ * the caret), so it does not mask every label that has the letter. A long one counts
+ * when the value is cut (`…`) and its piece next to the cut is part of the typed text.
+ */
+function showsTyped(inner: string, forms: readonly string[], short: boolean): boolean {
+  if (inner === '') return false;
+  if (short) return forms.some((f) => inner === f || inner.endsWith(f));
+  const cutStart = inner.startsWith('…');
+  const cutEnd = inner.endsWith('…');
+  const parts = inner.replace(/^…/, '').replace(/…$/, '').split(TYPED_MASK);
+  const partOfTyped = (piece: string) =>
+    charCount(piece) >= MIN_MASK_ANYWHERE && forms.some((f) => f.includes(piece));
+  return (cutEnd && partOfTyped(parts[parts.length - 1])) || (cutStart && partOfTyped(parts[0]));
+}
+
 /** The record of one call: pure, so its shape is tested on data. */
 export function buildRecord(input: RecordInput): CallRecord {
   const s = input.response.structured;
@@ -140,6 +204,11 @@ export function buildRecord(input: RecordInput): CallRecord {
     summary_bytes: Buffer.byteLength(input.response.text),
     refs: refsOf(input.args, s),
   };
+  const summary = loggedSummary(input.response.text, input.args, {
+    secret: input.secret,
+    keepText,
+  });
+  if (summary !== undefined) record.summary = summary;
   if (typeof s.error_code === 'string') record.error_code = s.error_code;
   const tree = basenameOf(s.file);
   const png = basenameOf(s.screenshot);

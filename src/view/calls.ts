@@ -5,12 +5,13 @@
  * hundreds of pairs lists at once. Every file name comes from the dir's own listing or
  * is checked to be a pair name, so nothing outside the dir is ever read.
  */
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { open, readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AxError } from '../errors.js';
 import { compareBase, parseArtifactFile, type BaseName } from '../capture/names.js';
 import type { CallPage, ViewCall, ViewPair } from './model.js';
 import { parsePair } from './pair.js';
+import { captureOriginOf } from '../visual/elements.js';
 
 const SESSION_LOG = /^session-(\d+)(?:-(\d+))?\.jsonl$/;
 
@@ -230,16 +231,37 @@ export class Run {
     );
     if (text === undefined) return undefined;
     const png = call.png ?? `${call.tree.slice(0, -'.txt'.length)}.png`;
-    const pngThere = await stat(path.join(this.source.dir, png)).then(
-      (s) => s.isFile(),
-      () => false,
-    );
-    return parsePair(text, { tree: call.tree, ...(pngThere ? { png } : {}) });
+    const size = await pngSize(path.join(this.source.dir, png));
+    const pair = parsePair(text, { tree: call.tree, ...(size ? { png } : {}) });
+    if (!pair.capture && size) {
+      // A file written before tree files stated their capture rect: guessed from the
+      // image's size, as ax_visual_diff guesses it.
+      const origin = captureOriginOf(text, { width: size.w, height: size.h });
+      pair.capture = { ...origin, ...size };
+      pair.capture_guessed = true;
+    }
+    return pair;
   }
 
   /** Absolute path of a call's screenshot, when it names one (whether or not it is on disk). */
   async pngPath(index: number): Promise<string | undefined> {
     const call = await this.call(index);
     return call?.png ? path.join(this.source.dir, call.png) : undefined;
+  }
+}
+
+/** Width and height from a PNG's header; undefined when it is not there or not a PNG. */
+export async function pngSize(file: string): Promise<{ w: number; h: number } | undefined> {
+  const handle = await open(file, 'r').catch(() => undefined);
+  if (!handle) return undefined;
+  try {
+    const head = Buffer.alloc(24);
+    const { bytesRead } = await handle.read(head, 0, 24, 0);
+    if (bytesRead < 24 || head.toString('latin1', 12, 16) !== 'IHDR') return undefined;
+    return { w: head.readUInt32BE(16), h: head.readUInt32BE(20) };
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close();
   }
 }

@@ -9,6 +9,7 @@ export {
   callsOfNames,
   newestLog,
   pageBounds,
+  pngSize,
   resolveRun,
   type RunSource,
 } from './calls.js';

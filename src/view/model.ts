@@ -93,6 +93,8 @@ export interface ViewPair {
   header: Record<string, string>;
   /** Screen rectangle the PNG shows: element boxes map onto the image by subtracting x,y. */
   capture?: Box;
+  /** The file does not state `capture` (written before `# capture:`): guessed from the PNG's size. */
+  capture_guessed?: true;
   elements: ViewElement[];
   diff: ViewDiffEntry[];
   /** The file does not end with a line break (cut short): its last line was not read. */

@@ -32,4 +32,10 @@ it('runs every step successfully and leaves tree/screenshot pairs', () => {
   expect(trees.length).toBeGreaterThanOrEqual(8);
   for (const t of trees) expect(files).toContain(t.replace(/\.txt$/, '.png'));
   expect(res.stdout).toContain(out);
+  // The last lines name the command that shows this run in the viewer, on its session log.
+  const view = /^see the run in a browser: axpage view '([^']+)'$/m.exec(res.stdout);
+  expect(view, res.stdout).not.toBeNull();
+  expect(path.dirname(view![1])).toBe(out);
+  expect(path.basename(view![1])).toMatch(/^session-\d+-\d+\.jsonl$/);
+  expect(fs.readFileSync(view![1], 'utf8').trim().split('\n').length).toBeGreaterThanOrEqual(9);
 });

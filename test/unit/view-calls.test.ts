@@ -24,6 +24,17 @@ afterAll(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
+/** The start of a PNG of this size: what pngSize reads. */
+function pngHead(w: number, h: number): Buffer {
+  const b = Buffer.alloc(33);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(b, 0);
+  b.writeUInt32BE(13, 8);
+  b.write('IHDR', 12, 'latin1');
+  b.writeUInt32BE(w, 16);
+  b.writeUInt32BE(h, 20);
+  return b;
+}
+
 function treeText(name: string): string {
   const snap = buildSnapshot([
     {
@@ -150,7 +161,7 @@ describe('Run on a dir of 500 pairs and no log', () => {
     for (let i = 0; i < 500; i++) {
       const base = `${1700000000000 + i * 10}_click`;
       await writeFile(path.join(dir, `${base}.txt`), treeText(`b${i}`));
-      await writeFile(path.join(dir, `${base}.png`), 'png');
+      await writeFile(path.join(dir, `${base}.png`), pngHead(400, 300));
     }
   });
 
@@ -185,6 +196,34 @@ describe('Run on a dir of 500 pairs and no log', () => {
     expect(pair?.png).toBe('1700000000020_click.png');
     expect(pair?.elements.map((e) => e.text)).toEqual(['W', 'b2']);
     expect(pair?.capture).toEqual({ x: 0, y: 0, w: 400, h: 300 });
+    expect(pair?.capture_guessed).toBeUndefined();
+  });
+});
+
+describe('Run on pairs written before tree files stated their capture', () => {
+  it('guesses the capture from the PNG size: the viewport, else a window of that size', async () => {
+    const dir = await tempDir();
+    const snap = buildSnapshot([
+      { role: 'AXWindow', name: 'Main', frame: [0, 0, 600, 400], window: { active: true } },
+      { role: 'AXDialog', name: 'Ask', frame: [100, 80, 300, 200], window: { dialog: true } },
+    ]);
+    const old = renderTreeFile({ tool: 'ax_click', view: viewOf(snap), screenshot: 'x.png' });
+    expect(old).not.toContain('# capture:');
+    await writeFile(path.join(dir, '1700000000000_click.txt'), old);
+    await writeFile(path.join(dir, '1700000000000_click.png'), pngHead(600, 400));
+    await writeFile(path.join(dir, '1700000000001_click.txt'), old);
+    await writeFile(path.join(dir, '1700000000001_click.png'), pngHead(300, 200));
+    await writeFile(path.join(dir, '1700000000002_click.txt'), old);
+    await writeFile(path.join(dir, '1700000000002_click.png'), 'not a png');
+    const run = await Run.open(dir);
+    expect(await run.pairOf(0)).toMatchObject({
+      capture: { x: 0, y: 0, w: 600, h: 400 },
+      capture_guessed: true,
+    });
+    expect((await run.pairOf(1))?.capture).toEqual({ x: 100, y: 80, w: 300, h: 200 });
+    const broken = await run.pairOf(2);
+    expect(broken?.png).toBeUndefined();
+    expect(broken?.capture).toBeUndefined();
   });
 });
 
