@@ -189,6 +189,7 @@ function showShot(call) {
   } else {
     $('shot').hidden = true;
     $('no-shot').hidden = false;
+    $('no-shot').textContent = 'this call wrote no screenshot';
     img.removeAttribute('src');
   }
 }
@@ -397,6 +398,13 @@ function start() {
   $('role-filter').addEventListener('change', applyFilter);
   $('mark-a').addEventListener('click', markA);
   $('compare').addEventListener('click', compare);
+  $('shot-img').addEventListener('error', () => {
+    // Named in the log but not on disk any more (the dir's retention removed it).
+    if (!$('shot-img').getAttribute('src')) return;
+    $('shot').hidden = true;
+    $('no-shot').hidden = false;
+    $('no-shot').textContent = 'the screenshot is not on disk any more';
+  });
   $('shot-img').addEventListener('load', () => {
     if (!state.pair?.capture) drawBoxes();
   });
