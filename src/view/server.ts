@@ -47,7 +47,10 @@ export interface ViewServer {
 }
 
 const HOST = '127.0.0.1';
-const COOKIE = 'axpage_view';
+/** Cookies are per host, not per port: each viewer's name carries its port, so two stay apart. */
+function cookieName(port: number): string {
+  return `axpage_view_${port}`;
+}
 /** Calls per API page at most: the page asks for more as the timeline scrolls. */
 export const MAX_CALLS_PER_REQUEST = 200;
 /** What the page is made of, beside this module (src/view/page or dist/view/page). */
@@ -81,8 +84,10 @@ class HttpError extends Error {
 export async function startViewServer(opts: ViewServerOptions): Promise<ViewServer> {
   const token = opts.token ?? generateToken();
   const dir = fs.realpathSync(opts.source.dir);
+  // Requests come only after listen(), which sets the port the cookie is named by.
+  let cookie = '';
   const server = http.createServer((req, res) => {
-    handle(req, res, { token, dir, source: opts.source }).catch((err: unknown) => {
+    handle(req, res, { token, cookie, dir, source: opts.source }).catch((err: unknown) => {
       const status = err instanceof HttpError ? err.status : 500;
       const message = err instanceof Error ? err.message : String(err);
       if (!res.headersSent)
@@ -95,6 +100,7 @@ export async function startViewServer(opts: ViewServerOptions): Promise<ViewServ
     server.listen(opts.port ?? 0, HOST, () => resolve());
   });
   const port = (server.address() as { port: number }).port;
+  cookie = cookieName(port);
   return {
     url: `http://${HOST}:${port}/?t=${token}`,
     port,
@@ -108,6 +114,7 @@ export async function startViewServer(opts: ViewServerOptions): Promise<ViewServ
 
 interface Context {
   token: string;
+  cookie: string;
   dir: string;
   source: ViewSource;
 }
@@ -126,12 +133,13 @@ async function handle(
   }
   const url = new URL(req.url ?? '/', `http://${HOST}`);
   const fromUrl = url.pathname === '/' ? url.searchParams.get('t') : null;
-  const given = fromUrl ?? cookieOf(req.headers.cookie) ?? bearerOf(req.headers.authorization);
+  const given =
+    fromUrl ?? cookieOf(req.headers.cookie, ctx.cookie) ?? bearerOf(req.headers.authorization);
   if (given === undefined || checkBearer(`Bearer ${given}`, ctx.token) !== 'ok') {
     throw new HttpError(403, 'open the URL axpage view printed (it carries the token)');
   }
   if (fromUrl !== null) {
-    res.setHeader('Set-Cookie', `${COOKIE}=${ctx.token}; Path=/; HttpOnly; SameSite=Strict`);
+    res.setHeader('Set-Cookie', `${ctx.cookie}=${ctx.token}; Path=/; HttpOnly; SameSite=Strict`);
   }
   const route = url.pathname;
   if (route === '/') return sendPageFile(res, 'index.html');
@@ -226,10 +234,10 @@ function intParam(url: URL, name: string, fallback: number): number {
   return Number(raw);
 }
 
-function cookieOf(header: string | undefined): string | undefined {
+function cookieOf(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {
     const [k, v] = part.trim().split('=');
-    if (k === COOKIE && v) return v;
+    if (k === name && v) return v;
   }
   return undefined;
 }

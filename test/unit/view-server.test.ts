@@ -102,7 +102,7 @@ function get(
   });
 }
 
-const cookie = { Cookie: `axpage_view=${TOKEN}` };
+const cookie = (): Record<string, string> => ({ Cookie: `axpage_view_${server.port}=${TOKEN}` });
 
 describe('view server', () => {
   it('listens on loopback and prints a URL with the token', () => {
@@ -114,48 +114,52 @@ describe('view server', () => {
       expect((await get(p)).status).toBe(403);
     }
     expect((await get('/?t=wrong-token-wrong-token-wrong')).status).toBe(403);
-    expect((await get('/api/calls', { Cookie: 'axpage_view=wrong' })).status).toBe(403);
+    expect((await get('/api/calls', { Cookie: `axpage_view_${server.port}=wrong` })).status).toBe(
+      403,
+    );
+    // Another viewer's cookie (another port, same host) is not this one's.
+    expect((await get('/api/calls', { Cookie: `axpage_view_1=${TOKEN}` })).status).toBe(403);
   });
 
   it('serves the page for the token in the URL and sets the cookie the API then takes', async () => {
     const page = await get(`/?t=${TOKEN}`);
     expect(page.status).toBe(200);
     expect(page.body.toString()).toContain('/page/app.js');
-    expect(String(page.headers['set-cookie'])).toContain(`axpage_view=${TOKEN}`);
+    expect(String(page.headers['set-cookie'])).toContain(`axpage_view_${server.port}=${TOKEN}`);
     expect(String(page.headers['set-cookie'])).toContain('HttpOnly');
     expect(page.headers['referrer-policy']).toBe('no-referrer');
-    expect((await get('/page/app.js', cookie)).status).toBe(200);
+    expect((await get('/page/app.js', cookie())).status).toBe(200);
     expect((await get('/api/calls', { Authorization: `Bearer ${TOKEN}` })).status).toBe(200);
   });
 
   it('answers only to loopback host names (DNS rebinding)', async () => {
-    const r = await get('/api/calls', { ...cookie, Host: `evil.example:${server.port}` });
+    const r = await get('/api/calls', { ...cookie(), Host: `evil.example:${server.port}` });
     expect(r.status).toBe(403);
-    expect((await get('/api/calls', { ...cookie, Host: `localhost:${server.port}` })).status).toBe(
-      200,
-    );
+    expect(
+      (await get('/api/calls', { ...cookie(), Host: `localhost:${server.port}` })).status,
+    ).toBe(200);
   });
 
   it('is read-only', async () => {
-    expect((await get('/api/calls', cookie, 'POST')).status).toBe(405);
-    expect((await get('/files/a.png', cookie, 'DELETE')).status).toBe(405);
+    expect((await get('/api/calls', cookie(), 'POST')).status).toBe(405);
+    expect((await get('/files/a.png', cookie(), 'DELETE')).status).toBe(405);
   });
 
   it('pages the calls, never more than its cap at once', async () => {
-    const r = await get('/api/calls?offset=400&limit=100', cookie);
+    const r = await get('/api/calls?offset=400&limit=100', cookie());
     const page = JSON.parse(r.body.toString()) as CallPage;
     expect(page.total).toBe(450);
     expect(page.calls.map((c) => c.index)).toEqual(calls.slice(400, 450).map((c) => c.index));
-    const big = JSON.parse((await get('/api/calls?limit=100000', cookie)).body.toString());
+    const big = JSON.parse((await get('/api/calls?limit=100000', cookie())).body.toString());
     expect(big.calls.length).toBe(200);
-    expect((await get('/api/calls?offset=-1', cookie)).status).toBe(400);
+    expect((await get('/api/calls?offset=-1', cookie())).status).toBe(400);
   });
 
   it('serves a pair and a file by basename, nothing outside the dir', async () => {
-    const pair = await get('/api/pair/0', cookie);
+    const pair = await get('/api/pair/0', cookie());
     expect(JSON.parse(pair.body.toString()).tree).toBe('a.txt');
-    expect((await get('/api/pair/1', cookie)).status).toBe(404);
-    const png = await get('/files/a.png', cookie);
+    expect((await get('/api/pair/1', cookie())).status).toBe(404);
+    const png = await get('/files/a.png', cookie());
     expect(png.status).toBe(200);
     expect(png.headers['content-type']).toBe('image/png');
     expect(png.body).toEqual(fs.readFileSync(path.join(dir, 'a.png')));
@@ -168,14 +172,14 @@ describe('view server', () => {
       '/files/.hidden.txt',
       '/files/no-such.png',
     ]) {
-      const r = await get(p, cookie);
+      const r = await get(p, cookie());
       expect([403, 404], p).toContain(r.status);
       expect(r.body.toString()).not.toContain('not for the viewer');
     }
   });
 
   it('draws the pixel diff of two calls; different sizes are a clear 409', async () => {
-    const r = await get('/api/pixeldiff?a=0&b=1', cookie);
+    const r = await get('/api/pixeldiff?a=0&b=1', cookie());
     expect(r.status).toBe(200);
     const img = await decodePng(r.body);
     const red = (x: number, y: number) => {
@@ -184,9 +188,9 @@ describe('view server', () => {
     };
     expect(red(4, 3)).toBe(true);
     expect(red(15, 8)).toBe(false);
-    const mismatch = await get('/api/pixeldiff?a=0&b=2', cookie);
+    const mismatch = await get('/api/pixeldiff?a=0&b=2', cookie());
     expect(mismatch.status).toBe(409);
     expect(JSON.parse(mismatch.body.toString()).error).toContain('differ in size');
-    expect((await get('/api/pixeldiff?a=0&b=3', cookie)).status).toBe(404);
+    expect((await get('/api/pixeldiff?a=0&b=3', cookie())).status).toBe(404);
   });
 });
