@@ -77,6 +77,11 @@ export interface RecordInput {
   ms: number;
   secret: boolean;
   keepText: boolean;
+  /**
+   * Text typed by earlier calls of the session that this call's summary must not show
+   * either (a later read of the field shows what was typed into it).
+   */
+  earlierTyped?: readonly string[];
 }
 
 const REF_ARGS = ['ref', 'root', 'from_ref', 'to_ref'];
@@ -135,29 +140,31 @@ export const TYPED_MASK = '(typed text)';
 const MIN_MASK_ANYWHERE = 3;
 const QUOTED = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'/g;
 
+/** The typed text a call's content arguments carry (text, value, script). */
+export function typedTexts(args: Record<string, unknown>): string[] {
+  return [...CONTENT_ARGS]
+    .map((key) => args[key])
+    .filter((v): v is string => typeof v === 'string' && v !== '');
+}
+
 /**
  * The summary as the session log keeps it. A secret call (password field): nothing. Else
- * the typed text of the content arguments, unless kept (--record-text), is masked
- * wherever the summary shows it: as typed, as escaped in a quoted value, and as a cut
- * piece of it (a long value is shown cut, ending or starting with `…`).
+ * each of `typed` is masked wherever the summary shows it: as typed, as escaped in a
+ * quoted value, and as a cut piece of it (a long value is shown cut, ending or starting
+ * with `…`).
  */
 export function loggedSummary(
   text: string,
-  args: Record<string, unknown>,
-  opts: { secret: boolean; keepText: boolean },
+  typed: readonly string[],
+  opts: { secret: boolean },
 ): string | undefined {
   if (opts.secret) return undefined;
-  if (opts.keepText) return text;
-  const typed = [...CONTENT_ARGS]
-    .map((key) => args[key])
-    .filter((v): v is string => typeof v === 'string' && v !== '');
   let out = text;
   for (const t of typed) {
+    if (t === '') continue;
     const forms = [...new Set([t, escapeText(t, '"'), escapeText(t, "'"), escapeText(t, '')])];
-    if (charCount(t) >= MIN_MASK_ANYWHERE) {
-      for (const form of forms) out = out.split(form).join(TYPED_MASK);
-    }
     const short = charCount(t) < MIN_MASK_ANYWHERE;
+    if (!short) for (const form of forms) out = out.split(form).join(TYPED_MASK);
     out = out.replace(QUOTED, (whole: string, dq?: string, sq?: string) => {
       const inner = dq ?? sq ?? '';
       return showsTyped(inner, forms, short) ? whole[0] + TYPED_MASK + whole[0] : whole;
@@ -204,9 +211,10 @@ export function buildRecord(input: RecordInput): CallRecord {
     summary_bytes: Buffer.byteLength(input.response.text),
     refs: refsOf(input.args, s),
   };
-  const summary = loggedSummary(input.response.text, input.args, {
+  // Typed text kept in args (--record-text) is no secret in the summary either.
+  const own = keepText ? [] : typedTexts(input.args);
+  const summary = loggedSummary(input.response.text, [...own, ...(input.earlierTyped ?? [])], {
     secret: input.secret,
-    keepText,
   });
   if (summary !== undefined) record.summary = summary;
   if (typeof s.error_code === 'string') record.error_code = s.error_code;
@@ -269,6 +277,9 @@ export interface RecorderOptions {
   now?: () => Date;
 }
 
+/** Typed texts remembered for masking later summaries (the oldest go first). */
+const MAX_HIDDEN_TYPED = 200;
+
 /** How many pair basenames ax_session_info lists. */
 const RECENT_PAIRS = 5;
 
@@ -288,6 +299,11 @@ export class SessionRecorder {
    * copy from an ordinary field replaces it.
    */
   private clipboardTaint?: string;
+  /**
+   * Text this session typed that its log does not keep, in memory only: a later call's
+   * summary may show it (a read of the field it went into) and is masked for it too.
+   */
+  private readonly hiddenTyped: string[] = [];
 
   constructor(
     readonly dir: string,
@@ -349,7 +365,9 @@ export class SessionRecorder {
       ms,
       secret,
       keepText: this.recordText,
+      earlierTyped: this.hiddenTyped,
     });
+    if (!record.text_kept) this.rememberTyped(typedTexts(args));
     this.counts.calls++;
     if (record.outcome === 'error') this.counts.errors++;
     this.counts.summary_bytes += record.summary_bytes;
@@ -423,6 +441,15 @@ export class SessionRecorder {
       this.clipboardTaint = why;
     }
     return true;
+  }
+
+  private rememberTyped(texts: string[]): void {
+    for (const t of texts) {
+      // A letter or two is masked only in its own call: later, it would hide every label.
+      if ([...t].length < MIN_MASK_ANYWHERE || this.hiddenTyped.includes(t)) continue;
+      this.hiddenTyped.push(t);
+      if (this.hiddenTyped.length > MAX_HIDDEN_TYPED) this.hiddenTyped.shift();
+    }
   }
 
   /** Resolves once every line recorded so far is written. */

@@ -78,17 +78,13 @@ describe('the summary in the session log', () => {
     const long = 'correct horse battery staple '.repeat(20);
     const response = typedResponse(long, '');
     expect(response.text).toMatch(/correct horse/);
-    const summary = loggedSummary(
-      response.text,
-      { text: long },
-      { secret: false, keepText: false },
-    );
+    const summary = loggedSummary(response.text, [long], { secret: false });
     expect(summary).not.toMatch(/horse|battery|staple/);
   });
 
   it('masks a letter or two only where it is a value, not in every label', () => {
     const text = `summary: Typed 1 chars. [AXButton] "Tab" e3. [AXTextField] "x" e4 value 'abx'`;
-    expect(loggedSummary(text, { text: 'x' }, { secret: false, keepText: false })).toBe(
+    expect(loggedSummary(text, ['x'], { secret: false })).toBe(
       `summary: Typed 1 chars. [AXButton] "Tab" e3. [AXTextField] "${TYPED_MASK}" e4 value '${TYPED_MASK}'`,
     );
   });
@@ -122,6 +118,42 @@ describe('the summary in the session log', () => {
       const line = await readFile(rec.file, 'utf8');
       expect(JSON.parse(line).summary).toContain('text_changes:');
       expect(leaks(line)).toEqual([]);
+    });
+
+    it('masks text typed earlier when a later call shows it, unless the log kept it', async () => {
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'axpage-rec-'));
+      dirs.push(dir);
+      const pipeline = { views: { last: () => undefined } };
+      // A read of the field: no typed argument, but the field's content is what was typed.
+      const { text, structured } = renderSummary({
+        status: 'success',
+        tool: 'ax_get_value',
+        did: 'Read the value of [AXTextArea] e5',
+        answer: { key: 'value', value: `${TYPED} and more` },
+      });
+      const read: ToolResponse = { text, structured, isError: false };
+      expect(read.text).toContain('hunter');
+      const rec = new SessionRecorder(dir);
+      await rec.record('ax_type', { ref: 'e5', text: TYPED }, typedResponse(TYPED), 20, pipeline);
+      await rec.record('ax_get_value', { ref: 'e5' }, read, 5, pipeline);
+      await rec.flushed();
+      const lines = (await readFile(rec.file, 'utf8')).trim().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(JSON.parse(lines[1]).summary).toContain(TYPED_MASK);
+      expect(leaks(lines.join('\n'))).toEqual([]);
+
+      const keeping = new SessionRecorder(dir, { recordText: true });
+      await keeping.record(
+        'ax_type',
+        { ref: 'e5', text: TYPED },
+        typedResponse(TYPED),
+        20,
+        pipeline,
+      );
+      await keeping.record('ax_get_value', { ref: 'e5' }, read, 5, pipeline);
+      await keeping.flushed();
+      const kept = (await readFile(keeping.file, 'utf8')).trim().split('\n');
+      expect(JSON.parse(kept[1]).summary).toBe(read.text);
     });
   });
 });
