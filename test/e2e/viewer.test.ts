@@ -46,6 +46,8 @@ const shots = fs.mkdtempSync(path.join(os.tmpdir(), 'axpage-viewer-e2e-'));
 /** The calls, in order; `diffAt` is the one whose diff the checks read. */
 const script: Array<[string, Record<string, unknown>]> = [];
 let submitAt = -1;
+/** The summary text each call returned to the client. */
+const replies: string[] = [];
 
 beforeAll(async () => {
   if (!haveChromium) return;
@@ -62,6 +64,7 @@ beforeAll(async () => {
   submitAt = 3;
   for (const [tool, args] of script) {
     const r = await session.call(tool, args);
+    replies.push(r.text);
     expect(r.isError, r.text).toBe(String(args.query).includes('no-such'));
   }
   // The form's own word that the click landed: the status label changed.
@@ -346,6 +349,24 @@ describe.skipIf(!haveChromium)('axpage view in Chromium', () => {
     }));
     expect(diff).toEqual({ w: size.width, h: size.height, visible: true });
     await page.screenshot({ path: path.join(shots, '4-compare.png'), fullPage: true });
+  });
+
+  it('shows the summary each call returned to the client', async () => {
+    let compared = 0;
+    for (let i = 0; i < script.length; i++) {
+      const rec = JSON.parse(fs.readFileSync(log, 'utf8').trim().split('\n')[i]) as {
+        secret?: true;
+      };
+      await open(i);
+      const shown = await page.textContent('#summary');
+      // A call into a password field keeps no summary in the log; one naming typed text
+      // keeps it masked: neither can be the text the client got.
+      if (rec.secret) expect(shown).toMatch(/kept no summary/);
+      if (rec.secret || replies[i].includes(SECRET)) continue;
+      expect(shown, script[i][0]).toBe(replies[i]);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(2);
   });
 
   it('never shows the password typed', async () => {
