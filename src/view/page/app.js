@@ -305,8 +305,11 @@ function showTree(text) {
 function lineMatches(div, query, role) {
   if (role && div.dataset.role !== role) return false;
   if (!query) return true;
-  if (/^e\d+$/.test(query)) return div.dataset.ref === query;
-  return div.textContent.slice(div.firstChild.textContent.length).toLowerCase().includes(query);
+  const text = div.textContent.slice(div.firstChild.textContent.length).toLowerCase();
+  // A ref matches as a whole word (e1 is not e12): its element line and the diff's lines.
+  if (/^e\d+$/.test(query))
+    return div.dataset.ref === query || new RegExp(`\\b${query}\\b`).test(text);
+  return text.includes(query);
 }
 
 function applyFilter() {
@@ -323,7 +326,7 @@ function applyFilter() {
       first ??= div;
     }
   }
-  $('search-count').textContent = query || role ? `${shown} lines` : '';
+  $('search-count').textContent = query || role ? `${shown} line${shown === 1 ? '' : 's'}` : '';
   if (query && first) first.scrollIntoView({ block: 'nearest' });
 }
 
