@@ -50,7 +50,8 @@ export const LAYERS = {
     'config.ts',
   ],
   surface: [...PURE, 'pipeline', 'tools', 'capture', PLATFORM_INTERFACE, 'config.ts'],
-  view: [...PURE, 'capture', 'visual'],
+  // The viewer's server reuses the HTTP guard's checks and the pixel diff.
+  view: [...PURE, 'capture', 'visual', 'transport/http-guard.ts'],
 };
 
 function layerOf(rel) {

@@ -6,6 +6,7 @@
  *   axpage desktop up|run|down|env|status   a headless desktop of our own
  *   axpage demo                    the main job on an embedded default
  *   axpage replay <log>            run a recorded session again, step by step
+ *   axpage view [dir | log]        see a run's pairs in a browser on this machine
  */
 import { loadConfig, ConfigError, parseServeArgs, serveHelp } from './config.js';
 
@@ -14,6 +15,7 @@ const USAGE = `usage: axpage [serve] [options]  run the MCP server on stdio (axp
        axpage desktop up|run|down|env|status [...]   headless desktop (see axpage desktop --help)
        axpage demo [--keep]         bring up a headless desktop, drive a GTK demo through a real MCP client
        axpage replay <log> [--from N] [--stop-on-diff]   run a session log again, say where the app differs
+       axpage view [dir | session log] [--port N]   see a run pair by pair in a browser (prints the URL)
        axpage --version | --help`;
 
 async function main(argv: string[]): Promise<number> {
@@ -34,6 +36,10 @@ async function main(argv: string[]): Promise<number> {
     case 'replay': {
       const { runReplay } = await import('./cli/replay.js');
       return runReplay(rest);
+    }
+    case 'view': {
+      const { runView } = await import('./cli/view.js');
+      return runView(rest);
     }
     case '--version':
     case '-v': {
