@@ -12,9 +12,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { LaunchedApp } from '../../src/desktop/apps.js';
-import { pollUntil } from '../../src/desktop/procs.js';
 import { launchChromium, type LaunchedChromium } from '../../src/harness/chromium.js';
 import { packageRoot, Session, type CallResult } from '../../src/harness/session.js';
+import { windowTitled } from './helpers/windows.js';
 
 const PAGE = `file://${path.join(packageRoot(), 'test', 'fixtures', 'web', 'secret.html')}`;
 const haveFirefox = fs.existsSync('/usr/bin/firefox-esr');
@@ -29,28 +29,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await session?.close();
 });
-
-/** Waits until a top-level X window's title starts with `title`. */
-async function windowTitled(title: string): Promise<void> {
-  const env = session.desktop.processEnv() as NodeJS.ProcessEnv;
-  // A window that goes away while xwininfo lists the tree fails that listing: ask again.
-  const list = (): string => {
-    try {
-      return execFileSync('xwininfo', ['-root', '-tree'], {
-        env,
-        encoding: 'utf8',
-        timeout: 10_000,
-        stdio: ['ignore', 'pipe', 'ignore'],
-      });
-    } catch {
-      return '';
-    }
-  };
-  await pollUntil(() => list().includes(`"${title}`) || null, {
-    timeoutMs: 30_000,
-    what: `a window titled "${title}"`,
-  });
-}
 
 async function ok(tool: string, args: Record<string, unknown>): Promise<CallResult> {
   const r = await session.call(tool, args);
@@ -77,12 +55,12 @@ async function treeWith(pid: number, text: string): Promise<string> {
  */
 function dialogTests(pid: () => number, buttons: { ok: string; cancel: string }): void {
   it('an alert is in the walk with its message, and a click on its button closes it', async () => {
-    await windowTitled('axpage secret fixture');
+    await windowTitled(session, 'axpage secret fixture', 30_000);
     await ok('ax_click', { app: pid(), query: 'button:Show alert' });
     const tree = await treeWith(pid(), 'Hello from the page');
     expect(tree).toContain('Hello from the page');
     await ok('ax_click', { app: pid(), query: `button:${buttons.ok}` });
-    await windowTitled('alert closed');
+    await windowTitled(session, 'alert closed', 30_000);
   }, 120_000);
 
   it('a confirm answered with its cancel button returns false to the page', async () => {
@@ -90,7 +68,7 @@ function dialogTests(pid: () => number, buttons: { ok: string; cancel: string })
     const tree = await treeWith(pid(), 'Proceed with the test?');
     expect(tree).toContain('Proceed with the test?');
     await ok('ax_click', { app: pid(), query: `button:${buttons.cancel}` });
-    await windowTitled('confirmed=false');
+    await windowTitled(session, 'confirmed=false', 30_000);
   }, 120_000);
 }
 
@@ -144,12 +122,12 @@ describe.skipIf(!haveChromium)('Chromium: page dialogs (chromium not installed)'
   const pid = (): number => chromium.app.pid;
 
   it('an alert is answered with Return', async () => {
-    await windowTitled('axpage secret fixture');
+    await windowTitled(session, 'axpage secret fixture', 30_000);
     await ok('ax_click', { app: pid(), query: 'button:Show alert', delivery_mode: 'foreground' });
     await new Promise((res) => setTimeout(res, 1000));
     expect(windowList()).not.toContain('"alert closed');
     await ok('ax_key_press', { app: pid(), key: 'Return' });
-    await windowTitled('alert closed');
+    await windowTitled(session, 'alert closed', 30_000);
   }, 120_000);
 
   it('a confirm accepted with Return returns true to the page', async () => {
@@ -161,6 +139,6 @@ describe.skipIf(!haveChromium)('Chromium: page dialogs (chromium not installed)'
     await new Promise((res) => setTimeout(res, 1000));
     expect(windowList()).not.toContain('"confirmed=');
     await ok('ax_key_press', { app: pid(), key: 'Return' });
-    await windowTitled('confirmed=true');
+    await windowTitled(session, 'confirmed=true', 30_000);
   }, 120_000);
 });

@@ -92,6 +92,8 @@ beforeAll(async () => {
       ...(desktop.processEnv() as Record<string, string>),
       AXPAGE_OUT: path.join(dir, 'artifacts'),
       AXPAGE_TOKEN: TOKEN,
+      // The CLI opens a session (or more) per scenario and never ends one: room for all.
+      AXPAGE_MAX_SESSIONS: String(4 * scenarios.length),
     },
   });
   proxy = await startBearerProxy(server.url, TOKEN);

@@ -11,7 +11,6 @@
  * GTK4 reports extents relative to its window, so there it is our tree file's, which the
  * unredacted grab checks: the bullets must be inside it.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,12 +18,12 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { LaunchedApp } from '../../src/desktop/apps.js';
-import { pollUntil } from '../../src/desktop/procs.js';
 import { launchChromium, type LaunchedChromium } from '../../src/harness/chromium.js';
 import { packageRoot, Session, type CallResult } from '../../src/harness/session.js';
 import type { Rect } from '../../src/model/element.js';
 import { X11 } from '../../src/platform/linux/x11.js';
 import { readApp } from './helpers/oracle.js';
+import { windowTitled } from './helpers/windows.js';
 
 /** The secret the web fixture puts in its field (test/fixtures/web/secret.html). */
 const WEB_SECRET = 'Web-s3cret-Kq4#unique-Pw';
@@ -132,34 +131,12 @@ async function treeWith(pid: number, pattern: RegExp): Promise<CallResult> {
 
 const SECURE_LINE = /\(password text\)\].* secure/;
 
-/** Waits until a top-level X window's title starts with `title` (xwininfo, not our code). */
-async function windowTitled(title: string): Promise<void> {
-  const env = session.desktop.processEnv() as NodeJS.ProcessEnv;
-  // A window that goes away while xwininfo lists the tree fails that listing: ask again.
-  const list = (): string => {
-    try {
-      return execFileSync('xwininfo', ['-root', '-tree'], {
-        env,
-        encoding: 'utf8',
-        timeout: 10_000,
-        stdio: ['ignore', 'pipe', 'ignore'],
-      });
-    } catch {
-      return '';
-    }
-  };
-  await pollUntil(() => list().includes(`"${title}`) || null, {
-    timeoutMs: 60_000,
-    what: `a window titled "${title}"`,
-  });
-}
-
 /**
  * As soon as the page shows, before any walk of the browser: a capture must find the field
  * on its own (a walk in hand would otherwise lend its frames).
  */
 async function expectFilledBeforeAnyWalk(pid: number): Promise<void> {
-  await windowTitled('axpage secret fixture');
+  await windowTitled(session, 'axpage secret fixture');
   const shot = await call('ax_screenshot', {});
   await expectFilled(await oracleField(pid), shot);
 }
