@@ -126,5 +126,5 @@ export function viewCommand(out: string): string {
     // The dir is named as it is: `axpage view` says what is wrong with it.
   }
   const log = newestLog(names);
-  return `axpage view ${shellQuote(log ? path.join(out, log) : out)}`;
+  return `npx axpage view ${shellQuote(log ? path.join(out, log) : out)}`;
 }

@@ -33,7 +33,7 @@ it('runs every step successfully and leaves tree/screenshot pairs', () => {
   for (const t of trees) expect(files).toContain(t.replace(/\.txt$/, '.png'));
   expect(res.stdout).toContain(out);
   // The last lines name the command that shows this run in the viewer, on its session log.
-  const view = /^see the run in a browser: axpage view '([^']+)'$/m.exec(res.stdout);
+  const view = /^see the run in a browser: npx axpage view '([^']+)'$/m.exec(res.stdout);
   expect(view, res.stdout).not.toBeNull();
   expect(path.dirname(view![1])).toBe(out);
   expect(path.basename(view![1])).toMatch(/^session-\d+-\d+\.jsonl$/);
