@@ -11,6 +11,7 @@
 #     process, as an independent oracle;
 #   - python3-pyatspi: the benchmark's baseline;
 #   - python3-pyqt5: the Qt 5 password-field fixture (test/fixtures/apps/qt_secret.py);
+#   - python3-pyqt6: the Qt 6 form fixture (test/fixtures/apps/qt6_form.py);
 #   - the native addon's build deps (g++, make, python3 for node-gyp, X11/XExt/XTest headers).
 # xdotool is deliberately not here: axpage never runs it.
 #
@@ -28,6 +29,7 @@ PACKAGES=(
   featherpad
   qt6ct
   python3-pyqt5
+  python3-pyqt6
   firefox-esr
   g++ make python3 libx11-dev libxext-dev libxtst-dev
 )
