@@ -119,7 +119,7 @@ describe.skipIf(!haveGtk4Demo)('GTK4 scroll on gtk4-demo (gtk4-demo not installe
       delivery_mode: 'foreground',
     });
     expect(down.isError, down.text).toBe(false);
-    expect(down.fields.route).toMatch(/delivery: foreground/);
+    expect(down.fields.route).toMatch(/delivery: foreground effect: confirmed/);
 
     // The app's own pixels over the list changed.
     const a = await pixelsOf(before, list);
@@ -161,5 +161,21 @@ describe.skipIf(!haveGtk4Demo)('GTK4 scroll on gtk4-demo (gtk4-demo not installe
     for (let i = 0; i < b.length; i += 3)
       if (b[i] !== c[i] || b[i + 1] !== c[i + 1] || b[i + 2] !== c[i + 2]) changedBack++;
     expect(changedBack).toBeGreaterThan(b.length / 3 / 20);
+
+    // At the top already: the wheel moves nothing, and the summary does not say it did.
+    const again = await session.call('ax_scroll', {
+      app: app.pid,
+      query: 'Demo list',
+      direction: 'up',
+      amount: 300,
+      delivery_mode: 'foreground',
+    });
+    expect(again.isError, again.text).toBe(false);
+    // The rows only: GTK's overlay scroll bar shows at the right edge on any wheel event.
+    const rows = { ...list, w: list.w - 20 };
+    const d = await pixelsOf(again, rows);
+    expect(d.equals(await pixelsOf(up, rows)), 'the rows did not move at the top').toBe(true);
+    expect(again.fields.route).not.toMatch(/effect: confirmed/);
+    expect(again.text).not.toMatch(/Scrolled/);
   }, 120_000);
 });
