@@ -7,7 +7,7 @@ import { AxError } from '../errors.js';
 import { backgroundImpossible } from './escalation.js';
 import { fronted } from './front.js';
 import { scrollActionName, scrollActionTarget } from './scroll-actions.js';
-import type { ActionTarget, Delivered, Delivery, Scene } from './types.js';
+import type { ActionTarget, Delivered, Delivery, Reading, Scene } from './types.js';
 
 export type Direction = 'up' | 'down' | 'left' | 'right';
 
@@ -83,15 +83,68 @@ export async function deliverScroll(scene: Scene, req: ScrollRequest): Promise<D
   const x = Math.round(frame.x + frame.w / 2);
   const y = Math.round(frame.y + frame.h / 2);
   const steps = Math.max(1, Math.round(req.amount / WHEEL_STEP_PX));
+  const samples = contentSamples(view, area, frame, sign > 0);
   const { restore } = await fronted(scene, () =>
     desktop.scroll(x, y, vertical ? 0 : sign * steps, vertical ? sign * steps : 0),
   );
   return {
-    did: `Scrolled ${areaLabel} ${req.direction} by ${steps} wheel steps at (${x},${y})`,
+    // The wheel steps were sent; whether the content moved is the probe's to say.
+    did: `Sent ${steps} wheel steps ${req.direction} over ${areaLabel} at (${x},${y})`,
     route: 'xtest',
     delivery: 'foreground',
     restore,
+    probe: samples.length > 0 ? () => contentMoved(desktop, samples) : undefined,
   };
+}
+
+interface Sample {
+  id: string;
+  x: number;
+  y: number;
+}
+
+/**
+ * Up to three leaf elements shown inside the scroll area, the last ones in tree order for
+ * a scroll down or right (the first ones up or left): those stay in view as the content
+ * moves, unless it moves further than a page. Containers and bars as tall as the area do
+ * not move with its content.
+ */
+function contentSamples(
+  view: SnapshotView,
+  area: number | undefined,
+  frame: { x: number; y: number; w: number; h: number },
+  forward: boolean,
+): Sample[] {
+  if (area === undefined) return [];
+  const els = view.snapshot.elements;
+  const inside: Sample[] = [];
+  for (let i = area + 1; i < els.length && els[i].depth > els[area].depth; i++) {
+    const f = els[i].frame;
+    if (!view.visible[i] || !f || els[i].childCount > 0 || f.w <= 0 || f.h <= 0) continue;
+    if (f.h * 2 > frame.h) continue;
+    if (f.y < frame.y || f.y + f.h > frame.y + frame.h || f.x < frame.x) continue;
+    inside.push({ id: els[i].id, x: f.x, y: f.y });
+  }
+  return forward ? inside.slice(-3) : inside.slice(0, 3);
+}
+
+/**
+ * Whether the content moved, by the samples' positions read fresh: 'landed' when one
+ * moved, 'unreadable' when none could be read (a list may drop the widgets it scrolled
+ * away), else 'absent'.
+ */
+async function contentMoved(desktop: Scene['desktop'], samples: Sample[]): Promise<Reading> {
+  let read = 0;
+  for (const s of samples) {
+    const f = await desktop
+      .readElement(s.id)
+      .then((e) => e.frame)
+      .catch(() => undefined);
+    if (!f) continue;
+    read++;
+    if (Math.abs(f.x - s.x) >= 1 || Math.abs(f.y - s.y) >= 1) return 'landed';
+  }
+  return read === 0 ? 'unreadable' : 'absent';
 }
 
 function scrollAreaFor(view: SnapshotView, index: number | undefined): number | undefined {

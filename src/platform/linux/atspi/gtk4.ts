@@ -9,6 +9,9 @@
  *   afterwards from the X11 window's position (see placeGtk4Windows).
  * - Names: a button labelled by its child label gets the label twice ("7 7"), and an
  *   element with no name gets its class name ("GtkButton", "AdwGizmo", "HistoryView").
+ * - A list view (GtkListView) stops allocating the rows that scroll out of it but keeps
+ *   some of their widgets, which go on reporting their last extents: after a scroll they
+ *   sit in the list over the rows really shown there (see dropStaleRows).
  * - Action: every widget exposes its GAction groups ("clipboard.copy", "menu.popup",
  *   "win.close"...) beside the real activation ("click"). Those are not what a user means
  *   by the element's actions; DoAction still reads the full list, so nothing is lost.
@@ -118,7 +121,69 @@ export function tidyGtk4(s: Snapshot): void {
     if (name !== e.name) e.name = name;
     e.actions = gtk4Actions(e.actions);
   });
+  dropStaleRows(s.elements);
   for (const w of s.windows) w.title = s.elements[w.index].name || w.title;
+}
+
+/** Containers whose children are rows stacked top to bottom in model order. */
+const ROW_LISTS = new Set(['list', 'list box', 'tree', 'tree table', 'table']);
+
+/**
+ * Marks offscreen, without a frame, the rows of a GTK4 list that GTK no longer allocates.
+ * A list's children are its rows in model order and the rows it shows are a contiguous
+ * range of them, stacked without overlap. A row scrolled out keeps the box it last had,
+ * so it overlaps, out of order, the rows shown now. The shown range is the longest run of
+ * children that follow each other down the list; when two runs are as long, neither can
+ * be told stale, and both lose their frames (a wrong position is worse than none).
+ */
+export function dropStaleRows(elements: Element[]): void {
+  elements.forEach((list, li) => {
+    if (!ROW_LISTS.has(list.nativeRole)) return;
+    const rows: number[] = [];
+    for (let j = li + 1; j < elements.length && elements[j].depth > list.depth; j++) {
+      const f = elements[j].frame;
+      if (elements[j].parent === li && f && f.w > 0 && f.h > 0) rows.push(j);
+    }
+    const runs = rowRuns(rows.map((j) => elements[j].frame as Rect));
+    if (runs === undefined || runs.length < 2) return;
+    const longest = Math.max(...runs.map((r) => r.length));
+    const shown = runs.filter((r) => r.length === longest);
+    const keep = new Set(shown.length === 1 ? shown[0] : []);
+    rows.forEach((row, k) => {
+      if (!keep.has(k)) hideSubtree(elements, row);
+    });
+  });
+}
+
+/**
+ * Runs of boxes (indexes into `boxes`) that follow each other top to bottom without
+ * overlapping; undefined when the boxes are not one column (a grid, a horizontal list).
+ */
+export function rowRuns(boxes: readonly Rect[]): number[][] | undefined {
+  if (boxes.length < 2) return undefined;
+  const runs: number[][] = [[0]];
+  for (let k = 1; k < boxes.length; k++) {
+    const prev = boxes[k - 1];
+    const cur = boxes[k];
+    // Side by side: not a column of rows, nothing here can be judged by order.
+    if (cur.y === prev.y && cur.x !== prev.x) return undefined;
+    // One pixel of slack: GTK rounds row boxes.
+    if (cur.y >= prev.y + prev.h - 1) runs[runs.length - 1].push(k);
+    else runs.push([k]);
+  }
+  return runs;
+}
+
+function hideSubtree(elements: Element[], root: number): void {
+  for (
+    let j = root;
+    j === root || (j < elements.length && elements[j].depth > elements[root].depth);
+    j++
+  ) {
+    const e = elements[j];
+    delete e.frame;
+    if (!e.flags.includes('offscreen')) e.flags.push('offscreen');
+  }
 }
 
 /** Snapshots whose frames are still relative to their windows (GTK4 walks). */
