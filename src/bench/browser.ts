@@ -4,9 +4,8 @@
  * with a 1,200-item list, so the tree has well over 1,000 elements.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { LaunchedApp } from '../desktop/apps.js';
+import { FIREFOX, launchFirefox, type LaunchedBrowser } from '../harness/browser.js';
 import { packageRoot } from '../harness/session.js';
 import type { BenchContext } from './context.js';
 import { PyatspiWalker, type PyWalk } from './pyatspi.js';
@@ -14,7 +13,6 @@ import { fmt, out, ratio, STAT_HEADERS, statCells, table } from './report.js';
 import { takeSnapshot } from './snapshot.js';
 import { stats } from './stats.js';
 
-const FIREFOX = '/usr/bin/firefox-esr';
 const ITEMS = 1200;
 const RUNS = 7;
 /** How long the page may take to be in the tree after Firefox shows its window. */
@@ -25,20 +23,13 @@ export async function browserSection(ctx: BenchContext): Promise<void> {
     out('skipped: firefox-esr is not installed (scripts/install-system-deps.sh installs it)');
     return;
   }
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'axpage-bench-firefox-'));
   const page = path.join(packageRoot(), 'test', 'fixtures', 'web', 'form.html');
-  let firefox: LaunchedApp | undefined;
+  let firefox: LaunchedBrowser | undefined;
   try {
-    firefox = await ctx.session.launch(
-      FIREFOX,
-      ['-no-remote', '-profile', profile, '--new-instance', `file://${page}?items=${ITEMS}`],
-      {
-        name: 'firefox-bench',
-        env: { MOZ_CRASHREPORTER_DISABLE: '1', GNOME_ACCESSIBILITY: '1' },
-        timeoutMs: 90_000,
-      },
-    );
-    const pid = firefox.pid;
+    firefox = await launchFirefox(ctx.session, `file://${page}?items=${ITEMS}`, {
+      name: 'firefox-bench',
+    });
+    const pid = firefox.app.pid;
     const until = performance.now() + PAGE_READY_MS;
     let elements = 0;
     while (performance.now() < until) {
@@ -94,7 +85,6 @@ export async function browserSection(ctx: BenchContext): Promise<void> {
     out(`alive after ${RUNS * 2 + 2} walks: ${fs.existsSync(`/proc/${pid}`) ? 'yes' : 'NO'}`);
     out(`median per element: ${fmt(o.median / Math.max(1, last), 3)} ms`);
   } finally {
-    await firefox?.stop().catch(() => undefined);
-    fs.rmSync(profile, { recursive: true, force: true });
+    await firefox?.stop();
   }
 }

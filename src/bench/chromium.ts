@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { launchChromium, type LaunchedChromium } from '../harness/chromium.js';
+import { launchChromium, type LaunchedBrowser } from '../harness/browser.js';
 import type { BenchContext } from './context.js';
 import { PyatspiWalker, type PyWalk } from './pyatspi.js';
 import { fmt, out, ratio, STAT_HEADERS, statCells, table } from './report.js';
@@ -47,7 +47,7 @@ export async function chromiumSection(ctx: BenchContext): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axpage-bench-web-'));
   const file = path.join(dir, 'bench-page.html');
   fs.writeFileSync(file, bigPage(), { mode: 0o600 });
-  let browser: LaunchedChromium | undefined;
+  let browser: LaunchedBrowser | undefined;
   let walker: PyatspiWalker | undefined;
   try {
     browser = await launchChromium(ctx.session, pathToFileURL(file).href);

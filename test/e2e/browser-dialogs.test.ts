@@ -7,12 +7,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { LaunchedApp } from '../../src/desktop/apps.js';
-import { launchChromium, type LaunchedChromium } from '../../src/harness/chromium.js';
+import { launchChromium, launchFirefox, type LaunchedBrowser } from '../../src/harness/browser.js';
 import { packageRoot, Session, type CallResult } from '../../src/harness/session.js';
 import { windowTitled } from './helpers/windows.js';
 
@@ -73,23 +72,14 @@ function dialogTests(pid: () => number, buttons: { ok: string; cancel: string })
 }
 
 describe.skipIf(!haveFirefox)('Firefox: page dialogs (firefox-esr not installed)', () => {
+  let firefox: LaunchedBrowser;
   let app: LaunchedApp;
-  let profile: string;
   beforeAll(async () => {
-    profile = fs.mkdtempSync(path.join(os.tmpdir(), 'axpage-ff-dialogs-'));
-    app = await session.launch(
-      '/usr/bin/firefox-esr',
-      ['-no-remote', '-profile', profile, '--new-instance', PAGE],
-      {
-        name: 'firefox',
-        env: { MOZ_CRASHREPORTER_DISABLE: '1', GNOME_ACCESSIBILITY: '1' },
-        timeoutMs: 90_000,
-      },
-    );
+    firefox = await launchFirefox(session, PAGE);
+    app = firefox.app;
   }, 120_000);
   afterAll(async () => {
-    await app?.stop().catch(() => undefined);
-    if (profile) fs.rmSync(profile, { recursive: true, force: true });
+    await firefox?.stop();
   });
   dialogTests(() => app.pid, { ok: 'OK', cancel: 'Cancel' });
 });
@@ -112,7 +102,7 @@ function windowList(): string {
  * confirm would return false on its own).
  */
 describe.skipIf(!haveChromium)('Chromium: page dialogs (chromium not installed)', () => {
-  let chromium: LaunchedChromium;
+  let chromium: LaunchedBrowser;
   beforeAll(async () => {
     chromium = await launchChromium(session, PAGE);
   }, 120_000);

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, type LaunchedChromium } from '../../src/harness/chromium.js';
+import { launchChromium, type LaunchedBrowser } from '../../src/harness/browser.js';
 import { packageRoot, Session } from '../../src/harness/session.js';
 import { procStat } from '../../src/desktop/procs.js';
 
@@ -18,7 +18,7 @@ const PAGE = pathToFileURL(
 ).href;
 
 let session: Session;
-let chromium: LaunchedChromium;
+let chromium: LaunchedBrowser;
 let pid: number;
 
 /** The page's own report, as the title of Chromium's window (read with xprop by pid). */

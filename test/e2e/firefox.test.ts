@@ -8,21 +8,20 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { pollUntil, procStat } from '../../src/desktop/procs.js';
+import { FIREFOX, launchFirefox, type LaunchedBrowser } from '../../src/harness/browser.js';
 import { packageRoot, Session, type CallResult } from '../../src/harness/session.js';
 
-const FIREFOX = '/usr/bin/firefox-esr';
 const PAGE = path.join(packageRoot(), 'test', 'fixtures', 'web', 'form.html');
 const haveFirefox = fs.existsSync(FIREFOX);
 
 let session: Session;
+let browser: LaunchedBrowser;
 let firefox: LaunchedApp;
-let profile: string;
 
 const alive = (pid: number): boolean => {
   const st = procStat(pid);
@@ -68,21 +67,13 @@ function lineOf(r: CallResult, pattern: RegExp): string {
 beforeAll(async () => {
   if (!haveFirefox) return;
   session = await Session.start();
-  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'axpage-firefox-'));
-  firefox = await session.launch(
-    FIREFOX,
-    ['-no-remote', '-profile', profile, '--new-instance', `file://${PAGE}?items=60`],
-    {
-      name: 'firefox',
-      env: { MOZ_CRASHREPORTER_DISABLE: '1', GNOME_ACCESSIBILITY: '1' },
-      timeoutMs: 90_000,
-    },
-  );
+  browser = await launchFirefox(session, `file://${PAGE}?items=60`);
+  firefox = browser.app;
 }, 120_000);
 
 afterAll(async () => {
+  await browser?.stop();
   await session?.close();
-  if (profile) fs.rmSync(profile, { recursive: true, force: true });
 });
 
 describe.skipIf(!haveFirefox)('Firefox ESR (firefox-esr is not installed here)', () => {

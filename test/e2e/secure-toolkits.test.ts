@@ -12,13 +12,12 @@
  * unredacted grab checks: the bullets must be inside it.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { LaunchedApp } from '../../src/desktop/apps.js';
-import { launchChromium, type LaunchedChromium } from '../../src/harness/chromium.js';
+import { launchChromium, launchFirefox, type LaunchedBrowser } from '../../src/harness/browser.js';
 import { packageRoot, Session, type CallResult } from '../../src/harness/session.js';
 import type { Rect } from '../../src/model/element.js';
 import { X11 } from '../../src/platform/linux/x11.js';
@@ -152,23 +151,14 @@ function frameInTree(r: CallResult, pattern: RegExp): Rect {
 }
 
 describe.skipIf(!haveFirefox)('Firefox: a web password field (firefox-esr not installed)', () => {
+  let firefox: LaunchedBrowser;
   let app: LaunchedApp;
-  let profile: string;
   beforeAll(async () => {
-    profile = fs.mkdtempSync(path.join(os.tmpdir(), 'axpage-ff-secret-'));
-    app = await session.launch(
-      '/usr/bin/firefox-esr',
-      ['-no-remote', '-profile', profile, '--new-instance', PAGE],
-      {
-        name: 'firefox',
-        env: { MOZ_CRASHREPORTER_DISABLE: '1', GNOME_ACCESSIBILITY: '1' },
-        timeoutMs: 90_000,
-      },
-    );
+    firefox = await launchFirefox(session, PAGE);
+    app = firefox.app;
   }, 120_000);
   afterAll(async () => {
-    await app?.stop().catch(() => undefined);
-    if (profile) fs.rmSync(profile, { recursive: true, force: true });
+    await firefox?.stop();
   });
 
   it('is filled in a screenshot taken before any walk', async () => {
@@ -184,7 +174,7 @@ describe.skipIf(!haveFirefox)('Firefox: a web password field (firefox-esr not in
 });
 
 describe.skipIf(!haveChromium)('Chromium: a web password field (chromium not installed)', () => {
-  let chromium: LaunchedChromium;
+  let chromium: LaunchedBrowser;
   beforeAll(async () => {
     chromium = await launchChromium(session, PAGE);
   }, 120_000);
