@@ -97,14 +97,13 @@ afterAll(async () => {
 
 /** `axpage view <target>` as a child process, once it has printed its URL. */
 async function startView(
-  target: string,
+  target: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ child: ChildProcess; exit: Promise<number | null>; url: string }> {
   const child = spawn(
     process.execPath,
-    [path.join(packageRoot(), 'dist', 'cli.js'), 'view', target],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+    [path.join(packageRoot(), 'dist', 'cli.js'), 'view', ...(target === undefined ? [] : [target])],
+    { stdio: ['ignore', 'pipe', 'pipe'], env },
   );
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
@@ -392,6 +391,27 @@ describe.skipIf(!haveChromium)('axpage view in Chromium', () => {
   it('stops on SIGTERM', async () => {
     process.kill(view!.pid!, 'SIGTERM');
     expect(await viewExit).toBe(0);
+  });
+
+  it('with no argument serves the dir AXPAGE_OUT names, through its newest log', async () => {
+    const dir = path.dirname(log);
+    const other = await startView(undefined, { ...process.env, AXPAGE_OUT: dir });
+    try {
+      const token = new URL(other.url).searchParams.get('t')!;
+      const res = await fetch(new URL('/api/calls', other.url), {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { total: number; calls: Array<{ tool: string }> };
+      const logged = fs.readFileSync(log, 'utf8').trim().split('\n');
+      expect(body.total).toBe(logged.length);
+      expect(body.calls.map((c) => c.tool)).toEqual(
+        logged.slice(0, body.calls.length).map((l) => (JSON.parse(l) as { tool: string }).tool),
+      );
+    } finally {
+      other.child.kill('SIGTERM');
+      await other.exit;
+    }
   });
 });
 
