@@ -50,24 +50,35 @@ describe('fast walk = slow walk, byte for byte', () => {
     await desktop?.stop();
   });
 
-  async function compare(cmd: string, args: string[] = []): Promise<Snapshot> {
+  interface Compared {
+    slow: Snapshot;
+    /** Calls of the fast first walk, by member. */
+    firstCalls: Map<string, number>;
+  }
+
+  async function compare(
+    cmd: string,
+    args: string[] = [],
+    prepare?: (bus: AtspiBus, app: at.AppRef, s: Snapshot) => Promise<void>,
+  ): Promise<Compared> {
     const app = await desktop.launch(cmd, args);
     apps.push(app);
     const fast = await connect();
     const ref = (await at.appRefForPid(fast, app.pid))!;
-    // Let the app finish its start-up (late children, focus) before the states are compared.
-    let before = '';
-    for (let i = 0; i < 20; i++) {
-      const now = rendered(await at.snapshotApp(fast, ref, FULL));
-      if (now === before) break;
-      before = now;
-      await new Promise((r) => setTimeout(r, 300));
+    if (prepare) {
+      await waitStable(fast, ref);
+      await prepare(fast, ref, await at.snapshotApp(fast, ref, FULL));
     }
-    const first = await at.snapshotApp(await connect(), ref, FULL);
+    await waitStable(fast, ref);
+    const firstCalls = new Map<string, number>();
+    const first = await at.snapshotApp(await connect(), ref, FULL, {
+      onCall: (_p, _i, member) => firstCalls.set(member, (firstCalls.get(member) ?? 0) + 1),
+    });
     const warm = await at.snapshotApp(fast, ref, FULL);
     const slow = await at.snapshotApp(await connect(), ref, FULL, {
       cache: false,
       peerToPeer: false,
+      treeViewLayout: false,
     });
     expect(first.method).toBe('atspi-cache+live');
     expect(slow.method).toBe('atspi-walk');
@@ -75,24 +86,91 @@ describe('fast walk = slow walk, byte for byte', () => {
     const expected = rendered(slow);
     expect(rendered(first)).toBe(expected);
     expect(rendered(warm)).toBe(expected);
-    return slow;
+    return { slow, firstCalls };
   }
 
+  /** Lets the app finish what it is doing (start-up, a scroll) before states are compared. */
+  async function waitStable(bus: AtspiBus, ref: at.AppRef): Promise<void> {
+    let before = '';
+    for (let i = 0; i < 20; i++) {
+      const now = rendered(await at.snapshotApp(bus, ref, FULL));
+      if (now === before) return;
+      before = now;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
+
+  /**
+   * Scrolls a GTK3 tree view to the cell named `name`: focusing a cell puts the tree view's
+   * cursor on its row, and GTK scrolls the cursor row into view.
+   */
+  async function scrollToCell(bus: AtspiBus, s: Snapshot, name: string): Promise<void> {
+    const cell = s.elements.find((e) => e.nativeRole === 'table cell' && e.name === name);
+    if (!cell) throw new Error(`no cell named ${name}`);
+    const slash = cell.id.indexOf('/');
+    await bus.call(
+      cell.id.slice(0, slash),
+      cell.id.slice(slash),
+      'org.a11y.atspi.Component',
+      'GrabFocus',
+    );
+  }
+
+  /** The cells of the rows in view: those with a frame. */
+  const placedCells = (s: Snapshot) =>
+    s.elements.filter((e) => e.nativeRole === 'table cell' && e.frame).map((e) => e.name);
+
   it('gtk3-widget-factory', async () => {
-    const s = await compare('gtk3-widget-factory');
+    const { slow: s } = await compare('gtk3-widget-factory');
     expect(s.elements.length).toBeGreaterThan(100);
   }, 180_000);
 
   it('gtk3-demo', async () => {
-    const s = await compare('gtk3-demo');
+    const { slow: s } = await compare('gtk3-demo');
     expect(s.elements.some((e) => e.nativeRole === 'table cell')).toBe(true);
   }, 180_000);
 
   it(`zenity --list of ${ROWS} rows`, async () => {
     const rows = Array.from({ length: ROWS }, (_, i) => `row ${i + 1}`);
-    const s = await compare('zenity', ['--list', '--column=A', ...rows]);
+    const { slow: s, firstCalls } = await compare('zenity', ['--list', '--column=A', ...rows]);
     expect(s.elements.filter((e) => e.nativeRole === 'table cell').map((e) => e.name)).toEqual(
       rows,
     );
+    // The layout reading was used: frames asked only around the rows in view, and role,
+    // interfaces and actions once for the column, not per cell.
+    expect(placedCells(s)[0]).toBe('row 1');
+    expect(firstCalls.get('GetExtents') ?? 0).toBeLessThan(200);
+    expect(firstCalls.get('GetRole') ?? 0).toBeLessThan(200);
+    expect(firstCalls.get('GetInterfaces') ?? 0).toBeLessThan(200);
+  }, 300_000);
+
+  it(`zenity --list of ${ROWS} rows scrolled to the middle`, async () => {
+    const rows = Array.from({ length: ROWS }, (_, i) => `row ${i + 1}`);
+    const { slow: s, firstCalls } = await compare(
+      'zenity',
+      ['--list', '--column=A', ...rows],
+      (bus, _app, snap) => scrollToCell(bus, snap, 'row 1500'),
+    );
+    const placed = placedCells(s);
+    expect(placed).toContain('row 1500');
+    expect(placed).not.toContain('row 1');
+    expect(firstCalls.get('GetExtents') ?? 0).toBeLessThan(200);
+  }, 300_000);
+
+  it('zenity --list --checklist: three columns (toggle, text, hidden), scrolled', async () => {
+    const n = 400;
+    const args = ['--list', '--checklist', '--column=Pick', '--column=Name', '--column=Key'];
+    args.push('--hide-column=3', '--print-column=2');
+    for (let i = 1; i <= n; i++) args.push(i % 3 === 0 ? 'TRUE' : 'FALSE', `name ${i}`, `k${i}`);
+    const { slow: s, firstCalls } = await compare('zenity', args, (bus, _app, snap) =>
+      scrollToCell(bus, snap, 'name 250'),
+    );
+    const cells = s.elements.filter((e) => e.nativeRole === 'table cell');
+    // Two visible columns: a toggle cell and a text cell per row; the hidden one is no child.
+    expect(cells).toHaveLength(2 * n);
+    expect(cells.filter((c) => c.flags.includes('checked'))).toHaveLength(Math.floor(n / 3));
+    expect(cells.some((c) => c.name === 'k1')).toBe(false);
+    expect(placedCells(s)).toContain('name 250');
+    expect(firstCalls.get('GetExtents') ?? 0).toBeLessThan(2 * n);
   }, 300_000);
 });

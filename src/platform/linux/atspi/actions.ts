@@ -282,15 +282,10 @@ export async function readElement(bus: AtspiBus, id: string): Promise<Element> {
   if (isGtk4Bus(t.ref[0])) t.basics.states = gtk4States(t.basics.states, !top);
   const [extras, parentRole] = await Promise.all([
     actionsOneByOne(bus, t.ref[0]).then((oneByOne) =>
-      readExtras(
-        call,
-        t.ref,
-        t.role,
-        t.basics,
-        t.basics.accessibleId === undefined,
-        undefined,
-        oneByOne,
-      ),
+      readExtras(call, t.ref, t.role, t.basics, {
+        readId: t.basics.accessibleId === undefined,
+        actionsOneByOne: oneByOne,
+      }),
     ),
     parentRoleOf(bus, t.basics.parent),
   ]);

@@ -20,8 +20,9 @@ export class WalkStopped extends Error {
 interface Task {
   priority: Priority;
   seq: number;
-  start: () => void;
-  cancel: (err: Error) => void;
+  fn: () => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
 }
 
 export function comparePriority(a: Priority, b: Priority): number {
@@ -65,26 +66,16 @@ export class CallQueue {
       p.then(this.settled, this.settled);
       return p;
     }
+    // One task object and one promise per queued call: a 3,000-row table queues thousands,
+    // and their garbage was a good part of the walk's CPU.
     return new Promise<T>((resolve, reject) => {
-      const task: Task = {
+      this.push({
         priority,
         seq: this.seq++,
-        start: () => {
-          this.inFlight++;
-          let p: Promise<T>;
-          try {
-            p = fn();
-          } catch (err) {
-            p = Promise.reject(err);
-          }
-          p.then(resolve, reject).finally(() => {
-            this.inFlight--;
-            this.pump();
-          });
-        },
-        cancel: reject,
-      };
-      this.push(task);
+        fn,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
       this.pump();
     });
   }
@@ -94,17 +85,37 @@ export class CallQueue {
     this.pump();
   };
 
+  private start(task: Task): void {
+    this.inFlight++;
+    let p: Promise<unknown>;
+    try {
+      p = task.fn();
+    } catch (err) {
+      p = Promise.reject(err);
+    }
+    p.then(
+      (value) => {
+        task.resolve(value);
+        this.settled();
+      },
+      (err: unknown) => {
+        task.reject(err);
+        this.settled();
+      },
+    );
+  }
+
   /** Rejects everything queued (calls in flight finish on their own) and refuses new work. */
   stop(reason: string): void {
     if (this.stopReason !== null) return;
     this.stopReason = reason;
     const err = new WalkStopped(reason);
-    for (const t of this.heap.splice(0)) t.cancel(err);
+    for (const t of this.heap.splice(0)) t.reject(err);
   }
 
   private pump(): void {
     while (this.inFlight < this.limit && this.heap.length > 0 && this.stopReason === null) {
-      this.pop().start();
+      this.start(this.pop());
     }
   }
 
@@ -115,7 +126,7 @@ export class CallQueue {
     while (i > 0) {
       const p = (i - 1) >> 1;
       if (!before(h[i], h[p])) break;
-      [h[i], h[p]] = [h[p], h[i]];
+      swap(h, i, p);
       i = p;
     }
   }
@@ -134,10 +145,17 @@ export class CallQueue {
         if (l < h.length && before(h[l], h[m])) m = l;
         if (r < h.length && before(h[r], h[m])) m = r;
         if (m === i) break;
-        [h[i], h[m]] = [h[m], h[i]];
+        swap(h, i, m);
         i = m;
       }
     }
     return top;
   }
+}
+
+/** In place: a destructuring swap allocates an array per step. */
+function swap(h: Task[], i: number, j: number): void {
+  const t = h[i];
+  h[i] = h[j];
+  h[j] = t;
 }

@@ -19,6 +19,11 @@ import { isQtBridge, plainText } from './qt.js';
 import { flagsFor, hasState, STATE } from './states.js';
 import type { StateBits } from './states.js';
 
+/**
+ * One method call. `urgent`: a call whose answer decides what else to ask (an element's
+ * basics, a container's children); a connection that can sends it ahead of the calls
+ * queued in the same tick, since an app answers in the order it receives.
+ */
 export type CallFn = (
   dest: string,
   path: string,
@@ -26,6 +31,7 @@ export type CallFn = (
   member: string,
   signature?: string,
   body?: unknown[],
+  urgent?: boolean,
 ) => Promise<unknown[]>;
 
 export const IFACE = {
@@ -36,6 +42,7 @@ export const IFACE = {
   Component: ATSPI + 'Component',
   EditableText: ATSPI + 'EditableText',
   Text: ATSPI + 'Text',
+  Table: ATSPI + 'Table',
   Value: ATSPI + 'Value',
 } as const;
 
@@ -105,12 +112,24 @@ export function actionKey(role: number, states: StateBits): string {
  */
 const LASTING_ROLES = new Set(['table cell', 'list item', 'tree item', 'table row']);
 
+/** What the caller already knows about an element before reading its basics. */
+export interface BasicsHints {
+  /** What an earlier walk learned about the same object (see Lasting). */
+  known?: Lasting;
+  /** Whether the app runs Qt's bridge (no GetAll); asked per call when not given. */
+  qt?: boolean;
+}
+
 /**
  * Role, name, description, states, interfaces and child count: 4 concurrent calls, 3 when
  * `known` gives the interfaces (asked after all if the role is not the one remembered),
  * 2 when it also gives a lasting role (LASTING_ROLES).
  */
-export async function readBasics(call: CallFn, ref: ObjectRef, known?: Lasting): Promise<Basics> {
+export async function readBasics(
+  call: CallFn,
+  ref: ObjectRef,
+  { known, qt }: BasicsHints = {},
+): Promise<Basics> {
   const [dest, path] = ref;
   const readIfaces = () =>
     call(dest, path, IFACE.Accessible, 'GetInterfaces').then(([i]) => new Set(i as string[]));
@@ -119,7 +138,7 @@ export async function readBasics(call: CallFn, ref: ObjectRef, known?: Lasting):
     lastingRole !== undefined
       ? Promise.resolve([lastingRole])
       : call(dest, path, IFACE.Accessible, 'GetRole'),
-    readAccessibleProps(call, ref),
+    readAccessibleProps(call, ref, qt),
     call(dest, path, IFACE.Accessible, 'GetState'),
     known ? Promise.resolve(known.ifaces) : readIfaces(),
   ]);
@@ -144,10 +163,14 @@ interface AccessibleProps {
   parent?: ObjectRef;
 }
 
-async function readAccessibleProps(call: CallFn, ref: ObjectRef): Promise<AccessibleProps> {
+async function readAccessibleProps(
+  call: CallFn,
+  ref: ObjectRef,
+  qt: boolean | undefined,
+): Promise<AccessibleProps> {
   const [dest, path] = ref;
   // GetAll crashes a Qt app (qt.ts).
-  if (!noGetAll.has(dest) && !(await isQtBridge(call, dest))) {
+  if (!noGetAll.has(dest) && !(qt ?? (await isQtBridge(call, dest)))) {
     try {
       const [all] = (await call(dest, path, PROPS, 'GetAll', 's', [IFACE.Accessible])) as [
         Record<string, { value: unknown }>,
@@ -187,6 +210,11 @@ export function frameOf(ext: readonly number[] | undefined): Rect | undefined {
   const [x, y, w, h] = ext;
   if (x === INT_MIN || y === INT_MIN || w < 0 || h < 0) return undefined;
   return { x, y, w, h };
+}
+
+/** The element's frame in screen coordinates, as GetExtents answers it. */
+export function askExtents(call: CallFn, [dest, path]: ObjectRef): Promise<unknown[]> {
+  return call(dest, path, IFACE.Component, 'GetExtents', 'u', [COORD_SCREEN]);
 }
 
 export function isSecure(nativeRole: string): boolean {
@@ -317,34 +345,52 @@ export interface Extras {
   accessibleId?: string;
 }
 
+/** How `readExtras` reads one element beyond its interfaces. */
+export interface ExtrasOptions {
+  /** Also read AccessibleId (the cache does not carry it). */
+  readId: boolean;
+  /** The action names remembered for this object in this role and state set (see Lasting). */
+  knownActions?: string[];
+  /** The app's toolkit must not be sent GetActions (see gecko.ts). */
+  actionsOneByOne?: boolean;
+  /**
+   * A GetExtents reply asked for before the states were known (a warm walk asks it with the
+   * basics, saving a round trip); used only if the element turns out SHOWING, as an asked
+   * one would be.
+   */
+  extents?: Promise<unknown[]>;
+  /** The frame is known to be unplaced (INT_MIN) without asking (see shown-rows.ts). */
+  unplaced?: boolean;
+}
+
 /**
  * The interface-dependent reads, all concurrent; each one that fails (an object that went
  * away mid-walk, a toolkit that half-implements an interface) just stays empty.
- * `readId`: also read AccessibleId (the cache does not carry it). `knownActions`: the action
- * names remembered for this object in this role and state set (see Lasting).
  */
 export async function readExtras(
   call: CallFn,
   ref: ObjectRef,
   nativeRole: string,
   b: Basics,
-  readId: boolean,
-  knownActions?: string[],
-  actionsOneByOne = false,
+  { readId, knownActions, actionsOneByOne = false, extents, unplaced }: ExtrasOptions,
 ): Promise<Extras> {
-  const [dest, path] = ref;
   const out: Extras = { actions: [] };
   const jobs: Array<Promise<unknown>> = [];
   // A widget that is not SHOWING (scrolled out, unmapped, on a hidden page) has no useful
   // frame: GTK answers INT_MIN. Skipping the call saves thousands in a long table.
-  if (b.ifaces.has(IFACE.Component) && hasState(b.states, STATE.SHOWING)) {
+  const showing = b.ifaces.has(IFACE.Component) && hasState(b.states, STATE.SHOWING);
+  if (showing && unplaced) {
+    out.unplaced = true; // what GetExtents would have answered
+  } else if (showing) {
     jobs.push(
-      call(dest, path, IFACE.Component, 'GetExtents', 'u', [COORD_SCREEN]).then(([ext]) => {
+      (extents ?? askExtents(call, ref)).then(([ext]) => {
         out.frame = frameOf(ext as number[]);
         // SHOWING yet no position: GTK3 says so for cells of a hidden tree-view column.
         if (!out.frame) out.unplaced = true;
       }),
     );
+  } else {
+    extents?.catch(() => undefined); // not needed after all: its failure is no one's concern
   }
   if (wantsText(nativeRole, b)) {
     jobs.push(

@@ -45,15 +45,21 @@ import { CallQueue } from './queue.js';
 import type { Priority } from './queue.js';
 import {
   actionKey,
+  askExtents,
   getProp,
   IFACE,
   isTopLevelParent,
+  directCall,
+  readActionNames,
   readBasics,
   readExtras,
   toElement,
 } from './read.js';
 import type { Basics, CallFn, Extras, Lasting } from './read.js';
+import { isQtToolkitName } from './qt.js';
+import { SHOWN_ROWS_MIN_CHILDREN, treeViewLayout } from './shown-rows.js';
 import { hasState, STATE } from './states.js';
+import { toolkitName } from './toolkit.js';
 import { fastCall } from './wire.js';
 
 /**
@@ -90,6 +96,12 @@ interface Node {
   children: Node[];
   /** Set once every extra read settled (before the walk stopped). */
   extras?: Extras;
+  /** A GetExtents asked before the basics came (see fetchAndVisit), until readExtras takes it. */
+  extents?: Promise<unknown[]>;
+  /** Its frame is known to be unplaced without asking: a row out of view (shown-rows.ts). */
+  unplaced?: boolean;
+  /** What its column's first cell is, for a cell no walk has seen yet (columnTemplates). */
+  template?: Lasting;
 }
 
 interface Cache {
@@ -251,9 +263,23 @@ class Walk {
   /** How calls travel: the lean wire connection when available (see wire.ts). */
   send: CallFn = (d, p, i, m, s, b) => this.bus.call(d, p, i, m, s, b);
 
-  callAt(key: Priority): CallFn {
+  /** The app runs Qt's bridge (see qt.ts); undefined until the setup asked. */
+  qt: boolean | undefined;
+  /**
+   * The app runs GTK 3, whose tree views lay out their cells as shown-rows.ts expects (false
+   * also when the tuning turns that reading off).
+   */
+  gtk3 = false;
+
+  /** Calls in tree order through the queue; `urgent` ones go out first in their tick. */
+  callAt(key: Priority, urgent = false): CallFn {
     return (dest, path, iface, member, signature, body) =>
-      this.q.run(key, () => this.send(dest, path, iface, member, signature, body));
+      this.q.run(key, () => this.send(dest, path, iface, member, signature, body, urgent));
+  }
+
+  /** Reads an element's basics; their answers decide what else to ask, so they go first. */
+  basicsOf(ref: ObjectRef, key: Priority, known = this.known(ref)): Promise<Basics> {
+    return readBasics(this.callAt(key, true), ref, { known, qt: this.qt });
   }
 
   truncate(reason: string): void {
@@ -266,18 +292,23 @@ class Walk {
   /** Counts a pending job; the walk is done when none is left. */
   track(p: Promise<unknown>): void {
     this.pending++;
-    p.catch((err: unknown) => {
-      if (appLeft(err)) {
-        // Nothing more can be read: stop issuing calls that can only fail.
-        this.appLeft = true;
-        this.q.stop(TRUNCATED_APP_EXITED);
-      } else if (err instanceof AtspiTimeoutError) {
-        this.truncate(`the app did not answer a read within ${err.ms} ms`);
-      }
-    }).finally(() => {
-      if (--this.pending === 0) this.onIdle?.();
-    });
+    p.then(this.jobDone, this.jobFailed);
   }
+
+  private readonly jobDone = (): void => {
+    if (--this.pending === 0) this.onIdle?.();
+  };
+
+  private readonly jobFailed = (err: unknown): void => {
+    if (appLeft(err)) {
+      // Nothing more can be read: stop issuing calls that can only fail.
+      this.appLeft = true;
+      this.q.stop(TRUNCATED_APP_EXITED);
+    } else if (err instanceof AtspiTimeoutError) {
+      this.truncate(`the app did not answer a read within ${err.ms} ms`);
+    }
+    this.jobDone();
+  };
 
   idle(): Promise<void> {
     if (this.pending === 0) return Promise.resolve();
@@ -309,10 +340,18 @@ class Walk {
     return n;
   }
 
-  /** Reads a live node's basics, then visits it. */
+  /**
+   * Reads a live node's basics, then visits it. An object known (from an earlier walk
+   * or its column's template) to have a Component gets its frame asked with the basics (one
+   * round trip less per live cell); used only if the states say SHOWING, as in any walk.
+   */
   fetchAndVisit(n: Node): void {
+    const known = this.known(n.ref) ?? n.template;
+    if (known?.ifaces.has(IFACE.Component) && !n.unplaced) {
+      n.extents = askExtents(this.callAt(n.key), n.ref);
+    }
     this.track(
-      readBasics(this.callAt(n.key), n.ref, this.known(n.ref)).then((b) => {
+      this.basicsOf(n.ref, n.key, known).then((b) => {
         if (this.q.stopped) return;
         n.basics = b;
         this.visit(n);
@@ -337,21 +376,27 @@ class Walk {
     // The cache has no AccessibleId; live reads got it free with GetAll.
     const readId = b.accessibleId === undefined && !this.skipIds;
     const id = formatId(n.ref[0], n.ref[1]);
-    const known = this.memo.get(id);
+    const known = this.memo.get(id) ?? n.template;
     const key = actionKey(b.role, b.states);
     const knownActions =
       known?.role === b.role && known.actionKey === key ? known.actions : undefined;
+    const extents = n.extents;
+    n.extents = undefined;
     this.track(
-      readExtras(this.callAt(n.key), n.ref, native, b, readId, knownActions, this.oneByOne).then(
-        (x) => {
-          if (this.q.stopped) return;
-          n.extras = x;
-          const learned: Lasting = { role: b.role, ifaces: b.ifaces };
-          const actions = x.actionsRead ? x.actions : knownActions;
-          if (actions) Object.assign(learned, { actionKey: key, actions: [...actions] });
-          this.learned.set(id, learned);
-        },
-      ),
+      readExtras(this.callAt(n.key), n.ref, native, b, {
+        readId,
+        knownActions,
+        actionsOneByOne: this.oneByOne,
+        extents,
+        unplaced: n.unplaced,
+      }).then((x) => {
+        if (this.q.stopped) return;
+        n.extras = x;
+        const learned: Lasting = { role: b.role, ifaces: b.ifaces };
+        const actions = x.actionsRead ? x.actions : knownActions;
+        if (actions) Object.assign(learned, { actionKey: key, actions: [...actions] });
+        this.learned.set(id, learned);
+      }),
     );
     if (b.childCount === 0) return;
     if (n.depth >= this.opts.maxDepth) {
@@ -381,7 +426,7 @@ class Walk {
 
   /** The node's children as the toolkit lists them; undefined once the walk has stopped. */
   private async childrenOf(n: Node): Promise<ObjectRef[] | undefined> {
-    const [refs] = (await this.callAt(n.key)(
+    const [refs] = (await this.callAt(n.key, true)(
       n.ref[0],
       n.ref[1],
       IFACE.Accessible,
@@ -417,19 +462,94 @@ class Walk {
     );
   }
 
+  /**
+   * What the first-row cell of each column of a GTK3 tree view is, for its other cells: GTK3
+   * makes every cell of a column from the column's renderers (gtktreeviewaccessible.c), so
+   * they share role, interfaces and, in the same states, action names. A walk that has not
+   * seen the table's cells yet then asks those three once per column instead of once per
+   * cell (9,000 calls in a 3,000-row list). Undefined for a column whose cell could not be
+   * read (its cells are read in full).
+   */
+  private async columnTemplates(
+    n: Node,
+    refs: readonly ObjectRef[],
+    columns: number,
+  ): Promise<Array<Lasting | undefined>> {
+    const call = this.callAt(n.key, true);
+    return Promise.all(
+      Array.from({ length: columns }, async (_, c): Promise<Lasting | undefined> => {
+        const ref = refs[columns + c];
+        const remembered = this.known(ref);
+        if (remembered || !ref || ref[1] === NULL_PATH) return remembered;
+        try {
+          const b = await readBasics(call, ref, { qt: this.qt });
+          const template: Lasting = { role: b.role, ifaces: b.ifaces };
+          if (b.ifaces.has(IFACE.Action) && !this.oneByOne) {
+            template.actionKey = actionKey(b.role, b.states);
+            template.actions = await readActionNames(call, ref);
+          }
+          return template;
+        } catch {
+          return undefined;
+        }
+      }),
+    );
+  }
+
+  /** A big GTK3 tree view in view: worth finding its rows in view first (shown-rows.ts). */
+  private isBigTreeView(n: Node, children: number): boolean {
+    if (children < SHOWN_ROWS_MIN_CHILDREN || !this.gtk3) return false;
+    const b = n.basics!;
+    const native = roleName(b.role);
+    return (
+      (native === 'table' || native === 'tree table') &&
+      b.ifaces.has(IFACE.Table) &&
+      b.ifaces.has(IFACE.Component) &&
+      hasState(b.states, STATE.SHOWING)
+    );
+  }
+
   /** GetChildren, then each child from the cache when it is there, else read live. */
   async expandLive(n: Node): Promise<void> {
     const refs = await this.childrenOf(n);
     if (!refs) return;
     if (n.basics!.childCount < 0) n.basics!.childCount = refs.length;
+    const layout = this.isBigTreeView(n, refs.length)
+      ? await treeViewLayout(this.callAt(n.key, true), n.ref, refs)
+      : undefined;
+    const templates = layout ? await this.columnTemplates(n, refs, layout.columns) : undefined;
+    if (this.q.stopped) return;
     refs.forEach((ref, i) => {
       if (ref[1] === NULL_PATH) return; // a toolkit's placeholder for a child it lost
       if (!this.admit(formatId(ref[0], ref[1]))) return;
       const child = this.node(ref, n, [...n.key, i], n.depth + 1, false);
+      if (layout?.outOfView(i)) child.unplaced = true;
+      if (templates && layout && i >= layout.columns) {
+        child.template = templates[i % layout.columns];
+      }
       n.children.push(child);
       if (child.basics) this.visit(child);
       else this.fetchAndVisit(child);
     });
+  }
+
+  private topLevels?: Promise<unknown[]>;
+
+  /** Always listed live (one call): the cache's order of top-levels is not the toolkit's. */
+  listTopLevels(): Promise<unknown[]> {
+    if (!this.topLevels) {
+      this.topLevels = this.send(
+        this.app.bus,
+        this.app.path,
+        IFACE.Accessible,
+        'GetChildren',
+        undefined,
+        undefined,
+        true,
+      );
+      this.topLevels.catch(() => undefined); // awaited by roots(); a failed setup never gets there
+    }
+    return this.topLevels;
   }
 
   /** Top-level windows (or the rootId element) with their basics, ordered by importance. */
@@ -444,26 +564,20 @@ class Walk {
       }
       const n = this.node(ref, null, [0], 0, false);
       if (!n.basics) {
-        n.basics = await readBasics(this.callAt([]), ref, this.known(ref)).catch((err: Error) => {
+        n.basics = await this.basicsOf(ref, []).catch((err: Error) => {
           throw new AtspiCallError(`element ${rootId} cannot be read (gone?): ${err.message}`);
         });
       }
       n.topLevel = isTopLevelParent(n.basics.parent);
       return [n];
     }
-    // Always listed live (one call): the cache's order of top-levels is not the toolkit's.
-    const [children] = await this.send(
-      this.app.bus,
-      this.app.path,
-      IFACE.Accessible,
-      'GetChildren',
-    );
+    const [children] = await this.listTopLevels();
     const refs = (children as ObjectRef[]).filter((r) => r[1] !== NULL_PATH);
     const tops = await Promise.all(
       refs.map(async (ref) => {
         const n = this.node(ref, null, [], 0, true);
         if (!n.basics) {
-          n.basics = await readBasics(this.callAt([]), ref, this.known(ref)).catch(() => undefined);
+          n.basics = await this.basicsOf(ref, []).catch(() => undefined);
         }
         return n;
       }),
@@ -588,6 +702,12 @@ export interface WalkTuning {
   onCall?: (path: string, iface: string, member: string) => void;
   /** Calls in flight at once (default MAX_IN_FLIGHT); the bench compares settings with it. */
   maxInFlight?: number;
+  /**
+   * Read big GTK3 tree views by their layout (default true): no frame asked for cells of
+   * rows out of view, role, interfaces and actions of new cells taken from their column's
+   * first cell (see shown-rows.ts, Walk.columnTemplates). False asks every cell everything.
+   */
+  treeViewLayout?: boolean;
 }
 
 /**
@@ -660,24 +780,30 @@ async function walkOnce(
   };
 
   const setup = (async () => {
-    const [address, oneByOne] = await Promise.all([
+    const [address, oneByOne, toolkit] = await Promise.all([
       wakeBridge(bus, app),
       actionsOneByOne(bus, app.bus),
+      toolkitName(directCall(bus), app.bus),
     ]);
     walk.oneByOne = oneByOne;
+    // An app that did not say is asked again per element, as a read-back does.
+    if (toolkit) walk.qt = isQtToolkitName(toolkit);
     const send = await fastCall(
       bus,
       tuning.peerToPeer === false ? undefined : { bus: app.bus, address },
     );
     const onCall = tuning.onCall;
     walk.send = onCall
-      ? (d, p, i, m, sig, b) => {
+      ? (d, p, i, m, sig, b, urgent) => {
           onCall(p, i, m);
-          return send(d, p, i, m, sig, b);
+          return send(d, p, i, m, sig, b, urgent);
         }
       : send;
     walk.gtk4 = await detectGtk4(walk.send, app);
+    walk.gtk3 = /^gtk$/i.test(toolkit.trim()) && !walk.gtk4 && tuning.treeViewLayout !== false;
     if (tuning.cache === false) return walk.roots();
+    // The top-levels are listed live anyway: ask while the app builds its cache.
+    if (!options.rootId) walk.listTopLevels();
     try {
       const [items] = (await walk.send(app.bus, CACHE_PATH, IFACE.Cache, 'GetItems')) as [
         CacheItem[],

@@ -413,6 +413,8 @@ const MAX_FIXED_FIELDS = 512;
 
 export class WireConnection {
   private readonly out = new Writer();
+  /** Urgent calls of this tick: written ahead of `out` (see CallFn). */
+  private readonly ahead = new Writer();
   private flushQueued = false;
   private serial = 1;
   private readonly pending = new Map<number, Pending>();
@@ -487,6 +489,7 @@ export class WireConnection {
     signature?: string,
     body?: unknown[],
     timeoutMs = 3000,
+    urgent = false,
   ): Promise<unknown[]> {
     if (this.closedReason !== null) {
       const what = describeCall(destination, path, iface, member);
@@ -495,7 +498,16 @@ export class WireConnection {
     const serial = this.serial++;
     if (this.serial > 0xfffffff0) this.serial = 1;
     try {
-      this.marshal(serial, destination, path, iface, member, signature, body);
+      this.marshal(
+        urgent ? this.ahead : this.out,
+        serial,
+        destination,
+        path,
+        iface,
+        member,
+        signature,
+        body,
+      );
     } catch (err) {
       return Promise.reject(err);
     }
@@ -539,6 +551,7 @@ export class WireConnection {
   }
 
   private marshal(
+    w: Writer,
     serial: number,
     destination: string,
     path: string,
@@ -547,7 +560,6 @@ export class WireConnection {
     signature: string | undefined,
     body: unknown[] | undefined,
   ): void {
-    const w = this.out;
     const start = w.len;
     try {
       const fixed = this.fixed(destination, iface, member, signature);
@@ -589,13 +601,16 @@ export class WireConnection {
 
   private flush(): void {
     this.flushQueued = false;
-    const w = this.out;
-    if (w.len === 0 || this.closedReason !== null) {
-      w.len = 0;
-      return;
+    const { ahead, out } = this;
+    const n = ahead.len + out.len;
+    if (n > 0 && this.closedReason === null) {
+      const chunk = Buffer.allocUnsafe(n);
+      ahead.buf.copy(chunk, 0, 0, ahead.len);
+      out.buf.copy(chunk, ahead.len, 0, out.len);
+      this.sock.write(chunk);
     }
-    this.sock.write(Buffer.from(w.buf.subarray(0, w.len)));
-    w.len = 0;
+    ahead.len = 0;
+    out.len = 0;
   }
 
   /** Decodes every whole message in place; keeps an incomplete tail for the next read. */
@@ -821,18 +836,18 @@ export async function fastCall(
     app ? peerFor(bus, app.bus, app.address) : Promise.resolve(null),
   ]);
   const viaBus: CallFn = conn
-    ? (d, p, i, m, s, b) => conn.call(d, p, i, m, s, b, bus.callTimeoutMs)
+    ? (d, p, i, m, s, b, urgent) => conn.call(d, p, i, m, s, b, bus.callTimeoutMs, urgent)
     : (d, p, i, m, s, b) => bus.call(d, p, i, m, s, b);
-  return (d, p, i, m, s, b) => {
+  return (d, p, i, m, s, b, urgent) => {
     if (bus.isClosed) {
       conn?.close();
       peer?.close();
       return Promise.reject(new BusClosedError(bus.address));
     }
     if (peer && !peer.closed && d === app!.bus) {
-      return peer.call(d, p, i, m, s, b, bus.callTimeoutMs);
+      return peer.call(d, p, i, m, s, b, bus.callTimeoutMs, urgent);
     }
-    return viaBus(d, p, i, m, s, b);
+    return viaBus(d, p, i, m, s, b, urgent);
   };
 }
 
