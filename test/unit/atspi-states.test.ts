@@ -244,6 +244,36 @@ describe('bounded priority queue', () => {
     expect(peak).toBe(2);
   });
 
+  it('starts queued calls in priority order, whether they came in order or not', async () => {
+    // A table's cells arrive in tree order (the queue's sorted run), other subtrees' calls
+    // in between and out of order (its heap): the start order is the priority order.
+    const q = new CallQueue(1);
+    let seed = 7;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const keys: number[][] = [];
+    for (let i = 0; i < 300; i++) keys.push([2, Math.floor(i / 3)]); // in order, with ties
+    for (let i = 0; i < 120; i++) {
+      const at = Math.floor(random() * keys.length);
+      keys.splice(at, 0, [Math.floor(random() * 4), Math.floor(random() * 100)]);
+    }
+    const started: number[] = [];
+    let release: () => void = () => undefined;
+    const gate = q.run([-1], () => new Promise<void>((r) => (release = r)));
+    const all = keys.map((k, i) =>
+      q.run(k, async () => {
+        started.push(i);
+      }),
+    );
+    release();
+    await gate;
+    await Promise.all(all);
+    const expected = keys
+      .map((k, i) => ({ k, i }))
+      .sort((a, b) => comparePriority(a.k, b.k) || a.i - b.i)
+      .map(({ i }) => i);
+    expect(started).toEqual(expected);
+  });
+
   it('stop() rejects what is queued and refuses new work', async () => {
     const q = new CallQueue(1);
     let release: () => void = () => undefined;

@@ -406,7 +406,8 @@ export async function readExtras(
     );
   }
   if (b.ifaces.has(IFACE.Action)) {
-    if (knownActions) out.actions = [...knownActions];
+    // Shared, not copied: nothing changes an element's action list after the walk.
+    if (knownActions) out.actions = knownActions;
     else {
       jobs.push(
         readActionNames(call, ref, actionsOneByOne).then((names) => {
@@ -424,6 +425,7 @@ export async function readExtras(
       ),
     );
   }
+  if (jobs.length === 0) return out; // a remembered cell out of view: nothing to ask
   await Promise.all(jobs.map((j) => j.catch(() => undefined)));
   return out;
 }

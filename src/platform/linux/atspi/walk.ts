@@ -86,6 +86,8 @@ type CacheItem = [
 
 interface Node {
   ref: ObjectRef;
+  /** formatId(ref), made once. */
+  id: string;
   key: Priority;
   depth: number;
   parent: Node | null;
@@ -327,9 +329,15 @@ class Walk {
     return true;
   }
 
-  node(ref: ObjectRef, parent: Node | null, key: Priority, depth: number, topLevel: boolean): Node {
-    const id = formatId(ref[0], ref[1]);
-    const n: Node = { ref, key, depth, parent, topLevel, children: [] };
+  node(
+    ref: ObjectRef,
+    parent: Node | null,
+    key: Priority,
+    depth: number,
+    topLevel: boolean,
+    id = formatId(ref[0], ref[1]),
+  ): Node {
+    const n: Node = { ref, id, key, depth, parent, topLevel, children: [] };
     const it = this.cache?.items.get(id);
     if (it) {
       n.basics = basicsFromCache(it);
@@ -346,7 +354,7 @@ class Walk {
    * round trip less per live cell); used only if the states say SHOWING, as in any walk.
    */
   fetchAndVisit(n: Node): void {
-    const known = this.known(n.ref) ?? n.template;
+    const known = this.memo.get(n.id) ?? n.template;
     if (known?.ifaces.has(IFACE.Component) && !n.unplaced) {
       n.extents = askExtents(this.callAt(n.key), n.ref);
     }
@@ -356,6 +364,42 @@ class Walk {
         n.basics = b;
         this.visit(n);
       }),
+    );
+  }
+
+  /**
+   * What to remember of an element for the next walk: what was known, when nothing new was
+   * learned (a big table's cells, walk after walk: no object per cell per walk).
+   */
+  private lasting(
+    known: Lasting | undefined,
+    b: Basics,
+    key: string,
+    actions: string[] | undefined,
+  ): Lasting {
+    if (
+      known &&
+      known.role === b.role &&
+      known.ifaces === b.ifaces &&
+      (actions === undefined || (known.actionKey === key && known.actions === actions))
+    ) {
+      return known;
+    }
+    const learned: Lasting = { role: b.role, ifaces: b.ifaces };
+    if (actions) Object.assign(learned, { actionKey: key, actions });
+    return learned;
+  }
+
+  /** fetchAndVisit once the queue has room for its calls (see CallQueue.defer). */
+  fetchWhenRoom(n: Node): void {
+    this.pending++;
+    this.q.defer(
+      n.key,
+      () => {
+        this.fetchAndVisit(n);
+        this.jobDone();
+      },
+      this.jobDone,
     );
   }
 
@@ -375,7 +419,7 @@ class Walk {
     const native = roleName(b.role);
     // The cache has no AccessibleId; live reads got it free with GetAll.
     const readId = b.accessibleId === undefined && !this.skipIds;
-    const id = formatId(n.ref[0], n.ref[1]);
+    const id = n.id;
     const known = this.memo.get(id) ?? n.template;
     const key = actionKey(b.role, b.states);
     const knownActions =
@@ -392,10 +436,7 @@ class Walk {
       }).then((x) => {
         if (this.q.stopped) return;
         n.extras = x;
-        const learned: Lasting = { role: b.role, ifaces: b.ifaces };
-        const actions = x.actionsRead ? x.actions : knownActions;
-        if (actions) Object.assign(learned, { actionKey: key, actions: [...actions] });
-        this.learned.set(id, learned);
+        this.learned.set(id, this.lasting(known, b, key, x.actionsRead ? x.actions : knownActions));
       }),
     );
     if (b.childCount === 0) return;
@@ -414,7 +455,7 @@ class Walk {
     if (n.cachedKids) {
       n.cachedKids.forEach((id, i) => {
         if (!this.admit(id)) return;
-        const child = this.node(parseId(id), n, [...n.key, i], n.depth + 1, false);
+        const child = this.node(parseId(id), n, [...n.key, i], n.depth + 1, false, id);
         n.children.push(child);
         this.visit(child);
       });
@@ -521,15 +562,16 @@ class Walk {
     if (this.q.stopped) return;
     refs.forEach((ref, i) => {
       if (ref[1] === NULL_PATH) return; // a toolkit's placeholder for a child it lost
-      if (!this.admit(formatId(ref[0], ref[1]))) return;
-      const child = this.node(ref, n, [...n.key, i], n.depth + 1, false);
+      const id = formatId(ref[0], ref[1]);
+      if (!this.admit(id)) return;
+      const child = this.node(ref, n, [...n.key, i], n.depth + 1, false, id);
       if (layout?.outOfView(i)) child.unplaced = true;
       if (templates && layout && i >= layout.columns) {
         child.template = templates[i % layout.columns];
       }
       n.children.push(child);
       if (child.basics) this.visit(child);
-      else this.fetchAndVisit(child);
+      else this.fetchWhenRoom(child);
     });
   }
 

@@ -84,6 +84,8 @@ function alignOf(t: string): number {
   }
 }
 
+const ONE_CHAR_SIGNATURES: string[] = [];
+
 /**
  * Decodes values from one message. `off` indexes `buf`; alignment is relative to `base`,
  * where the message starts (replies are decoded in place, several to a socket chunk).
@@ -189,6 +191,12 @@ export class Reader {
   sig(): string {
     const b = this.buf;
     const len = b[this.off];
+    if (len === 1) {
+      // Most variants hold a basic type: one shared string per type code, not one per value.
+      const code = b[this.off + 1];
+      this.off += 3;
+      return (ONE_CHAR_SIGNATURES[code] ??= String.fromCharCode(code));
+    }
     const start = this.off + 1;
     this.off = start + len + 1;
     return b.toString('latin1', start, start + len);
