@@ -78,7 +78,7 @@ describe('fast walk = slow walk, byte for byte', () => {
     const slow = await at.snapshotApp(await connect(), ref, FULL, {
       cache: false,
       peerToPeer: false,
-      treeViewLayout: false,
+      gtk3Shortcuts: false,
     });
     expect(first.method).toBe('atspi-cache+live');
     expect(slow.method).toBe('atspi-walk');

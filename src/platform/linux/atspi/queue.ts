@@ -5,10 +5,20 @@
  * key (sibling indices from the root), so when a cap or the time budget stops the walk,
  * what was read is close to a depth-first prefix: the elements that come first in the
  * tree file, in the windows that matter most.
+ *
+ * Two lanes. Structure calls (an element's basics, a container's children) decide what
+ * else to ask; bulk calls (frames, texts, action names) decide nothing. An app answers in
+ * the order it receives, so a structure call sent behind a hundred frames waits for all of
+ * them, and the next level of the tree waits for it. So bulk calls are held while
+ * structure calls are under way, for at most BULK_HOLD_MS at a time (a huge tree still
+ * gets complete elements early, in tree order, if the time budget cuts the walk).
  */
 
 /** Position key: a shorter key that is a prefix of another sorts first (parent before child). */
 export type Priority = readonly number[];
+
+/** Longest a bulk call waits for structure calls to finish before it goes out anyway. */
+export const BULK_HOLD_MS = 30;
 
 export class WalkStopped extends Error {
   constructor(reason: string) {
@@ -41,151 +51,49 @@ function before(a: Task, b: Task): boolean {
   return c < 0 || (c === 0 && a.seq < b.seq);
 }
 
-export class CallQueue {
+/**
+ * Tasks by priority: a binary heap, beside a plain run of tasks that were pushed in
+ * priority order (a big table queues its cells in tree order: an append costs one
+ * comparison where the heap cost a dozen). The next task is the earlier of the two heads.
+ */
+class PriorityList {
   private readonly heap: Task[] = [];
-  /**
-   * Tasks pushed in priority order, first at `runHead`: a big table queues its cells' calls
-   * in tree order, and an append here costs one comparison where the heap cost a dozen.
-   * The next task is the earlier of this run's first and the heap's top.
-   */
-  private run_: Task[] = [];
-  private runHead = 0;
-  private inFlight = 0;
-  private seq = 0;
-  private stopReason: string | null = null;
+  private run: Task[] = [];
+  private head = 0;
 
-  constructor(readonly limit = 256) {}
-
-  get stopped(): boolean {
-    return this.stopReason !== null;
+  get size(): number {
+    return this.heap.length + this.run.length - this.head;
   }
 
-  /** Runs `fn` when a slot is free and nothing of higher priority waits. */
-  run<T>(priority: Priority, fn: () => Promise<T>): Promise<T> {
-    if (this.stopReason !== null) return Promise.reject(new WalkStopped(this.stopReason));
-    if (this.inFlight < this.limit && this.waiting === 0) {
-      // A free slot and nobody waiting: start now, without a task and a wrapper promise
-      // (most calls of a small walk take this path).
-      this.inFlight++;
-      let p: Promise<T>;
-      try {
-        p = fn();
-      } catch (err) {
-        p = Promise.reject(err);
-      }
-      p.then(this.settled, this.settled);
-      return p;
-    }
-    // One task object and one promise per queued call: a 3,000-row table queues thousands,
-    // and their garbage was a good part of the walk's CPU.
-    return new Promise<T>((resolve, reject) => {
-      this.push({
-        priority,
-        seq: this.seq++,
-        fn,
-        resolve: resolve as (value: unknown) => void,
-        reject,
-      });
-      this.pump();
-    });
+  push(task: Task): void {
+    const run = this.run;
+    if (run.length === this.head || !before(task, run[run.length - 1])) run.push(task);
+    else this.pushHeap(task);
   }
 
-  /**
-   * Calls `begin` when its turn comes in priority order and a slot is free, or `cancel` if
-   * the queue stops first. A walk defers an element's reads this way instead of queueing
-   * them: their calls, promises and closures then exist only once they can be sent (a
-   * 3,000-row table otherwise holds thousands of each for the whole walk, and the garbage
-   * collector copied them again and again).
-   */
-  defer(priority: Priority, begin: () => void, cancel: (err: unknown) => void): void {
-    if (this.stopReason !== null) {
-      cancel(new WalkStopped(this.stopReason));
-      return;
+  /** The earliest task; only when size > 0. */
+  shift(): Task {
+    const run = this.run;
+    const fromRun =
+      run.length > this.head && (this.heap.length === 0 || before(run[this.head], this.heap[0]));
+    if (!fromRun) return this.popHeap();
+    const task = run[this.head++];
+    if (this.head === run.length) {
+      this.run = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > run.length) {
+      this.run = run.slice(this.head); // drop the taken head now and then
+      this.head = 0;
     }
-    if (this.inFlight < this.limit && this.waiting === 0) {
-      begin();
-      return;
-    }
-    this.push({ priority, seq: this.seq++, begin, resolve: noop, reject: cancel });
-    this.pump();
+    return task;
   }
 
-  private readonly settled = (): void => {
-    this.inFlight--;
-    this.pump();
-  };
-
-  private start(task: Task): void {
-    if (task.begin) {
-      task.begin();
-      return;
-    }
-    this.inFlight++;
-    let p: Promise<unknown>;
-    try {
-      p = task.fn!();
-    } catch (err) {
-      p = Promise.reject(err);
-    }
-    p.then(
-      (value) => {
-        task.resolve(value);
-        this.settled();
-      },
-      (err: unknown) => {
-        task.reject(err);
-        this.settled();
-      },
-    );
-  }
-
-  /** Rejects everything queued (calls in flight finish on their own) and refuses new work. */
-  stop(reason: string): void {
-    if (this.stopReason !== null) return;
-    this.stopReason = reason;
-    const err = new WalkStopped(reason);
-    const queued = [...this.heap.splice(0), ...this.run_.slice(this.runHead)];
-    this.run_ = [];
-    this.runHead = 0;
-    for (const t of queued) t.reject(err);
-  }
-
-  private get waiting(): number {
-    return this.heap.length + this.run_.length - this.runHead;
-  }
-
-  private pump(): void {
-    while (this.inFlight < this.limit && this.waiting > 0 && this.stopReason === null) {
-      this.start(this.next());
-    }
-  }
-
-  private push(task: Task): void {
-    const run = this.run_;
-    if (run.length === this.runHead || !before(task, run[run.length - 1])) {
-      run.push(task);
-      return;
-    }
-    this.pushHeap(task);
-  }
-
-  private next(): Task {
-    const run = this.run_;
-    if (
-      run.length > this.runHead &&
-      (this.heap.length === 0 || before(run[this.runHead], this.heap[0]))
-    ) {
-      const task = run[this.runHead++];
-      if (this.runHead === run.length) {
-        this.run_ = [];
-        this.runHead = 0;
-      } else if (this.runHead > 1024 && this.runHead * 2 > run.length) {
-        this.run_ = run.slice(this.runHead); // drop the taken head now and then
-        this.runHead = 0;
-      }
-      return task;
-    }
-    return this.pop();
+  /** Empties the list, returning what it held. */
+  drain(): Task[] {
+    const all = [...this.heap.splice(0), ...this.run.slice(this.head)];
+    this.run = [];
+    this.head = 0;
+    return all;
   }
 
   private pushHeap(task: Task): void {
@@ -200,7 +108,7 @@ export class CallQueue {
     }
   }
 
-  private pop(): Task {
+  private popHeap(): Task {
     const h = this.heap;
     const top = h[0];
     const last = h.pop()!;
@@ -219,6 +127,174 @@ export class CallQueue {
       }
     }
     return top;
+  }
+}
+
+export class CallQueue {
+  private readonly structure = new PriorityList();
+  private readonly bulk = new PriorityList();
+  private inFlight = 0;
+  private structureInFlight = 0;
+  /** When the oldest held bulk call was held (performance.now()), or -1 when none is. */
+  private heldSince = -1;
+  private holdTimer: NodeJS.Timeout | null = null;
+  private seq = 0;
+  private stopReason: string | null = null;
+
+  constructor(
+    readonly limit = 256,
+    readonly bulkHoldMs = BULK_HOLD_MS,
+  ) {}
+
+  get stopped(): boolean {
+    return this.stopReason !== null;
+  }
+
+  /**
+   * Runs `fn` when a slot is free and nothing of higher priority waits. `structure`: the
+   * call's answer decides what else to ask (see the lanes above).
+   */
+  run<T>(priority: Priority, fn: () => Promise<T>, structure = false): Promise<T> {
+    if (this.stopReason !== null) return Promise.reject(new WalkStopped(this.stopReason));
+    if (this.canStartNow(structure)) {
+      // A free slot and nobody waiting: start now, without a task and a wrapper promise
+      // (most calls of a small walk take this path).
+      this.inFlight++;
+      if (structure) this.structureInFlight++;
+      let p: Promise<T>;
+      try {
+        p = fn();
+      } catch (err) {
+        p = Promise.reject(err);
+      }
+      p.then(
+        structure ? this.structureSettled : this.settled,
+        structure ? this.structureSettled : this.settled,
+      );
+      return p;
+    }
+    // One task object and one promise per queued call: a 3,000-row table queues thousands,
+    // and their garbage was a good part of the walk's CPU.
+    return new Promise<T>((resolve, reject) => {
+      const task: Task = {
+        priority,
+        seq: this.seq++,
+        fn,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      };
+      if (structure) this.structure.push(task);
+      else this.holdBulk(task);
+      this.pump();
+    });
+  }
+
+  /**
+   * Calls `begin` when its turn comes in priority order and a slot is free, or `cancel` if
+   * the queue stops first. A walk defers an element's reads this way instead of queueing
+   * them: their calls, promises and closures then exist only once they can be sent (a
+   * 3,000-row table otherwise holds thousands of each for the whole walk, and the garbage
+   * collector copied them again and again). It waits in the structure lane: the element's
+   * first reads are its basics.
+   */
+  defer(priority: Priority, begin: () => void, cancel: (err: unknown) => void): void {
+    if (this.stopReason !== null) {
+      cancel(new WalkStopped(this.stopReason));
+      return;
+    }
+    if (this.canStartNow(true)) {
+      begin();
+      return;
+    }
+    this.structure.push({ priority, seq: this.seq++, begin, resolve: noop, reject: cancel });
+    this.pump();
+  }
+
+  /** Rejects everything queued (calls in flight finish on their own) and refuses new work. */
+  stop(reason: string): void {
+    if (this.stopReason !== null) return;
+    this.stopReason = reason;
+    this.clearHold();
+    const err = new WalkStopped(reason);
+    for (const t of [...this.structure.drain(), ...this.bulk.drain()]) t.reject(err);
+  }
+
+  private canStartNow(structure: boolean): boolean {
+    if (this.inFlight >= this.limit || this.structure.size > 0) return false;
+    return structure || (this.bulk.size === 0 && this.bulkMayGo());
+  }
+
+  /** Bulk calls go out when no structure call is under way, or after BULK_HOLD_MS held. */
+  private bulkMayGo(): boolean {
+    if (this.structureInFlight === 0) return true;
+    return this.heldSince >= 0 && performance.now() - this.heldSince >= this.bulkHoldMs;
+  }
+
+  private holdBulk(task: Task): void {
+    this.bulk.push(task);
+    if (this.heldSince < 0) {
+      this.heldSince = performance.now();
+      this.holdTimer = setTimeout(() => {
+        this.holdTimer = null;
+        this.pump();
+      }, this.bulkHoldMs);
+      this.holdTimer.unref();
+    }
+  }
+
+  private clearHold(): void {
+    this.heldSince = -1;
+    if (this.holdTimer) clearTimeout(this.holdTimer);
+    this.holdTimer = null;
+  }
+
+  private readonly settled = (): void => {
+    this.inFlight--;
+    this.pump();
+  };
+
+  private readonly structureSettled = (): void => {
+    this.structureInFlight--;
+    this.settled();
+  };
+
+  private pump(): void {
+    while (this.inFlight < this.limit && this.stopReason === null) {
+      if (this.structure.size > 0) {
+        this.start(this.structure.shift(), true);
+      } else if (this.bulk.size > 0 && this.bulkMayGo()) {
+        this.start(this.bulk.shift(), false);
+        if (this.bulk.size === 0) this.clearHold();
+      } else {
+        break;
+      }
+    }
+  }
+
+  private start(task: Task, structure: boolean): void {
+    if (task.begin) {
+      task.begin();
+      return;
+    }
+    this.inFlight++;
+    if (structure) this.structureInFlight++;
+    const done = structure ? this.structureSettled : this.settled;
+    let p: Promise<unknown>;
+    try {
+      p = task.fn!();
+    } catch (err) {
+      p = Promise.reject(err);
+    }
+    p.then(
+      (value) => {
+        task.resolve(value);
+        done();
+      },
+      (err: unknown) => {
+        task.reject(err);
+        done();
+      },
+    );
   }
 }
 

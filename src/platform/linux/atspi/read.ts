@@ -263,26 +263,40 @@ export function mayBeLong(nativeRole: string, b: Basics): boolean {
 }
 
 /**
+ * How a toolkit's GetText may be asked (see readTextContent). `clamps`: a span past the end
+ * of an editable text answers up to its end, and an open end (-1) answers the whole text,
+ * empty or not: GTK 3 (its text views and entries use the buffer's clamped iterators).
+ */
+export interface TextReading {
+  clamps?: boolean;
+}
+
+/**
  * The element's text, capped at TEXT_CAP characters. Long-text elements get their length
  * asked first so that only the capped span crosses the bus; others are read whole (asking
  * for a span past the end is unsafe: GTK3's label reads past its string). Never called for
- * secure elements.
+ * secure elements. A toolkit that clamps (TextReading) is asked the capped span of an
+ * editable long text at once, and an empty answer is final: one round trip, not two.
  */
 export async function readTextContent(
   call: CallFn,
   ref: ObjectRef,
   multiLine: boolean,
+  { clamps = false }: TextReading = {},
+  editable = false,
 ): Promise<string> {
   const [dest, path] = ref;
   let end = -1;
   let count: number | undefined;
-  if (multiLine) {
+  if (multiLine && clamps && editable) {
+    end = TEXT_CAP;
+  } else if (multiLine) {
     count = (await getProp(call, ref, IFACE.Text, 'CharacterCount')) as number;
     if (count > TEXT_CAP) end = TEXT_CAP;
   }
   const [text] = await call(dest, path, IFACE.Text, 'GetText', 'ii', [0, end]);
   let s = (text as string) ?? '';
-  if (!s && end === -1) {
+  if (!s && end === -1 && !clamps) {
     // GTK4 answers "" to an open end (-1): ask again with the real length when there is one.
     count ??= (await getProp(call, ref, IFACE.Text, 'CharacterCount')) as number;
     if (count > 0) {
@@ -361,6 +375,8 @@ export interface ExtrasOptions {
   extents?: Promise<unknown[]>;
   /** The frame is known to be unplaced (INT_MIN) without asking (see shown-rows.ts). */
   unplaced?: boolean;
+  /** The toolkit's GetText clamps (see TextReading). */
+  textClamps?: boolean;
 }
 
 /**
@@ -372,7 +388,7 @@ export async function readExtras(
   ref: ObjectRef,
   nativeRole: string,
   b: Basics,
-  { readId, knownActions, actionsOneByOne = false, extents, unplaced }: ExtrasOptions,
+  { readId, knownActions, actionsOneByOne = false, extents, unplaced, textClamps }: ExtrasOptions,
 ): Promise<Extras> {
   const out: Extras = { actions: [] };
   const jobs: Array<Promise<unknown>> = [];
@@ -394,7 +410,13 @@ export async function readExtras(
   }
   if (wantsText(nativeRole, b)) {
     jobs.push(
-      readTextContent(call, ref, mayBeLong(nativeRole, b)).then((t) => {
+      readTextContent(
+        call,
+        ref,
+        mayBeLong(nativeRole, b),
+        { clamps: textClamps },
+        b.ifaces.has(IFACE.EditableText),
+      ).then((t) => {
         if (!embedsOnly(t) || b.ifaces.has(IFACE.EditableText)) out.value = t;
       }),
     );

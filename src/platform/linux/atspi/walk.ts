@@ -258,8 +258,9 @@ class Walk {
     readonly app: AppRef,
     readonly opts: SnapshotOptions,
     maxInFlight = MAX_IN_FLIGHT,
+    bulkHoldMs?: number,
   ) {
-    this.q = new CallQueue(maxInFlight);
+    this.q = new CallQueue(maxInFlight, bulkHoldMs);
   }
 
   /** How calls travel: the lean wire connection when available (see wire.ts). */
@@ -268,15 +269,15 @@ class Walk {
   /** The app runs Qt's bridge (see qt.ts); undefined until the setup asked. */
   qt: boolean | undefined;
   /**
-   * The app runs GTK 3, whose tree views lay out their cells as shown-rows.ts expects (false
-   * also when the tuning turns that reading off).
+   * The app runs GTK 3 (not 4), read by what GTK 3 is known to do (see
+   * WalkTuning.gtk3Shortcuts; false when the tuning turns that off).
    */
   gtk3 = false;
 
   /** Calls in tree order through the queue; `urgent` ones go out first in their tick. */
   callAt(key: Priority, urgent = false): CallFn {
     return (dest, path, iface, member, signature, body) =>
-      this.q.run(key, () => this.send(dest, path, iface, member, signature, body, urgent));
+      this.q.run(key, () => this.send(dest, path, iface, member, signature, body, urgent), urgent);
   }
 
   /** Reads an element's basics; their answers decide what else to ask, so they go first. */
@@ -356,7 +357,8 @@ class Walk {
   fetchAndVisit(n: Node): void {
     const known = this.memo.get(n.id) ?? n.template;
     if (known?.ifaces.has(IFACE.Component) && !n.unplaced) {
-      n.extents = askExtents(this.callAt(n.key), n.ref);
+      // In the structure lane: it goes out with the basics, not after them.
+      n.extents = askExtents(this.callAt(n.key, true), n.ref);
     }
     this.track(
       this.basicsOf(n.ref, n.key, known).then((b) => {
@@ -433,6 +435,7 @@ class Walk {
         actionsOneByOne: this.oneByOne,
         extents,
         unplaced: n.unplaced,
+        textClamps: this.gtk3,
       }).then((x) => {
         if (this.q.stopped) return;
         n.extras = x;
@@ -745,11 +748,14 @@ export interface WalkTuning {
   /** Calls in flight at once (default MAX_IN_FLIGHT); the bench compares settings with it. */
   maxInFlight?: number;
   /**
-   * Read big GTK3 tree views by their layout (default true): no frame asked for cells of
-   * rows out of view, role, interfaces and actions of new cells taken from their column's
-   * first cell (see shown-rows.ts, Walk.columnTemplates). False asks every cell everything.
+   * Read GTK 3 apps by what GTK 3 is known to do (default true): big tree views by their
+   * layout (no frame asked for cells of rows out of view, role, interfaces and actions of
+   * new cells from their column's first cell: shown-rows.ts, Walk.columnTemplates) and
+   * texts in one GetText (read.ts TextReading). False reads a GTK 3 app as any other.
    */
-  treeViewLayout?: boolean;
+  gtk3Shortcuts?: boolean;
+  /** Longest a frame or text read waits for structure reads (default BULK_HOLD_MS; 0: none). */
+  bulkHoldMs?: number;
 }
 
 /**
@@ -780,7 +786,7 @@ async function walkOnce(
   const t0 = performance.now();
   const deadline = t0 + Math.max(0, options.timeBudgetMs);
   const budget = `time budget ${options.timeBudgetMs} ms`;
-  const walk = new Walk(bus, app, options, tuning.maxInFlight);
+  const walk = new Walk(bus, app, options, tuning.maxInFlight, tuning.bulkHoldMs);
   let idless = idlessWalks.get(bus);
   if (!idless) idlessWalks.set(bus, (idless = new Map()));
   const idlessSoFar = idless.get(app.bus) ?? 0;
@@ -842,7 +848,7 @@ async function walkOnce(
         }
       : send;
     walk.gtk4 = await detectGtk4(walk.send, app);
-    walk.gtk3 = /^gtk$/i.test(toolkit.trim()) && !walk.gtk4 && tuning.treeViewLayout !== false;
+    walk.gtk3 = /^gtk$/i.test(toolkit.trim()) && !walk.gtk4 && tuning.gtk3Shortcuts !== false;
     if (tuning.cache === false) return walk.roots();
     // The top-levels are listed live anyway: ask while the app builds its cache.
     if (!options.rootId) walk.listTopLevels();
