@@ -18,7 +18,7 @@
 export type Priority = readonly number[];
 
 /** Longest a bulk call waits for structure calls to finish before it goes out anyway. */
-export const BULK_HOLD_MS = 30;
+export const BULK_HOLD_MS = 10;
 
 export class WalkStopped extends Error {
   constructor(reason: string) {

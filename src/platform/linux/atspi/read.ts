@@ -131,9 +131,17 @@ export async function readBasics(
   { known, qt }: BasicsHints = {},
 ): Promise<Basics> {
   const [dest, path] = ref;
+  const lastingRole = known && LASTING_ROLES.has(roleName(known.role)) ? known.role : undefined;
+  if (known && lastingRole !== undefined) {
+    // A remembered cell or row (most of a big table's walk): two calls, nothing else.
+    const [props, [states]] = await Promise.all([
+      readAccessibleProps(call, ref, qt),
+      call(dest, path, IFACE.Accessible, 'GetState'),
+    ]);
+    return basicsOf(lastingRole, props, states as number[], known.ifaces);
+  }
   const readIfaces = () =>
     call(dest, path, IFACE.Accessible, 'GetInterfaces').then(([i]) => new Set(i as string[]));
-  const lastingRole = known && LASTING_ROLES.has(roleName(known.role)) ? known.role : undefined;
   const [[role], props, [states], knownIfaces] = await Promise.all([
     lastingRole !== undefined
       ? Promise.resolve([lastingRole])
@@ -143,11 +151,20 @@ export async function readBasics(
     known ? Promise.resolve(known.ifaces) : readIfaces(),
   ]);
   const ifaces = known && known.role !== role ? await readIfaces() : knownIfaces;
+  return basicsOf(role as number, props, states as number[], ifaces);
+}
+
+function basicsOf(
+  role: number,
+  props: AccessibleProps,
+  states: number[],
+  ifaces: ReadonlySet<string>,
+): Basics {
   return {
-    role: role as number,
+    role,
     name: props.name,
     description: props.description,
-    states: states as number[],
+    states,
     ifaces,
     childCount: props.childCount,
     accessibleId: props.accessibleId,

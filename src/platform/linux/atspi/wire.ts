@@ -431,7 +431,9 @@ export class WireConnection {
   private partsLen = 0;
   /** Bytes needed before the first incomplete message can be decoded. */
   private need = 0;
-  private readonly fixedFields = new Map<string, Buffer>();
+  /** member -> signature -> interface -> destination -> block (see encodeFixedFields). */
+  private readonly fixedFields = new Map<string, Map<string, Map<string, Map<string, Buffer>>>>();
+  private fixedCount = 0;
   private sweeper: NodeJS.Timeout | null = null;
   private closedReason: string | null = null;
   /** Our unique name on a bus; null on a peer-to-peer connection. */
@@ -548,13 +550,26 @@ export class WireConnection {
     member: string,
     signature: string | undefined,
   ): Buffer {
-    const key = `${destination}\n${iface}\n${member}\n${signature ?? ''}`;
-    let block = this.fixedFields.get(key);
-    if (!block) {
-      block = encodeFixedFields(destination, iface, member, signature);
-      if (this.fixedFields.size >= MAX_FIXED_FIELDS) this.fixedFields.clear();
-      this.fixedFields.set(key, block);
+    // Nested maps: no key string built per call.
+    let block = this.fixedFields
+      .get(member)
+      ?.get(signature ?? '')
+      ?.get(iface)
+      ?.get(destination);
+    if (block) return block;
+    block = encodeFixedFields(destination, iface, member, signature);
+    if (++this.fixedCount > MAX_FIXED_FIELDS) {
+      this.fixedFields.clear();
+      this.fixedCount = 1;
     }
+    const level = <K, V>(map: Map<K, V>, key: K, make: () => V): V => {
+      let v = map.get(key);
+      if (v === undefined) map.set(key, (v = make()));
+      return v;
+    };
+    const bySig = level(this.fixedFields, member, () => new Map());
+    const byIface = level(bySig, signature ?? '', () => new Map());
+    level(byIface, iface, () => new Map<string, Buffer>()).set(destination, block);
     return block;
   }
 
