@@ -4,7 +4,10 @@
  * and warm calls, through the backend and through the MCP round trip, beside pyatspi's
  * walk of the same list in the same run.
  */
+import { DEFAULT_CONFIG } from '../config.js';
 import type { LaunchedApp } from '../desktop/apps.js';
+import { AtspiBus, resolveA11yAddress } from '../platform/linux/atspi/bus.js';
+import * as at from '../platform/linux/atspi/index.js';
 import type { BenchContext } from './context.js';
 import { PyatspiWalker } from './pyatspi.js';
 import { waitQuiet } from './quiet.js';
@@ -15,6 +18,7 @@ import { stats } from './stats.js';
 export const LIST_ROWS = 3000;
 const RUNS = 7;
 const FIRST_TARGET_MS = 300;
+const LIMITS = DEFAULT_CONFIG.limits;
 const WARM_TARGET_MS = 150;
 
 /** Starts `zenity --list` with `rows` numbered rows in the bench's desktop. */
@@ -58,6 +62,7 @@ export async function bigListSection(ctx: BenchContext): Promise<void> {
   // 2. The backend walk on another fresh list, then warm beside pyatspi.
   app = await launchBigList(ctx);
   let walker: PyatspiWalker | undefined;
+  let generic: AtspiBus | undefined;
   try {
     await waitQuiet(ctx.backend, app.pid);
     const t0 = performance.now();
@@ -80,9 +85,18 @@ export async function bigListSection(ctx: BenchContext): Promise<void> {
       },
     );
     const pyFirst = walker ? await walker.walk(false, 120_000) : undefined;
+    // Baseline: the same walk reading GTK 3 as any toolkit (every cell asked everything),
+    // on its own connection (its own memory of earlier walks), warmed once.
+    generic = await AtspiBus.connect(await resolveA11yAddress(ctx.session.desktop.processEnv()));
+    const genericRef = await at.appRefForPid(generic, app.pid);
+    const genericWalk = genericRef
+      ? () => at.snapshotApp(generic!, genericRef, LIMITS, { gtk3Shortcuts: false })
+      : undefined;
+    await genericWalk?.();
     const ours: number[] = [];
     const walks: number[] = [];
     const py: number[] = [];
+    const plain: number[] = [];
     let n = 0;
     for (let i = 0; i < RUNS; i++) {
       const t = performance.now();
@@ -90,6 +104,11 @@ export async function bigListSection(ctx: BenchContext): Promise<void> {
       ours.push(performance.now() - t);
       walks.push(snap.elapsedMs);
       n = snap.elements.length;
+      if (genericWalk) {
+        const g = performance.now();
+        await genericWalk();
+        plain.push(performance.now() - g);
+      }
       if (walker) py.push((await walker.walk(false, 120_000)).ms);
     }
     const so = stats(ours);
@@ -110,9 +129,22 @@ export async function bigListSection(ctx: BenchContext): Promise<void> {
     if (pyFirst) {
       rows.push(['pyatspi walk, first (cold)', String(pyFirst.elements), '1', fmt(pyFirst.ms)]);
     }
+    if (plain.length) {
+      const sg = stats(plain);
+      rows.push([
+        'axpage, GTK 3 read as any toolkit, warm (baseline)',
+        String(n),
+        ...statCells(sg),
+        ratio(sp?.median, sg.median),
+      ]);
+    }
     if (sp) rows.push(['pyatspi walk, cached (baseline)', String(n), ...statCells(sp), '1x']);
   } finally {
     await walker?.close();
+    if (generic) {
+      await at.closeWires(generic);
+      generic.disconnect();
+    }
     await app.stop();
   }
   table(['what', 'elements / rows', ...STAT_HEADERS, 'x faster vs pyatspi cached'], rows);

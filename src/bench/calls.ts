@@ -13,11 +13,13 @@ import { launchBigList } from './big-list.js';
 import { fmt, out, table } from './report.js';
 import { waitQuiet } from './quiet.js';
 
-type Kind = 'plain widget' | 'live table cell' | 'table row';
+type Kind = 'plain widget' | 'live table cell' | 'live table cell, row out of view' | 'table row';
 
 function kindOf(e: Element): Kind {
   if (e.nativeRole === 'table row') return 'table row';
-  if (e.nativeRole === 'table cell' || e.nativeRole === 'tree item') return 'live table cell';
+  if (e.nativeRole === 'table cell' || e.nativeRole === 'tree item') {
+    return e.frame ? 'live table cell' : 'live table cell, row out of view';
+  }
   return 'plain widget';
 }
 
@@ -79,12 +81,19 @@ const FLOORS = [
     'Floor, warm: 1 (the frame) for a visible widget, +1 for its text or value, 0 for a hidden one.',
   '- live table cell (children of MANAGES_DESCENDANTS containers are left out of the Cache): ' +
     'first walk GetRole, GetState, GetInterfaces, Properties.GetAll(Accessible) (name, ' +
-    'description, child count, parent, id in one call), GetExtents (SHOWING cells; GTK3 says ' +
-    'SHOWING for every cell of a tree view, scrolled away or not) and GetActions: 6. Warm: role, ' +
-    'interfaces and action names are remembered per object id, leaving GetState, GetAll and ' +
-    "GetExtents: 3, the floor. The bridge has no call that returns another object's state set " +
-    'or frame, and Collection.GetTree (properties of a subtree) stops at MANAGES_DESCENDANTS ' +
-    'and carries D-Bus properties only (no role, states or frame).',
+    'description, child count, parent, id in one call), GetExtents (SHOWING cells) and ' +
+    'GetActions: 6. In a GTK 3 tree view of 200+ children, role, interfaces and action names of ' +
+    "a cell come from its column's first cell (GTK 3 makes a column's cells from its renderers), " +
+    'leaving GetState, GetAll and GetExtents. Warm: role, interfaces and action names are ' +
+    'remembered per object id: GetState, GetAll, GetExtents: 3, the floor for a cell in view. ' +
+    "The bridge has no call that returns another object's state set or frame, and " +
+    'Collection.GetTree (properties of a subtree) stops at MANAGES_DESCENDANTS and carries ' +
+    'D-Bus properties only (no role, states or frame).',
+  '- live table cell, row out of view: GTK 3 says SHOWING for every cell of a tree view and ' +
+    'answers INT_MIN for the frame of a cell whose row is out of view. In a GTK 3 tree view of ' +
+    '200+ children the walk finds the rows in view first (a search of 16 frames per round from ' +
+    'a row in view: 2 to 4 rounds) and asks no frame for the cells of the other rows: GetState ' +
+    'and GetAll, 2, the floor (states and name are per cell). Other toolkits: as a cell in view.',
   '- table row (Qt, Gecko): read like a live cell.',
 ];
 
