@@ -200,6 +200,14 @@ export const SETTINGS: readonly Setting[] = [
     apply: (c, v) => (c.limits.maxElements = v as number),
   },
   {
+    env: 'AXPAGE_MAX_TABLE_ROWS',
+    flag: 'max-table-rows',
+    arg: 'N',
+    help: 'most rows one walk reads of a table, list or tree, those in view first (default: all; the cut is reported)',
+    kind: { type: 'int', min: 1 },
+    apply: (c, v) => (c.limits.maxTableRows = v as number),
+  },
+  {
     env: 'AXPAGE_MAX_DEPTH',
     flag: 'max-depth',
     arg: 'N',

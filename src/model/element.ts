@@ -93,6 +93,12 @@ export interface SnapshotLimits {
   maxElements: number;
   maxDepth: number;
   timeBudgetMs: number;
+  /**
+   * Most rows read of one table, list or tree (containers whose children the toolkit makes
+   * on demand); the rows in view first, then those nearest them, where the toolkit lets
+   * the walk know which are in view (GTK 3). Unset: every row (within maxElements).
+   */
+  maxTableRows?: number;
 }
 
 /**

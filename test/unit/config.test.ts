@@ -21,6 +21,11 @@ function configError(env: NodeJS.ProcessEnv): ConfigError {
 
 const INT_VARS = [
   { name: 'AXPAGE_MAX_ELEMENTS', min: 1, get: (c = loadConfig({})) => c.limits.maxElements },
+  {
+    name: 'AXPAGE_MAX_TABLE_ROWS',
+    min: 1,
+    get: (c = loadConfig({})) => c.limits.maxTableRows,
+  },
   { name: 'AXPAGE_MAX_DEPTH', min: 1, get: (c = loadConfig({})) => c.limits.maxDepth },
   { name: 'AXPAGE_TIME_BUDGET_MS', min: 1, get: (c = loadConfig({})) => c.limits.timeBudgetMs },
   { name: 'AXPAGE_SETTLE_QUIET_MS', min: 0, get: (c = loadConfig({})) => c.settleQuietMs },

@@ -21,6 +21,25 @@ import { NULL_PATH } from './bus.js';
 import { askExtents, frameOf, getProp, IFACE } from './read.js';
 import type { CallFn } from './read.js';
 
+/**
+ * Which rows to read of a table of `rows` rows when only `cap` may be: those in view, then
+ * the nearest ones, after the view first. Returns the kept row numbers.
+ */
+export function rowsNearestView(
+  rows: number,
+  cap: number,
+  inView: readonly [number, number],
+): Set<number> {
+  const kept = new Set<number>();
+  const [first, afterLast] = inView;
+  for (let r = first; r < afterLast && kept.size < cap; r++) kept.add(r);
+  for (let k = 0; kept.size < cap && (afterLast + k < rows || first - 1 - k >= 0); k++) {
+    if (afterLast + k < rows) kept.add(afterLast + k);
+    if (kept.size < cap && first - 1 - k >= 0) kept.add(first - 1 - k);
+  }
+  return kept;
+}
+
 /** Below this many children the probes would cost about what they save. */
 export const SHOWN_ROWS_MIN_CHILDREN = 200;
 
@@ -35,6 +54,8 @@ export interface TreeViewLayout {
   columns: number;
   /** Whether child i is a cell of a row out of view (its frame is INT_MIN). */
   outOfView: (childIndex: number) => boolean;
+  /** Rows (0 = the first after the headers) in view: [first, afterLast). */
+  inView: readonly [number, number];
 }
 
 /**
@@ -73,6 +94,7 @@ export async function treeViewLayout(
     ]);
     return {
       columns,
+      inView: [first, afterLast],
       outOfView: (i) => {
         if (i < columns) return false; // the column headers: asked as usual
         const r = Math.floor(i / columns) - 1;

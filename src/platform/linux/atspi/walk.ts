@@ -57,7 +57,8 @@ import {
 } from './read.js';
 import type { Basics, CallFn, Extras, Lasting } from './read.js';
 import { isQtToolkitName } from './qt.js';
-import { SHOWN_ROWS_MIN_CHILDREN, treeViewLayout } from './shown-rows.js';
+import { rowsNearestView, SHOWN_ROWS_MIN_CHILDREN, treeViewLayout } from './shown-rows.js';
+import type { TreeViewLayout } from './shown-rows.js';
 import { hasState, STATE } from './states.js';
 import { toolkitName } from './toolkit.js';
 import { fastCall } from './wire.js';
@@ -110,6 +111,9 @@ interface Cache {
   items: Map<string, CacheItem>;
   kids: Map<string, string[]>;
 }
+
+/** Containers whose children are rows (or cells) for maxTableRows, whatever their states. */
+const TABLE_ROLES = new Set(['table', 'tree table', 'tree', 'list', 'list box']);
 
 /** Window importance: modal dialogs, other dialogs, the active window, the rest; hidden last. */
 export function windowRank(nativeRole: string, states: readonly number[]): number {
@@ -542,7 +546,8 @@ class Walk {
 
   /** A big GTK3 tree view in view: worth finding its rows in view first (shown-rows.ts). */
   private isBigTreeView(n: Node, children: number): boolean {
-    if (children < SHOWN_ROWS_MIN_CHILDREN || !this.gtk3) return false;
+    const cut = this.opts.maxTableRows !== undefined && children > this.opts.maxTableRows;
+    if ((children < SHOWN_ROWS_MIN_CHILDREN && !cut) || !this.gtk3) return false;
     const b = n.basics!;
     const native = roleName(b.role);
     return (
@@ -551,6 +556,45 @@ class Walk {
       b.ifaces.has(IFACE.Component) &&
       hasState(b.states, STATE.SHOWING)
     );
+  }
+
+  /**
+   * Which children of a table, list or tree to read when not all may be (maxTableRows, or
+   * the element cap on a GTK 3 tree view whose rows in view are known): the rows in view
+   * and those nearest them where known, else the first rows; the cut is reported.
+   * Undefined: read every child.
+   */
+  private tableCut(
+    n: Node,
+    children: number,
+    layout: TreeViewLayout | undefined,
+  ): ((childIndex: number) => boolean) | undefined {
+    const b = n.basics!;
+    if (
+      !layout &&
+      !hasState(b.states, STATE.MANAGES_DESCENDANTS) &&
+      !TABLE_ROLES.has(roleName(b.role))
+    ) {
+      return undefined;
+    }
+    const columns = layout?.columns ?? 1;
+    const headers = layout ? columns : 0;
+    const rows = Math.floor((children - headers) / columns);
+    const byRows = this.opts.maxTableRows ?? Infinity;
+    // The element cap cuts any container in tree order; here it keeps the rows in view.
+    const room = layout
+      ? Math.max(0, Math.floor((this.opts.maxElements - this.admitted - headers) / columns))
+      : Infinity;
+    const cap = Math.min(byRows, room);
+    if (cap >= rows) return undefined;
+    const which = layout ? 'the rows in view and those nearest them' : `the first ${cap}`;
+    const limit =
+      byRows <= room ? `max table rows ${byRows}` : `max elements ${this.opts.maxElements}`;
+    this.truncate(`${limit} (${cap} of ${rows} rows of a ${roleName(b.role)} read: ${which})`);
+    const keep = layout
+      ? rowsNearestView(rows, cap, layout.inView)
+      : new Set(Array.from({ length: cap }, (_, r) => r));
+    return (i) => i < headers || keep.has(Math.floor((i - headers) / columns));
   }
 
   /** GetChildren, then each child from the cache when it is there, else read live. */
@@ -563,8 +607,10 @@ class Walk {
       : undefined;
     const templates = layout ? await this.columnTemplates(n, refs, layout.columns) : undefined;
     if (this.q.stopped) return;
+    const kept = this.tableCut(n, refs.length, layout);
     refs.forEach((ref, i) => {
       if (ref[1] === NULL_PATH) return; // a toolkit's placeholder for a child it lost
+      if (kept && !kept(i)) return;
       const id = formatId(ref[0], ref[1]);
       if (!this.admit(id)) return;
       const child = this.node(ref, n, [...n.key, i], n.depth + 1, false, id);
