@@ -45,6 +45,7 @@ import { adviseAccess } from './platform-errors.js';
 import { noteWalk, notifier } from './notify.js';
 import { UndoJournal } from './undo.js';
 import { StageTimes } from './timing.js';
+import { fieldsOfWalk, type WalkedFields } from './secure.js';
 
 /** What an observation tool sees: the view and, when it named one, its target. */
 export interface Observed {
@@ -249,6 +250,10 @@ export class Pipeline {
           ? await this.currentView(pid, tool)
           : await this.snapshot(pid, tool, ownLimits, times);
       const walkedAt = performance.now();
+      // A complete walk made just now reads the app's password fields itself: the
+      // screenshot's redaction takes them from it (before any filter leaves elements out).
+      const walkedNow: WalkedFields | undefined =
+        !req.reuse && !ownLimits ? fieldsOfWalk(view.snapshot) : undefined;
       if (req.root) {
         const root = this.resolveTarget(view, req.root);
         const sub = await times.timeAsync('walk', () =>
@@ -289,6 +294,7 @@ export class Pipeline {
         written: req.written && ((pair) => req.written!(seen, pair)),
         times,
         early,
+        walkedNow,
       });
       times.add('after_walk', performance.now() - walkedAt);
       return response;
@@ -723,6 +729,7 @@ export class Pipeline {
 
   async close(): Promise<void> {
     await this.views.close();
+    await this.publisher.close();
     if (this.desktopPromise) {
       const desktop = await this.desktopPromise.catch(() => undefined);
       await desktop?.close();
