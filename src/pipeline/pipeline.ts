@@ -201,6 +201,8 @@ export class Pipeline {
     tool: string,
     limits?: Partial<SnapshotLimits>,
     times = new StageTimes(),
+    /** Where the screen size read after the walk goes (a call reuses it, one X round trip). */
+    screenOut?: { screen?: { w: number; h: number } },
   ): Promise<SnapshotView> {
     const desktop = await this.desktop();
     void this.views.watch(desktop, pid);
@@ -211,6 +213,7 @@ export class Pipeline {
     noteWalk(snapshot);
     const partial = limits?.maxDepth !== undefined && limits.maxDepth < this.config.limits.maxDepth;
     const screen = await desktop.screenSize();
+    if (screenOut) screenOut.screen = screen;
     return times.time('present', () => this.views.present(snapshot, screen, tool, partial));
   }
 
@@ -245,10 +248,14 @@ export class Pipeline {
           ? await this.publisher.shootEarly(this.views.last(pid), times)
           : undefined;
       times.add('before_walk', performance.now() - startedAt);
+      // The screen size read after this call's walk, for everything after it.
+      const read: { screen?: { w: number; h: number } } = {};
+      const screenNow = async (): Promise<{ w: number; h: number }> =>
+        (read.screen ??= await desktop.screenSize());
       let view =
         req.reuse && !ownLimits
           ? await this.currentView(pid, tool)
-          : await this.snapshot(pid, tool, ownLimits, times);
+          : await this.snapshot(pid, tool, ownLimits, times, read);
       const walkedAt = performance.now();
       // A complete walk made just now reads the app's password fields itself: the
       // screenshot's redaction takes them from it (before any filter leaves elements out).
@@ -264,13 +271,14 @@ export class Pipeline {
           }),
         );
         const screen = await desktop.screenSize();
+        read.screen = screen;
         view = times.time('present', () => this.views.present(sub, screen, tool, true));
       }
       let notes: string[] = [];
       if (req.dropHidden) {
         const { snapshot, dropped } = times.time('filter', () => dropHidden(view.snapshot));
         if (dropped > 0) {
-          const screen = await desktop.screenSize();
+          const screen = await screenNow();
           view = times.time('present', () => this.views.present(snapshot, screen, tool, true));
           notes = [
             `hidden: ${dropped} elements the app reports as not showing were left out (include_invisible: true keeps them)`,
@@ -295,6 +303,8 @@ export class Pipeline {
         times,
         early,
         walkedNow,
+        // No screen (no display): publish asks again and says why there is no screenshot.
+        screen: await screenNow().catch(() => undefined),
       });
       times.add('after_walk', performance.now() - walkedAt);
       return response;

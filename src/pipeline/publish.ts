@@ -91,6 +91,8 @@ export interface PublishRequest {
    * the captured region are looked up. Undefined: every app is looked up.
    */
   walkedNow?: WalkedFields;
+  /** The screen size as this call read it after its walk (asked again when not given). */
+  screen?: { w: number; h: number };
 }
 
 /**
@@ -291,7 +293,7 @@ export class Publisher {
   async publish(tool: string, request: PublishRequest): Promise<ToolResponse> {
     const times = request.times ?? new StageTimes();
     const store = await this.store();
-    const at = await this.shotTarget((screen) => captureRect(request, screen));
+    const at = await this.shotTarget((screen) => captureRect(request, screen), request.screen);
     const rect = at && 'rect' in at ? at.rect : undefined;
     const defaultRegion = !request.capture && !request.appSwitch;
     if (rect && defaultRegion) this.noteRegion(request.view.snapshot.pid, rect);
@@ -532,11 +534,12 @@ export class Publisher {
   /** Where a screenshot is taken: the desktop and the screen rect, or why not. */
   private async shotTarget(
     region: (screen: { w: number; h: number }) => Rect,
+    screen?: { w: number; h: number },
   ): Promise<ShotTarget | undefined> {
     if (this.config.screenshots === 'off') return undefined;
     try {
       const desktop = await this.desktop();
-      return { desktop, rect: region(await desktop.screenSize()) };
+      return { desktop, rect: region(screen ?? (await desktop.screenSize())) };
     } catch (error) {
       return { error };
     }
