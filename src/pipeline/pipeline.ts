@@ -276,10 +276,12 @@ export class Pipeline {
       }
       let notes: string[] = [];
       if (req.dropHidden) {
-        const { snapshot, dropped } = times.time('filter', () => dropHidden(view.snapshot));
+        const { snapshot, dropped, kept } = times.time('filter', () => dropHidden(view.snapshot));
         if (dropped > 0) {
           const screen = await screenNow();
-          view = times.time('present', () => this.views.present(snapshot, screen, tool, true));
+          const full = view;
+          // The full view's refs carry over: presented once, narrowed here.
+          view = times.time('present', () => this.views.narrow(full, snapshot, kept, screen));
           notes = [
             `hidden: ${dropped} elements the app reports as not showing were left out (include_invisible: true keeps them)`,
           ];
