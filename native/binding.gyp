@@ -10,6 +10,7 @@
         ['OS=="linux"', {
           'sources': [
             'src/addon.cc',
+            'src/capturer.cc',
             'src/display.cc',
             'src/journal.cc',
             'src/keyboard.cc',

@@ -1,5 +1,6 @@
 // Types of the native addon (Linux X11). Every Display method is synchronous and short
-// (a few X round trips or one image copy) and runs on the calling thread.
+// (a few X round trips or one image copy) and runs on the calling thread; Capturer's
+// capture runs on a worker thread.
 //
 // Errors: bad arguments throw TypeError (RangeError for a rect outside the screen/image);
 // X protocol errors throw Error with code 'X11_PROTOCOL' (and errorCode, requestCode,
@@ -142,6 +143,30 @@ export declare class Display {
   closeWindow(window: number): { method: 'ewmh' | 'delete' };
   /** The running EWMH window manager, or null. */
   windowManager(): { window: number; name: string } | null;
+}
+
+/**
+ * Screen capture off the JS thread: its own X connection (and MIT-SHM segment), used by one
+ * libuv worker thread at a time, so a capture runs while the JS thread does other work.
+ * Captures queued together run one after the other. Errors as Display's, as rejections.
+ */
+export declare class Capturer {
+  /** Opens its own connection (name like ':91'; default $DISPLAY). Throws code 'X11_OPEN_FAILED'. */
+  constructor(name?: string | null);
+  readonly name: string;
+  /** False once closed or once the server connection was lost. */
+  readonly usable: boolean;
+  readonly extensions: { shm: boolean };
+  /** As Display.capture, resolved off the JS thread; the pixels are read when the worker runs. */
+  capture(
+    x: number,
+    y: number,
+    w: number,
+    h: number,
+    method?: 'auto' | 'shm' | 'getimage',
+  ): Promise<CaptureResult>;
+  /** Waits for a capture in progress, then releases the SHM segment and closes. Idempotent. */
+  close(): void;
 }
 
 export interface XwdInfo {

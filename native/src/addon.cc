@@ -4,6 +4,7 @@
 #include <X11/Xlib.h>
 
 #include "args.h"
+#include "capturer.h"
 #include "display.h"
 #include "keysyms.h"
 #include "xwd.h"
@@ -34,7 +35,11 @@ Napi::Value KeysymNameJs(const Napi::CallbackInfo& info) {
 
 static Napi::Object InitAddon(Napi::Env env, Napi::Object exports) {
   using namespace axpage;
+  // Before any other Xlib call: a Capturer's connection is used from worker threads
+  // (libX11 1.8 does this by itself; older ones need it).
+  XInitThreads();
   exports.Set("Display", XDisplay::Init(env));
+  exports.Set("Capturer", XCapturer::Init(env));
   exports.Set("decodeXwd", Napi::Function::New(env, DecodeXwd, "decodeXwd"));
   exports.Set("xwdInfo", Napi::Function::New(env, XwdInfo, "xwdInfo"));
   exports.Set("keysymFromName", Napi::Function::New(env, KeysymFromNameJs, "keysymFromName"));

@@ -214,6 +214,8 @@ uint8_t Scale(unsigned long pixel, unsigned long mask) {
   return static_cast<uint8_t>(bits >= 8 ? v >> (bits - 8) : (v * 255) / ((1UL << bits) - 1));
 }
 
+}  // namespace
+
 void ConvertImage(XImage* img, uint8_t* out) {
   PixelLayout layout;
   if (LayoutFromMasks(img->bits_per_pixel, img->byte_order == MSBFirst, img->red_mask,
@@ -232,8 +234,6 @@ void ConvertImage(XImage* img, uint8_t* out) {
     }
   }
 }
-
-}  // namespace
 
 bool XDisplay::EnsureShmSegment(size_t bytes) {
   if (shmAttached_ && shmCapacity_ >= bytes) return true;

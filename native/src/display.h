@@ -32,6 +32,9 @@ struct KeyMap {
   void Set(int code, KeySym sym);
 };
 
+// Converts a captured image of any TrueColor visual to tightly packed RGB at out.
+void ConvertImage(XImage* img, uint8_t* out);
+
 class XDisplay : public Napi::ObjectWrap<XDisplay> {
  public:
   static Napi::Function Init(Napi::Env env);

@@ -168,8 +168,14 @@ export function hiddenByApp(
 /**
  * Leave out what the app hides (see hiddenByApp), keeping every ancestor of what stays:
  * a not-showing page tab without a frame stays when the text area below it is on screen.
+ * `kept[j]` is the index in `snapshot` of the result's element j (so a view of the whole
+ * tree can be narrowed without presenting the result again).
  */
-export function dropHidden(snapshot: Snapshot): { snapshot: Snapshot; dropped: number } {
+export function dropHidden(snapshot: Snapshot): {
+  snapshot: Snapshot;
+  dropped: number;
+  kept: Int32Array;
+} {
   const { elements } = snapshot;
   const n = elements.length;
   const subtree = hiddenSubtrees(snapshot);
@@ -184,6 +190,7 @@ export function dropHidden(snapshot: Snapshot): { snapshot: Snapshot; dropped: n
   }
   const newIndex = new Int32Array(n).fill(-1);
   const kept: Element[] = [];
+  const from: number[] = [];
   for (let i = 0; i < n; i++) {
     const el = elements[i];
     const p = el.parent;
@@ -191,6 +198,7 @@ export function dropHidden(snapshot: Snapshot): { snapshot: Snapshot; dropped: n
     if (!keep[i] || parentGone) continue;
     newIndex[i] = kept.length;
     kept.push({ ...el, parent: p >= 0 ? newIndex[p] : -1 });
+    from.push(i);
   }
   const windows = snapshot.windows
     .filter((w) => newIndex[w.index] >= 0)
@@ -198,5 +206,6 @@ export function dropHidden(snapshot: Snapshot): { snapshot: Snapshot; dropped: n
   return {
     snapshot: { ...snapshot, elements: kept, windows },
     dropped: n - kept.length,
+    kept: Int32Array.from(from),
   };
 }

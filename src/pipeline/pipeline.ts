@@ -45,6 +45,7 @@ import { adviseAccess } from './platform-errors.js';
 import { noteWalk, notifier } from './notify.js';
 import { UndoJournal } from './undo.js';
 import { StageTimes } from './timing.js';
+import { fieldsOfWalk, type WalkedFields } from './secure.js';
 
 /** What an observation tool sees: the view and, when it named one, its target. */
 export interface Observed {
@@ -200,6 +201,8 @@ export class Pipeline {
     tool: string,
     limits?: Partial<SnapshotLimits>,
     times = new StageTimes(),
+    /** Where the screen size read after the walk goes (a call reuses it, one X round trip). */
+    screenOut?: { screen?: { w: number; h: number } },
   ): Promise<SnapshotView> {
     const desktop = await this.desktop();
     void this.views.watch(desktop, pid);
@@ -210,6 +213,7 @@ export class Pipeline {
     noteWalk(snapshot);
     const partial = limits?.maxDepth !== undefined && limits.maxDepth < this.config.limits.maxDepth;
     const screen = await desktop.screenSize();
+    if (screenOut) screenOut.screen = screen;
     return times.time('present', () => this.views.present(snapshot, screen, tool, partial));
   }
 
@@ -244,11 +248,19 @@ export class Pipeline {
           ? await this.publisher.shootEarly(this.views.last(pid), times)
           : undefined;
       times.add('before_walk', performance.now() - startedAt);
+      // The screen size read after this call's walk, for everything after it.
+      const read: { screen?: { w: number; h: number } } = {};
+      const screenNow = async (): Promise<{ w: number; h: number }> =>
+        (read.screen ??= await desktop.screenSize());
       let view =
         req.reuse && !ownLimits
           ? await this.currentView(pid, tool)
-          : await this.snapshot(pid, tool, ownLimits, times);
+          : await this.snapshot(pid, tool, ownLimits, times, read);
       const walkedAt = performance.now();
+      // A complete walk made just now reads the app's password fields itself: the
+      // screenshot's redaction takes them from it (before any filter leaves elements out).
+      const walkedNow: WalkedFields | undefined =
+        !req.reuse && !ownLimits ? fieldsOfWalk(view.snapshot) : undefined;
       if (req.root) {
         const root = this.resolveTarget(view, req.root);
         const sub = await times.timeAsync('walk', () =>
@@ -259,14 +271,17 @@ export class Pipeline {
           }),
         );
         const screen = await desktop.screenSize();
+        read.screen = screen;
         view = times.time('present', () => this.views.present(sub, screen, tool, true));
       }
       let notes: string[] = [];
       if (req.dropHidden) {
-        const { snapshot, dropped } = times.time('filter', () => dropHidden(view.snapshot));
+        const { snapshot, dropped, kept } = times.time('filter', () => dropHidden(view.snapshot));
         if (dropped > 0) {
-          const screen = await desktop.screenSize();
-          view = times.time('present', () => this.views.present(snapshot, screen, tool, true));
+          const screen = await screenNow();
+          const full = view;
+          // The full view's refs carry over: presented once, narrowed here.
+          view = times.time('present', () => this.views.narrow(full, snapshot, kept, screen));
           notes = [
             `hidden: ${dropped} elements the app reports as not showing were left out (include_invisible: true keeps them)`,
           ];
@@ -289,6 +304,9 @@ export class Pipeline {
         written: req.written && ((pair) => req.written!(seen, pair)),
         times,
         early,
+        walkedNow,
+        // No screen (no display): publish asks again and says why there is no screenshot.
+        screen: await screenNow().catch(() => undefined),
       });
       times.add('after_walk', performance.now() - walkedAt);
       return response;
@@ -723,6 +741,7 @@ export class Pipeline {
 
   async close(): Promise<void> {
     await this.views.close();
+    await this.publisher.close();
     if (this.desktopPromise) {
       const desktop = await this.desktopPromise.catch(() => undefined);
       await desktop?.close();

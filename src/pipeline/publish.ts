@@ -30,7 +30,7 @@ import {
 import { ShownMemory, lookOf, type VisibleMode } from './shown.js';
 import { describeError } from '../errors.js';
 import { captureRect, secureFrames } from '../viewport/index.js';
-import { SecureFieldLocator, type Redaction } from './secure.js';
+import { SecureFieldLocator, type Redaction, type WalkedFields } from './secure.js';
 import { toUserError } from './platform-errors.js';
 import type { ToolResponse } from './response.js';
 import { StageTimes } from './timing.js';
@@ -85,17 +85,26 @@ export interface PublishRequest {
   times?: StageTimes;
   /** A screenshot taken when the walk started (see Publisher.shootEarly): used when it still fits. */
   early?: EarlyShot;
+  /**
+   * The password fields of `view`'s app as this call's complete walk of it found them (see
+   * fieldsOfWalk): they stand for a fresh lookup of that app, so only the other apps in
+   * the captured region are looked up. Undefined: every app is looked up.
+   */
+  walkedNow?: WalkedFields;
+  /** The screen size as this call read it after its walk (asked again when not given). */
+  screen?: { w: number; h: number };
 }
 
 /**
  * A screenshot started before the walk, of the region the app's last screenshot showed:
- * it overlaps the walk, and is used only when the walk puts the region at the same rect
- * and the app's password fields where they were.
+ * it overlaps the walk, and is used only when the walk (complete) puts the region at the
+ * same rect and the app's password fields where they were. The other apps' fields in the
+ * region are looked up while the walk runs; the app's own are not (its walk reads them).
  */
 export interface EarlyShot {
   pid: number;
   rect: Rect;
-  /** The app's password fields as known when the shot was taken (its last walk). */
+  /** The app's password fields as known when the shot was taken (its last walk): filled in it. */
   secure: Rect[];
   shooting: { taken: (pngPath: string) => Promise<Shot> };
 }
@@ -284,7 +293,7 @@ export class Publisher {
   async publish(tool: string, request: PublishRequest): Promise<ToolResponse> {
     const times = request.times ?? new StageTimes();
     const store = await this.store();
-    const at = await this.shotTarget((screen) => captureRect(request, screen));
+    const at = await this.shotTarget((screen) => captureRect(request, screen), request.screen);
     const rect = at && 'rect' in at ? at.rect : undefined;
     const defaultRegion = !request.capture && !request.appSwitch;
     if (rect && defaultRegion) this.noteRegion(request.view.snapshot.pid, rect);
@@ -297,6 +306,7 @@ export class Publisher {
           [request.view, ...(request.appSwitch ? [request.appSwitch] : [])],
           request.includeImage,
           times,
+          request.walkedNow,
         );
     const names = await store.allocate(shortName(tool));
     const req: PublishRequest & { appendix?: string[] } = request.written
@@ -455,9 +465,11 @@ export class Publisher {
 
   /**
    * Starts the screenshot of an app's next observation now, before its walk, at the rect
-   * its last screenshot of the default region had: the capture, the password-field lookup
-   * and the encode then overlap the walk. Undefined when there is no such rect yet (the
-   * first call on an app) or screenshots are off.
+   * its last screenshot of the default region had: the capture (on a worker thread), the
+   * other apps' password-field lookup and the encode then overlap the walk. The app's own
+   * fields are filled where its last walk found them; publish uses the shot only if this
+   * walk finds them there too. Undefined when there is no such rect yet (the first call on
+   * an app) or screenshots are off.
    */
   async shootEarly(
     last: SnapshotView | undefined,
@@ -467,23 +479,35 @@ export class Publisher {
     const pid = last.snapshot.pid;
     const rect = this.lastRegion.get(pid);
     if (!rect || this.config.screenshots === 'off') return undefined;
-    const at = await this.shotTarget(() => rect);
-    if (!at || !('rect' in at)) return undefined;
+    // No screen size asked: the rect was on screen last time and the capture clips it.
+    let desktop: Desktop;
+    try {
+      desktop = await this.desktop();
+    } catch {
+      return undefined;
+    }
     const store = await this.store();
+    const secure = secureFrames(last);
     return {
       pid,
       rect,
-      secure: secureFrames(last),
-      shooting: this.shoot(at, store, [last], false, times),
+      secure,
+      shooting: this.shoot({ desktop, rect }, store, [last], false, times, {
+        pid,
+        frames: secure,
+      }),
     };
   }
 
   /**
    * An early shot stands for this call's when it shows the same rect, is not inline, and
-   * the app's password fields are where they were when it was taken.
+   * this call's complete walk found the app's password fields where the shot filled them.
    */
   private earlyFits(early: EarlyShot, req: PublishRequest, rect: Rect): boolean {
+    const walked = req.walkedNow;
     const same =
+      walked !== undefined &&
+      walked.pid === early.pid &&
       early.pid === req.view.snapshot.pid &&
       !req.capture &&
       !req.appSwitch &&
@@ -495,7 +519,7 @@ export class Publisher {
       rect.h === early.rect.h;
     const image = { width: rect.w, height: rect.h };
     const origin = { x: rect.x, y: rect.y };
-    return same && sameRedaction(image, origin, early.secure, secureFrames(req.view));
+    return same && sameRedaction(image, origin, early.secure, walked.frames);
   }
 
   /** Remembers an app's region, most recent last; apps that exited drop out after a while. */
@@ -510,11 +534,12 @@ export class Publisher {
   /** Where a screenshot is taken: the desktop and the screen rect, or why not. */
   private async shotTarget(
     region: (screen: { w: number; h: number }) => Rect,
+    screen?: { w: number; h: number },
   ): Promise<ShotTarget | undefined> {
     if (this.config.screenshots === 'off') return undefined;
     try {
       const desktop = await this.desktop();
-      return { desktop, rect: region(await desktop.screenSize()) };
+      return { desktop, rect: region(screen ?? (await desktop.screenSize())) };
     } catch (error) {
       return { error };
     }
@@ -531,6 +556,7 @@ export class Publisher {
     views: SnapshotView[],
     includeImage = false,
     times = new StageTimes(),
+    walkedNow?: WalkedFields,
   ): { taken: (pngPath: string) => Promise<Shot> } {
     if (!at) {
       const off = Promise.resolve<Shot>({ screenshotError: SCREENSHOTS_OFF, images: [] });
@@ -539,7 +565,7 @@ export class Publisher {
     const encoded =
       'error' in at
         ? Promise.reject(at.error)
-        : this.captureRedacted(at.desktop, at.rect, views, times);
+        : this.captureRedacted(at.desktop, at.rect, views, times, walkedNow);
     // Handled when taken; a call that fails before then leaves it unread.
     encoded.catch(() => undefined);
     let written: Promise<Shot> | undefined;
@@ -564,24 +590,30 @@ export class Publisher {
   /**
    * Pixels of `rect` with every password field on it filled: the fields of every app with
    * a window there, located now (`views` are the walks in hand, the fallback for their
-   * apps). The pixels are read first, at once; the PNG is encoded while the fields are
-   * located, with the fields the walks in hand found, and kept when the fresh lookup fills
-   * the very same pixels (the usual case, no password field at all); else encoded again.
-   * Nothing is written before the lookup has answered.
+   * apps; `walkedNow` the fields of the app just walked, which stand for its lookup). The
+   * pixels are read first, at once; the PNG is encoded while the fields are located, with
+   * the fields the walks in hand found, and kept when the fresh lookup fills the very same
+   * pixels (the usual case, no password field at all); else encoded again. Nothing is
+   * written before the lookup has answered.
    */
   private async captureRedacted(
     desktop: Desktop,
     rect: Rect,
     views: SnapshotView[],
     times: StageTimes,
+    walkedNow?: WalkedFields,
   ): Promise<{ png: Buffer; stale?: Redaction['stale'] }> {
     const image = await times.timeAsync('capture', () => desktop.capture(rect));
     const origin = { x: rect.x, y: rect.y };
-    const walked = views.flatMap((v) => secureFrames(v));
+    const walked = [
+      ...(walkedNow?.frames ?? []),
+      ...views.filter((v) => v.snapshot.pid !== walkedNow?.pid).flatMap((v) => secureFrames(v)),
+    ];
     const early = times.timeAsync('encode', () => encodePng(image, { origin, redact: walked }));
     early.catch(() => undefined);
+    // After the pixels are read, never before: the order this redaction has always had.
     const redaction = await times.timeAsync('redact_scan', () =>
-      this.secureFields.locate(desktop, rect, views),
+      this.secureFields.locate(desktop, rect, views, walkedNow),
     );
     if (sameRedaction(image, origin, walked, redaction.frames)) {
       return { png: await early, stale: redaction.stale };
@@ -591,6 +623,13 @@ export class Publisher {
       encodePng(image, { origin, redact: redaction.frames }),
     );
     return { png, stale: redaction.stale };
+  }
+
+  /** Releases the artifact dir's descriptor (opened again on the next call). */
+  async close(): Promise<void> {
+    const store = this.storePromise;
+    this.storePromise = undefined;
+    await (await store?.catch(() => undefined))?.close();
   }
 
   error(tool: string, err: unknown): ToolResponse {

@@ -194,6 +194,31 @@ export class ViewCache {
     return view;
   }
 
+  /**
+   * A presented view narrowed to the elements a filter kept (`kept[j]`: the index in
+   * `full` of `snapshot`'s element j, see dropHidden): the refs are `full`'s, so nothing is
+   * matched or keyed again; visibility is computed on the narrowed tree, as present() would.
+   * The app's current view stays `full`.
+   */
+  narrow(
+    full: SnapshotView,
+    snapshot: Snapshot,
+    kept: ArrayLike<number>,
+    screen: { w: number; h: number },
+  ): SnapshotView {
+    const snapshotId = `s${(++this.snapshotCounter).toString(36)}`;
+    const refs = Array.from(kept, (i) => full.refs[i]);
+    const { viewport, dialog, visible } = computeVisibility(snapshot, {
+      x: 0,
+      y: 0,
+      w: screen.w,
+      h: screen.h,
+    });
+    const view: SnapshotView = { snapshot, snapshotId, refs, visible, viewport, dialog };
+    this.refs.noteSeen(view);
+    return view;
+  }
+
   /** How `after`'s elements match `before`'s: reused from present() when it matched them. */
   matchOf(before: Snapshot, after: Snapshot): Int32Array {
     const m = this.lastMatch;

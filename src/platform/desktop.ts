@@ -161,8 +161,13 @@ export interface Desktop {
   /**
    * The secure fields of every app with a window intersecting `region`, located now
    * (bounded by `timeoutMs`): an app that does not answer in time is listed as failed.
+   * Apps in `skip` are not read: the caller has their fields from a walk it just made.
    */
-  secureFieldFrames(region: Rect, timeoutMs: number): Promise<SecureFieldScan>;
+  secureFieldFrames(
+    region: Rect,
+    timeoutMs: number,
+    skip?: readonly number[],
+  ): Promise<SecureFieldScan>;
 
   // Semantic (background) actions on elements, addressed by Element.id.
   doAction(elementId: string, action: string): Promise<void>;

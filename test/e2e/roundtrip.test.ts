@@ -5,7 +5,10 @@
  * on a window with a password field: the PNG's pixels are, byte for byte, what XGetImage
  * (and the framebuffer file, the old default) read of the same rect, except the field, which
  * is one flat colour where the app draws bullets; and the tree files of both paths are the
- * same apart from snapshot ids, timings and the screenshot line.
+ * same apart from snapshot ids, timings and the screenshot line. The capture runs on a
+ * worker thread (its own X connection): its pixels are those of the JS-thread paths. The
+ * walked app's password fields come from its walk, the other apps' from a lookup: a
+ * second app's field over the captured window is filled too, and no secret reaches a file.
  */
 import fs from 'node:fs';
 import sharp from 'sharp';
@@ -83,31 +86,42 @@ const inRect = (r: Rect, x: number, y: number): boolean =>
 
 /**
  * Compares the PNG with a raw grab of the same rect by `source`: every pixel equal outside
- * the password field; inside it, the PNG is one colour while the grab is not.
+ * the password fields; inside each, the PNG is one colour while the grab is not.
  */
-async function expectSamePixels(png: string, vp: Rect, source: CaptureSource): Promise<void> {
+async function expectSamePixels(
+  png: string,
+  vp: Rect,
+  source: CaptureSource,
+  fields: Rect[] = [field],
+): Promise<void> {
   const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
   expect([info.width, info.height]).toEqual([vp.w, vp.h]);
   const raw = x11.captureRegion(vp, source);
   expect([raw.width, raw.height]).toEqual([vp.w, vp.h]);
   let differing = 0;
-  const fieldColours = new Set<string>();
-  const grabColours = new Set<string>();
+  const fieldColours = fields.map(() => new Set<string>());
+  const grabColours = fields.map(() => new Set<string>());
   for (let y = 0; y < vp.h; y++) {
     for (let x = 0; x < vp.w; x++) {
       const a = (y * vp.w + x) * info.channels;
       const b = (y * vp.w + x) * 3;
       const px = `${data[a]},${data[a + 1]},${data[a + 2]}`;
       const rawPx = `${raw.data[b]},${raw.data[b + 1]},${raw.data[b + 2]}`;
-      if (inRect(field, vp.x + x, vp.y + y)) {
-        fieldColours.add(px);
-        grabColours.add(rawPx);
+      const k = fields.findIndex((f) => inRect(f, vp.x + x, vp.y + y));
+      if (k >= 0) {
+        fieldColours[k].add(px);
+        grabColours[k].add(rawPx);
       } else if (px !== rawPx) differing++;
     }
   }
-  expect(differing, `pixels outside the field that differ from the ${source} grab`).toBe(0);
-  expect(grabColours.size, 'the app draws its bullets in the field').toBeGreaterThan(1);
-  expect(fieldColours.size, `the field is filled in ${png}`).toBe(1);
+  expect(differing, `pixels outside the fields that differ from the ${source} grab`).toBe(0);
+  fields.forEach((f, k) => {
+    expect(
+      grabColours[k].size,
+      `the app draws its bullets in ${JSON.stringify(f)}`,
+    ).toBeGreaterThan(1);
+    expect(fieldColours[k].size, `${JSON.stringify(f)} is filled in ${png}`).toBe(1);
+  });
 }
 
 describe('ax_get_tree: the screenshot overlapping the walk', () => {
@@ -154,5 +168,96 @@ describe('ax_get_tree: the screenshot overlapping the walk', () => {
     const treeAgain = fs.readFileSync(again.fields.file, 'utf8');
     expect(takenAt(treeAgain)).toBe('walk start');
     await expectSamePixels(again.fields.screenshot, viewportOf(treeAgain), 'getimage');
+  }, 120_000);
+});
+
+/** The rect's part inside `within`. */
+function clip(r: Rect, within: Rect): Rect {
+  const x = Math.max(r.x, within.x);
+  const y = Math.max(r.y, within.y);
+  const w = Math.min(r.x + r.w, within.x + within.w) - x;
+  const h = Math.min(r.y + r.h, within.y + within.h) - y;
+  return { x, y, w, h };
+}
+
+/** Every file in the artifact dir, whole, as bytes. */
+function artifactBytes(): Array<{ name: string; bytes: Buffer }> {
+  const dir = session.artifactDir;
+  return fs.readdirSync(dir).flatMap((name) => {
+    const file = `${dir}/${name}`;
+    return fs.statSync(file).isFile() ? [{ name, bytes: fs.readFileSync(file) }] : [];
+  });
+}
+
+describe('the capture off the JS thread', () => {
+  it('reads the pixels the JS-thread paths read, clips alike, and refuses a rect off screen', async () => {
+    const screen = x11.screenSize();
+    const rect = { x: -20, y: -10, w: 300, h: 200 };
+    const [a, b, c] = await Promise.all([
+      x11.captureRegionAsync(rect),
+      x11.captureRegionAsync(rect),
+      x11.captureRegionAsync({ x: 0, y: 0, w: screen.w, h: screen.h }),
+    ]);
+    const sync = x11.captureRegion(rect, 'getimage');
+    for (const img of [a, b]) {
+      expect([img.x, img.y, img.width, img.height]).toEqual([0, 0, 280, 190]);
+      expect(img.data.equals(sync.data), 'worker pixels equal an XGetImage grab').toBe(true);
+    }
+    expect([c.width, c.height]).toEqual([screen.w, screen.h]);
+    await expect(x11.captureRegionAsync({ x: screen.w + 10, y: 0, w: 10, h: 10 })).rejects.toThrow(
+      RangeError,
+    );
+  }, 60_000);
+});
+
+describe('password fields: the walked app from its walk, every other app in the region looked up', () => {
+  const TARGET_SECRET = 'Walked-pw-Zr41x';
+  const OTHER_SECRET = 'Other-app-pw-Jm93q';
+  let target: LaunchedApp;
+  let targetField: Rect;
+  let otherField: Rect;
+
+  beforeAll(async () => {
+    target = await session.launchFixture('secret_window.py', [], {
+      env: {
+        AXPAGE_FIXTURE_SECRET: TARGET_SECRET,
+        AXPAGE_FIXTURE_TITLE: 'Walked App',
+        AXPAGE_FIXTURE_X: '40',
+        AXPAGE_FIXTURE_Y: '420',
+      },
+    });
+    targetField = rectOf((await target.output!.waitForEvent((e) => e.event === 'ready')).field);
+    // Launched second: its window is stacked over the target's lower right part, its
+    // field inside the target's window and clear of the target's field.
+    const other = await session.launchFixture('secret_window.py', [], {
+      env: {
+        AXPAGE_FIXTURE_SECRET: OTHER_SECRET,
+        AXPAGE_FIXTURE_TITLE: 'Other App',
+        AXPAGE_FIXTURE_X: '180',
+        AXPAGE_FIXTURE_Y: '500',
+      },
+    });
+    otherField = rectOf((await other.output!.waitForEvent((e) => e.event === 'ready')).field);
+  }, 120_000);
+
+  it('fills both fields, as the walk ends and as it starts, and writes neither secret', async () => {
+    const taken: Array<string | undefined> = [];
+    for (let i = 0; i < 2; i++) {
+      const r = await session.call('ax_get_tree', { app: target.pid });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.fields.screenshot, r.text).toBeTruthy();
+      const tree = fs.readFileSync(r.fields.file, 'utf8');
+      taken.push(takenAt(tree));
+      const vp = viewportOf(tree);
+      const inside = clip(otherField, vp);
+      expect(inside.w > 0 && inside.h > 0, "the other app's field shows in the capture").toBe(true);
+      await expectSamePixels(r.fields.screenshot, vp, 'getimage', [targetField, inside]);
+    }
+    expect(taken).toEqual(['walk end', 'walk start']);
+    for (const { name, bytes } of artifactBytes()) {
+      for (const secret of [TARGET_SECRET, OTHER_SECRET]) {
+        expect(bytes.includes(secret), `${secret} in ${name}`).toBe(false);
+      }
+    }
   }, 120_000);
 });

@@ -336,7 +336,8 @@ export class LinuxDesktop implements Desktop {
   }
 
   async capture(rect?: Rect): Promise<RawImage> {
-    const img = this.display().captureRegion(rect);
+    // Read on a worker thread: the walk a tool call starts meanwhile goes on.
+    const img = await this.display().captureRegionAsync(rect);
     return { width: img.width, height: img.height, channels: img.channels, data: img.data };
   }
 
@@ -346,12 +347,22 @@ export class LinuxDesktop implements Desktop {
     return wrap(() => fn(bus));
   }
 
-  async secureFieldFrames(region: Rect, timeoutMs: number): Promise<SecureFieldScan> {
-    return scanSecureFields(await this.live(), region, timeoutMs, {
-      windows: () => this.display().listWindows(),
-      popupWindows: () => listPopupWindows(this.env),
-      appRef: (pid) => this.appRef(pid),
-    });
+  async secureFieldFrames(
+    region: Rect,
+    timeoutMs: number,
+    skip: readonly number[] = [],
+  ): Promise<SecureFieldScan> {
+    return scanSecureFields(
+      await this.live(),
+      region,
+      timeoutMs,
+      {
+        windows: () => this.display().listWindows(),
+        popupWindows: () => listPopupWindows(this.env),
+        appRef: (pid) => this.appRef(pid),
+      },
+      skip,
+    );
   }
 
   async doAction(elementId: string, action: string): Promise<void> {

@@ -3,7 +3,9 @@
  * over the `@axpage/native` addon. Native calls are synchronous and short (a few X round
  * trips, or one image copy: about 3 ms for 1280x800), so they run on the JS thread; only
  * what waits on purpose (drag duration, waiting for activation, pacing long typing) is
- * async.
+ * async, and the capture a tool call takes while it walks its app (captureRegionAsync: a
+ * second connection read on a worker thread, because the X server can take 10 ms and more
+ * to answer while an app repaints, and the walk must not wait for it).
  *
  * Screenshots come from the X server by XShmGetImage (the fastest path measured, on Xvfb
  * too). Without working MIT-SHM they read Xvfb's -fbdir framebuffer file when one is given
@@ -16,6 +18,7 @@ import { createRequire } from 'node:module';
 import type * as NativeApi from '@axpage/native';
 import type {
   ActiveWindow,
+  Capturer as NativeCapturer,
   Display as NativeDisplay,
   NativeWindow,
   RgbImage,
@@ -267,6 +270,8 @@ class Framebuffer {
 
 export class X11 {
   private fb: Framebuffer | null = null;
+  /** The worker-thread capture connection: opened on first use; null when it cannot be. */
+  private capturer?: NativeCapturer | null;
   /** Why the framebuffer fast path is off (null when on, or when none was configured). */
   framebufferProblem: string | null = null;
   private restoreTimer: NodeJS.Timeout | null = null;
@@ -340,6 +345,38 @@ export class X11 {
     const img = this.dpy.capture(r.x, r.y, r.w, r.h, method);
     const { x, y, width, height, data } = img;
     return { x, y, width, height, data, channels: 3, source: img.method };
+  }
+
+  /**
+   * As captureRegion (same pixels, same clipping and errors), read off the JS thread: by
+   * MIT-SHM (else XGetImage) over a connection of the capture worker's own. Where the
+   * framebuffer file is the default path (no working MIT-SHM), or the worker's connection
+   * cannot be had, it is captureRegion itself.
+   */
+  async captureRegionAsync(rect?: Rect): Promise<CapturedImage> {
+    const r = rect ? pixelRect(rect) : { x: 0, y: 0, ...this.screenSize() };
+    const worker = this.fb && !this.dpy.extensions.shm ? null : this.worker();
+    if (!worker) return this.captureRegion(rect);
+    const img = await worker.capture(r.x, r.y, r.w, r.h);
+    const { x, y, width, height, data } = img;
+    return { x, y, width, height, data, channels: 3, source: img.method };
+  }
+
+  /** The capture worker's connection, opened again after the server dropped it. */
+  private worker(): NativeCapturer | null {
+    if (this.capturer && !this.capturer.usable) {
+      this.capturer.close();
+      this.capturer = undefined;
+    }
+    if (this.capturer === undefined) {
+      try {
+        this.capturer = new (native().Capturer)(this.dpy.name);
+      } catch {
+        // A second connection refused (a server at its client limit): capture here.
+        this.capturer = null;
+      }
+    }
+    return this.capturer;
   }
 
   /**
@@ -522,6 +559,8 @@ export class X11 {
     this.restoreTimer = null;
     this.fb?.close();
     this.fb = null;
+    this.capturer?.close();
+    this.capturer = null;
     this.dpy.close();
   }
 

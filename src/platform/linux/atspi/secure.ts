@@ -97,13 +97,15 @@ const overlaps = (a: Rect, b: Rect): boolean =>
 /**
  * The secure fields of every app with a mapped window on `region`, each app read in
  * parallel within `timeoutMs`. Without the window list (no X), every app on the bus is
- * read: slower, never less redacted.
+ * read: slower, never less redacted. Apps in `skip` are left out (the caller walked them
+ * just now, and asking an app that is being walked only slows its walk down).
  */
 export async function scanSecureFields(
   bus: AtspiBus,
   region: Rect,
   timeoutMs: number,
   ctx: ScanContext,
+  skip: readonly number[] = [],
 ): Promise<SecureFieldScan> {
   let pids: number[];
   try {
@@ -114,6 +116,7 @@ export async function scanSecureFields(
   } catch {
     pids = (await bus.registeredApps()).flatMap((a) => (a.pid === null ? [] : [a.pid]));
   }
+  if (skip.length > 0) pids = pids.filter((pid) => !skip.includes(pid));
   const scan: SecureFieldScan = { fresh: [], failed: [] };
   const deadline = Date.now() + timeoutMs;
   const slow = slowApps(bus);

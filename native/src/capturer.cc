@@ -1,0 +1,346 @@
+#include "capturer.h"
+
+#include <sys/ipc.h>
+#include <sys/shm.h>
+
+#include <climits>
+#include <new>
+
+#include "args.h"
+#include "display.h"
+#include "pixels.h"
+#include "xerrors.h"
+
+namespace axpage {
+namespace {
+
+// Resolves or rejects the promise of one capture(); holds the Capturer alive meanwhile.
+class CaptureWorker : public Napi::AsyncWorker {
+ public:
+  CaptureWorker(Napi::Env env, XCapturer* owner, Napi::Object self, long long x, long long y,
+                long long w, long long h, std::string method)
+      : Napi::AsyncWorker(env, "axpage.capture"),
+        deferred_(Napi::Promise::Deferred::New(env)),
+        owner_(owner),
+        x_(x),
+        y_(y),
+        w_(w),
+        h_(h),
+        method_(std::move(method)) {
+    self_ = Napi::Persistent(self);
+  }
+
+  Napi::Promise Promise() const { return deferred_.Promise(); }
+
+  void Execute() override { owner_->Capture(x_, y_, w_, h_, method_, &grab_); }
+
+  void OnOK() override {
+    Napi::Env env = Env();
+    if (grab_.failed) {
+      Napi::Error e = grab_.range ? Napi::RangeError::New(env, grab_.message)
+                                  : CodedError(env, grab_.code.c_str(), grab_.message);
+      deferred_.Reject(e.Value());
+      return;
+    }
+    size_t bytes = static_cast<size_t>(grab_.w) * static_cast<size_t>(grab_.h) * 3;
+    // The pixels become the Buffer's own memory: no copy of a whole frame on the JS thread.
+    uint8_t* pixels = grab_.data.release();
+    Napi::Buffer<uint8_t> data = Napi::Buffer<uint8_t>::New(
+        env, pixels, bytes, [](Napi::Env, uint8_t* p) { delete[] p; });
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("x", Napi::Number::New(env, grab_.x));
+    o.Set("y", Napi::Number::New(env, grab_.y));
+    o.Set("width", Napi::Number::New(env, grab_.w));
+    o.Set("height", Napi::Number::New(env, grab_.h));
+    o.Set("data", data);
+    o.Set("method", Napi::String::New(env, grab_.method));
+    deferred_.Resolve(o);
+  }
+
+  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
+
+ private:
+  Napi::Promise::Deferred deferred_;
+  XCapturer* owner_;
+  Napi::ObjectReference self_;
+  long long x_, y_, w_, h_;
+  std::string method_;
+  XCapturer::Grab grab_;
+};
+
+void Fail(XCapturer::Grab* out, const char* code, const std::string& message) {
+  out->failed = true;
+  out->code = code;
+  out->message = message;
+}
+
+}  // namespace
+
+Napi::Function XCapturer::Init(Napi::Env env) {
+  return DefineClass(env, "Capturer",
+                     {
+                         InstanceAccessor<&XCapturer::Name>("name"),
+                         InstanceAccessor<&XCapturer::Usable>("usable"),
+                         InstanceAccessor<&XCapturer::Extensions>("extensions"),
+                         InstanceMethod<&XCapturer::CaptureJs>("capture"),
+                         InstanceMethod<&XCapturer::Close>("close"),
+                     });
+}
+
+XCapturer::XCapturer(const Napi::CallbackInfo& info) : Napi::ObjectWrap<XCapturer>(info) {
+  Napi::Env env = info.Env();
+  InstallErrorHandlers();
+  const char* requested = nullptr;
+  std::string arg;
+  if (info.Length() > 0 && !info[0].IsUndefined() && !info[0].IsNull()) {
+    if (!info[0].IsString()) {
+      throw Napi::TypeError::New(env, "Capturer(name): name must be a string like ':91', got " +
+                                          Describe(info[0]));
+    }
+    arg = info[0].As<Napi::String>().Utf8Value();
+    requested = arg.c_str();
+  }
+  const char* shown = requested ? requested : XDisplayName(nullptr);
+  name_ = shown ? shown : "";
+  dpy_ = XOpenDisplay(requested);
+  if (!dpy_) {
+    throw CodedError(env, "X11_OPEN_FAILED",
+                     "cannot open X display '" + name_ +
+                         "': is the X server running, and is the name (or DISPLAY) right?");
+  }
+  TrackDisplay(dpy_);
+  XSetIOErrorExitHandler(dpy_, &XCapturer::OnIOExit, this);
+  screen_ = DefaultScreen(dpy_);
+  root_ = RootWindow(dpy_, screen_);
+  hasShm_ = XShmQueryExtension(dpy_) == True;
+  XSync(dpy_, False);
+  XErrorRecord rec;
+  if (dead_ || TakeError(dpy_, &rec)) {
+    std::string why = dead_ ? "the connection dropped" : DescribeError(dpy_, rec);
+    Shutdown();
+    throw CodedError(env, "X11_OPEN_FAILED", "X display '" + name_ + "' failed to set up: " + why);
+  }
+  open_ = true;
+}
+
+XCapturer::~XCapturer() {
+  std::lock_guard<std::mutex> lock(mu_);
+  Shutdown();
+}
+
+void XCapturer::OnIOExit(Display*, void* self) {
+  // Returning (instead of exiting, as Xlib's default does) makes the pending Xlib call
+  // return a failure; the capture then reports the lost connection.
+  static_cast<XCapturer*>(self)->dead_ = true;
+}
+
+void XCapturer::Shutdown() {
+  open_ = false;
+  if (!dpy_) return;
+  if (!dead_) {
+    ReleaseShm();
+    XSync(dpy_, False);
+  } else if (shmAttached_) {
+    shmdt(shm_.shmaddr);
+    shmAttached_ = false;
+  }
+  XCloseDisplay(dpy_);
+  UntrackDisplay(dpy_);
+  dpy_ = nullptr;
+}
+
+Napi::Value XCapturer::Name(const Napi::CallbackInfo& info) {
+  return Napi::String::New(info.Env(), name_);
+}
+
+Napi::Value XCapturer::Usable(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), open_ && !dead_);
+}
+
+Napi::Value XCapturer::Extensions(const Napi::CallbackInfo& info) {
+  Napi::Object o = Napi::Object::New(info.Env());
+  o.Set("shm", Napi::Boolean::New(info.Env(), hasShm_ && !shmBroken_));
+  return o;
+}
+
+Napi::Value XCapturer::Close(const Napi::CallbackInfo& info) {
+  // Waits for a capture in progress; those still queued then find the connection closed.
+  std::lock_guard<std::mutex> lock(mu_);
+  Shutdown();
+  return info.Env().Undefined();
+}
+
+Napi::Value XCapturer::CaptureJs(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const char* fn = "capture(x, y, w, h)";
+  long long x = IntArg(info, 0, fn, "x", INT_MIN, INT_MAX);
+  long long y = IntArg(info, 1, fn, "y", INT_MIN, INT_MAX);
+  long long w = IntArg(info, 2, fn, "w", 1, INT_MAX);
+  long long h = IntArg(info, 3, fn, "h", 1, INT_MAX);
+  std::string method = "auto";
+  if (info.Length() > 4 && !info[4].IsUndefined()) {
+    if (info[4].IsString()) method = info[4].As<Napi::String>().Utf8Value();
+    if (!info[4].IsString() || (method != "auto" && method != "shm" && method != "getimage")) {
+      throw Napi::TypeError::New(env, std::string(fn) +
+                                          ": method must be 'auto', 'shm' or 'getimage', got " +
+                                          Describe(info[4]));
+    }
+  }
+  auto* worker = new CaptureWorker(env, this, info.This().As<Napi::Object>(), x, y, w, h, method);
+  Napi::Promise promise = worker->Promise();
+  worker->Queue();
+  return promise;
+}
+
+bool XCapturer::Failed(Grab* out) {
+  if (dead_) {
+    Fail(out, "X11_CONNECTION_LOST",
+         "lost the connection to X display '" + name_ +
+             "' (the X server went away); this Capturer is unusable, open a new one");
+    return true;
+  }
+  XErrorRecord rec;
+  if (!TakeError(dpy_, &rec)) return false;
+  Fail(out, "X11_PROTOCOL", "X error: " + DescribeError(dpy_, rec));
+  return true;
+}
+
+void XCapturer::Capture(long long x, long long y, long long w, long long h,
+                        const std::string& method, Grab* out) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!dpy_) {
+    Fail(out, "X11_CLOSED", "X display '" + name_ + "' is closed (Capturer)");
+    return;
+  }
+  // Nothing asks for events on this connection; drop any (MappingNotify) so none pile up.
+  while (!dead_ && XPending(dpy_) > 0) {
+    XEvent ev;
+    XNextEvent(dpy_, &ev);
+  }
+  if (Failed(out)) return;
+  ClearErrors(dpy_);
+  XWindowAttributes ra;
+  // Asked fresh each time: RANDR can resize the screen under us.
+  if (!XGetWindowAttributes(dpy_, root_, &ra) || Failed(out)) {
+    if (!out->failed) Fail(out, "X11_CAPTURE_FAILED", "cannot read the root window's size");
+    return;
+  }
+  ClippedRect r;
+  if (!ClipToBounds(x, y, w, h, ra.width, ra.height, &r)) {
+    out->failed = true;
+    out->range = true;
+    out->message = "capture: rect {x: " + std::to_string(x) + ", y: " + std::to_string(y) +
+                   ", w: " + std::to_string(w) + ", h: " + std::to_string(h) +
+                   "} lies outside the " + std::to_string(ra.width) + "x" +
+                   std::to_string(ra.height) + " screen";
+    return;
+  }
+  size_t bytes = static_cast<size_t>(r.w) * static_cast<size_t>(r.h) * 3;
+  std::unique_ptr<uint8_t[]> data(new (std::nothrow) uint8_t[bytes]);
+  if (!data) {
+    Fail(out, "X11_CAPTURE_FAILED", "no memory for a " + std::to_string(r.w) + "x" +
+                                        std::to_string(r.h) + " capture");
+    return;
+  }
+  std::string used;
+  if (method != "getimage") {
+    if (hasShm_ && !shmBroken_ && CaptureShm(r.x, r.y, r.w, r.h, data.get(), out)) {
+      used = "shm";
+    } else if (out->failed) {
+      return;
+    } else if (method == "shm") {
+      Fail(out, "X11_NO_SHM",
+           hasShm_ ? "capture: MIT-SHM is advertised but does not work with this server "
+                     "(remote display or another IPC namespace)"
+                   : "capture: the X server has no MIT-SHM extension");
+      return;
+    }
+  }
+  if (used.empty()) {
+    if (!CaptureGetImage(r.x, r.y, r.w, r.h, data.get(), out)) return;
+    used = "getimage";
+  }
+  if (Failed(out)) return;
+  out->x = r.x;
+  out->y = r.y;
+  out->w = r.w;
+  out->h = r.h;
+  out->data = std::move(data);
+  out->method = used;
+}
+
+bool XCapturer::EnsureShmSegment(size_t bytes) {
+  if (shmAttached_ && shmCapacity_ >= bytes) return true;
+  ReleaseShm();
+  int id = shmget(IPC_PRIVATE, bytes, IPC_CREAT | 0600);
+  if (id < 0) return false;
+  void* addr = shmat(id, nullptr, 0);
+  if (addr == reinterpret_cast<void*>(-1)) {
+    shmctl(id, IPC_RMID, nullptr);
+    return false;
+  }
+  shm_.shmid = id;
+  shm_.shmaddr = static_cast<char*>(addr);
+  shm_.readOnly = False;
+  ClearErrors(dpy_);
+  Status ok = XShmAttach(dpy_, &shm_);
+  XSync(dpy_, False);
+  XErrorRecord rec;
+  bool failed = !ok || TakeError(dpy_, &rec) || dead_;
+  // Marked for removal now: the kernel frees it once both we and the server detach.
+  shmctl(id, IPC_RMID, nullptr);
+  if (failed) {
+    shmdt(addr);
+    return false;
+  }
+  shmAttached_ = true;
+  shmCapacity_ = bytes;
+  return true;
+}
+
+void XCapturer::ReleaseShm() {
+  if (!shmAttached_) return;
+  if (!dead_) {
+    XShmDetach(dpy_, &shm_);
+    XSync(dpy_, False);
+  }
+  shmdt(shm_.shmaddr);
+  shmAttached_ = false;
+  shmCapacity_ = 0;
+}
+
+bool XCapturer::CaptureShm(int x, int y, int w, int h, uint8_t* out, Grab* err) {
+  XImage* img = XShmCreateImage(dpy_, DefaultVisual(dpy_, screen_), DefaultDepth(dpy_, screen_),
+                                ZPixmap, nullptr, &shm_, w, h);
+  if (!img) return false;
+  size_t bytes = static_cast<size_t>(img->bytes_per_line) * h;
+  if (!EnsureShmSegment(bytes)) {
+    XDestroyImage(img);
+    // An IO error while attaching must not be mistaken for "no SHM".
+    if (Failed(err)) return false;
+    shmBroken_ = true;
+    return false;
+  }
+  img->data = shm_.shmaddr;
+  Status ok = XShmGetImage(dpy_, root_, img, x, y, AllPlanes);
+  XErrorRecord rec;
+  bool failed = !ok || TakeError(dpy_, &rec);
+  if (!failed) ConvertImage(img, out);
+  img->data = nullptr;  // the segment is ours, not the image's
+  XDestroyImage(img);
+  if (dead_) Failed(err);
+  return !failed && !dead_;
+}
+
+bool XCapturer::CaptureGetImage(int x, int y, int w, int h, uint8_t* out, Grab* err) {
+  XImage* img = XGetImage(dpy_, root_, x, y, w, h, AllPlanes, ZPixmap);
+  if (!img) {
+    if (!Failed(err)) Fail(err, "X11_CAPTURE_FAILED", "XGetImage returned no image");
+    return false;
+  }
+  ConvertImage(img, out);
+  XDestroyImage(img);
+  return true;
+}
+
+}  // namespace axpage
