@@ -34,6 +34,11 @@ export class AppDirectory {
   }
 
   private async find(desktop: Desktop, app: string | number | undefined): Promise<ResolvedApp> {
+    // A pid the backend already knows: that app alone (every other app read cost ~8 ms).
+    if (typeof app === 'number' || (typeof app === 'string' && /^\s*[0-9]+\s*$/.test(app))) {
+      const one = await desktop.appByPid?.(Number(app));
+      if (one && one.responding !== false) return { ...one, matchedBy: 'pid' };
+    }
     const apps = await desktop.listApps();
     if (app === undefined || (typeof app === 'string' && app.trim() === '')) {
       const front = await desktop.frontmost();

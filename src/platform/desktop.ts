@@ -146,6 +146,11 @@ export interface Desktop {
   /** Is the accessibility stack reachable, and if not, why and what to do. */
   checkAccess(): Promise<AccessReport>;
   listApps(): Promise<AppInfo[]>;
+  /**
+   * One app by pid, as listApps gives it, without reading every other app; null when the
+   * backend cannot tell quickly (not known, gone, slow to answer): ask listApps then.
+   */
+  appByPid?(pid: number): Promise<AppInfo | null>;
   /** The process owning the active window, or null when nothing is active. */
   frontmost(): Promise<Frontmost | null>;
   /** Top-level windows of all apps (or one app), front to back where known. */

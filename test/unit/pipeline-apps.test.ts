@@ -322,3 +322,39 @@ describe('AppDirectory.resolve', () => {
     await axRejection(new AppDirectory().resolve(foreign, undefined), 'bad_argument');
   });
 });
+
+describe('AppDirectory.resolve: a pid the backend knows', () => {
+  /** The data desktop, with a per-pid lookup that counts its use and the full listing's. */
+  function counting(byPid: (pid: number) => ReturnType<typeof app> | null) {
+    const d = desktop();
+    const calls = { list: 0, one: 0 };
+    const listApps = d.listApps.bind(d);
+    d.listApps = () => {
+      calls.list++;
+      return listApps();
+    };
+    d.appByPid = async (pid: number) => {
+      calls.one++;
+      return byPid(pid);
+    };
+    return { d, calls };
+  }
+
+  it('takes that app alone, without listing every app', async () => {
+    const { d, calls } = counting((pid) => (pid === 304 ? app(304, 'gnome-calculator') : null));
+    const hit = await new AppDirectory().resolve(d, 304);
+    expect(hit).toMatchObject({ pid: 304, name: 'gnome-calculator', matchedBy: 'pid' });
+    expect(calls).toEqual({ list: 0, one: 1 });
+    expect((await new AppDirectory().resolve(d, ' 304 ')).pid).toBe(304);
+  });
+
+  it('lists every app when the backend cannot tell, or the app is not responding', async () => {
+    const unknown = counting(() => null);
+    expect((await new AppDirectory().resolve(unknown.d, 202)).name).toBe('gnome-terminal');
+    expect(unknown.calls.list).toBe(1);
+    const hung = counting((pid) => app(pid, 'gnome-terminal', { responding: false }));
+    await new AppDirectory().resolve(hung.d, 202);
+    expect(hung.calls.list).toBe(1); // the listing's answer stands (here: responding)
+    await axRejection(new AppDirectory().resolve(unknown.d, 777), 'app_not_found');
+  });
+});

@@ -218,6 +218,12 @@ export class LinuxDesktop implements Desktop {
     return wrap(() => atspi.listApps(bus));
   }
 
+  async appByPid(pid: number): Promise<AppInfo | null> {
+    const known = this.appRefs.get(pid);
+    if (!known || this.bus.isClosed) return null;
+    return atspi.appInfoFor(this.bus, known).catch(() => null);
+  }
+
   async frontmost(): Promise<Frontmost | null> {
     // The window manager's _NET_ACTIVE_WINDOW is authoritative where there is one;
     // AT-SPI's ACTIVE state is the fallback (and agrees with it under openbox).

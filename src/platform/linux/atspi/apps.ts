@@ -203,6 +203,20 @@ export async function listApps(bus: AtspiBus): Promise<AppInfo[]> {
     .map((a) => ({ ...a, command: a.command ?? processName(a.pid) }));
 }
 
+/**
+ * One app as listApps gives it, read from its known registration alone (no registry scan,
+ * no other app asked); null when it is not responding, gone, or slower than LIST_WAIT_MS
+ * (listApps then answers, with its handling of hung and vanished apps).
+ */
+export async function appInfoFor(bus: AtspiBus, app: AppRef): Promise<AppInfo | null> {
+  if (bus.isSilent(app.bus)) return null;
+  const info = await Promise.race([
+    readApp(bus, [app.bus, app.path], app.pid).catch(() => null),
+    delay(LIST_WAIT_MS).then(() => null),
+  ]);
+  return info && { ...info, command: processName(app.pid) };
+}
+
 /** The process's own name (/proc/<pid>/comm), for an app that never told us its name. */
 function processName(pid: number): string {
   try {

@@ -4,7 +4,14 @@
  */
 export { AppGoneError, snapshotApp, windowRank, MAX_IN_FLIGHT } from './walk.js';
 export type { WalkTuning } from './walk.js';
-export { appRefForPid, findFrontmost, listApps, topLevels, wakeBridge } from './apps.js';
+export {
+  appInfoFor,
+  appRefForPid,
+  findFrontmost,
+  listApps,
+  topLevels,
+  wakeBridge,
+} from './apps.js';
 export type { AppRef, TopLevel } from './apps.js';
 export {
   AtspiActionError,
