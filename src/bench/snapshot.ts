@@ -13,6 +13,14 @@ import { fmt, out, ratio, STAT_HEADERS, statCells, table, verdict } from './repo
 import { stats, timeRuns, type Stats } from './stats.js';
 
 const RUNS = 9;
+/**
+ * Idle time before every timed walk, ours and pyatspi's alike: a walk that starts while the
+ * previous one's process (the Python walker after a clear_cache walk, our garbage
+ * collector) is still busy on one of the 2 cores measured that walk's leftovers.
+ */
+const GAP_MS = 100;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const MCP_RUNS = 7;
 const TARGET_RATIO = 10;
 const TARGET_MS_PER_ELEMENT = 0.1;
@@ -76,12 +84,15 @@ async function interleaved(ctx: BenchContext, app: LaunchedApp, fig: AppFigures)
       await w.walk(true);
     });
     for (let i = 0; i < RUNS; i++) {
+      await sleep(GAP_MS);
       const t0 = performance.now();
       last = await takeSnapshot(ctx, app.pid);
       fig.oursRuns.push(performance.now() - t0);
       fig.walkRuns.push(last.elapsedMs);
       await pyStep(async (w) => {
+        await sleep(GAP_MS);
         py.cached.push(await w.walk(false));
+        await sleep(GAP_MS);
         py.clear.push(await w.walk(true));
       });
     }
@@ -132,7 +143,7 @@ export async function snapshotSection(ctx: BenchContext): Promise<void> {
       `pyatspi: \`bench/pyatspi_walk.py\` (${PYTHON}), a naive recursive walk reading role, name, ` +
       'description, states, children and screen extents per element, keeping libatspi\'s cache ("cached") ' +
       'or calling `app.clear_cache()` before the walk. The three run interleaved, ' +
-      `${RUNS} rounds after 1 warm-up round, on an app idle for 300 ms. ` +
+      `${RUNS} rounds after 1 warm-up round, on an app idle for 300 ms, each walk after ${GAP_MS} ms idle. ` +
       'ax_get_tree: the MCP round trip as the client sees it (walk + hidden filter + tree file + screenshot + summary). ' +
       '"x faster" = the pyatspi median / this row\'s median.',
   );
