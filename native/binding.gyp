@@ -15,6 +15,7 @@
             'src/journal.cc',
             'src/keyboard.cc',
             'src/pixels.cc',
+            'src/shm.cc',
             'src/windows.cc',
             'src/xerrors.cc',
             'src/xwd.cc',

@@ -1,8 +1,5 @@
 #include "capturer.h"
 
-#include <sys/ipc.h>
-#include <sys/shm.h>
-
 #include <climits>
 #include <new>
 
@@ -137,13 +134,8 @@ void XCapturer::OnIOExit(Display*, void* self) {
 void XCapturer::Shutdown() {
   open_ = false;
   if (!dpy_) return;
-  if (!dead_) {
-    ReleaseShm();
-    XSync(dpy_, False);
-  } else if (shmAttached_) {
-    shmdt(shm_.shmaddr);
-    shmAttached_ = false;
-  }
+  shm_.Release(dpy_, dead_);
+  if (!dead_) XSync(dpy_, False);
   XCloseDisplay(dpy_);
   UntrackDisplay(dpy_);
   dpy_ = nullptr;
@@ -269,59 +261,19 @@ void XCapturer::Capture(long long x, long long y, long long w, long long h,
   out->method = used;
 }
 
-bool XCapturer::EnsureShmSegment(size_t bytes) {
-  if (shmAttached_ && shmCapacity_ >= bytes) return true;
-  ReleaseShm();
-  int id = shmget(IPC_PRIVATE, bytes, IPC_CREAT | 0600);
-  if (id < 0) return false;
-  void* addr = shmat(id, nullptr, 0);
-  if (addr == reinterpret_cast<void*>(-1)) {
-    shmctl(id, IPC_RMID, nullptr);
-    return false;
-  }
-  shm_.shmid = id;
-  shm_.shmaddr = static_cast<char*>(addr);
-  shm_.readOnly = False;
-  ClearErrors(dpy_);
-  Status ok = XShmAttach(dpy_, &shm_);
-  XSync(dpy_, False);
-  XErrorRecord rec;
-  bool failed = !ok || TakeError(dpy_, &rec) || dead_;
-  // Marked for removal now: the kernel frees it once both we and the server detach.
-  shmctl(id, IPC_RMID, nullptr);
-  if (failed) {
-    shmdt(addr);
-    return false;
-  }
-  shmAttached_ = true;
-  shmCapacity_ = bytes;
-  return true;
-}
-
-void XCapturer::ReleaseShm() {
-  if (!shmAttached_) return;
-  if (!dead_) {
-    XShmDetach(dpy_, &shm_);
-    XSync(dpy_, False);
-  }
-  shmdt(shm_.shmaddr);
-  shmAttached_ = false;
-  shmCapacity_ = 0;
-}
-
 bool XCapturer::CaptureShm(int x, int y, int w, int h, uint8_t* out, Grab* err) {
   XImage* img = XShmCreateImage(dpy_, DefaultVisual(dpy_, screen_), DefaultDepth(dpy_, screen_),
-                                ZPixmap, nullptr, &shm_, w, h);
+                                ZPixmap, nullptr, shm_.info(), w, h);
   if (!img) return false;
   size_t bytes = static_cast<size_t>(img->bytes_per_line) * h;
-  if (!EnsureShmSegment(bytes)) {
+  if (!shm_.Ensure(dpy_, bytes, dead_)) {
     XDestroyImage(img);
     // An IO error while attaching must not be mistaken for "no SHM".
     if (Failed(err)) return false;
     shmBroken_ = true;
     return false;
   }
-  img->data = shm_.shmaddr;
+  img->data = shm_.addr();
   Status ok = XShmGetImage(dpy_, root_, img, x, y, AllPlanes);
   XErrorRecord rec;
   bool failed = !ok || TakeError(dpy_, &rec);

@@ -11,6 +11,8 @@
 #include <X11/Xutil.h>
 #include <X11/extensions/XShm.h>
 
+#include "shm.h"
+
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -53,8 +55,6 @@ class XCapturer : public Napi::ObjectWrap<XCapturer> {
   // Each under mu_.
   bool CaptureShm(int x, int y, int w, int h, uint8_t* out, Grab* err);
   bool CaptureGetImage(int x, int y, int w, int h, uint8_t* out, Grab* err);
-  bool EnsureShmSegment(size_t bytes);
-  void ReleaseShm();
   void Shutdown();
   // The X error recorded since the last clear, into *out; false when there was none.
   bool Failed(Grab* out);
@@ -69,9 +69,7 @@ class XCapturer : public Napi::ObjectWrap<XCapturer> {
   Window root_ = 0;
   bool hasShm_ = false;
   std::atomic<bool> shmBroken_{false};
-  XShmSegmentInfo shm_{};
-  bool shmAttached_ = false;
-  size_t shmCapacity_ = 0;
+  ShmSegment shm_;
 };
 
 }  // namespace axpage

@@ -2,8 +2,6 @@
 
 #include <X11/XKBlib.h>
 #include <X11/extensions/XTest.h>
-#include <sys/ipc.h>
-#include <sys/shm.h>
 
 #include <climits>
 #include <cstring>
@@ -103,12 +101,11 @@ void XDisplay::Shutdown() {
   if (!dpy_) return;
   if (!dead_) {
     RestoreSpares(nullptr);
-    ReleaseShm();
+    shm_.Release(dpy_, false);
     if (helper_) XDestroyWindow(dpy_, helper_);
     XSync(dpy_, False);
-  } else if (shmAttached_) {
-    shmdt(shm_.shmaddr);  // the server side went away with the connection
-    shmAttached_ = false;
+  } else {
+    shm_.Release(dpy_, true);  // the server side went away with the connection
   }
   helper_ = 0;
   // XCloseDisplay on a dead connection only runs into the (returning) IO handlers again
@@ -235,59 +232,18 @@ void ConvertImage(XImage* img, uint8_t* out) {
   }
 }
 
-bool XDisplay::EnsureShmSegment(size_t bytes) {
-  if (shmAttached_ && shmCapacity_ >= bytes) return true;
-  ReleaseShm();
-  int id = shmget(IPC_PRIVATE, bytes, IPC_CREAT | 0600);
-  if (id < 0) return false;
-  void* addr = shmat(id, nullptr, 0);
-  if (addr == reinterpret_cast<void*>(-1)) {
-    shmctl(id, IPC_RMID, nullptr);
-    return false;
-  }
-  shm_.shmid = id;
-  shm_.shmaddr = static_cast<char*>(addr);
-  shm_.readOnly = False;
-  ClearErrors(dpy_);
-  Status ok = XShmAttach(dpy_, &shm_);
-  XSync(dpy_, False);
-  XErrorRecord rec;
-  bool failed = !ok || TakeError(dpy_, &rec) || dead_;
-  // Marked for removal now: the kernel frees it once both we and the server detach, so
-  // no segment outlives the process even if it dies.
-  shmctl(id, IPC_RMID, nullptr);
-  if (failed) {
-    shmdt(addr);
-    return false;
-  }
-  shmAttached_ = true;
-  shmCapacity_ = bytes;
-  return true;
-}
-
-void XDisplay::ReleaseShm() {
-  if (!shmAttached_) return;
-  if (!dead_) {
-    XShmDetach(dpy_, &shm_);
-    XSync(dpy_, False);
-  }
-  shmdt(shm_.shmaddr);
-  shmAttached_ = false;
-  shmCapacity_ = 0;
-}
-
 bool XDisplay::CaptureShm(Call& c, int x, int y, int w, int h, uint8_t* out) {
   XImage* img = XShmCreateImage(dpy_, DefaultVisual(dpy_, screen_), DefaultDepth(dpy_, screen_),
-                                ZPixmap, nullptr, &shm_, w, h);
+                                ZPixmap, nullptr, shm_.info(), w, h);
   if (!img) return false;
   size_t bytes = static_cast<size_t>(img->bytes_per_line) * h;
-  if (!EnsureShmSegment(bytes)) {
+  if (!shm_.Ensure(dpy_, bytes, dead_)) {
     XDestroyImage(img);
     c.Check();  // an IO error while attaching must not be mistaken for "no SHM"
     shmBroken_ = true;
     return false;
   }
-  img->data = shm_.shmaddr;
+  img->data = shm_.addr();
   Status ok = XShmGetImage(dpy_, root_, img, x, y, AllPlanes);
   XErrorRecord rec;
   bool failed = !ok || TakeError(dpy_, &rec);

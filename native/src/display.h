@@ -11,6 +11,8 @@
 #include <X11/Xutil.h>
 #include <X11/extensions/XShm.h>
 
+#include "shm.h"
+
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -70,8 +72,6 @@ class XDisplay : public Napi::ObjectWrap<XDisplay> {
   Napi::Value Capture(const Napi::CallbackInfo& info);
   bool CaptureShm(Call& c, int x, int y, int w, int h, uint8_t* out);
   void CaptureGetImage(Call& c, int x, int y, int w, int h, uint8_t* out);
-  bool EnsureShmSegment(size_t bytes);
-  void ReleaseShm();
 
   // Mouse.
   Napi::Value MouseMove(const Napi::CallbackInfo& info);
@@ -149,9 +149,7 @@ class XDisplay : public Napi::ObjectWrap<XDisplay> {
 
   bool hasShm_ = false;
   bool shmBroken_ = false;  // attach failed once (remote display, other IPC namespace)
-  XShmSegmentInfo shm_{};
-  bool shmAttached_ = false;
-  size_t shmCapacity_ = 0;
+  ShmSegment shm_;
 
   bool hasXTest_ = false;
   bool hasXkb_ = false;
