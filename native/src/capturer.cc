@@ -86,26 +86,7 @@ Napi::Function XCapturer::Init(Napi::Env env) {
 
 XCapturer::XCapturer(const Napi::CallbackInfo& info) : Napi::ObjectWrap<XCapturer>(info) {
   Napi::Env env = info.Env();
-  InstallErrorHandlers();
-  const char* requested = nullptr;
-  std::string arg;
-  if (info.Length() > 0 && !info[0].IsUndefined() && !info[0].IsNull()) {
-    if (!info[0].IsString()) {
-      throw Napi::TypeError::New(env, "Capturer(name): name must be a string like ':91', got " +
-                                          Describe(info[0]));
-    }
-    arg = info[0].As<Napi::String>().Utf8Value();
-    requested = arg.c_str();
-  }
-  const char* shown = requested ? requested : XDisplayName(nullptr);
-  name_ = shown ? shown : "";
-  dpy_ = XOpenDisplay(requested);
-  if (!dpy_) {
-    throw CodedError(env, "X11_OPEN_FAILED",
-                     "cannot open X display '" + name_ +
-                         "': is the X server running, and is the name (or DISPLAY) right?");
-  }
-  TrackDisplay(dpy_);
+  dpy_ = OpenNamedDisplay(info, "Capturer", &name_);
   XSetIOErrorExitHandler(dpy_, &XCapturer::OnIOExit, this);
   screen_ = DefaultScreen(dpy_);
   root_ = RootWindow(dpy_, screen_);

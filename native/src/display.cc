@@ -41,28 +41,35 @@ Napi::Function XDisplay::Init(Napi::Env env) {
       });
 }
 
-XDisplay::XDisplay(const Napi::CallbackInfo& info) : Napi::ObjectWrap<XDisplay>(info) {
+Display* OpenNamedDisplay(const Napi::CallbackInfo& info, const char* cls, std::string* name) {
   Napi::Env env = info.Env();
   InstallErrorHandlers();
   const char* requested = nullptr;
   std::string arg;
   if (info.Length() > 0 && !info[0].IsUndefined() && !info[0].IsNull()) {
     if (!info[0].IsString()) {
-      throw Napi::TypeError::New(env, "Display(name): name must be a string like ':91', got " +
+      throw Napi::TypeError::New(env, std::string(cls) +
+                                          "(name): name must be a string like ':91', got " +
                                           Describe(info[0]));
     }
     arg = info[0].As<Napi::String>().Utf8Value();
     requested = arg.c_str();
   }
   const char* shown = requested ? requested : XDisplayName(nullptr);
-  name_ = shown ? shown : "";
-  dpy_ = XOpenDisplay(requested);
-  if (!dpy_) {
+  *name = shown ? shown : "";
+  Display* dpy = XOpenDisplay(requested);
+  if (!dpy) {
     throw CodedError(env, "X11_OPEN_FAILED",
-                     "cannot open X display '" + name_ +
+                     "cannot open X display '" + *name +
                          "': is the X server running, and is the name (or DISPLAY) right?");
   }
-  TrackDisplay(dpy_);
+  TrackDisplay(dpy);
+  return dpy;
+}
+
+XDisplay::XDisplay(const Napi::CallbackInfo& info) : Napi::ObjectWrap<XDisplay>(info) {
+  Napi::Env env = info.Env();
+  dpy_ = OpenNamedDisplay(info, "Display", &name_);
   XSetIOErrorExitHandler(dpy_, &XDisplay::OnIOExit, this);
   screen_ = DefaultScreen(dpy_);
   root_ = RootWindow(dpy_, screen_);

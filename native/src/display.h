@@ -21,6 +21,11 @@
 
 namespace axpage {
 
+// Opens the X display a constructor was given (its optional name argument, else DISPLAY),
+// installs the error handlers and tracks it; throws a TypeError naming `cls` for a bad
+// argument, X11_OPEN_FAILED when the server cannot be reached. `name` gets the shown name.
+Display* OpenNamedDisplay(const Napi::CallbackInfo& info, const char* cls, std::string* name);
+
 // The core keyboard mapping, fetched fresh per keyboard call: Xlib's own cache
 // (XKeysymToKeycode) goes stale after our XChangeKeyboardMapping because we never process
 // MappingNotify before the next lookup.

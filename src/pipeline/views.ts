@@ -174,14 +174,7 @@ export class ViewCache {
       if (prev && m >= 0) return prev.refs[m];
       return this.refs.mint({ pid: snapshot.pid, snapshotId, tool });
     });
-    const { viewport, dialog, visible } = computeVisibility(snapshot, {
-      x: 0,
-      y: 0,
-      w: screen.w,
-      h: screen.h,
-    });
-    const view: SnapshotView = { snapshot, snapshotId, refs, visible, viewport, dialog };
-    this.refs.noteSeen(view);
+    const view = this.viewOf(snapshot, snapshotId, refs, screen);
     if (partial) {
       keys.forEach((key, i) => s.refByKey.set(key, refs[i]));
     } else {
@@ -208,6 +201,16 @@ export class ViewCache {
   ): SnapshotView {
     const snapshotId = `s${(++this.snapshotCounter).toString(36)}`;
     const refs = Array.from(kept, (i) => full.refs[i]);
+    return this.viewOf(snapshot, snapshotId, refs, screen);
+  }
+
+  /** A view of `snapshot` with these refs: its visibility on this screen, the refs seen. */
+  private viewOf(
+    snapshot: Snapshot,
+    snapshotId: string,
+    refs: string[],
+    screen: { w: number; h: number },
+  ): SnapshotView {
     const { viewport, dialog, visible } = computeVisibility(snapshot, {
       x: 0,
       y: 0,
