@@ -2,7 +2,7 @@
  * Reading part of a big table: with a cap on its rows (maxTableRows), or an element cap
  * smaller than the table, a GTK 3 tree view keeps the rows in view and those nearest them,
  * not the first rows, and the walk says what it cut. The list is scrolled by focusing a
- * cell (GTK scrolls the cursor row into view); which rows are in view is read back from
+ * cell (helpers/scroll-to-cell.ts); which rows are in view is read back from
  * the toolkit itself (a walk with no cap: the cells that have a frame).
  */
 import fs from 'node:fs';
@@ -14,6 +14,7 @@ import { Session } from '../../src/harness/session.js';
 import type { Snapshot, SnapshotLimits } from '../../src/model/element.js';
 import { AtspiBus } from '../../src/platform/linux/atspi/bus.js';
 import * as at from '../../src/platform/linux/atspi/index.js';
+import { scrollToCell } from './helpers/scroll-to-cell.js';
 
 const ROWS = 3000;
 const FULL: SnapshotLimits = { maxElements: 20_000, maxDepth: 200, timeBudgetMs: 60_000 };
@@ -34,15 +35,7 @@ describe('a big table read in part keeps the rows in view', () => {
     app = await desktop.launch('zenity', ['--list', '--column=A', ...rows]);
     bus = await AtspiBus.connect(desktop.env.AT_SPI_BUS_ADDRESS);
     ref = (await at.appRefForPid(bus, app.pid))!;
-    const all = await at.snapshotApp(bus, ref, FULL);
-    const target = all.elements.find((e) => e.name === 'row 2000')!;
-    const slash = target.id.indexOf('/');
-    await bus.call(
-      target.id.slice(0, slash),
-      target.id.slice(slash),
-      'org.a11y.atspi.Component',
-      'GrabFocus',
-    );
+    await scrollToCell(bus, await at.snapshotApp(bus, ref, FULL), 'row 2000');
     // Until the scroll has happened: row 2000 has a frame.
     for (let i = 0; i < 40; i++) {
       const s = await at.snapshotApp(bus, ref, FULL, { gtk3Shortcuts: false });

@@ -15,6 +15,7 @@ import type { SnapshotOptions } from '../../src/platform/desktop.js';
 import { AtspiBus } from '../../src/platform/linux/atspi/bus.js';
 import * as at from '../../src/platform/linux/atspi/index.js';
 import { renderTreeFile } from '../../src/tree/index.js';
+import { scrollToCell } from './helpers/scroll-to-cell.js';
 import { viewOf } from '../unit/helpers/synthetic.js';
 
 const FULL: SnapshotOptions = { maxElements: 20_000, maxDepth: 200, timeBudgetMs: 60_000 };
@@ -98,22 +99,6 @@ describe('fast walk = slow walk, byte for byte', () => {
       before = now;
       await new Promise((r) => setTimeout(r, 300));
     }
-  }
-
-  /**
-   * Scrolls a GTK3 tree view to the cell named `name`: focusing a cell puts the tree view's
-   * cursor on its row, and GTK scrolls the cursor row into view.
-   */
-  async function scrollToCell(bus: AtspiBus, s: Snapshot, name: string): Promise<void> {
-    const cell = s.elements.find((e) => e.nativeRole === 'table cell' && e.name === name);
-    if (!cell) throw new Error(`no cell named ${name}`);
-    const slash = cell.id.indexOf('/');
-    await bus.call(
-      cell.id.slice(0, slash),
-      cell.id.slice(slash),
-      'org.a11y.atspi.Component',
-      'GrabFocus',
-    );
   }
 
   /** The cells of the rows in view: those with a frame. */
