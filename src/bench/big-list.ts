@@ -216,8 +216,8 @@ export async function bigListSection(ctx: BenchContext): Promise<void> {
       'them. On 2 cores they take turns, so a walk costs about their sum; with a core each it ' +
       'costs about the larger of the two. Walks of different apps run at the same time (the ' +
       'server locks per app), and PNG encoding runs on the libuv pool (4 threads). Nothing ' +
-      'is tuned by core count: the queue bounds (1,024 calls in flight, 10 ms bulk hold) ' +
-      'are those measured best here, on 2 cores.',
+      'is tuned by core count: the queue bound (1,024 calls in flight) ' +
+      'is the one measured best here, on 2 cores.',
   );
   out();
 }

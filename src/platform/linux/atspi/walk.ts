@@ -684,11 +684,16 @@ class Walk {
     });
   }
 
-  assemble(roots: Node[]): { elements: Element[]; windows: WindowInfo[] } {
+  /**
+   * The element list in tree order. Elements whose reads did not all come back are left
+   * out (with their subtrees), unless `unread` says to keep them as far as they were read:
+   * an app that died mid-walk answers nothing more, and what its cache told still stands.
+   */
+  assemble(roots: Node[], unread = false): { elements: Element[]; windows: WindowInfo[] } {
     const elements: Element[] = [];
     const windows: WindowInfo[] = [];
     const emit = (n: Node, parent: number): void => {
-      if (!n.basics || !n.extras) return; // cut by the time budget
+      if (!n.basics || (!n.extras && !unread)) return; // cut by the time budget
       const index = elements.length;
       const parentRole = n.parent?.basics ? roleName(n.parent.basics.role) : undefined;
       const el = toElement(
@@ -696,7 +701,7 @@ class Walk {
           bus: n.ref[0],
           path: n.ref[1],
           basics: n.basics,
-          extras: n.extras,
+          extras: n.extras ?? { actions: [] },
           topLevel: n.topLevel,
           parentRole,
         },
@@ -840,8 +845,8 @@ async function walkOnce(
   walk.memo = memoFor(memos, bus, app.bus);
   walk.orders = memoFor(orderMemos, bus, app.bus);
 
-  const done = (method: string, roots: Node[]): Snapshot => {
-    const { elements, windows } = walk.assemble(roots);
+  const done = (method: string, roots: Node[], unread = false): Snapshot => {
+    const { elements, windows } = walk.assemble(roots, unread);
     const gtk4 = walk.gtk4;
     // Only a complete walk of the whole app can say that it has no ids.
     if (!walk.truncated && !options.rootId) {
@@ -931,7 +936,9 @@ async function walkOnce(
     }
     // The app died during the walk: what was read is all there is, and it says so.
     walk.truncated = TRUNCATED_APP_EXITED;
-    const cut = done(method, roots);
+    // Elements whose frames or texts were still on the way are kept as read: the app will
+    // not answer them now (structure reads go first, so they are often the last to go).
+    const cut = done(method, roots, true);
     if (cut.elements.length === 0) throw new AppGoneError(app);
     return cut;
   }
