@@ -59,13 +59,56 @@ export interface TreeViewLayout {
 }
 
 /**
+ * A container's children as the layout search reads them: all listed at once (GetChildren),
+ * or one by one on demand (GetChildAtIndex), so that a table read in part never has the
+ * toolkit make an accessible for every cell (GTK 3 makes one per cell it is asked for).
+ */
+export interface Children {
+  count: number;
+  at(index: number): Promise<ObjectRef>;
+  /** The index of `ref` among them, or -1. */
+  indexOf(ref: ObjectRef): Promise<number>;
+}
+
+/** Children already listed. */
+export function listedChildren(kids: readonly ObjectRef[]): Children {
+  return {
+    count: kids.length,
+    at: async (i) => kids[i],
+    indexOf: async (ref) => kids.findIndex((k) => k[0] === ref[0] && k[1] === ref[1]),
+  };
+}
+
+/** Children asked for one at a time (each asked once). */
+export function childrenByIndex(call: CallFn, parent: ObjectRef, count: number): Children {
+  const asked = new Map<number, Promise<ObjectRef>>();
+  return {
+    count,
+    at: (i) => {
+      let ref = asked.get(i);
+      if (!ref) {
+        ref = call(parent[0], parent[1], IFACE.Accessible, 'GetChildAtIndex', 'i', [i]).then(
+          ([r]) => r as ObjectRef,
+        );
+        asked.set(i, ref);
+      }
+      return ref;
+    },
+    indexOf: async (ref) => {
+      const [i] = await call(ref[0], ref[1], IFACE.Accessible, 'GetIndexInParent');
+      return typeof i === 'number' ? i : -1;
+    },
+  };
+}
+
+/**
  * The layout of a GTK3 tree view `table` with children `kids`, or undefined when the rows
  * in view cannot be known for sure (ask every cell then).
  */
 export async function treeViewLayout(
   call: CallFn,
   table: ObjectRef,
-  kids: readonly ObjectRef[],
+  kids: Children,
 ): Promise<TreeViewLayout | undefined> {
   try {
     const [columns, tableExtents] = await Promise.all([
@@ -74,15 +117,14 @@ export async function treeViewLayout(
     ]);
     const frame = frameOf(tableExtents[0] as number[]);
     if (typeof columns !== 'number' || columns < 1 || !frame) return undefined;
-    if (kids.length % columns !== 0) return undefined;
-    const rows = kids.length / columns - 1;
+    if (kids.count % columns !== 0) return undefined;
+    const rows = kids.count / columns - 1;
     if (rows < 1) return undefined;
     const anchor = await rowInView(call, table, kids, columns, rows, frame);
     if (!anchor) return undefined;
     const { row, column } = anchor;
-    const cell = (r: number): ObjectRef => kids[(r + 1) * columns + column];
     const placed = async (r: number): Promise<boolean> => {
-      const ref = cell(r);
+      const ref = await kids.at((r + 1) * columns + column);
       if (ref[1] === NULL_PATH) throw new Error('a placeholder child');
       const [ext] = await askExtents(call, ref);
       return frameOf(ext as number[]) !== undefined;
@@ -113,15 +155,16 @@ export async function treeViewLayout(
 async function rowInView(
   call: CallFn,
   table: ObjectRef,
-  kids: readonly ObjectRef[],
+  kids: Children,
   columns: number,
   rows: number,
   frame: Rect,
 ): Promise<{ row: number; column: number } | undefined> {
   const firstRow = await Promise.all(
-    Array.from({ length: columns }, (_, c) =>
-      askExtents(call, kids[columns + c]).then(([ext]) => frameOf(ext as number[])),
-    ),
+    Array.from({ length: columns }, async (_, c) => {
+      const [ext] = await askExtents(call, await kids.at(columns + c));
+      return frameOf(ext as number[]);
+    }),
   );
   const shown = firstRow.findIndex((f) => f !== undefined);
   if (shown >= 0) return { row: 0, column: shown };
@@ -131,7 +174,7 @@ async function rowInView(
     COORD_SCREEN,
   ])) as [ObjectRef];
   if (!hit || hit[1] === NULL_PATH) return undefined;
-  const index = kids.findIndex((k) => k[0] === hit[0] && k[1] === hit[1]);
+  const index = await kids.indexOf(hit);
   if (index < columns) return undefined; // not a cell of this table (or a header)
   const row = Math.floor(index / columns) - 1;
   return row < rows ? { row, column: index % columns } : undefined;

@@ -57,8 +57,14 @@ import {
 } from './read.js';
 import type { Basics, CallFn, Extras, Lasting } from './read.js';
 import { isQtToolkitName } from './qt.js';
-import { rowsNearestView, SHOWN_ROWS_MIN_CHILDREN, treeViewLayout } from './shown-rows.js';
-import type { TreeViewLayout } from './shown-rows.js';
+import {
+  childrenByIndex,
+  listedChildren,
+  rowsNearestView,
+  SHOWN_ROWS_MIN_CHILDREN,
+  treeViewLayout,
+} from './shown-rows.js';
+import type { Children, TreeViewLayout } from './shown-rows.js';
 import { hasState, STATE } from './states.js';
 import { toolkitName } from './toolkit.js';
 import { fastCall } from './wire.js';
@@ -520,16 +526,16 @@ class Walk {
    */
   private async columnTemplates(
     n: Node,
-    refs: readonly ObjectRef[],
+    kids: Children,
     columns: number,
   ): Promise<Array<Lasting | undefined>> {
     const call = this.callAt(n.key, true);
     return Promise.all(
       Array.from({ length: columns }, async (_, c): Promise<Lasting | undefined> => {
-        const ref = refs[columns + c];
-        const remembered = this.known(ref);
-        if (remembered || !ref || ref[1] === NULL_PATH) return remembered;
         try {
+          const ref = await kids.at(columns + c);
+          const remembered = this.known(ref);
+          if (remembered || !ref || ref[1] === NULL_PATH) return remembered;
           const b = await readBasics(call, ref, { qt: this.qt });
           const template: Lasting = { role: b.role, ifaces: b.ifaces };
           if (b.ifaces.has(IFACE.Action) && !this.oneByOne) {
@@ -599,18 +605,21 @@ class Walk {
 
   /** GetChildren, then each child from the cache when it is there, else read live. */
   async expandLive(n: Node): Promise<void> {
-    const refs = await this.childrenOf(n);
-    if (!refs) return;
-    if (n.basics!.childCount < 0) n.basics!.childCount = refs.length;
-    const layout = this.isBigTreeView(n, refs.length)
-      ? await treeViewLayout(this.callAt(n.key, true), n.ref, refs)
+    // A table to be read in part is not listed whole: GTK 3 would make an accessible for
+    // each of its cells (most of a first walk of 3,000 rows); its rows are asked by index.
+    const byIndex = await this.childrenToAskByIndex(n);
+    const refs = byIndex ? undefined : await this.childrenOf(n);
+    if (!byIndex && !refs) return;
+    const kids = byIndex ?? listedChildren(refs!);
+    if (n.basics!.childCount < 0) n.basics!.childCount = kids.count;
+    const layout = this.isBigTreeView(n, kids.count)
+      ? await treeViewLayout(this.callAt(n.key, true), n.ref, kids)
       : undefined;
-    const templates = layout ? await this.columnTemplates(n, refs, layout.columns) : undefined;
+    const templates = layout ? await this.columnTemplates(n, kids, layout.columns) : undefined;
     if (this.q.stopped) return;
-    const kept = this.tableCut(n, refs.length, layout);
-    refs.forEach((ref, i) => {
+    const kept = this.tableCut(n, kids.count, layout);
+    const add = (ref: ObjectRef, i: number): void => {
       if (ref[1] === NULL_PATH) return; // a toolkit's placeholder for a child it lost
-      if (kept && !kept(i)) return;
       const id = formatId(ref[0], ref[1]);
       if (!this.admit(id)) return;
       const child = this.node(ref, n, [...n.key, i], n.depth + 1, false, id);
@@ -621,7 +630,35 @@ class Walk {
       n.children.push(child);
       if (child.basics) this.visit(child);
       else this.fetchWhenRoom(child);
-    });
+    };
+    if (refs) {
+      refs.forEach((ref, i) => {
+        if (!kept || kept(i)) add(ref, i);
+      });
+      return;
+    }
+    const wanted = Array.from({ length: kids.count }, (_, i) => i).filter((i) => !kept || kept(i));
+    const asked = await Promise.all(wanted.map((i) => kids.at(i)));
+    if (this.q.stopped) return;
+    asked.forEach((ref, j) => add(ref, wanted[j]));
+  }
+
+  /**
+   * The children of a GTK 3 table that maxTableRows will cut, asked one by one (see
+   * expandLive), or undefined to list them all. Only where the layout can be known: a
+   * table elsewhere is listed whole and cut at its first rows.
+   */
+  private async childrenToAskByIndex(n: Node): Promise<Children | undefined> {
+    const cap = this.opts.maxTableRows;
+    const b = n.basics!;
+    if (cap === undefined || !this.gtk3 || !this.isBigTreeView(n, Infinity)) return undefined;
+    const call = this.callAt(n.key, true);
+    const count =
+      b.childCount >= 0
+        ? b.childCount
+        : ((await getProp(call, n.ref, IFACE.Accessible, 'ChildCount').catch(() => -1)) as number);
+    if (typeof count !== 'number' || count <= cap) return undefined;
+    return childrenByIndex(call, n.ref, count);
   }
 
   private topLevels?: Promise<unknown[]>;
