@@ -779,7 +779,8 @@ export class AppGoneError extends AtspiCallError {
 const GONE =
   /ServiceUnknown|NameHasNoOwner|UnknownObject|was not provided by any|connection closed/;
 /** The app's bus name or its socket is gone: the whole app, not one of its objects. */
-const APP_LEFT = /ServiceUnknown|NameHasNoOwner|was not provided by any|connection closed$/;
+const APP_LEFT =
+  /ServiceUnknown|NameHasNoOwner|was not provided by any|connection closed(?! by us)/;
 
 function gone(err: unknown): boolean {
   if (!(err instanceof AtspiCallError)) return false;

@@ -442,7 +442,9 @@ export class WireConnection {
   private constructor(private readonly sock: net.Socket) {
     sock.setNoDelay(true);
     sock.on('data', (chunk: Buffer) => this.onData(chunk));
-    sock.on('error', (err) => this.fail(`connection error: ${err.message}`));
+    // Closed either way: a peer that was killed resets the socket (ECONNRESET) rather than
+    // closing it, and the walk must read both as the app gone (walk.ts APP_LEFT).
+    sock.on('error', (err) => this.fail(`connection closed (${err.message})`));
     sock.on('close', () => this.fail('connection closed'));
     sock.unref();
   }
