@@ -41,7 +41,7 @@ import { detectGtk4, gtk4States, markWindowRelative, tidyGtk4 } from './gtk4.js'
 import { actionsOneByOne, childrenLiveOnly, settlePage } from './gecko.js';
 import { formatId, parseId } from './ids.js';
 import { procStat } from '../proc.js';
-import { CallQueue } from './queue.js';
+import { CallQueue, WalkStopped } from './queue.js';
 import type { Priority } from './queue.js';
 import {
   actionKey,
@@ -319,6 +319,11 @@ class Walk {
       this.q.stop(TRUNCATED_APP_EXITED);
     } else if (err instanceof AtspiTimeoutError) {
       this.truncate(`the app did not answer a read within ${err.ms} ms`);
+    } else if (!(err instanceof WalkStopped) && !gone(err)) {
+      // Neither the object nor the app went away, yet a read failed: what hung on it (an
+      // element, a container's children) is missing, and the walk must not look complete.
+      const why = err instanceof Error ? err.message : String(err);
+      this.truncate(`a read failed: ${why.length > 160 ? `${why.slice(0, 157)}...` : why}`);
     }
     this.jobDone();
   };
