@@ -4,6 +4,7 @@
 #include <new>
 
 #include "args.h"
+#include "capture-args.h"
 #include "display.h"
 #include "pixels.h"
 #include "xerrors.h"
@@ -146,20 +147,10 @@ Napi::Value XCapturer::Close(const Napi::CallbackInfo& info) {
 Napi::Value XCapturer::CaptureJs(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   const char* fn = "capture(x, y, w, h)";
-  long long x = IntArg(info, 0, fn, "x", INT_MIN, INT_MAX);
-  long long y = IntArg(info, 1, fn, "y", INT_MIN, INT_MAX);
-  long long w = IntArg(info, 2, fn, "w", 1, INT_MAX);
-  long long h = IntArg(info, 3, fn, "h", 1, INT_MAX);
-  std::string method = "auto";
-  if (info.Length() > 4 && !info[4].IsUndefined()) {
-    if (info[4].IsString()) method = info[4].As<Napi::String>().Utf8Value();
-    if (!info[4].IsString() || (method != "auto" && method != "shm" && method != "getimage")) {
-      throw Napi::TypeError::New(env, std::string(fn) +
-                                          ": method must be 'auto', 'shm' or 'getimage', got " +
-                                          Describe(info[4]));
-    }
-  }
-  auto* worker = new CaptureWorker(env, this, info.This().As<Napi::Object>(), x, y, w, h, method);
+  CaptureRect r = RectArgs(info, 0, fn);
+  std::string method = MethodArg(info, 4, fn);
+  auto* worker =
+      new CaptureWorker(env, this, info.This().As<Napi::Object>(), r.x, r.y, r.w, r.h, method);
   Napi::Promise promise = worker->Promise();
   worker->Queue();
   return promise;
@@ -202,10 +193,7 @@ void XCapturer::Capture(long long x, long long y, long long w, long long h,
   if (!ClipToBounds(x, y, w, h, ra.width, ra.height, &r)) {
     out->failed = true;
     out->range = true;
-    out->message = "capture: rect {x: " + std::to_string(x) + ", y: " + std::to_string(y) +
-                   ", w: " + std::to_string(w) + ", h: " + std::to_string(h) +
-                   "} lies outside the " + std::to_string(ra.width) + "x" +
-                   std::to_string(ra.height) + " screen";
+    out->message = OutsideMessage("capture", {x, y, w, h}, ra.width, ra.height, "screen");
     return;
   }
   size_t bytes = static_cast<size_t>(r.w) * static_cast<size_t>(r.h) * 3;
@@ -222,10 +210,7 @@ void XCapturer::Capture(long long x, long long y, long long w, long long h,
     } else if (out->failed) {
       return;
     } else if (method == "shm") {
-      Fail(out, "X11_NO_SHM",
-           hasShm_ ? "capture: MIT-SHM is advertised but does not work with this server "
-                     "(remote display or another IPC namespace)"
-                   : "capture: the X server has no MIT-SHM extension");
+      Fail(out, "X11_NO_SHM", NoShmMessage(hasShm_));
       return;
     }
   }

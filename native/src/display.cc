@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "args.h"
+#include "capture-args.h"
 #include "pixels.h"
 #include "xerrors.h"
 
@@ -275,28 +276,15 @@ Napi::Value XDisplay::Capture(const Napi::CallbackInfo& info) {
   Call c(this, info);
   Napi::Env env = info.Env();
   const char* fn = "capture(x, y, w, h)";
-  long long x = IntArg(info, 0, fn, "x", INT_MIN, INT_MAX);
-  long long y = IntArg(info, 1, fn, "y", INT_MIN, INT_MAX);
-  long long w = IntArg(info, 2, fn, "w", 1, INT_MAX);
-  long long h = IntArg(info, 3, fn, "h", 1, INT_MAX);
-  std::string method = "auto";
-  if (info.Length() > 4 && !info[4].IsUndefined()) {
-    if (info[4].IsString()) method = info[4].As<Napi::String>().Utf8Value();
-    if (!info[4].IsString() || (method != "auto" && method != "shm" && method != "getimage")) {
-      throw Napi::TypeError::New(env, std::string(fn) +
-                                          ": method must be 'auto', 'shm' or 'getimage', got " +
-                                          Describe(info[4]));
-    }
-  }
+  CaptureRect want = RectArgs(info, 0, fn);
+  std::string method = MethodArg(info, 4, fn);
   XWindowAttributes ra;
   if (!XGetWindowAttributes(dpy_, root_, &ra)) c.Check();
   c.Check();
   ClippedRect r;
-  if (!ClipToBounds(x, y, w, h, ra.width, ra.height, &r)) {
-    throw Napi::RangeError::New(
-        env, "capture: rect {x: " + std::to_string(x) + ", y: " + std::to_string(y) +
-                 ", w: " + std::to_string(w) + ", h: " + std::to_string(h) + "} lies outside the " +
-                 std::to_string(ra.width) + "x" + std::to_string(ra.height) + " screen");
+  if (!ClipToBounds(want.x, want.y, want.w, want.h, ra.width, ra.height, &r)) {
+    throw Napi::RangeError::New(env,
+                                OutsideMessage("capture", want, ra.width, ra.height, "screen"));
   }
   Napi::Buffer<uint8_t> data =
       Napi::Buffer<uint8_t>::New(env, static_cast<size_t>(r.w) * static_cast<size_t>(r.h) * 3);
@@ -305,10 +293,7 @@ Napi::Value XDisplay::Capture(const Napi::CallbackInfo& info) {
     if (hasShm_ && !shmBroken_ && CaptureShm(c, r.x, r.y, r.w, r.h, data.Data())) {
       used = "shm";
     } else if (method == "shm") {
-      throw CodedError(env, "X11_NO_SHM",
-                       hasShm_ ? "capture: MIT-SHM is advertised but does not work with this "
-                                 "server (remote display or another IPC namespace)"
-                               : "capture: the X server has no MIT-SHM extension");
+      throw CodedError(env, "X11_NO_SHM", NoShmMessage(hasShm_));
     }
   }
   if (used.empty()) {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "args.h"
+#include "capture-args.h"
 #include "pixels.h"
 
 namespace axpage {
@@ -135,20 +136,11 @@ Napi::Value DecodeXwd(const Napi::CallbackInfo& info) {
   const char* fn = "decodeXwd(buffer, x, y, w, h)";
   Xwd x = ParseArg(info, fn);
   int width = static_cast<int>(x.f[kWidth]), height = static_cast<int>(x.f[kHeight]);
-  long long rx = 0, ry = 0, rw = width, rh = height;
-  if (info.Length() > 1 && !info[1].IsUndefined()) {
-    rx = IntArg(info, 1, fn, "x", INT_MIN, INT_MAX);
-    ry = IntArg(info, 2, fn, "y", INT_MIN, INT_MAX);
-    rw = IntArg(info, 3, fn, "w", 1, INT_MAX);
-    rh = IntArg(info, 4, fn, "h", 1, INT_MAX);
-  }
+  CaptureRect want{0, 0, width, height};
+  if (info.Length() > 1 && !info[1].IsUndefined()) want = RectArgs(info, 1, fn);
   ClippedRect r;
-  if (!ClipToBounds(rx, ry, rw, rh, width, height, &r)) {
-    throw Napi::RangeError::New(
-        env, "decodeXwd: rect {x: " + std::to_string(rx) + ", y: " + std::to_string(ry) +
-                 ", w: " + std::to_string(rw) + ", h: " + std::to_string(rh) +
-                 "} lies outside the " + std::to_string(width) + "x" + std::to_string(height) +
-                 " image");
+  if (!ClipToBounds(want.x, want.y, want.w, want.h, width, height, &r)) {
+    throw Napi::RangeError::New(env, OutsideMessage("decodeXwd", want, width, height, "image"));
   }
   Napi::Buffer<uint8_t> data =
       Napi::Buffer<uint8_t>::New(env, static_cast<size_t>(r.w) * static_cast<size_t>(r.h) * 3);
