@@ -781,11 +781,9 @@ export class AppGoneError extends AtspiCallError {
   }
 }
 
-const GONE =
-  /ServiceUnknown|NameHasNoOwner|UnknownObject|was not provided by any|connection closed/;
+const GONE = /ServiceUnknown|NameHasNoOwner|UnknownObject|was not provided by any|Disconnected/;
 /** The app's bus name or its socket is gone: the whole app, not one of its objects. */
-const APP_LEFT =
-  /ServiceUnknown|NameHasNoOwner|was not provided by any|connection closed(?! by us)/;
+const APP_LEFT = /ServiceUnknown|NameHasNoOwner|was not provided by any|Disconnected/;
 
 function gone(err: unknown): boolean {
   if (!(err instanceof AtspiCallError)) return false;

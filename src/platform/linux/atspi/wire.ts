@@ -416,6 +416,12 @@ export function unixPath(address: string): string | null {
   return null;
 }
 
+/**
+ * The D-Bus error name of calls failed because the other side of the connection went away
+ * (closed or reset it): for a peer-to-peer connection, the app itself is gone.
+ */
+export const DISCONNECTED = 'org.freedesktop.DBus.Error.Disconnected';
+
 /** Most distinct fixed-field blocks kept per connection (a walk uses a few dozen). */
 const MAX_FIXED_FIELDS = 512;
 
@@ -436,16 +442,17 @@ export class WireConnection {
   private fixedCount = 0;
   private sweeper: NodeJS.Timeout | null = null;
   private closedReason: string | null = null;
+  private closedName: string | undefined;
   /** Our unique name on a bus; null on a peer-to-peer connection. */
   name: string | null = null;
 
   private constructor(private readonly sock: net.Socket) {
     sock.setNoDelay(true);
     sock.on('data', (chunk: Buffer) => this.onData(chunk));
-    // Closed either way: a peer that was killed resets the socket (ECONNRESET) rather than
-    // closing it, and the walk must read both as the app gone (walk.ts APP_LEFT).
-    sock.on('error', (err) => this.fail(`connection closed (${err.message})`));
-    sock.on('close', () => this.fail('connection closed'));
+    // The other side went away either way: a peer that was killed resets the socket
+    // (ECONNRESET) rather than closing it.
+    sock.on('error', (err) => this.fail(`connection lost (${err.message})`, DISCONNECTED));
+    sock.on('close', () => this.fail('connection closed', DISCONNECTED));
     sock.unref();
   }
 
@@ -505,7 +512,9 @@ export class WireConnection {
   ): Promise<unknown[]> {
     if (this.closedReason !== null) {
       const what = describeCall(destination, path, iface, member);
-      return Promise.reject(new AtspiCallError(`${what} failed: ${this.closedReason}`));
+      return Promise.reject(
+        new AtspiCallError(`${what} failed: ${this.closedReason}`, this.closedName),
+      );
     }
     const serial = this.serial++;
     if (this.serial > 0xfffffff0) this.serial = 1;
@@ -766,11 +775,13 @@ export class WireConnection {
     this.sock.unref();
   }
 
-  private fail(reason: string): void {
+  /** `errorName`: what the failed calls' errors carry (DISCONNECTED: the other side left). */
+  private fail(reason: string, errorName?: string): void {
     if (this.closedReason !== null) return;
     this.closedReason = reason;
+    this.closedName = errorName;
     for (const p of this.pending.values()) {
-      p.reject(new AtspiCallError(`${describe(p)} failed: ${reason}`));
+      p.reject(new AtspiCallError(`${describe(p)} failed: ${reason}`, errorName));
     }
     this.pending.clear();
     this.idle();
