@@ -5,15 +5,14 @@
  * dialog returns it writes the outcome into its title, read here from the X server's window
  * list with xwininfo (not through AT-SPI, not through our summary).
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { LaunchedApp } from '../../src/desktop/apps.js';
-import { launchChromium, launchFirefox, type LaunchedBrowser } from '../../src/harness/browser.js';
+import { launchChromium, launchFirefox } from '../../src/harness/browser.js';
 import { packageRoot, Session, type CallResult } from '../../src/harness/session.js';
-import { windowTitled } from './helpers/windows.js';
+import { browserPerSuite } from './helpers/browser-suite.js';
+import { windowList, windowTitled } from './helpers/windows.js';
 
 const PAGE = `file://${path.join(packageRoot(), 'test', 'fixtures', 'web', 'secret.html')}`;
 const haveFirefox = fs.existsSync('/usr/bin/firefox-esr');
@@ -72,27 +71,9 @@ function dialogTests(pid: () => number, buttons: { ok: string; cancel: string })
 }
 
 describe.skipIf(!haveFirefox)('Firefox: page dialogs (firefox-esr not installed)', () => {
-  let firefox: LaunchedBrowser;
-  let app: LaunchedApp;
-  beforeAll(async () => {
-    firefox = await launchFirefox(session, PAGE);
-    app = firefox.app;
-  }, 120_000);
-  afterAll(async () => {
-    await firefox?.stop();
-  });
-  dialogTests(() => app.pid, { ok: 'OK', cancel: 'Cancel' });
+  const app = browserPerSuite(() => launchFirefox(session, PAGE));
+  dialogTests(() => app().pid, { ok: 'OK', cancel: 'Cancel' });
 });
-
-/** The titles of the top-level X windows, as xwininfo lists them. */
-function windowList(): string {
-  return execFileSync('xwininfo', ['-root', '-tree'], {
-    env: session.desktop.processEnv() as NodeJS.ProcessEnv,
-    encoding: 'utf8',
-    timeout: 10_000,
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-}
 
 /**
  * Chromium 1xx draws a page's dialog inside its window (a views bubble) but leaves it out
@@ -102,20 +83,14 @@ function windowList(): string {
  * confirm would return false on its own).
  */
 describe.skipIf(!haveChromium)('Chromium: page dialogs (chromium not installed)', () => {
-  let chromium: LaunchedBrowser;
-  beforeAll(async () => {
-    chromium = await launchChromium(session, PAGE);
-  }, 120_000);
-  afterAll(async () => {
-    await chromium?.stop();
-  });
-  const pid = (): number => chromium.app.pid;
+  const app = browserPerSuite(() => launchChromium(session, PAGE));
+  const pid = (): number => app().pid;
 
   it('an alert is answered with Return', async () => {
     await windowTitled(session, 'axpage secret fixture', 30_000);
     await ok('ax_click', { app: pid(), query: 'button:Show alert', delivery_mode: 'foreground' });
     await new Promise((res) => setTimeout(res, 1000));
-    expect(windowList()).not.toContain('"alert closed');
+    expect(windowList(session)).not.toContain('"alert closed');
     await ok('ax_key_press', { app: pid(), key: 'Return' });
     await windowTitled(session, 'alert closed', 30_000);
   }, 120_000);
@@ -127,7 +102,7 @@ describe.skipIf(!haveChromium)('Chromium: page dialogs (chromium not installed)'
       delivery_mode: 'foreground',
     });
     await new Promise((res) => setTimeout(res, 1000));
-    expect(windowList()).not.toContain('"confirmed=');
+    expect(windowList(session)).not.toContain('"confirmed=');
     await ok('ax_key_press', { app: pid(), key: 'Return' });
     await windowTitled(session, 'confirmed=true', 30_000);
   }, 120_000);

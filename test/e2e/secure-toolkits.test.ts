@@ -17,10 +17,11 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { LaunchedApp } from '../../src/desktop/apps.js';
-import { launchChromium, launchFirefox, type LaunchedBrowser } from '../../src/harness/browser.js';
+import { launchChromium, launchFirefox } from '../../src/harness/browser.js';
 import { packageRoot, Session, type CallResult } from '../../src/harness/session.js';
 import type { Rect } from '../../src/model/element.js';
 import { X11 } from '../../src/platform/linux/x11.js';
+import { browserPerSuite } from './helpers/browser-suite.js';
 import { readApp } from './helpers/oracle.js';
 import { windowTitled } from './helpers/windows.js';
 
@@ -151,45 +152,31 @@ function frameInTree(r: CallResult, pattern: RegExp): Rect {
 }
 
 describe.skipIf(!haveFirefox)('Firefox: a web password field (firefox-esr not installed)', () => {
-  let firefox: LaunchedBrowser;
-  let app: LaunchedApp;
-  beforeAll(async () => {
-    firefox = await launchFirefox(session, PAGE);
-    app = firefox.app;
-  }, 120_000);
-  afterAll(async () => {
-    await firefox?.stop();
-  });
+  const firefox = browserPerSuite(() => launchFirefox(session, PAGE));
 
   it('is filled in a screenshot taken before any walk', async () => {
-    await expectFilledBeforeAnyWalk(app.pid);
+    await expectFilledBeforeAnyWalk(firefox().pid);
   }, 120_000);
 
   it('is masked in the walk and filled in the screenshot; the secret is nowhere', async () => {
-    const tree = await treeWith(app.pid, SECURE_LINE);
+    const tree = await treeWith(firefox().pid, SECURE_LINE);
     expect(fs.readFileSync(tree.fields.file, 'utf8')).toMatch(SECURE_LINE);
-    await expectFilled(await oracleField(app.pid));
+    await expectFilled(await oracleField(firefox().pid));
     expectNowhere(WEB_SECRET);
   }, 120_000);
 });
 
 describe.skipIf(!haveChromium)('Chromium: a web password field (chromium not installed)', () => {
-  let chromium: LaunchedBrowser;
-  beforeAll(async () => {
-    chromium = await launchChromium(session, PAGE);
-  }, 120_000);
-  afterAll(async () => {
-    await chromium?.stop();
-  });
+  const chromium = browserPerSuite(() => launchChromium(session, PAGE));
 
   it('is filled in a screenshot taken before any walk', async () => {
-    await expectFilledBeforeAnyWalk(chromium.app.pid);
+    await expectFilledBeforeAnyWalk(chromium().pid);
   }, 120_000);
 
   it('is masked in the walk and filled in the screenshot; the secret is nowhere', async () => {
-    const tree = await treeWith(chromium.app.pid, SECURE_LINE);
+    const tree = await treeWith(chromium().pid, SECURE_LINE);
     expect(fs.readFileSync(tree.fields.file, 'utf8')).toMatch(SECURE_LINE);
-    await expectFilled(await oracleField(chromium.app.pid));
+    await expectFilled(await oracleField(chromium().pid));
     expectNowhere(WEB_SECRET);
   }, 120_000);
 });
