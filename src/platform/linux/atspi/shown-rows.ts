@@ -56,6 +56,8 @@ export interface TreeViewLayout {
   outOfView: (childIndex: number) => boolean;
   /** Rows (0 = the first after the headers) in view: [first, afterLast). */
   inView: readonly [number, number];
+  /** GetExtents answers the search already has, by child index (not asked again). */
+  probed: ReadonlyMap<number, Promise<unknown[]>>;
 }
 
 /**
@@ -120,15 +122,19 @@ export async function treeViewLayout(
     if (kids.count % columns !== 0) return undefined;
     const rows = kids.count / columns - 1;
     if (rows < 1) return undefined;
-    const anchor = await rowInView(call, table, kids, columns, rows, frame);
+    const probed = new Map<number, Promise<unknown[]>>();
+    const frameOfChild = async (i: number): Promise<Rect | undefined> => {
+      const ref = await kids.at(i);
+      if (ref[1] === NULL_PATH) throw new Error('a placeholder child');
+      let answer = probed.get(i);
+      if (!answer) probed.set(i, (answer = askExtents(call, ref)));
+      return frameOf((await answer)[0] as number[]);
+    };
+    const anchor = await rowInView(call, table, kids, columns, rows, frame, frameOfChild);
     if (!anchor) return undefined;
     const { row, column } = anchor;
-    const placed = async (r: number): Promise<boolean> => {
-      const ref = await kids.at((r + 1) * columns + column);
-      if (ref[1] === NULL_PATH) throw new Error('a placeholder child');
-      const [ext] = await askExtents(call, ref);
-      return frameOf(ext as number[]) !== undefined;
-    };
+    const placed = async (r: number): Promise<boolean> =>
+      (await frameOfChild((r + 1) * columns + column)) !== undefined;
     // The run of rows in view holds `row`: search each side for where it ends.
     const [first, afterLast] = await Promise.all([
       firstWhere(0, row, placed),
@@ -136,6 +142,7 @@ export async function treeViewLayout(
     ]);
     return {
       columns,
+      probed,
       inView: [first, afterLast],
       outOfView: (i) => {
         if (i < columns) return false; // the column headers: asked as usual
@@ -159,12 +166,10 @@ async function rowInView(
   columns: number,
   rows: number,
   frame: Rect,
+  frameOfChild: (i: number) => Promise<Rect | undefined>,
 ): Promise<{ row: number; column: number } | undefined> {
   const firstRow = await Promise.all(
-    Array.from({ length: columns }, async (_, c) => {
-      const [ext] = await askExtents(call, await kids.at(columns + c));
-      return frameOf(ext as number[]);
-    }),
+    Array.from({ length: columns }, (_, c) => frameOfChild(columns + c)),
   );
   const shown = firstRow.findIndex((f) => f !== undefined);
   if (shown >= 0) return { row: 0, column: shown };

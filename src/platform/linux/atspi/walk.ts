@@ -371,7 +371,7 @@ class Walk {
    */
   fetchAndVisit(n: Node): void {
     const known = this.memo.get(n.id) ?? n.template;
-    if (known?.ifaces.has(IFACE.Component) && !n.unplaced) {
+    if (known?.ifaces.has(IFACE.Component) && !n.unplaced && !n.extents) {
       // In the structure lane: it goes out with the basics, not after them.
       n.extents = askExtents(this.callAt(n.key, true), n.ref);
     }
@@ -629,6 +629,7 @@ class Walk {
       if (!this.admit(id)) return;
       const child = this.node(ref, n, [...n.key, i], n.depth + 1, false, id);
       if (layout?.outOfView(i)) child.unplaced = true;
+      else child.extents = layout?.probed.get(i); // the search asked it already
       if (templates && layout && i >= layout.columns) {
         child.template = templates[i % layout.columns];
       }
