@@ -228,26 +228,11 @@ void XCapturer::Capture(long long x, long long y, long long w, long long h,
 }
 
 bool XCapturer::CaptureShm(int x, int y, int w, int h, uint8_t* out, Grab* err) {
-  XImage* img = XShmCreateImage(dpy_, DefaultVisual(dpy_, screen_), DefaultDepth(dpy_, screen_),
-                                ZPixmap, nullptr, shm_.info(), w, h);
-  if (!img) return false;
-  size_t bytes = static_cast<size_t>(img->bytes_per_line) * h;
-  if (!shm_.Ensure(dpy_, bytes, dead_)) {
-    XDestroyImage(img);
-    // An IO error while attaching must not be mistaken for "no SHM".
-    if (Failed(err)) return false;
-    shmBroken_ = true;
-    return false;
-  }
-  img->data = shm_.addr();
-  Status ok = XShmGetImage(dpy_, root_, img, x, y, AllPlanes);
-  XErrorRecord rec;
-  bool failed = !ok || TakeError(dpy_, &rec);
-  if (!failed) ConvertImage(img, out);
-  img->data = nullptr;  // the segment is ours, not the image's
-  XDestroyImage(img);
+  ShmSegment::Grab got = shm_.GrabRoot(dpy_, screen_, root_, x, y, w, h, out, dead_);
+  // An IO error while attaching must not be mistaken for "no SHM".
+  if (got == ShmSegment::Grab::kNoSegment && !Failed(err)) shmBroken_ = true;
   if (dead_) Failed(err);
-  return !failed && !dead_;
+  return got == ShmSegment::Grab::kOk && !dead_;
 }
 
 bool XCapturer::CaptureGetImage(int x, int y, int w, int h, uint8_t* out, Grab* err) {

@@ -241,25 +241,10 @@ void ConvertImage(XImage* img, uint8_t* out) {
 }
 
 bool XDisplay::CaptureShm(Call& c, int x, int y, int w, int h, uint8_t* out) {
-  XImage* img = XShmCreateImage(dpy_, DefaultVisual(dpy_, screen_), DefaultDepth(dpy_, screen_),
-                                ZPixmap, nullptr, shm_.info(), w, h);
-  if (!img) return false;
-  size_t bytes = static_cast<size_t>(img->bytes_per_line) * h;
-  if (!shm_.Ensure(dpy_, bytes, dead_)) {
-    XDestroyImage(img);
-    c.Check();  // an IO error while attaching must not be mistaken for "no SHM"
-    shmBroken_ = true;
-    return false;
-  }
-  img->data = shm_.addr();
-  Status ok = XShmGetImage(dpy_, root_, img, x, y, AllPlanes);
-  XErrorRecord rec;
-  bool failed = !ok || TakeError(dpy_, &rec);
-  if (!failed) ConvertImage(img, out);
-  img->data = nullptr;  // the segment is ours, not the image's
-  XDestroyImage(img);
-  c.Check();
-  return !failed;
+  ShmSegment::Grab got = shm_.GrabRoot(dpy_, screen_, root_, x, y, w, h, out, dead_);
+  c.Check();  // an IO error while attaching must not be mistaken for "no SHM"
+  if (got == ShmSegment::Grab::kNoSegment) shmBroken_ = true;
+  return got == ShmSegment::Grab::kOk;
 }
 
 void XDisplay::CaptureGetImage(Call& c, int x, int y, int w, int h, uint8_t* out) {

@@ -3,6 +3,7 @@
 #include <sys/ipc.h>
 #include <sys/shm.h>
 
+#include "display.h"
 #include "xerrors.h"
 
 namespace axpage {
@@ -33,6 +34,18 @@ bool ShmSegment::Attach(Display* dpy, size_t bytes) {
   attached_ = true;
   capacity_ = bytes;
   return true;
+}
+
+bool ShmSegment::ReadInto(Display* dpy, Window root, XImage* img, int x, int y,
+                          uint8_t* out) {
+  img->data = shm_.shmaddr;
+  Status ok = XShmGetImage(dpy, root, img, x, y, AllPlanes);
+  XErrorRecord rec;
+  bool failed = !ok || TakeError(dpy, &rec);
+  if (!failed) ConvertImage(img, out);
+  img->data = nullptr;  // the segment is ours, not the image's
+  XDestroyImage(img);
+  return !failed;
 }
 
 void ShmSegment::Release(Display* dpy, bool dead) {
