@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Session } from '../../src/harness/session.js';
 import { readApp, waitForApp } from './helpers/oracle.js';
+import { handOff } from './helpers/handoff.js';
 
 let session: Session;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axpage-handoff-'));
@@ -24,21 +25,10 @@ afterAll(async () => {
 });
 
 /** The file's app_switch section: its header line and element lines. */
-function switchSection(file: string): string[] {
-  const lines = fs.readFileSync(file, 'utf8').split('\n');
-  const at = lines.findIndex((l) => l.startsWith('# app_switch: '));
-  return at < 0 ? [] : lines.slice(at);
-}
 
 describe('handoff to other toolkits', () => {
   it('to a GTK4 app: its window, with screen positions, in the same result', async () => {
-    const app = await session.launchFixture('launcher.py', ['--child', 'gtk4-demo']);
-    const r = await session.call('ax_click', { app: app.pid, query: 'button:Launch Child' });
-    expect(r.isError, r.text).toBe(false);
-    const launched = await app.output?.waitForEvent((e) => e.event === 'launched');
-    const child = Number(launched?.pid);
-    expect(r.fields.app_switch, r.text).toMatch(new RegExp(`\\(PID: ${child}\\)`));
-    const section = switchSection(r.fields.file);
+    const { launcher: app, child, section } = await handOff(session, ['gtk4-demo']);
     expect(section[0]).toMatch(/^# app_switch: gtk4-demo/);
     // GTK4 gives window-relative extents: the section's frames are on the screen, inside
     // the child's window, which the AT-SPI tree of the child (read by pyatspi) agrees on.
@@ -65,13 +55,7 @@ describe('handoff to other toolkits', () => {
   it('to a Qt app: the child is walked and typed into by a ref from the handoff', async () => {
     const file = path.join(dir, 'qt-handoff.txt');
     fs.writeFileSync(file, 'from the launcher\n');
-    const app = await session.launchFixture('launcher.py', ['--child', 'featherpad', '-s', file]);
-    const r = await session.call('ax_click', { app: app.pid, query: 'button:Launch Child' });
-    expect(r.isError, r.text).toBe(false);
-    const launched = await app.output?.waitForEvent((e) => e.event === 'launched');
-    const child = Number(launched?.pid);
-    expect(r.fields.app_switch, r.text).toMatch(new RegExp(`\\(PID: ${child}\\)`));
-    const section = switchSection(r.fields.file);
+    const { launcher: app, child, section } = await handOff(session, ['featherpad', '-s', file]);
     expect(section[0]).toMatch(/^# app_switch: featherpad/i);
     const editor = section.find((l) => /\[AXTextArea[^\]]*\] "from the launcher/.test(l));
     expect(editor, section.join('\n')).toBeDefined();

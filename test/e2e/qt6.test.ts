@@ -5,11 +5,11 @@
  * line edit holds, its scroll bar's value, which button answered its message box, its pid.
  */
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session } from '../../src/harness/session.js';
 import { eventsOf, grace, mark } from './helpers/oracle.js';
+import { handOff } from './helpers/handoff.js';
 
 function hasPyQt6(): boolean {
   try {
@@ -32,11 +32,6 @@ afterAll(async () => {
 });
 
 /** The file's app_switch section: its header line and element lines. */
-function switchSection(file: string): string[] {
-  const lines = fs.readFileSync(file, 'utf8').split('\n');
-  const at = lines.findIndex((l) => l.startsWith('# app_switch: '));
-  return at < 0 ? [] : lines.slice(at);
-}
 
 describe.skipIf(!havePyQt6)(
   havePyQt6 ? 'Qt 6: a PyQt6 form' : 'Qt 6: a PyQt6 form (skipped: python3-pyqt6 is not installed)',
@@ -116,15 +111,10 @@ describe.skipIf(!havePyQt6)(
   () => {
     it('a click that starts a Qt 6 app hands off to it; a ref from its section types into it', async () => {
       const form = new URL('../fixtures/apps/qt6_form.py', import.meta.url).pathname;
-      const app = await session.launchFixture('launcher.py', ['--child', '/usr/bin/python3', form]);
+      const handed = await handOff(session, ['/usr/bin/python3', form]);
+      const { launcher: app, child, section } = handed;
       try {
-        const r = await session.call('ax_click', { app: app.pid, query: 'button:Launch Child' });
-        expect(r.isError, r.text).toBe(false);
-        const launched = await app.output!.waitForEvent((e) => e.event === 'launched');
-        const child = Number(launched.pid);
-        expect(r.fields.app_switch, r.text).toMatch(new RegExp(`\\(PID: ${child}\\)`));
-        const section = switchSection(r.fields.file);
-        expect(section[0], r.fields.file).toMatch(/^# app_switch: qt6_form\.py/);
+        expect(section[0], handed.click.fields.file).toMatch(/^# app_switch: qt6_form\.py/);
         // The child inherits the launcher's stdout: its own ready line names its pid.
         const ready = await app.output!.waitForEvent(
           (e) => e.event === 'ready' && e.app === 'qt6-form',
