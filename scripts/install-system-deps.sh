@@ -31,7 +31,7 @@ PACKAGES=(
   python3-pyqt5
   python3-pyqt6
   firefox-esr
-  g++ make python3 libx11-dev libxext-dev libxtst-dev
+  g++ make python3 libx11-dev libxcb1-dev libxext-dev libxtst-dev
 )
 
 die() {

@@ -82,6 +82,7 @@ XDisplay::XDisplay(const Napi::CallbackInfo& info) : Napi::ObjectWrap<XDisplay>(
   // Keep XTest events flowing even if another client grabs the server.
   if (hasXTest_) XTestGrabControl(dpy_, True);
   InternAtoms();
+  batch_ = std::make_unique<WindowBatch>(DisplayString(dpy_));
   XSetWindowAttributes wa{};
   wa.event_mask = PropertyChangeMask;
   helper_ = XCreateWindow(dpy_, root_, -10, -10, 1, 1, 0, CopyFromParent, InputOnly,
@@ -106,6 +107,7 @@ void XDisplay::OnIOExit(Display*, void* self) {
 }
 
 void XDisplay::Shutdown() {
+  if (batch_) batch_->Close();
   if (!dpy_) return;
   if (!dead_) {
     RestoreSpares(nullptr);

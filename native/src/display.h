@@ -12,8 +12,10 @@
 #include <X11/extensions/XShm.h>
 
 #include "shm.h"
+#include "window-batch.h"
 
 #include <chrono>
+#include <memory>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -138,8 +140,10 @@ class XDisplay : public Napi::ObjectWrap<XDisplay> {
                    std::vector<unsigned long>* longs, std::string* bytes);
   std::vector<unsigned long> GetWindows(Window w, Atom prop, Atom type);
   bool GetCardinal(Window w, Atom prop, unsigned long* out);
-  std::string GetTitle(Window w);
-  Napi::Object DescribeWindow(Napi::Env env, Window w, const XWindowAttributes& attrs);
+  // Facts of many windows at once (window-batch.h); throws X11_PROTOCOL on failure.
+  std::vector<WindowFacts> DescribeWindows(Call& c, const std::vector<Window>& windows);
+  std::string TitleOf(const WindowFacts& f);
+  Napi::Object WindowObject(Napi::Env env, const WindowFacts& f);
   Time ServerTime();
   Window WindowManagerCheck();  // the live EWMH WM's check window, or None
 
@@ -167,6 +171,9 @@ class XDisplay : public Napi::ObjectWrap<XDisplay> {
   };
   std::vector<Spare> remapped_;
   static constexpr int kSpareSettleMs = 40;
+
+  // Window queries on a second connection of their own, where requests are pipelined.
+  std::unique_ptr<WindowBatch> batch_;
 
   std::unordered_map<std::string, Atom> atoms_;
   std::unordered_map<Atom, std::string> atomNames_;

@@ -136,18 +136,15 @@ bool XDisplay::GetCardinal(Window w, Atom prop, unsigned long* out) {
   return true;
 }
 
-std::string XDisplay::GetTitle(Window w) {
-  std::string s;
-  if (GetProperty(w, A("_NET_WM_NAME"), A("UTF8_STRING"), 4096, nullptr, nullptr, nullptr, &s)) {
-    return s;
-  }
-  Atom type = None;
-  int format = 0;
-  if (!GetProperty(w, XA_WM_NAME, AnyPropertyType, 4096, &type, &format, nullptr, &s)) return "";
-  if (type == XA_STRING) return Latin1ToUtf8(s);
-  if (type == A("UTF8_STRING")) return s;
-  if (type == A("COMPOUND_TEXT")) {
-    XTextProperty tp{reinterpret_cast<unsigned char*>(s.data()), type, format, s.size()};
+std::string XDisplay::TitleOf(const WindowFacts& f) {
+  if (f.hasNetName) return f.netName;
+  if (!f.hasName) return "";
+  if (f.nameType == XA_STRING) return Latin1ToUtf8(f.name);
+  if (f.nameType == A("UTF8_STRING")) return f.name;
+  if (f.nameType == A("COMPOUND_TEXT")) {
+    std::string raw = f.name;
+    XTextProperty tp{reinterpret_cast<unsigned char*>(raw.data()), f.nameType, f.nameFormat,
+                     raw.size()};
     char** list = nullptr;
     int count = 0;
     std::string out;
@@ -157,33 +154,41 @@ std::string XDisplay::GetTitle(Window w) {
     }
     return out;
   }
-  return s;
+  return f.name;
 }
 
-Napi::Object XDisplay::DescribeWindow(Napi::Env env, Window w, const XWindowAttributes& attrs) {
+std::vector<WindowFacts> XDisplay::DescribeWindows(Call& c, const std::vector<Window>& windows) {
+  std::vector<uint32_t> ids(windows.begin(), windows.end());
+  const WindowAtoms atoms{static_cast<uint32_t>(A("_NET_WM_PID")),
+                          static_cast<uint32_t>(A("_NET_WM_NAME")),
+                          static_cast<uint32_t>(A("UTF8_STRING")),
+                          static_cast<uint32_t>(A("_NET_WM_STATE")),
+                          static_cast<uint32_t>(A("_NET_WM_WINDOW_TYPE"))};
+  std::vector<WindowFacts> facts;
+  std::string error;
+  if (!batch_->Describe(ids, static_cast<uint32_t>(root_), atoms, &facts, &error)) {
+    throw CodedError(c.env(), "X11_PROTOCOL", error);
+  }
+  return facts;
+}
+
+Napi::Object XDisplay::WindowObject(Napi::Env env, const WindowFacts& f) {
   Napi::Object o = Napi::Object::New(env);
-  o.Set("window", Napi::Number::New(env, static_cast<double>(w)));
-  unsigned long pid;
-  o.Set("pid", GetCardinal(w, A("_NET_WM_PID"), &pid) ? Napi::Value(Napi::Number::New(env, pid))
-                                                      : env.Null());
-  o.Set("title", Napi::String::New(env, GetTitle(w)));
-  int rx = attrs.x, ry = attrs.y;
-  Window child;
-  // Reparenting WMs put the client inside a frame: its attrs.x/y are frame-relative.
-  XTranslateCoordinates(dpy_, w, root_, 0, 0, &rx, &ry, &child);
-  o.Set("x", Napi::Number::New(env, rx));
-  o.Set("y", Napi::Number::New(env, ry));
-  o.Set("w", Napi::Number::New(env, attrs.width));
-  o.Set("h", Napi::Number::New(env, attrs.height));
-  o.Set("mapped", Napi::Boolean::New(env, attrs.map_state == IsViewable));
-  o.Set("overrideRedirect", Napi::Boolean::New(env, attrs.override_redirect == True));
-  Window transient = None;
-  bool hasTransient = XGetTransientForHint(dpy_, w, &transient) && transient != None;
-  o.Set("transientFor", hasTransient ? Napi::Value(Napi::Number::New(env, transient)) : env.Null());
-  std::vector<unsigned long> states = GetWindows(w, A("_NET_WM_STATE"), XA_ATOM);
+  o.Set("window", Napi::Number::New(env, static_cast<double>(f.window)));
+  o.Set("pid", f.hasPid ? Napi::Value(Napi::Number::New(env, f.pid)) : env.Null());
+  o.Set("title", Napi::String::New(env, TitleOf(f)));
+  o.Set("x", Napi::Number::New(env, f.x));
+  o.Set("y", Napi::Number::New(env, f.y));
+  o.Set("w", Napi::Number::New(env, f.w));
+  o.Set("h", Napi::Number::New(env, f.h));
+  o.Set("mapped", Napi::Boolean::New(env, f.mapped));
+  o.Set("overrideRedirect", Napi::Boolean::New(env, f.overrideRedirect));
+  bool hasTransient = f.transientFor != 0;
+  o.Set("transientFor",
+        hasTransient ? Napi::Value(Napi::Number::New(env, f.transientFor)) : env.Null());
   Napi::Array stateNames = Napi::Array::New(env);
   bool modal = false, hidden = false;
-  for (unsigned long s : states) {
+  for (uint32_t s : f.states) {
     modal = modal || s == A("_NET_WM_STATE_MODAL");
     hidden = hidden || s == A("_NET_WM_STATE_HIDDEN");
     stateNames.Set(stateNames.Length(),
@@ -192,18 +197,14 @@ Napi::Object XDisplay::DescribeWindow(Napi::Env env, Window w, const XWindowAttr
   o.Set("modal", Napi::Boolean::New(env, modal));
   o.Set("hidden", Napi::Boolean::New(env, hidden));
   o.Set("states", stateNames);
-  std::vector<unsigned long> types = GetWindows(w, A("_NET_WM_WINDOW_TYPE"), XA_ATOM);
   // EWMH: without the property a transient window is a dialog, any other a normal one.
-  std::string type = !types.empty() ? ShortName(AtomName(types[0]), "_NET_WM_WINDOW_TYPE_")
-                     : hasTransient ? "dialog"
-                                    : "normal";
+  std::string type = !f.types.empty() ? ShortName(AtomName(f.types[0]), "_NET_WM_WINDOW_TYPE_")
+                     : hasTransient   ? "dialog"
+                                      : "normal";
   o.Set("type", Napi::String::New(env, type));
-  XClassHint hint{nullptr, nullptr};
-  if (XGetClassHint(dpy_, w, &hint)) {
-    o.Set("wmClass", Napi::String::New(env, hint.res_class ? hint.res_class : ""));
-    o.Set("wmInstance", Napi::String::New(env, hint.res_name ? hint.res_name : ""));
-    if (hint.res_name) XFree(hint.res_name);
-    if (hint.res_class) XFree(hint.res_class);
+  if (f.hasClass) {
+    o.Set("wmClass", Napi::String::New(env, f.wmClass));
+    o.Set("wmInstance", Napi::String::New(env, f.wmInstance));
   } else {
     o.Set("wmClass", env.Null());
     o.Set("wmInstance", env.Null());
@@ -284,10 +285,13 @@ Napi::Value XDisplay::WindowInfo(const Napi::CallbackInfo& info) {
   Call c(this, info);
   Window w = static_cast<Window>(IntArg(info, 0, "windowInfo(window)", "window", 1, 0xffffffffLL));
   XWindowAttributes attrs;
-  if (!XGetWindowAttributes(dpy_, w, &attrs)) c.Check();
-  Napi::Object o = DescribeWindow(info.Env(), w, attrs);
-  c.Check();
-  return o;
+  if (!XGetWindowAttributes(dpy_, w, &attrs)) c.Check();  // BadWindow for unknown ids
+  std::vector<WindowFacts> facts = DescribeWindows(c, {w});
+  if (facts[0].vanished) {
+    throw CodedError(c.env(), "X11_PROTOCOL", "X error: window " + std::to_string(w) +
+                                                  " was destroyed while it was described");
+  }
+  return WindowObject(c.env(), facts[0]);
 }
 
 Napi::Value XDisplay::ListWindows(const Napi::CallbackInfo& info) {
@@ -341,24 +345,13 @@ Napi::Value XDisplay::ListWindows(const Napi::CallbackInfo& info) {
     TakeError(dpy_, &rec);  // windows that vanished while we looked
     c.Check();
   }
+  // Every window's facts in one round trip; those destroyed meanwhile are left out.
+  std::vector<WindowFacts> facts = DescribeWindows(c, std::vector<Window>(list.begin(), list.end()));
   Napi::Array out = Napi::Array::New(env);
-  for (unsigned long w : list) {
-    ClearErrors(dpy_);
-    XWindowAttributes attrs;
-    if (!XGetWindowAttributes(dpy_, w, &attrs)) {
-      XErrorRecord rec;
-      TakeError(dpy_, &rec);
-      c.Check();  // only throws for a lost connection
-      continue;
-    }
-    Napi::Object o = DescribeWindow(env, w, attrs);
-    XErrorRecord rec;
-    if (TakeError(dpy_, &rec) && (rec.errorCode == BadWindow || rec.errorCode == BadDrawable)) {
-      continue;  // destroyed half-way through
-    }
-    c.Check();
-    out.Set(out.Length(), o);
+  for (const WindowFacts& f : facts) {
+    if (!f.vanished) out.Set(out.Length(), WindowObject(env, f));
   }
+  c.Check();
   return out;
 }
 

@@ -5,7 +5,7 @@
  * capture path, exact typed text, clicks/scrolls/drags as the app sees them, EWMH
  * activation, X errors as exceptions, and a server that dies under us.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -541,6 +541,34 @@ describe.skipIf(!xvfbBin)(
       expect(x.windowInfo(appB.xid)).toEqual(b);
       // The popup from the capture test is override-redirect: not a managed client window.
       expect(list.every((w) => !w.overrideRedirect)).toBe(true);
+    });
+
+    it('reads titles in each encoding a client may set them in, and the class, as xprop does', () => {
+      // xprop writes the raw bytes: a shell passes the Latin-1 byte that node would encode.
+      const xprop = (args: string): string =>
+        execFileSync('bash', ['-c', `xprop -id ${appB.xid} ${args}`], {
+          env: childEnv,
+          encoding: 'utf8',
+        });
+      try {
+        xprop('-remove _NET_WM_NAME');
+        xprop(`-f WM_NAME 8s -set WM_NAME $'caf\\xe9'`);
+        expect(xprop('WM_NAME')).toMatch(/WM_NAME\(STRING\)/);
+        const latin = x.listWindows().find((w) => w.window === appB.xid);
+        expect(latin?.title).toBe('café');
+        xprop(`-f WM_NAME 8t -set WM_NAME 'Grüße Ωμέγα'`);
+        expect(xprop('WM_NAME')).toMatch(/WM_NAME\(COMPOUND_TEXT\)/);
+        expect(x.windowInfo(appB.xid).title).toBe('Grüße Ωμέγα');
+        const classLine = /WM_CLASS\(STRING\) = "([^"]*)", "([^"]*)"/.exec(xprop('WM_CLASS'));
+        expect(classLine).not.toBeNull();
+        const listed = x.listWindows().find((w) => w.window === appB.xid);
+        expect(listed).toMatchObject({ wmInstance: classLine![1], wmClass: classLine![2] });
+        // One listing describes every window the same as a query of that window alone.
+        for (const w of x.listWindows()) expect(x.windowInfo(w.window)).toEqual(w);
+      } finally {
+        xprop(`-f _NET_WM_NAME 8u -set _NET_WM_NAME 'axpage-entry-B'`);
+      }
+      expect(x.windowInfo(appB.xid).title).toBe('axpage-entry-B');
     });
 
     it('types text exactly: uppercase, symbols, and characters missing from the keymap', async () => {

@@ -1,0 +1,198 @@
+#include "window-batch.h"
+
+#include <xcb/xproto.h>
+
+#include <cstdlib>
+
+namespace axpage {
+namespace {
+
+// Longest property value read, in 32-bit units (as the Xlib queries did).
+constexpr uint32_t kMaxTextLongs = 4096;
+constexpr uint32_t kMaxListLongs = 16384;
+
+// X protocol error codes for a window (or drawable) that no longer exists.
+constexpr uint8_t kBadWindow = 3;
+constexpr uint8_t kBadDrawable = 9;
+
+// The cookies of one window's requests, sent before any reply is read.
+struct Pending {
+  xcb_get_window_attributes_cookie_t attrs;
+  xcb_get_geometry_cookie_t geometry;
+  xcb_translate_coordinates_cookie_t origin;
+  xcb_get_property_cookie_t pid, netName, name, transient, states, types, wmClass;
+};
+
+xcb_get_property_cookie_t AskProperty(xcb_connection_t* c, uint32_t w, uint32_t prop,
+                                      uint32_t type, uint32_t longs) {
+  return xcb_get_property(c, 0, w, prop, type, 0, longs);
+}
+
+// Takes a reply (or its error) apart; records the first error that is not "gone".
+class Replies {
+ public:
+  explicit Replies(WindowFacts* f) : f_(f) {}
+
+  template <typename Reply>
+  Reply* Take(Reply* reply, xcb_generic_error_t* err) {
+    if (err) {
+      if (err->error_code == kBadWindow || err->error_code == kBadDrawable) {
+        f_->vanished = true;
+      } else if (!failed_) {
+        failed_ = true;
+        code_ = err->error_code;
+        major_ = err->major_code;
+      }
+      std::free(err);
+    }
+    return reply;
+  }
+
+  bool failed() const { return failed_; }
+  std::string Describe() const {
+    return "X error " + std::to_string(code_) + " (request " + std::to_string(major_) +
+           ") describing window " + std::to_string(f_->window);
+  }
+
+ private:
+  WindowFacts* f_;
+  bool failed_ = false;
+  uint8_t code_ = 0, major_ = 0;
+};
+
+bool PropertyBytes(xcb_get_property_reply_t* r, std::string* out, uint32_t* type = nullptr,
+                   uint8_t* format = nullptr) {
+  if (!r || r->type == XCB_NONE || r->format != 8) return false;
+  const char* data = static_cast<const char*>(xcb_get_property_value(r));
+  out->assign(data, xcb_get_property_value_length(r));
+  if (type) *type = r->type;
+  if (format) *format = r->format;
+  return true;
+}
+
+std::vector<uint32_t> PropertyLongs(xcb_get_property_reply_t* r) {
+  if (!r || r->type == XCB_NONE || r->format != 32) return {};
+  const auto* data = static_cast<const uint32_t*>(xcb_get_property_value(r));
+  return std::vector<uint32_t>(data, data + xcb_get_property_value_length(r) / 4);
+}
+
+}  // namespace
+
+WindowBatch::~WindowBatch() { Close(); }
+
+void WindowBatch::Close() {
+  if (conn_) xcb_disconnect(conn_);
+  conn_ = nullptr;
+}
+
+bool WindowBatch::Open(std::string* error) {
+  if (conn_ && !xcb_connection_has_error(conn_)) return true;
+  Close();
+  conn_ = xcb_connect(display_.empty() ? nullptr : display_.c_str(), nullptr);
+  if (xcb_connection_has_error(conn_)) {
+    Close();
+    *error = "cannot open a second connection to X display '" + display_ +
+             "' (for window queries)";
+    return false;
+  }
+  return true;
+}
+
+bool WindowBatch::Describe(const std::vector<uint32_t>& windows, uint32_t root,
+                           const WindowAtoms& atoms, std::vector<WindowFacts>* out,
+                           std::string* error) {
+  out->clear();
+  if (windows.empty()) return true;
+  if (!Open(error)) return false;
+  xcb_connection_t* c = conn_;
+  std::vector<Pending> pending;
+  pending.reserve(windows.size());
+  for (uint32_t w : windows) {
+    pending.push_back({
+        xcb_get_window_attributes(c, w),
+        xcb_get_geometry(c, w),
+        xcb_translate_coordinates(c, w, root, 0, 0),
+        AskProperty(c, w, atoms.wmPid, XCB_ATOM_CARDINAL, 1),
+        AskProperty(c, w, atoms.netWmName, atoms.utf8String, kMaxTextLongs),
+        AskProperty(c, w, XCB_ATOM_WM_NAME, XCB_GET_PROPERTY_TYPE_ANY, kMaxTextLongs),
+        AskProperty(c, w, XCB_ATOM_WM_TRANSIENT_FOR, XCB_ATOM_WINDOW, 1),
+        AskProperty(c, w, atoms.wmState, XCB_ATOM_ATOM, kMaxListLongs),
+        AskProperty(c, w, atoms.wmWindowType, XCB_ATOM_ATOM, kMaxListLongs),
+        AskProperty(c, w, XCB_ATOM_WM_CLASS, XCB_ATOM_STRING, kMaxTextLongs),
+    });
+  }
+  xcb_flush(c);
+  std::string failure;
+  out->reserve(windows.size());
+  for (size_t i = 0; i < windows.size(); i++) {
+    // Every reply is read (and freed), also after a window turned out to be gone.
+    const Pending& p = pending[i];
+    WindowFacts f;
+    f.window = windows[i];
+    Replies r(&f);
+    xcb_generic_error_t* err = nullptr;
+    auto* attrs = r.Take(xcb_get_window_attributes_reply(c, p.attrs, &err), err);
+    err = nullptr;
+    auto* geom = r.Take(xcb_get_geometry_reply(c, p.geometry, &err), err);
+    err = nullptr;
+    auto* origin = r.Take(xcb_translate_coordinates_reply(c, p.origin, &err), err);
+    constexpr int kProps = 7;
+    xcb_get_property_reply_t* props[kProps];
+    const xcb_get_property_cookie_t cookies[kProps] = {
+        p.pid, p.netName, p.name, p.transient, p.states, p.types, p.wmClass};
+    for (int k = 0; k < kProps; k++) {
+      err = nullptr;
+      props[k] = r.Take(xcb_get_property_reply(c, cookies[k], &err), err);
+    }
+    if (attrs && geom && origin) {
+      f.mapped = attrs->map_state == XCB_MAP_STATE_VIEWABLE;
+      f.overrideRedirect = attrs->override_redirect != 0;
+      f.w = geom->width;
+      f.h = geom->height;
+      f.x = origin->dst_x;
+      f.y = origin->dst_y;
+    } else {
+      f.vanished = true;
+    }
+    std::vector<uint32_t> pid = PropertyLongs(props[0]);
+    if (!pid.empty()) {
+      f.hasPid = true;
+      f.pid = pid[0];
+    }
+    f.hasNetName = PropertyBytes(props[1], &f.netName);
+    f.hasName = PropertyBytes(props[2], &f.name, &f.nameType, &f.nameFormat);
+    std::vector<uint32_t> transient = PropertyLongs(props[3]);
+    if (!transient.empty()) f.transientFor = transient[0];
+    f.states = PropertyLongs(props[4]);
+    f.types = PropertyLongs(props[5]);
+    std::string cls;
+    if (PropertyBytes(props[6], &cls) && props[6]->type == XCB_ATOM_STRING) {
+      // As XGetClassHint splits it: the instance up to the first NUL, the class after it.
+      f.hasClass = true;
+      size_t nul = cls.find('\0');
+      f.wmInstance = cls.substr(0, nul);
+      if (nul != std::string::npos) {
+        std::string rest = cls.substr(nul + 1);
+        f.wmClass = rest.substr(0, rest.find('\0'));
+      }
+    }
+    std::free(attrs);
+    std::free(geom);
+    std::free(origin);
+    for (auto* prop : props) std::free(prop);
+    if (r.failed() && failure.empty()) failure = r.Describe();
+    out->push_back(std::move(f));
+  }
+  if (xcb_connection_has_error(c)) {
+    Close();
+    *error = "lost the second connection to X display '" + display_ + "' (for window queries)";
+    return false;
+  }
+  if (!failure.empty()) {
+    *error = failure;
+    return false;
+  }
+  return true;
+}
+
+}  // namespace axpage
