@@ -11,10 +11,12 @@ import type { Rect } from '../../../model/element.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { AtspiTimeoutError, REGISTRY, ROOT_PATH } from './bus.js';
 import { formatId } from './ids.js';
-import { frameOf, IFACE } from './read.js';
+import { directCall, frameOf, getProp, IFACE } from './read.js';
+import type { CallFn } from './read.js';
 import { hasState, STATE } from './states.js';
 import type { StateBits } from './states.js';
 import { roleName } from '../roles.js';
+import { fastCall } from './wire.js';
 
 /** One registered application: its bus name and root, its pid and name. */
 export interface AppRef {
@@ -81,16 +83,16 @@ async function registryRefs(bus: AtspiBus): Promise<Array<{ ref: ObjectRef; pid:
 }
 
 /** The top-level windows of an app (children of its root) with role, name and states. */
-export async function topLevels(bus: AtspiBus, app: { bus: string; path: string }) {
-  const [children] = await bus.call(app.bus, app.path, IFACE.Accessible, 'GetChildren');
+export async function topLevels(call: CallFn, app: { bus: string; path: string }) {
+  const [children] = await call(app.bus, app.path, IFACE.Accessible, 'GetChildren');
   const out = await Promise.all(
     (children as ObjectRef[]).map(async (ref): Promise<TopLevel | null> => {
       const [dest, path] = ref;
       try {
-        const [[role], [name], [states]] = await Promise.all([
-          bus.call(dest, path, IFACE.Accessible, 'GetRole'),
-          bus.getProperty(dest, path, IFACE.Accessible, 'Name').then((n) => [n]),
-          bus.call(dest, path, IFACE.Accessible, 'GetState'),
+        const [[role], name, [states]] = await Promise.all([
+          call(dest, path, IFACE.Accessible, 'GetRole'),
+          getProp(call, ref, IFACE.Accessible, 'Name'),
+          call(dest, path, IFACE.Accessible, 'GetState'),
         ]);
         return {
           ref,
@@ -124,10 +126,10 @@ interface Listed {
 const listed = new WeakMap<AtspiBus, Map<string, Listed>>();
 
 /** One app's name and showing windows, straight from the app (one round of calls). */
-async function readApp(bus: AtspiBus, ref: ObjectRef, pid: number): Promise<AppInfo> {
+async function readApp(call: CallFn, ref: ObjectRef, pid: number): Promise<AppInfo> {
   const [name, tops] = await Promise.all([
-    bus.getProperty(ref[0], ref[1], IFACE.Accessible, 'Name'),
-    topLevels(bus, { bus: ref[0], path: ref[1] }),
+    getProp(call, ref, IFACE.Accessible, 'Name'),
+    topLevels(call, { bus: ref[0], path: ref[1] }),
   ]);
   const visible = tops.filter(showing);
   return {
@@ -167,7 +169,7 @@ export async function listApps(bus: AtspiBus): Promise<AppInfo[]> {
   const read = (ref: ObjectRef, pid: number): Promise<AppInfo | null> => {
     const entry = seen.get(ref[0]) ?? {};
     seen.set(ref[0], entry);
-    entry.reading ??= readApp(bus, ref, pid).then(
+    entry.reading ??= readApp(directCall(bus), ref, pid).then(
       (info) => {
         entry.info = info;
         entry.reading = undefined;
@@ -210,10 +212,13 @@ export async function listApps(bus: AtspiBus): Promise<AppInfo[]> {
  */
 export async function appInfoFor(bus: AtspiBus, app: AppRef): Promise<AppInfo | null> {
   if (bus.isSilent(app.bus)) return null;
-  const info = await Promise.race([
-    readApp(bus, [app.bus, app.path], app.pid).catch(() => null),
-    delay(LIST_WAIT_MS).then(() => null),
-  ]);
+  // Peer-to-peer where the app offers it, as a walk does: no bus daemon hop on a path
+  // every call with a pid takes.
+  const read = async (): Promise<AppInfo> => {
+    const call = await fastCall(bus, { bus: app.bus, address: await wakeBridge(bus, app) });
+    return readApp(call, [app.bus, app.path], app.pid);
+  };
+  const info = await Promise.race([read().catch(() => null), delay(LIST_WAIT_MS).then(() => null)]);
   return info && { ...info, command: processName(app.pid) };
 }
 
@@ -261,7 +266,7 @@ export async function findFrontmost(bus: AtspiBus): Promise<Frontmost | null> {
     refs.map(async ({ ref, pid }) => {
       // A hung app cannot be the one the user works in right now; asking it would stall.
       if (bus.isSilent(ref[0])) return null;
-      const tops = await topLevels(bus, { bus: ref[0], path: ref[1] }).catch(() => []);
+      const tops = await topLevels(directCall(bus), { bus: ref[0], path: ref[1] }).catch(() => []);
       const active = tops.find((t) => hasState(t.states, STATE.ACTIVE) && showing(t));
       return active ? { pid, top: active } : null;
     }),

@@ -12,10 +12,11 @@ import {
   type AtspiBus,
   type ObjectRef,
 } from './bus.js';
-import type { AppRef } from './apps.js';
+import { wakeBridge, type AppRef } from './apps.js';
 import { snapshotApp } from './walk.js';
 import { placeGtk4Windows, type NativeWindowBox } from './gtk4.js';
-import { frameOf, IFACE } from './read.js';
+import { askExtents, frameOf } from './read.js';
+import { fastCall } from './wire.js';
 import { STATE } from './states.js';
 import { ROLE } from '../roles.js';
 
@@ -64,20 +65,27 @@ export async function secureFieldFrames(
   app: { bus: string; path: string },
   timeoutMs: number,
 ): Promise<Rect[]> {
-  const [matches] = await bus.call(
-    app.bus,
-    app.path,
-    COLLECTION,
-    'GetMatches',
-    '(aiia{ss}iaiiasib)uib',
-    [SECURE_RULE, SORT_CANONICAL, 0, true],
+  // Peer-to-peer where the app offers it (no bus daemon hop), as a walk does; the
+  // deadline holds either way.
+  const call = await fastCall(bus, { bus: app.bus, address: await wakeBridge(bus, app) });
+  const [matches] = await withTimeout(
+    call(app.bus, app.path, COLLECTION, 'GetMatches', '(aiia{ss}iaiiasib)uib', [
+      SECURE_RULE,
+      SORT_CANONICAL,
+      0,
+      true,
+    ]),
     timeoutMs,
+    'its secure-field lookup',
   );
-  const frames = await Promise.all(
-    (matches as ObjectRef[]).map(async ([dest, path]) => {
-      const [ext] = await bus.call(dest, path, IFACE.Component, 'GetExtents', 'u', [0], timeoutMs);
-      return frameOf(ext as number[]);
-    }),
+  const frames = await withTimeout(
+    Promise.all(
+      (matches as ObjectRef[]).map(async (ref) =>
+        frameOf((await askExtents(call, ref))[0] as number[]),
+      ),
+    ),
+    timeoutMs,
+    'its secure-field frames',
   );
   return frames.filter((f): f is Rect => f !== undefined && f.w > 0 && f.h > 0);
 }
