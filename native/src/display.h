@@ -142,6 +142,7 @@ class XDisplay : public Napi::ObjectWrap<XDisplay> {
   bool GetCardinal(Window w, Atom prop, unsigned long* out);
   // Facts of many windows at once (window-batch.h); throws X11_PROTOCOL on failure.
   std::vector<WindowFacts> DescribeWindows(Call& c, const std::vector<Window>& windows);
+  WindowAtoms BatchAtoms();
   std::string TitleOf(const WindowFacts& f);
   Napi::Object WindowObject(Napi::Env env, const WindowFacts& f);
   Time ServerTime();

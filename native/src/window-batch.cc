@@ -2,6 +2,7 @@
 
 #include <xcb/xproto.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace axpage {
@@ -14,14 +15,6 @@ constexpr uint32_t kMaxListLongs = 16384;
 // X protocol error codes for a window (or drawable) that no longer exists.
 constexpr uint8_t kBadWindow = 3;
 constexpr uint8_t kBadDrawable = 9;
-
-// The cookies of one window's requests, sent before any reply is read.
-struct Pending {
-  xcb_get_window_attributes_cookie_t attrs;
-  xcb_get_geometry_cookie_t geometry;
-  xcb_translate_coordinates_cookie_t origin;
-  xcb_get_property_cookie_t pid, netName, name, transient, states, types, wmClass;
-};
 
 xcb_get_property_cookie_t AskProperty(xcb_connection_t* c, uint32_t w, uint32_t prop,
                                       uint32_t type, uint32_t longs) {
@@ -98,92 +91,84 @@ bool WindowBatch::Open(std::string* error) {
   return true;
 }
 
-bool WindowBatch::Describe(const std::vector<uint32_t>& windows, uint32_t root,
-                           const WindowAtoms& atoms, std::vector<WindowFacts>* out,
-                           std::string* error) {
-  out->clear();
-  if (windows.empty()) return true;
-  if (!Open(error)) return false;
+WindowPending WindowBatch::Ask(uint32_t w, uint32_t root, const WindowAtoms& atoms) {
   xcb_connection_t* c = conn_;
-  std::vector<Pending> pending;
-  pending.reserve(windows.size());
-  for (uint32_t w : windows) {
-    pending.push_back({
-        xcb_get_window_attributes(c, w),
-        xcb_get_geometry(c, w),
-        xcb_translate_coordinates(c, w, root, 0, 0),
-        AskProperty(c, w, atoms.wmPid, XCB_ATOM_CARDINAL, 1),
-        AskProperty(c, w, atoms.netWmName, atoms.utf8String, kMaxTextLongs),
-        AskProperty(c, w, XCB_ATOM_WM_NAME, XCB_GET_PROPERTY_TYPE_ANY, kMaxTextLongs),
-        AskProperty(c, w, XCB_ATOM_WM_TRANSIENT_FOR, XCB_ATOM_WINDOW, 1),
-        AskProperty(c, w, atoms.wmState, XCB_ATOM_ATOM, kMaxListLongs),
-        AskProperty(c, w, atoms.wmWindowType, XCB_ATOM_ATOM, kMaxListLongs),
-        AskProperty(c, w, XCB_ATOM_WM_CLASS, XCB_ATOM_STRING, kMaxTextLongs),
-    });
-  }
-  xcb_flush(c);
-  std::string failure;
-  out->reserve(windows.size());
-  for (size_t i = 0; i < windows.size(); i++) {
-    // Every reply is read (and freed), also after a window turned out to be gone.
-    const Pending& p = pending[i];
-    WindowFacts f;
-    f.window = windows[i];
-    Replies r(&f);
-    xcb_generic_error_t* err = nullptr;
-    auto* attrs = r.Take(xcb_get_window_attributes_reply(c, p.attrs, &err), err);
+  return {
+      xcb_get_window_attributes(c, w),
+      xcb_get_geometry(c, w),
+      xcb_translate_coordinates(c, w, root, 0, 0),
+      AskProperty(c, w, atoms.wmPid, XCB_ATOM_CARDINAL, 1),
+      AskProperty(c, w, atoms.netWmName, atoms.utf8String, kMaxTextLongs),
+      AskProperty(c, w, XCB_ATOM_WM_NAME, XCB_GET_PROPERTY_TYPE_ANY, kMaxTextLongs),
+      AskProperty(c, w, XCB_ATOM_WM_TRANSIENT_FOR, XCB_ATOM_WINDOW, 1),
+      AskProperty(c, w, atoms.wmState, XCB_ATOM_ATOM, kMaxListLongs),
+      AskProperty(c, w, atoms.wmWindowType, XCB_ATOM_ATOM, kMaxListLongs),
+      AskProperty(c, w, XCB_ATOM_WM_CLASS, XCB_ATOM_STRING, kMaxTextLongs),
+  };
+}
+
+WindowFacts WindowBatch::Collect(const Pending& p, uint32_t window, std::string* failure) {
+  xcb_connection_t* c = conn_;
+  // Every reply is read (and freed), also after the window turned out to be gone.
+  WindowFacts f;
+  f.window = window;
+  Replies r(&f);
+  xcb_generic_error_t* err = nullptr;
+  auto* attrs = r.Take(xcb_get_window_attributes_reply(c, p.attrs, &err), err);
+  err = nullptr;
+  auto* geom = r.Take(xcb_get_geometry_reply(c, p.geometry, &err), err);
+  err = nullptr;
+  auto* origin = r.Take(xcb_translate_coordinates_reply(c, p.origin, &err), err);
+  constexpr int kProps = 7;
+  xcb_get_property_reply_t* props[kProps];
+  const xcb_get_property_cookie_t cookies[kProps] = {
+      p.pid, p.netName, p.name, p.transient, p.states, p.types, p.wmClass};
+  for (int k = 0; k < kProps; k++) {
     err = nullptr;
-    auto* geom = r.Take(xcb_get_geometry_reply(c, p.geometry, &err), err);
-    err = nullptr;
-    auto* origin = r.Take(xcb_translate_coordinates_reply(c, p.origin, &err), err);
-    constexpr int kProps = 7;
-    xcb_get_property_reply_t* props[kProps];
-    const xcb_get_property_cookie_t cookies[kProps] = {
-        p.pid, p.netName, p.name, p.transient, p.states, p.types, p.wmClass};
-    for (int k = 0; k < kProps; k++) {
-      err = nullptr;
-      props[k] = r.Take(xcb_get_property_reply(c, cookies[k], &err), err);
-    }
-    if (attrs && geom && origin) {
-      f.mapped = attrs->map_state == XCB_MAP_STATE_VIEWABLE;
-      f.overrideRedirect = attrs->override_redirect != 0;
-      f.w = geom->width;
-      f.h = geom->height;
-      f.x = origin->dst_x;
-      f.y = origin->dst_y;
-    } else {
-      f.vanished = true;
-    }
-    std::vector<uint32_t> pid = PropertyLongs(props[0]);
-    if (!pid.empty()) {
-      f.hasPid = true;
-      f.pid = pid[0];
-    }
-    f.hasNetName = PropertyBytes(props[1], &f.netName);
-    f.hasName = PropertyBytes(props[2], &f.name, &f.nameType, &f.nameFormat);
-    std::vector<uint32_t> transient = PropertyLongs(props[3]);
-    if (!transient.empty()) f.transientFor = transient[0];
-    f.states = PropertyLongs(props[4]);
-    f.types = PropertyLongs(props[5]);
-    std::string cls;
-    if (PropertyBytes(props[6], &cls) && props[6]->type == XCB_ATOM_STRING) {
-      // As XGetClassHint splits it: the instance up to the first NUL, the class after it.
-      f.hasClass = true;
-      size_t nul = cls.find('\0');
-      f.wmInstance = cls.substr(0, nul);
-      if (nul != std::string::npos) {
-        std::string rest = cls.substr(nul + 1);
-        f.wmClass = rest.substr(0, rest.find('\0'));
-      }
-    }
-    std::free(attrs);
-    std::free(geom);
-    std::free(origin);
-    for (auto* prop : props) std::free(prop);
-    if (r.failed() && failure.empty()) failure = r.Describe();
-    out->push_back(std::move(f));
+    props[k] = r.Take(xcb_get_property_reply(c, cookies[k], &err), err);
   }
-  if (xcb_connection_has_error(c)) {
+  if (attrs && geom && origin) {
+    f.mapped = attrs->map_state == XCB_MAP_STATE_VIEWABLE;
+    f.overrideRedirect = attrs->override_redirect != 0;
+    f.w = geom->width;
+    f.h = geom->height;
+    f.x = origin->dst_x;
+    f.y = origin->dst_y;
+  } else {
+    f.vanished = true;
+  }
+  std::vector<uint32_t> pid = PropertyLongs(props[0]);
+  if (!pid.empty()) {
+    f.hasPid = true;
+    f.pid = pid[0];
+  }
+  f.hasNetName = PropertyBytes(props[1], &f.netName);
+  f.hasName = PropertyBytes(props[2], &f.name, &f.nameType, &f.nameFormat);
+  std::vector<uint32_t> transient = PropertyLongs(props[3]);
+  if (!transient.empty()) f.transientFor = transient[0];
+  f.states = PropertyLongs(props[4]);
+  f.types = PropertyLongs(props[5]);
+  std::string cls;
+  if (PropertyBytes(props[6], &cls) && props[6]->type == XCB_ATOM_STRING) {
+    // As XGetClassHint splits it: the instance up to the first NUL, the class after it.
+    f.hasClass = true;
+    size_t nul = cls.find('\0');
+    f.wmInstance = cls.substr(0, nul);
+    if (nul != std::string::npos) {
+      std::string rest = cls.substr(nul + 1);
+      f.wmClass = rest.substr(0, rest.find('\0'));
+    }
+  }
+  std::free(attrs);
+  std::free(geom);
+  std::free(origin);
+  for (auto* prop : props) std::free(prop);
+  if (r.failed() && failure->empty()) *failure = r.Describe();
+  return f;
+}
+
+bool WindowBatch::Finish(const std::string& failure, std::string* error) {
+  if (xcb_connection_has_error(conn_)) {
     Close();
     *error = "lost the second connection to X display '" + display_ + "' (for window queries)";
     return false;
@@ -193,6 +178,73 @@ bool WindowBatch::Describe(const std::vector<uint32_t>& windows, uint32_t root,
     return false;
   }
   return true;
+}
+
+bool WindowBatch::Describe(const std::vector<uint32_t>& windows, uint32_t root,
+                           const WindowAtoms& atoms, std::vector<WindowFacts>* out,
+                           std::string* error) {
+  out->clear();
+  if (windows.empty()) return true;
+  if (!Open(error)) return false;
+  std::vector<Pending> pending;
+  pending.reserve(windows.size());
+  for (uint32_t w : windows) pending.push_back(Ask(w, root, atoms));
+  xcb_flush(conn_);
+  std::string failure;
+  out->reserve(windows.size());
+  for (size_t i = 0; i < windows.size(); i++) out->push_back(Collect(pending[i], windows[i], &failure));
+  return Finish(failure, error);
+}
+
+bool WindowBatch::ListManaged(uint32_t root, const WindowAtoms& atoms,
+                              std::vector<WindowFacts>* out, bool* ewmh, std::string* error) {
+  out->clear();
+  *ewmh = false;
+  if (!Open(error)) return false;
+  xcb_connection_t* c = conn_;
+  // First flight: who manages the windows, and their lists.
+  auto check = AskProperty(c, root, atoms.supportingWmCheck, XCB_ATOM_WINDOW, 1);
+  auto stacking = AskProperty(c, root, atoms.clientListStacking, XCB_ATOM_WINDOW, kMaxListLongs);
+  auto clients = AskProperty(c, root, atoms.clientList, XCB_ATOM_WINDOW, kMaxListLongs);
+  xcb_get_property_reply_t* checkReply = xcb_get_property_reply(c, check, nullptr);
+  xcb_get_property_reply_t* stackingReply = xcb_get_property_reply(c, stacking, nullptr);
+  xcb_get_property_reply_t* clientsReply = xcb_get_property_reply(c, clients, nullptr);
+  std::vector<uint32_t> checkWindow = PropertyLongs(checkReply);
+  std::vector<uint32_t> list;
+  bool listed = false;
+  if (stackingReply && stackingReply->type != XCB_NONE) {
+    list = PropertyLongs(stackingReply);
+    std::reverse(list.begin(), list.end());  // stacking order is bottom to top
+    listed = true;
+  } else if (clientsReply && clientsReply->type != XCB_NONE) {
+    list = PropertyLongs(clientsReply);
+    listed = true;
+  }
+  std::free(checkReply);
+  std::free(stackingReply);
+  std::free(clientsReply);
+  if (checkWindow.empty() || checkWindow[0] == 0 || !listed) return Finish("", error);
+  // Second flight: the WM's check window still names itself (a dead WM leaves the lists
+  // behind, stale), and every listed window's facts.
+  auto alive = AskProperty(c, checkWindow[0], atoms.supportingWmCheck, XCB_ATOM_WINDOW, 1);
+  std::vector<Pending> pending;
+  pending.reserve(list.size());
+  for (uint32_t w : list) pending.push_back(Ask(w, root, atoms));
+  xcb_flush(c);
+  xcb_generic_error_t* err = nullptr;
+  xcb_get_property_reply_t* aliveReply = xcb_get_property_reply(c, alive, &err);
+  std::free(err);  // BadWindow: the check window is gone with its WM
+  std::vector<uint32_t> self = PropertyLongs(aliveReply);
+  std::free(aliveReply);
+  std::string failure;
+  out->reserve(list.size());
+  for (size_t i = 0; i < list.size(); i++) out->push_back(Collect(pending[i], list[i], &failure));
+  if (self.empty() || self[0] != checkWindow[0]) {
+    out->clear();
+    return Finish("", error);
+  }
+  *ewmh = true;
+  return Finish(failure, error);
 }
 
 }  // namespace axpage

@@ -16,6 +16,15 @@ namespace axpage {
 // The atoms a description reads (the same ids on every connection to one server).
 struct WindowAtoms {
   uint32_t wmPid, netWmName, utf8String, wmState, wmWindowType;
+  uint32_t supportingWmCheck, clientList, clientListStacking;
+};
+
+// The cookies of one window's requests, sent before any reply is read.
+struct WindowPending {
+  xcb_get_window_attributes_cookie_t attrs;
+  xcb_get_geometry_cookie_t geometry;
+  xcb_translate_coordinates_cookie_t origin;
+  xcb_get_property_cookie_t pid, netName, name, transient, states, types, wmClass;
 };
 
 // What a window's properties and geometry say; text and atoms are left undecoded
@@ -55,10 +64,20 @@ class WindowBatch {
   // `vanished`, any other X error on one fails the batch (*error says which).
   bool Describe(const std::vector<uint32_t>& windows, uint32_t root, const WindowAtoms& atoms,
                 std::vector<WindowFacts>* out, std::string* error);
+  // The windows a live EWMH window manager lists, front to back, described: two round
+  // trips. *ewmh false (and nothing listed) when no such manager runs: a dead one leaves
+  // its lists behind, stale.
+  bool ListManaged(uint32_t root, const WindowAtoms& atoms, std::vector<WindowFacts>* out,
+                   bool* ewmh, std::string* error);
   void Close();
 
  private:
+  using Pending = WindowPending;
   bool Open(std::string* error);
+  Pending Ask(uint32_t window, uint32_t root, const WindowAtoms& atoms);
+  WindowFacts Collect(const Pending& p, uint32_t window, std::string* failure);
+  // After a batch: false with *error when the connection broke or `failure` is set.
+  bool Finish(const std::string& failure, std::string* error);
   std::string display_;
   xcb_connection_t* conn_ = nullptr;
 };

@@ -157,16 +157,19 @@ std::string XDisplay::TitleOf(const WindowFacts& f) {
   return f.name;
 }
 
+WindowAtoms XDisplay::BatchAtoms() {
+  auto a = [this](const char* name) { return static_cast<uint32_t>(A(name)); };
+  return {a("_NET_WM_PID"),         a("_NET_WM_NAME"),
+          a("UTF8_STRING"),         a("_NET_WM_STATE"),
+          a("_NET_WM_WINDOW_TYPE"), a("_NET_SUPPORTING_WM_CHECK"),
+          a("_NET_CLIENT_LIST"),    a("_NET_CLIENT_LIST_STACKING")};
+}
+
 std::vector<WindowFacts> XDisplay::DescribeWindows(Call& c, const std::vector<Window>& windows) {
   std::vector<uint32_t> ids(windows.begin(), windows.end());
-  const WindowAtoms atoms{static_cast<uint32_t>(A("_NET_WM_PID")),
-                          static_cast<uint32_t>(A("_NET_WM_NAME")),
-                          static_cast<uint32_t>(A("UTF8_STRING")),
-                          static_cast<uint32_t>(A("_NET_WM_STATE")),
-                          static_cast<uint32_t>(A("_NET_WM_WINDOW_TYPE"))};
   std::vector<WindowFacts> facts;
   std::string error;
-  if (!batch_->Describe(ids, static_cast<uint32_t>(root_), atoms, &facts, &error)) {
+  if (!batch_->Describe(ids, static_cast<uint32_t>(root_), BatchAtoms(), &facts, &error)) {
     throw CodedError(c.env(), "X11_PROTOCOL", error);
   }
   return facts;
@@ -297,21 +300,16 @@ Napi::Value XDisplay::WindowInfo(const Napi::CallbackInfo& info) {
 Napi::Value XDisplay::ListWindows(const Napi::CallbackInfo& info) {
   Call c(this, info);
   Napi::Env env = info.Env();
-  std::vector<unsigned long> list;
+  // The EWMH lists, with every window described: two round trips in all.
+  std::vector<WindowFacts> facts;
   bool ewmh = false;
-  // The EWMH lists only while their WM lives: a dead one leaves them behind, stale.
-  if (WindowManagerCheck() != None) {
-    if (GetProperty(root_, A("_NET_CLIENT_LIST_STACKING"), XA_WINDOW, 16384, nullptr, nullptr,
-                    &list, nullptr)) {
-      std::reverse(list.begin(), list.end());  // stacking order is bottom to top
-      ewmh = true;
-    } else {
-      ewmh = GetProperty(root_, A("_NET_CLIENT_LIST"), XA_WINDOW, 16384, nullptr, nullptr, &list,
-                         nullptr);
-    }
+  std::string error;
+  if (!batch_->ListManaged(static_cast<uint32_t>(root_), BatchAtoms(), &facts, &ewmh, &error)) {
+    throw CodedError(env, "X11_PROTOCOL", error);
   }
-  c.Check();
   if (!ewmh) {
+    // No window manager: the mapped top-level clients, front to back.
+    std::vector<unsigned long> list;
     Window rootRet, parent, *kids = nullptr;
     unsigned n = 0;
     if (XQueryTree(dpy_, root_, &rootRet, &parent, &kids, &n) && kids) {
@@ -344,12 +342,11 @@ Napi::Value XDisplay::ListWindows(const Napi::CallbackInfo& info) {
     XErrorRecord rec;
     TakeError(dpy_, &rec);  // windows that vanished while we looked
     c.Check();
+    facts = DescribeWindows(c, std::vector<Window>(list.begin(), list.end()));
   }
-  // Every window's facts in one round trip; those destroyed meanwhile are left out.
-  std::vector<WindowFacts> facts = DescribeWindows(c, std::vector<Window>(list.begin(), list.end()));
   Napi::Array out = Napi::Array::New(env);
   for (const WindowFacts& f : facts) {
-    if (!f.vanished) out.Set(out.Length(), WindowObject(env, f));
+    if (!f.vanished) out.Set(out.Length(), WindowObject(env, f));  // destroyed meanwhile
   }
   c.Check();
   return out;
