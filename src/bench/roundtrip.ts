@@ -19,10 +19,18 @@ import type { ToolContext } from '../tools/context.js';
 import type { BenchContext } from './context.js';
 import { takeSnapshot } from './snapshot.js';
 import { waitQuiet } from './quiet.js';
+import { startServe } from './serve-process.js';
 import { fmt, out, STAT_HEADERS, statCells, table, verdict } from './report.js';
 import { stats, timeRuns, timeSync } from './stats.js';
 
-const RUNS = 11;
+const RUNS = 21;
+/**
+ * Rounds before the timed ones: the server process compiles its hot code over its first
+ * ~20 calls (the table of a fresh server below shows how much that costs).
+ */
+const WARMUP_ROUNDS = 10;
+/** Calls on a fresh server, timed one by one. */
+const FRESH_CALLS = 30;
 const CAPTURE_RUNS = 15;
 const TARGET_OVERHEAD_MS = 10;
 
@@ -52,7 +60,7 @@ async function roundTrips(
   const stages = new Map<Stage, number[]>();
   const taken = new Map<string, number>();
   const tool = { pipeline } as ToolContext;
-  for (let i = -1; i < RUNS; i++) {
+  for (let i = -WARMUP_ROUNDS; i < RUNS; i++) {
     const t0 = performance.now();
     await takeSnapshot(ctx, app.pid);
     const t1 = performance.now();
@@ -62,7 +70,7 @@ async function roundTrips(
     const t3 = performance.now();
     await getTree.handle({ app: app.pid }, { pipeline: sequential } as ToolContext);
     const t4 = performance.now();
-    if (i < 0) continue; // warm-up round
+    if (i < 0) continue; // warm-up rounds
     snap.push(t1 - t0);
     mcp.push(t2 - t1);
     local.push(t3 - t2);
@@ -131,7 +139,7 @@ async function roundTripTable(ctx: BenchContext): Promise<void> {
       }
     }
     out(
-      `${RUNS} rounds after 1 warm-up, interleaved: backend snapshot (the walk with its reads, in this process), ` +
+      `${RUNS} rounds after ${WARMUP_ROUNDS} warm-up rounds, interleaved: backend snapshot (the walk with its reads, in this process), ` +
         'the MCP round trip, and the same handler on a pipeline in this process (its stages timed). ' +
         '"after the walk" = this row\'s median minus the snapshot\'s.',
     );
@@ -257,7 +265,47 @@ async function captureTable(ctx: BenchContext): Promise<void> {
   }
 }
 
+/**
+ * A server's first calls: the same ax_get_tree on a server started now, call by call. Its
+ * code runs unoptimised at first; V8 compiles what runs hot as the calls go on.
+ */
+async function freshServerTable(ctx: BenchContext): Promise<void> {
+  const server = await startServe(ctx.session, { callTimeoutMs: 30_000 });
+  try {
+    const ms: number[] = [];
+    for (let i = 0; i < FRESH_CALLS; i++) {
+      await sleep(GAP_MS);
+      const r = await server.call('ax_get_tree', { app: ctx.factory.pid });
+      if (r.isError) throw new Error(`ax_get_tree failed on a fresh server: ${r.text}`);
+      ms.push(r.ms);
+    }
+    const spans: Array<[number, number]> = [
+      [0, 1],
+      [1, 5],
+      [5, 10],
+      [10, 20],
+      [20, FRESH_CALLS],
+    ];
+    const rows = spans.map(([from, to]) => [
+      to - from === 1 ? `call ${to}` : `calls ${from + 1}-${to}`,
+      ...statCells(stats(ms.slice(from, to))),
+    ]);
+    out(
+      `A server started now, ${FRESH_CALLS} ax_get_tree calls on ${ctx.factory.name} one after another ` +
+        `(${GAP_MS} ms apart): its first calls run before V8 has compiled the walk and pipeline code.`,
+    );
+    out();
+    table(['server call', ...STAT_HEADERS], rows);
+  } finally {
+    await server.close();
+  }
+}
+
+const GAP_MS = 50;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 export async function roundTripSection(ctx: BenchContext): Promise<void> {
   await roundTripTable(ctx);
+  await freshServerTable(ctx);
   await captureTable(ctx);
 }

@@ -12,7 +12,13 @@ import { eventsPerWalk, waitQuiet } from './quiet.js';
 import { fmt, out, ratio, STAT_HEADERS, statCells, table, verdict } from './report.js';
 import { stats, timeRuns, type Stats } from './stats.js';
 
-const RUNS = 9;
+const RUNS = 15;
+/**
+ * Our walks before the timed rounds. V8 compiles the walk's code as it runs hot, over the
+ * first few walks of a process (a server's first calls); the warm figure is what every
+ * later call costs. The warm-up walks are printed as their own row.
+ */
+const WARMUP = 5;
 /**
  * Idle time before every timed walk, ours and pyatspi's alike: a walk that starts while the
  * previous one's process (the Python walker after a clear_cache walk, our garbage
@@ -21,7 +27,9 @@ const RUNS = 9;
 const GAP_MS = 100;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const MCP_RUNS = 7;
+const MCP_RUNS = 11;
+/** MCP calls before the timed ones: the server's own warm-up (see section 10). */
+const MCP_WARMUP = 5;
 const TARGET_RATIO = 10;
 const TARGET_MS_PER_ELEMENT = 0.1;
 
@@ -40,6 +48,8 @@ interface AppFigures {
   app: LaunchedApp;
   ours: Stats;
   oursRuns: number[];
+  /** The warm-up walks, in order (the process's first walks of this app). */
+  warmupRuns: number[];
   /** The walk alone, as the snapshot reports it (elapsedMs). */
   walkRuns: number[];
   oursElements: number;
@@ -77,8 +87,13 @@ async function interleaved(ctx: BenchContext, app: LaunchedApp, fig: AppFigures)
   };
   let last: Snapshot | undefined;
   try {
-    // Warm-ups: one of each; pyatspi's first walk is its cold read of the app.
-    last = await takeSnapshot(ctx, app.pid);
+    // Warm-ups: ours WARMUP times; pyatspi's first walk is its cold read of the app.
+    for (let i = 0; i < WARMUP; i++) {
+      await sleep(GAP_MS);
+      const t0 = performance.now();
+      last = await takeSnapshot(ctx, app.pid);
+      fig.warmupRuns.push(performance.now() - t0);
+    }
     await pyStep(async (w) => {
       py.coldMs = (await w.walk(false)).ms;
       await w.walk(true);
@@ -112,6 +127,7 @@ async function measureApp(ctx: BenchContext, app: LaunchedApp): Promise<AppFigur
     app,
     ours: stats([]),
     oursRuns: [],
+    warmupRuns: [],
     walkRuns: [],
     oursElements: 0,
     quietMs,
@@ -125,7 +141,7 @@ async function measureApp(ctx: BenchContext, app: LaunchedApp): Promise<AppFigur
   }
   try {
     let elements = 0;
-    const mcp = await timeRuns(MCP_RUNS, 1, async () => {
+    const mcp = await timeRuns(MCP_RUNS, MCP_WARMUP, async () => {
       const r = await ctx.call('ax_get_tree', { app: app.pid });
       elements = Number(/\((\d+) elements\)/.exec(r.fields.file_size ?? '')?.[1] ?? 0);
     });
@@ -143,8 +159,9 @@ export async function snapshotSection(ctx: BenchContext): Promise<void> {
       `pyatspi: \`bench/pyatspi_walk.py\` (${PYTHON}), a naive recursive walk reading role, name, ` +
       'description, states, children and screen extents per element, keeping libatspi\'s cache ("cached") ' +
       'or calling `app.clear_cache()` before the walk. The three run interleaved, ' +
-      `${RUNS} rounds after 1 warm-up round, on an app idle for 300 ms, each walk after ${GAP_MS} ms idle. ` +
-      'ax_get_tree: the MCP round trip as the client sees it (walk + hidden filter + tree file + screenshot + summary). ' +
+      `${RUNS} rounds after warm-up (${WARMUP} walks of ours, pyatspi's cold walk and one clear_cache walk), ` +
+      `on an app idle for 300 ms, each walk after ${GAP_MS} ms idle. ` +
+      `ax_get_tree: the MCP round trip as the client sees it (walk + hidden filter + tree file + screenshot + summary), after ${MCP_WARMUP} calls. ` +
       '"x faster" = the pyatspi median / this row\'s median.',
   );
   out();
@@ -164,6 +181,15 @@ export async function snapshotSection(ctx: BenchContext): Promise<void> {
       perEl(f.ours, f.oursElements),
       ratio(pyC?.median, f.ours.median),
       ratio(pyX?.median, f.ours.median),
+    ]);
+    rows.push([
+      `  its ${WARMUP} warm-up walks (first in this process)`,
+      f.app.name,
+      String(f.oursElements),
+      ...statCells(stats(f.warmupRuns)),
+      '',
+      '',
+      '',
     ]);
     const walk = stats(f.walkRuns);
     rows.push([
@@ -273,7 +299,9 @@ export async function snapshotSection(ctx: BenchContext): Promise<void> {
   for (const f of figures) {
     const cold =
       f.py?.coldMs !== undefined ? `; pyatspi's cold first walk: ${fmt(f.py.coldMs)} ms` : '';
-    out(`- ${f.app.name}: axpage runs ${f.oursRuns.map((x) => fmt(x)).join(', ')} ms${cold}`);
+    out(
+      `- ${f.app.name}: axpage warm-up ${f.warmupRuns.map((x) => fmt(x)).join(', ')} ms, then runs ${f.oursRuns.map((x) => fmt(x)).join(', ')} ms${cold}`,
+    );
     if (f.pyError) out(`  pyatspi: ${f.pyError}`);
     out(`  (timed after ${fmt(f.quietMs, 0)} ms waiting for 300 ms without change events)`);
     if (f.events) {

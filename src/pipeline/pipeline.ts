@@ -232,10 +232,12 @@ export class Pipeline {
   }
 
   async observe(tool: string, req: ObserveRequest): Promise<ToolResponse> {
-    const pid = await this.targetPid(req.app, req.root ?? req.target);
+    const times = new StageTimes();
+    const pid = await times.timeAsync('resolve', () =>
+      this.targetPid(req.app, req.root ?? req.target),
+    );
     return this.lock.run(pid, async () => {
       const desktop = await this.desktop();
-      const times = new StageTimes();
       this.lastTimes = times;
       const startedAt = performance.now();
       // A root is found in the whole tree; the limits (a depth cut) apply below it only.

@@ -308,7 +308,7 @@ export class Publisher {
           times,
           request.walkedNow,
         );
-    const names = await store.allocate(shortName(tool));
+    const names = await times.timeAsync('allocate', () => store.allocate(shortName(tool)));
     const req: PublishRequest & { appendix?: string[] } = request.written
       ? await this.applyWritten(request, names.txtPath, await shooting.taken(names.pngPath), rect)
       : request;
@@ -321,7 +321,7 @@ export class Publisher {
         sections: req.sections,
       }),
     );
-    const shot = await shooting.taken(names.pngPath);
+    const shot = await times.timeAsync('await_png', () => shooting.taken(names.pngPath));
     const { screenshot, screenshotError, stale, images } = shot;
     const rendered = times.time('serialize', () =>
       renderTreeFile(

@@ -5,6 +5,7 @@
  * `after_walk` are the call's own wall time on either side of its walk.
  */
 export const STAGES = [
+  'resolve',
   'before_walk',
   'walk',
   'after_walk',
@@ -15,6 +16,8 @@ export const STAGES = [
   'redact_scan',
   'encode',
   'write_png',
+  'allocate',
+  'await_png',
   'serialize',
   'write_txt',
   'summary',
