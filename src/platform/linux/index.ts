@@ -36,6 +36,7 @@ import { scanSecureFields } from './atspi/secure.js';
 import { descendants } from './proc.js';
 import * as launching from './launch.js';
 import { keysymOf, nativeAddonProblem, X11 } from './x11.js';
+import type { X11Window } from './x11.js';
 
 /** Bound on the window manager fronting a window (a loaded machine takes hundreds of ms). */
 const ACTIVATE_TIMEOUT_MS = 1500;
@@ -59,6 +60,8 @@ export class LinuxDesktop implements Desktop {
   private x11?: X11;
   private x11Error?: Error;
   private readonly appRefs = new Map<number, atspi.AppRef>();
+  /** Apps whose last walk had a window without an accessible name (see titleUntitledWindows). */
+  private readonly untitled = new Set<number>();
   private reconnecting?: Promise<AtspiBus>;
   private closing = false;
 
@@ -283,6 +286,9 @@ export class LinuxDesktop implements Desktop {
   }
 
   async snapshot(pid: number, options: SnapshotOptions): Promise<Snapshot> {
+    // An app that had untitled windows likely still has: their titles are read while the
+    // app answers the walk's first calls, not after the walk.
+    const early = this.untitled.has(pid) ? this.titledWindowsSoon(pid) : undefined;
     let snapshot: Snapshot;
     try {
       try {
@@ -302,34 +308,61 @@ export class LinuxDesktop implements Desktop {
       () => this.display().listWindows(),
       () => listPopupWindows(this.env),
     );
-    this.titleUntitledWindows(snapshot);
+    await this.titleUntitledWindows(snapshot, early);
     return snapshot;
+  }
+
+  /** The app's titled X windows, listed on the next turn of the event loop. */
+  private titledWindowsSoon(pid: number): Promise<X11Window[] | undefined> {
+    return new Promise((resolve) =>
+      setImmediate(() => {
+        try {
+          resolve(this.titledWindows(pid));
+        } catch {
+          resolve(undefined);
+        }
+      }),
+    );
+  }
+
+  private titledWindows(pid: number): X11Window[] {
+    return this.display()
+      .listWindows()
+      .filter((w) => w.mapped && w.pid === pid && w.title);
   }
 
   /**
    * GTK windows with a header bar often have no accessible name; the window manager
-   * knows their title. Match by pid and frame and borrow it, so windows can be named.
+   * knows their title. Match by pid and frame and borrow it, so windows can be named. The
+   * listing taken as the walk began serves (else the windows are listed now).
    */
-  private titleUntitledWindows(snapshot: Snapshot): void {
-    if (!snapshot.windows.some((w) => !w.title)) return;
-    let native;
-    try {
-      native = this.display()
-        .listWindows()
-        .filter((w) => w.mapped && w.pid === snapshot.pid && w.title);
-    } catch {
-      return;
-    }
-    for (const win of snapshot.windows) {
-      if (win.title || !win.frame) continue;
-      const f = win.frame;
-      const hit = native.find(
+  private async titleUntitledWindows(
+    snapshot: Snapshot,
+    early?: Promise<X11Window[] | undefined>,
+  ): Promise<void> {
+    const untitled = snapshot.windows.filter((w) => !w.title && w.frame);
+    if (untitled.length > 0) this.untitled.add(snapshot.pid);
+    else this.untitled.delete(snapshot.pid);
+    const listed = await early;
+    if (untitled.length === 0) return;
+    const match = (native: X11Window[], f: Rect): X11Window | undefined =>
+      native.find(
         (n) =>
           Math.abs(n.x - f.x) <= 2 &&
           Math.abs(n.y - f.y) <= 2 &&
           Math.abs(n.w - f.w) <= 2 &&
           Math.abs(n.h - f.h) <= 2,
       );
+    let native = listed;
+    if (!native) {
+      try {
+        native = this.titledWindows(snapshot.pid);
+      } catch {
+        return;
+      }
+    }
+    for (const win of untitled) {
+      const hit = match(native, win.frame!);
       if (!hit) continue;
       win.title = hit.title;
       const el = snapshot.elements[win.index];
