@@ -112,14 +112,13 @@ export function frameTokens(frame: Rect | undefined): string {
   return `x:${round(f.x)} y:${round(f.y)} w:${round(f.w)} h:${round(f.h)}`;
 }
 
-const FLAG_RANK = new Map<string, number>(FLAG_ORDER.map((f, i) => [f, i]));
-
 /** Flags in FLAG_ORDER, deduplicated; `visible` comes from the viewport, not the element. */
 export function orderedFlags(flags: readonly Flag[], visible: boolean): Flag[] {
-  const set = new Set<Flag>();
-  if (visible) set.add('visible');
-  for (const f of flags) if (f !== 'visible' && FLAG_RANK.has(f)) set.add(f);
-  return [...set].sort((a, b) => (FLAG_RANK.get(a) ?? 0) - (FLAG_RANK.get(b) ?? 0));
+  // One pass over the fixed order: an element has a handful of flags, and this runs for
+  // every line of every tree file.
+  const out: Flag[] = [];
+  for (const f of FLAG_ORDER) if (f === 'visible' ? visible : flags.includes(f)) out.push(f);
+  return out;
 }
 
 const BARE_TOKEN = /^[A-Za-z0-9_.,:/#@+-]+$/;

@@ -235,7 +235,7 @@ const orderMemos = new WeakMap<AtspiBus, Map<string, Map<string, ChildOrder>>>()
 function sortByListing(n: Node, listed: readonly string[]): void {
   const pos = new Map<string, number>();
   listed.forEach((id, i) => pos.set(id, i));
-  const at = (c: Node): number => pos.get(formatId(c.ref[0], c.ref[1])) ?? listed.length;
+  const at = (c: Node): number => pos.get(c.id) ?? listed.length;
   n.children = n.children
     .map((c, i) => ({ c, i }))
     .sort((a, b) => at(a.c) - at(b.c) || a.i - b.i)
