@@ -98,6 +98,8 @@ export interface Lasting {
   /** `actionKey(role, states)` when `actions` were read. */
   actionKey?: string;
   actions?: string[];
+  /** It had children: a live one gets its child list asked with its basics (fetchAndVisit). */
+  parent?: true;
 }
 
 export function actionKey(role: number, states: StateBits): string {

@@ -111,6 +111,8 @@ interface Node {
   unplaced?: boolean;
   /** What its column's first cell is, for a cell no walk has seen yet (columnTemplates). */
   template?: Lasting;
+  /** Its child list, asked with its basics (see fetchAndVisit). */
+  listing?: Promise<ObjectRef[] | undefined>;
 }
 
 interface Cache {
@@ -375,6 +377,13 @@ class Walk {
       // In the structure lane: it goes out with the basics, not after them.
       n.extents = askExtents(this.callAt(n.key, true), n.ref);
     }
+    // A live element that had children (a GTK 3 container cell: its renderers) has its
+    // child list asked with its basics too, instead of one round trip later. Not a table:
+    // one that will be cut is never listed whole (see expandLive).
+    if (known?.parent && !TABLE_ROLES.has(roleName(known.role))) {
+      n.listing = this.childrenOf(n);
+      n.listing.catch(() => undefined); // unused when the basics say not to expand
+    }
     this.track(
       this.basicsOf(n.ref, n.key, known).then((b) => {
         if (this.q.stopped) return;
@@ -394,16 +403,19 @@ class Walk {
     key: string,
     actions: string[] | undefined,
   ): Lasting {
+    const parent = b.childCount > 0;
     if (
       known &&
       known.role === b.role &&
       known.ifaces === b.ifaces &&
+      (known.parent === true) === parent &&
       (actions === undefined || (known.actionKey === key && known.actions === actions))
     ) {
       return known;
     }
     const learned: Lasting = { role: b.role, ifaces: b.ifaces };
     if (actions) Object.assign(learned, { actionKey: key, actions });
+    if (parent) learned.parent = true;
     return learned;
   }
 
@@ -543,6 +555,7 @@ class Walk {
           if (remembered || !ref || ref[1] === NULL_PATH) return remembered;
           const b = await readBasics(call, ref, { qt: this.qt });
           const template: Lasting = { role: b.role, ifaces: b.ifaces };
+          if (b.childCount > 0) template.parent = true; // a container cell: so is the column's
           if (b.ifaces.has(IFACE.Action) && !this.oneByOne) {
             template.actionKey = actionKey(b.role, b.states);
             template.actions = await readActionNames(call, ref);
@@ -613,7 +626,7 @@ class Walk {
     // A table to be read in part is not listed whole: GTK 3 would make an accessible for
     // each of its cells (most of a first walk of 3,000 rows); its rows are asked by index.
     const byIndex = await this.childrenToAskByIndex(n);
-    const refs = byIndex ? undefined : await this.childrenOf(n);
+    const refs = byIndex ? undefined : await (n.listing ?? this.childrenOf(n));
     if (!byIndex && !refs) return;
     const kids = byIndex ?? listedChildren(refs!);
     if (n.basics!.childCount < 0) n.basics!.childCount = kids.count;
