@@ -25,6 +25,11 @@ const WARMUP = 5;
  * collector) is still busy on one of the 2 cores measured that walk's leftovers.
  */
 const GAP_MS = 100;
+/**
+ * A second walk of ours each round, this soon after the first: what the same walk costs
+ * while the machine is still awake (see the row "back to back").
+ */
+const SHORT_GAP_MS = 20;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const MCP_RUNS = 11;
@@ -40,6 +45,8 @@ export function takeSnapshot(ctx: BenchContext, pid: number): Promise<Snapshot> 
 
 interface PyFigures {
   cached: PyWalk[];
+  /** Cached walks SHORT_GAP_MS after a cached walk. */
+  quick: PyWalk[];
   clear: PyWalk[];
   coldMs?: number;
 }
@@ -50,6 +57,8 @@ interface AppFigures {
   oursRuns: number[];
   /** The warm-up walks, in order (the process's first walks of this app). */
   warmupRuns: number[];
+  /** Walks SHORT_GAP_MS after one of ours. */
+  backToBack: number[];
   /** The walk alone, as the snapshot reports it (elapsedMs). */
   walkRuns: number[];
   oursElements: number;
@@ -74,7 +83,7 @@ async function interleaved(ctx: BenchContext, app: LaunchedApp, fig: AppFigures)
   } catch (err) {
     fig.pyError = (err as Error).message;
   }
-  const py: PyFigures = { cached: [], clear: [] };
+  const py: PyFigures = { cached: [], quick: [], clear: [] };
   const pyStep = async (fn: (w: PyatspiWalker) => Promise<void>): Promise<void> => {
     if (!walker) return;
     try {
@@ -104,9 +113,15 @@ async function interleaved(ctx: BenchContext, app: LaunchedApp, fig: AppFigures)
       last = await takeSnapshot(ctx, app.pid);
       fig.oursRuns.push(performance.now() - t0);
       fig.walkRuns.push(last.elapsedMs);
+      await sleep(SHORT_GAP_MS);
+      const t1 = performance.now();
+      await takeSnapshot(ctx, app.pid);
+      fig.backToBack.push(performance.now() - t1);
       await pyStep(async (w) => {
         await sleep(GAP_MS);
         py.cached.push(await w.walk(false));
+        await sleep(SHORT_GAP_MS);
+        py.quick.push(await w.walk(false));
         await sleep(GAP_MS);
         py.clear.push(await w.walk(true));
       });
@@ -128,6 +143,7 @@ async function measureApp(ctx: BenchContext, app: LaunchedApp): Promise<AppFigur
     ours: stats([]),
     oursRuns: [],
     warmupRuns: [],
+    backToBack: [],
     walkRuns: [],
     oursElements: 0,
     quietMs,
@@ -160,7 +176,10 @@ export async function snapshotSection(ctx: BenchContext): Promise<void> {
       'description, states, children and screen extents per element, keeping libatspi\'s cache ("cached") ' +
       'or calling `app.clear_cache()` before the walk. The three run interleaved, ' +
       `${RUNS} rounds after warm-up (${WARMUP} walks of ours, pyatspi's cold walk and one clear_cache walk), ` +
-      `on an app idle for 300 ms, each walk after ${GAP_MS} ms idle. ` +
+      `on an app idle for 300 ms, each walk after ${GAP_MS} ms idle (the targets' figure: an agent's calls come ` +
+      `further apart still). Each round adds one walk of ours ${SHORT_GAP_MS} ms after its first: on a small VM the ` +
+      'CPUs doze off within ~100 ms, and a walk is a chain of thousands of wake-ups (each GetExtents of a GTK 3 app ' +
+      'is a round trip from the app to the X server), so the same walk runs faster on a machine still awake. ' +
       `ax_get_tree: the MCP round trip as the client sees it (walk + hidden filter + tree file + screenshot + summary), after ${MCP_WARMUP} calls. ` +
       '"x faster" = the pyatspi median / this row\'s median.',
   );
@@ -172,6 +191,7 @@ export async function snapshotSection(ctx: BenchContext): Promise<void> {
   for (const f of figures) {
     const pyC = f.py ? stats(f.py.cached.map((w) => w.ms)) : undefined;
     const pyX = f.py ? stats(f.py.clear.map((w) => w.ms)) : undefined;
+    const pyQ = f.py && f.py.quick.length > 0 ? stats(f.py.quick.map((w) => w.ms)) : undefined;
     const perEl = (s: Stats, n: number): string => (n > 0 ? fmt(s.median / n, 3) : '–');
     rows.push([
       'axpage snapshot (backend)',
@@ -189,6 +209,16 @@ export async function snapshotSection(ctx: BenchContext): Promise<void> {
       ...statCells(stats(f.warmupRuns)),
       '',
       '',
+      '',
+    ]);
+    const quick = stats(f.backToBack);
+    rows.push([
+      `  same, ${SHORT_GAP_MS} ms after the previous walk (information)`,
+      f.app.name,
+      String(f.oursElements),
+      ...statCells(quick),
+      perEl(quick, f.oursElements),
+      `${ratio(pyQ?.median, quick.median)} (vs pyatspi's cached walk ${SHORT_GAP_MS} ms after another: ${pyQ ? fmt(pyQ.median) : '–'} ms)`,
       '',
     ]);
     const walk = stats(f.walkRuns);
