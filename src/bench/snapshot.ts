@@ -8,6 +8,7 @@ import type { LaunchedApp } from '../desktop/apps.js';
 import type { Snapshot } from '../model/element.js';
 import type { BenchContext } from './context.js';
 import { PYTHON, PyatspiWalker, type PyWalk } from './pyatspi.js';
+import { cpuSeconds } from './proc-usage.js';
 import { eventsPerWalk, waitQuiet } from './quiet.js';
 import { fmt, out, ratio, STAT_HEADERS, statCells, table, verdict } from './report.js';
 import { stats, timeRuns, type Stats } from './stats.js';
@@ -63,6 +64,8 @@ interface AppFigures {
   walkRuns: number[];
   oursElements: number;
   quietMs: number;
+  /** The other bench app and its CPU over the timed rounds, ms per second (animations). */
+  other?: { name: string; cpuMsPerS: number };
   events?: { idle: number; perWalk: number };
   truncated: string | null;
   py?: PyFigures;
@@ -107,6 +110,9 @@ async function interleaved(ctx: BenchContext, app: LaunchedApp, fig: AppFigures)
       py.coldMs = (await w.walk(false)).ms;
       await w.walk(true);
     });
+    const other = app === ctx.factory ? ctx.demo : ctx.factory;
+    const otherCpu0 = cpuSeconds(other.pid);
+    const started = performance.now();
     for (let i = 0; i < RUNS; i++) {
       await sleep(GAP_MS);
       const t0 = performance.now();
@@ -126,6 +132,10 @@ async function interleaved(ctx: BenchContext, app: LaunchedApp, fig: AppFigures)
         py.clear.push(await w.walk(true));
       });
     }
+    fig.other = {
+      name: other.name,
+      cpuMsPerS: ((cpuSeconds(other.pid) - otherCpu0) * 1e6) / (performance.now() - started),
+    };
   } finally {
     await walker?.close();
   }
@@ -334,6 +344,14 @@ export async function snapshotSection(ctx: BenchContext): Promise<void> {
     );
     if (f.pyError) out(`  pyatspi: ${f.pyError}`);
     out(`  (timed after ${fmt(f.quietMs, 0)} ms waiting for 300 ms without change events)`);
+    if (f.other) {
+      out(
+        `  meanwhile ${f.other.name} (also on screen) used ${fmt(f.other.cpuMsPerS, 1)} ms of CPU per second` +
+          (f.other.cpuMsPerS > 5
+            ? ': an animation, whose drawing keeps the X server busy while a GTK 3 walk waits on it for every frame it reads'
+            : ''),
+      );
+    }
     if (f.events) {
       out(
         `  change events one walk of ours provokes in the idle app: ${fmt(f.events.perWalk, 1)} ` +
