@@ -29,6 +29,14 @@ const RUNS = 21;
  * ~20 calls (the table of a fresh server below shows how much that costs).
  */
 const WARMUP_ROUNDS = 10;
+/** Idle time before every timed call (see roundTrips). */
+const GAP_MS = 50;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * ax_get_tree calls on the server before any round: its code is compiled over its first
+ * ~30 calls (see the fresh server's table), the rounds measure what every call after costs.
+ */
+const SERVER_WARMUP_CALLS = 30;
 /** Calls on a fresh server, timed one by one. */
 const FRESH_CALLS = 30;
 const CAPTURE_RUNS = 15;
@@ -60,21 +68,25 @@ async function roundTrips(
   const stages = new Map<Stage, number[]>();
   const taken = new Map<string, number>();
   const tool = { pipeline } as ToolContext;
+  let r: Awaited<ReturnType<typeof getTree.handle>> | undefined;
+  // Each timed call after the same idle gap, in an order that turns round by round: on a
+  // small VM a call made right after another runs on CPUs still awake, and a fixed order
+  // would hand that advantage to the same row every time.
+  const timed: Array<[number[], () => Promise<unknown>]> = [
+    [snap, () => takeSnapshot(ctx, app.pid)],
+    [mcp, () => ctx.call('ax_get_tree', { app: app.pid })],
+    [local, async () => (r = await getTree.handle({ app: app.pid }, tool))],
+    [after, () => getTree.handle({ app: app.pid }, { pipeline: sequential } as ToolContext)],
+  ];
   for (let i = -WARMUP_ROUNDS; i < RUNS; i++) {
-    const t0 = performance.now();
-    await takeSnapshot(ctx, app.pid);
-    const t1 = performance.now();
-    await ctx.call('ax_get_tree', { app: app.pid });
-    const t2 = performance.now();
-    const r = await getTree.handle({ app: app.pid }, tool);
-    const t3 = performance.now();
-    await getTree.handle({ app: app.pid }, { pipeline: sequential } as ToolContext);
-    const t4 = performance.now();
-    if (i < 0) continue; // warm-up rounds
-    snap.push(t1 - t0);
-    mcp.push(t2 - t1);
-    local.push(t3 - t2);
-    after.push(t4 - t3);
+    for (let k = 0; k < timed.length; k++) {
+      const [into, call] = timed[(k + Math.max(i, 0)) % timed.length];
+      await sleep(GAP_MS);
+      const t0 = performance.now();
+      await call();
+      if (i >= 0) into.push(performance.now() - t0);
+    }
+    if (i < 0 || !r) continue; // warm-up rounds
     const file = String(r.structured?.file ?? '');
     const when = /# screenshot: .*taken: (walk \w+)/.exec(readHead(file))?.[1] ?? 'no screenshot';
     taken.set(when, (taken.get(when) ?? 0) + 1);
@@ -103,6 +115,9 @@ async function roundTripTable(ctx: BenchContext): Promise<void> {
     const rows: string[][] = [];
     const breakdown: string[][] = [];
     const verdicts: string[] = [];
+    for (let i = 0; i < SERVER_WARMUP_CALLS; i++) {
+      await ctx.call('ax_get_tree', { app: (i % 2 ? ctx.demo : ctx.factory).pid });
+    }
     for (const app of [ctx.factory, ctx.demo]) {
       const r = await roundTrips(ctx, app, pipeline, sequential);
       const over = r.mcp.median - r.snap.median;
@@ -139,7 +154,7 @@ async function roundTripTable(ctx: BenchContext): Promise<void> {
       }
     }
     out(
-      `${RUNS} rounds after ${WARMUP_ROUNDS} warm-up rounds, interleaved: backend snapshot (the walk with its reads, in this process), ` +
+      `${SERVER_WARMUP_CALLS} calls to warm the server up, then ${RUNS} rounds after ${WARMUP_ROUNDS} warm-up rounds, interleaved (each call after ${GAP_MS} ms idle, the order turning round by round): backend snapshot (the walk with its reads, in this process), ` +
         'the MCP round trip, and the same handler on a pipeline in this process (its stages timed). ' +
         '"after the walk" = this row\'s median minus the snapshot\'s.',
     );
@@ -300,9 +315,6 @@ async function freshServerTable(ctx: BenchContext): Promise<void> {
     await server.close();
   }
 }
-
-const GAP_MS = 50;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function roundTripSection(ctx: BenchContext): Promise<void> {
   await roundTripTable(ctx);
