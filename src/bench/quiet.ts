@@ -3,9 +3,8 @@
  * timing it, and counting the events a walk of ours provokes in an otherwise idle app
  * (each one marks the server's cached view dirty, so the next call walks again).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { LinuxDesktop } from '../platform/linux/index.js';
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Waits until `quietMs` pass without a change event (at most `maxMs`); ms waited. */
 export async function waitQuiet(

@@ -4,6 +4,7 @@
  * screenshot can take. Round trip and snapshot run interleaved on the same app so drifting
  * load (other processes on a small machine) hits both alike.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import os from 'node:os';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -31,7 +32,6 @@ const RUNS = 21;
 const WARMUP_ROUNDS = 10;
 /** Idle time before every timed call (see roundTrips). */
 const GAP_MS = 50;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * ax_get_tree calls on the server before any round: its code is compiled over its first
  * ~30 calls (see the fresh server's table), the rounds measure what every call after costs.

@@ -3,6 +3,7 @@
  * in this process, beside a naive pyatspi walk of the same app in the same run (cached
  * and with clear_cache), plus the full MCP round trip of ax_get_tree.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_CONFIG } from '../config.js';
 import type { LaunchedApp } from '../desktop/apps.js';
 import type { Snapshot } from '../model/element.js';
@@ -32,7 +33,6 @@ const GAP_MS = 100;
  */
 const SHORT_GAP_MS = 20;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const MCP_RUNS = 11;
 /** MCP calls before the timed ones: the server's own warm-up (see section 10). */
 const MCP_WARMUP = 5;

@@ -9,6 +9,7 @@
  * Each run gets its own server, so the three start alike and one run's leftovers
  * (views, watches, a stuck call) cannot show up in the next run's figures.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { LaunchedApp } from '../desktop/apps.js';
 import type { BenchContext } from './context.js';
 import { cpuPercentOver, footprint, type Footprint } from './proc-usage.js';
@@ -65,8 +66,6 @@ export function percentile(samples: readonly number[], p: number): number {
   const s = [...samples].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 interface RunResult {
   name: string;
