@@ -224,6 +224,21 @@ export class ArtifactStore {
     return { ms, n };
   }
 
+  /**
+   * Gives a claimed name back when its call failed before writing anything: the empty
+   * .txt goes, so no tree file is left that never had a tree. A name something was
+   * written to is kept (the pair, or what of it exists, stays as written).
+   */
+  async release(names: ArtifactNames): Promise<void> {
+    const entry = this.index.get(names.base);
+    if (!entry || entry.claimedAt === undefined || entry.txtBytes > 0 || entry.pngBytes > 0) {
+      return;
+    }
+    this.index.delete(entry.base);
+    this.order = this.order.filter((e) => e !== entry);
+    await unlink(this.ioFile(`${entry.base}.txt`)).catch(() => undefined);
+  }
+
   /** Writes the tree file (0600, atomically: replaces the claimed empty .txt). */
   async writeText(filePath: string, text: string): Promise<void> {
     await this.writeAtomic(filePath, text, Buffer.byteLength(text));

@@ -13,6 +13,7 @@ import type { SnapshotView } from '../model/view.js';
 import { dropHidden } from '../model/filter.js';
 import type { TreeDiff } from '../model/diff.js';
 import type { AccessReport, Desktop } from '../platform/desktop.js';
+import type { ArtifactNames } from '../capture/index.js';
 import { diffSnapshots } from '../diff/index.js';
 import {
   conclusive,
@@ -239,80 +240,100 @@ export class Pipeline {
     return this.lock.run(pid, async () => {
       const desktop = await this.desktop();
       this.lastTimes = times;
-      const startedAt = performance.now();
-      // A root is found in the whole tree; the limits (a depth cut) apply below it only.
-      const ownLimits = req.root ? undefined : req.limits;
-      const walksAll = !req.root && !ownLimits && !req.reuse;
-      // The app's usual screenshot, taken as the walk starts so it overlaps the walk (used
-      // only if the walk leaves its region where it was).
-      const early =
-        this.shootDuringWalk && walksAll && !req.capture && !req.includeImage && !req.written
-          ? await this.publisher.shootEarly(this.views.last(pid), times)
-          : undefined;
-      times.add('before_walk', performance.now() - startedAt);
-      // The screen size read after this call's walk, for everything after it.
-      const read: { screen?: { w: number; h: number } } = {};
-      const screenNow = async (): Promise<{ w: number; h: number }> =>
-        (read.screen ??= await desktop.screenSize());
-      let view =
-        req.reuse && !ownLimits
-          ? await this.currentView(pid, tool)
-          : await this.snapshot(pid, tool, ownLimits, times, read);
-      const walkedAt = performance.now();
-      // A complete walk made just now reads the app's password fields itself: the
-      // screenshot's redaction takes them from it (before any filter leaves elements out).
-      const walkedNow: WalkedFields | undefined =
-        !req.reuse && !ownLimits ? fieldsOfWalk(view.snapshot) : undefined;
-      if (req.root) {
-        const root = this.resolveTarget(view, req.root);
-        const sub = await times.timeAsync('walk', () =>
-          desktop.snapshot(pid, {
-            ...this.config.limits,
-            ...req.limits,
-            rootId: root.element?.id,
-          }),
-        );
-        const screen = await desktop.screenSize();
-        read.screen = screen;
-        view = times.time('present', () => this.views.present(sub, screen, tool, true));
+      // The pair's names are claimed while the walk runs; a call that fails gives them back.
+      const names = this.publisher.claim(tool);
+      names.catch(() => undefined); // publish awaits it; a failure before then is the call's own
+      try {
+        return await this.observeLocked(tool, req, desktop, times, pid, names);
+      } catch (err) {
+        await this.publisher.release(names).catch(() => undefined);
+        throw err;
       }
-      let notes: string[] = [];
-      if (req.dropHidden) {
-        const { snapshot, dropped, kept } = times.time('filter', () => dropHidden(view.snapshot));
-        if (dropped > 0) {
-          const screen = await screenNow();
-          const full = view;
-          // The full view's refs carry over: presented once, narrowed here.
-          view = times.time('present', () => this.views.narrow(full, snapshot, kept, screen));
-          notes = [
-            `hidden: ${dropped} elements the app reports as not showing were left out (include_invisible: true keeps them)`,
-          ];
-        }
-      }
-      const target = req.target ? this.resolveTarget(view, req.target) : undefined;
-      const seen: Observed = { view, target, desktop };
-      const facts = req.inspect ? await req.inspect(seen) : {};
-      const response = await this.publisher.publish(tool, {
-        view,
-        did: req.describe(seen, facts),
-        error: req.failure?.(seen, facts),
-        extra: facts,
-        results: req.results?.(seen),
-        capture: req.capture,
-        includeImage: req.includeImage,
-        notes,
-        detail: req.detail,
-        answer: req.answer?.(seen, facts),
-        written: req.written && ((pair) => req.written!(seen, pair)),
-        times,
-        early,
-        walkedNow,
-        // No screen (no display): publish asks again and says why there is no screenshot.
-        screen: await screenNow().catch(() => undefined),
-      });
-      times.add('after_walk', performance.now() - walkedAt);
-      return response;
     });
+  }
+
+  private async observeLocked(
+    tool: string,
+    req: ObserveRequest,
+    desktop: Desktop,
+    times: StageTimes,
+    pid: number,
+    names: Promise<ArtifactNames>,
+  ): Promise<ToolResponse> {
+    const startedAt = performance.now();
+    // A root is found in the whole tree; the limits (a depth cut) apply below it only.
+    const ownLimits = req.root ? undefined : req.limits;
+    const walksAll = !req.root && !ownLimits && !req.reuse;
+    // The app's usual screenshot, taken as the walk starts so it overlaps the walk (used
+    // only if the walk leaves its region where it was).
+    const early =
+      this.shootDuringWalk && walksAll && !req.capture && !req.includeImage && !req.written
+        ? await this.publisher.shootEarly(this.views.last(pid), times)
+        : undefined;
+    times.add('before_walk', performance.now() - startedAt);
+    // The screen size read after this call's walk, for everything after it.
+    const read: { screen?: { w: number; h: number } } = {};
+    const screenNow = async (): Promise<{ w: number; h: number }> =>
+      (read.screen ??= await desktop.screenSize());
+    let view =
+      req.reuse && !ownLimits
+        ? await this.currentView(pid, tool)
+        : await this.snapshot(pid, tool, ownLimits, times, read);
+    const walkedAt = performance.now();
+    // A complete walk made just now reads the app's password fields itself: the
+    // screenshot's redaction takes them from it (before any filter leaves elements out).
+    const walkedNow: WalkedFields | undefined =
+      !req.reuse && !ownLimits ? fieldsOfWalk(view.snapshot) : undefined;
+    if (req.root) {
+      const root = this.resolveTarget(view, req.root);
+      const sub = await times.timeAsync('walk', () =>
+        desktop.snapshot(pid, {
+          ...this.config.limits,
+          ...req.limits,
+          rootId: root.element?.id,
+        }),
+      );
+      const screen = await desktop.screenSize();
+      read.screen = screen;
+      view = times.time('present', () => this.views.present(sub, screen, tool, true));
+    }
+    let notes: string[] = [];
+    if (req.dropHidden) {
+      const { snapshot, dropped, kept } = times.time('filter', () => dropHidden(view.snapshot));
+      if (dropped > 0) {
+        const screen = await screenNow();
+        const full = view;
+        // The full view's refs carry over: presented once, narrowed here.
+        view = times.time('present', () => this.views.narrow(full, snapshot, kept, screen));
+        notes = [
+          `hidden: ${dropped} elements the app reports as not showing were left out (include_invisible: true keeps them)`,
+        ];
+      }
+    }
+    const target = req.target ? this.resolveTarget(view, req.target) : undefined;
+    const seen: Observed = { view, target, desktop };
+    const facts = req.inspect ? await req.inspect(seen) : {};
+    const response = await this.publisher.publish(tool, {
+      view,
+      did: req.describe(seen, facts),
+      error: req.failure?.(seen, facts),
+      extra: facts,
+      results: req.results?.(seen),
+      capture: req.capture,
+      includeImage: req.includeImage,
+      notes,
+      detail: req.detail,
+      answer: req.answer?.(seen, facts),
+      written: req.written && ((pair) => req.written!(seen, pair)),
+      times,
+      early,
+      walkedNow,
+      // No screen (no display): publish asks again and says why there is no screenshot.
+      screen: await screenNow().catch(() => undefined),
+      names,
+    });
+    times.add('after_walk', performance.now() - walkedAt);
+    return response;
   }
 
   async act(tool: string, req: ActRequest): Promise<ToolResponse> {

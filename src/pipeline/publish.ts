@@ -11,6 +11,7 @@ import type { TreeDiff } from '../model/diff.js';
 import type { Desktop, RawImage } from '../platform/desktop.js';
 import {
   ArtifactStore,
+  type ArtifactNames,
   decodePng,
   encodePng,
   resolveArtifactDir,
@@ -93,6 +94,8 @@ export interface PublishRequest {
   walkedNow?: WalkedFields;
   /** The screen size as this call read it after its walk (asked again when not given). */
   screen?: { w: number; h: number };
+  /** The pair's names, claimed while the walk ran (see Publisher.claim); else claimed here. */
+  names?: Promise<ArtifactNames>;
 }
 
 /**
@@ -277,6 +280,21 @@ export class Publisher {
   }
 
   /**
+   * Claims the names of a call's pair ahead of publish (which takes them as `names`), so the
+   * claim's file system round trips overlap the walk. A call that fails before publish
+   * gives them back with `release`.
+   */
+  claim(tool: string): Promise<ArtifactNames> {
+    return this.store().then((store) => store.allocate(shortName(tool)));
+  }
+
+  /** Gives back names `claim` took for a call that ended before anything was written. */
+  async release(names: Promise<ArtifactNames>): Promise<void> {
+    const [store, claimed] = await Promise.all([this.store(), names]);
+    await store.release(claimed);
+  }
+
+  /**
    * Opens the artifact dir (once): an action checks it before it acts, so a dir that is
    * refused never leaves a click done and its result unwritten.
    */
@@ -308,7 +326,10 @@ export class Publisher {
           times,
           request.walkedNow,
         );
-    const names = await times.timeAsync('allocate', () => store.allocate(shortName(tool)));
+    const names = await times.timeAsync(
+      'allocate',
+      () => request.names ?? store.allocate(shortName(tool)),
+    );
     const req: PublishRequest & { appendix?: string[] } = request.written
       ? await this.applyWritten(request, names.txtPath, await shooting.taken(names.pngPath), rect)
       : request;

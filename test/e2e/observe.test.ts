@@ -103,6 +103,20 @@ describe('ax_get_tree', () => {
     expect(count(shallow)).toBeLessThan(count(full));
     expect(count(shallow)).toBeGreaterThan(0);
   });
+
+  it('leaves no file behind when it fails after its walk', async () => {
+    const before = new Set(fs.readdirSync(session.artifactDir));
+    // The walk runs (the root is looked for in the whole tree), then finds no such root.
+    const r = await session.call('ax_get_tree', {
+      app: factory.pid,
+      root_query: 'button:"no such button anywhere"',
+    });
+    expect(r.isError).toBe(true);
+    expect(r.fields.error).toMatch(/no such button anywhere/);
+    const added = fs.readdirSync(session.artifactDir).filter((f) => !before.has(f));
+    // The session log may be new; no tree file or screenshot of the failed call is.
+    expect(added.filter((f) => /\.(txt|png)$/.test(f))).toEqual([]);
+  });
 });
 
 describe('the summary', () => {

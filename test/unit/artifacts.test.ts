@@ -217,6 +217,29 @@ describe('ArtifactStore names', () => {
     await expect(store.allocate('../x')).rejects.toThrow(ArtifactError);
   });
 
+  it('gives back a claim nothing was written to, and keeps one that has a file', async () => {
+    const dir = path.join(root, 'release');
+    const store = await ArtifactStore.open({ dir, maxPairs: 100, maxBytes: 1e9 });
+    const unused = await store.allocate('ax_get_tree');
+    const shot = await store.allocate('ax_get_tree');
+    const pair = await store.allocate('ax_get_tree');
+    await store.writeBinary(shot.pngPath, Buffer.from('png'));
+    await store.writeBinary(pair.pngPath, Buffer.from('png'));
+    await store.writeText(pair.txtPath, 'tree\n');
+    expect(store.stats.pairs).toBe(3);
+    for (const names of [unused, shot, pair]) await store.release(names);
+    // Only the empty claim is gone, from the dir and from the count.
+    expect((await readdir(dir)).sort()).toEqual(
+      [shot.txtPath, shot.pngPath, pair.txtPath, pair.pngPath].map((p) => path.basename(p)).sort(),
+    );
+    expect(store.stats.pairs).toBe(2);
+    expect(await readFile(pair.txtPath, 'utf8')).toBe('tree\n');
+    // Released twice, or a name it never gave: nothing happens.
+    await store.release(unused);
+    await store.release({ ...unused, base: '1_none' });
+    expect(store.stats.pairs).toBe(2);
+  });
+
   it('gives 1000 unique names in a tight loop, and 500 more claimed concurrently', async () => {
     const dir = path.join(root, 'many');
     const store = await ArtifactStore.open({ dir, maxPairs: 10_000, maxBytes: 1e12 });
