@@ -246,7 +246,7 @@ describe('the accessibility daemons killed under a running server', () => {
       signal(p.pid, 'SIGKILL');
     }
     const down = await callUntil('ax_list_apps', {}, (r) => r.isError, 5);
-    expect(down.isError).toBe(true);
+    expect(down.isError, `ax_list_apps kept answering: ${down.text}`).toBe(true);
     expect(down.fields.error).toMatch(/accessibility bus is gone/);
     expect(down.fields.error).toMatch(/at-spi-bus-launcher|axpage desktop/);
 

@@ -631,9 +631,11 @@ async function reconnectAddresses(env: NodeJS.ProcessEnv, reasons: string[]): Pr
       reasons.push('no at-spi-bus-launcher (org.a11y.Bus) on the session bus');
       return out;
     }
+    // Checked above, and asked without activation: the launcher may exit in between.
     const address = await resolveA11yAddress(
       { DBUS_SESSION_BUS_ADDRESS: env.DBUS_SESSION_BUS_ADDRESS },
       RECONNECT_TIMEOUT_MS,
+      false,
     );
     if (!out.includes(address)) out.push(address);
   } catch (err) {

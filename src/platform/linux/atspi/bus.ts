@@ -70,6 +70,12 @@ export interface RegisteredApp {
 export async function resolveA11yAddress(
   env: NodeJS.ProcessEnv = process.env,
   timeoutMs = DEFAULT_CALL_TIMEOUT_MS,
+  /**
+   * Whether the call may start a launcher (D-Bus activation) when none runs. A reconnect
+   * passes false: a launcher that exits after its bus died would otherwise be started
+   * again by the very call that asks where the bus is, with a new, empty bus.
+   */
+  activate = true,
 ): Promise<string> {
   if (env.AT_SPI_BUS_ADDRESS) return env.AT_SPI_BUS_ADDRESS;
   if (!env.DBUS_SESSION_BUS_ADDRESS) {
@@ -88,6 +94,7 @@ export async function resolveA11yAddress(
           path: '/org/a11y/bus',
           interface: 'org.a11y.Bus',
           member: 'GetAddress',
+          flags: activate ? 0 : dbus.MessageFlag.NO_AUTO_START,
         }),
       ),
       timeoutMs,
