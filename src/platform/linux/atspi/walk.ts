@@ -795,18 +795,21 @@ export class AppGoneError extends AtspiCallError {
   }
 }
 
-const GONE = /ServiceUnknown|NameHasNoOwner|UnknownObject|was not provided by any|Disconnected/;
 /** The app's bus name or its socket is gone: the whole app, not one of its objects. */
 const APP_LEFT = /ServiceUnknown|NameHasNoOwner|was not provided by any|Disconnected/;
 
-function gone(err: unknown): boolean {
+function says(err: unknown, what: RegExp): boolean {
   if (!(err instanceof AtspiCallError)) return false;
-  return GONE.test(err.dbusName ?? '') || GONE.test(err.message);
+  return what.test(err.dbusName ?? '') || what.test(err.message);
 }
 
 function appLeft(err: unknown): boolean {
-  if (!(err instanceof AtspiCallError)) return false;
-  return APP_LEFT.test(err.dbusName ?? '') || APP_LEFT.test(err.message);
+  return says(err, APP_LEFT);
+}
+
+/** The object is gone, or the whole app with it. */
+function gone(err: unknown): boolean {
+  return appLeft(err) || says(err, /UnknownObject/);
 }
 
 /**
