@@ -70,6 +70,14 @@ export function wakeBridge(bus: AtspiBus, app: { bus: string; path: string }): P
   return address;
 }
 
+/**
+ * A call function for one app: peer-to-peer where it offers a socket (no bus daemon hop),
+ * else over the bus.
+ */
+export async function appCall(bus: AtspiBus, app: { bus: string; path: string }): Promise<CallFn> {
+  return fastCall(bus, { bus: app.bus, address: await wakeBridge(bus, app) });
+}
+
 /** Registry children with their pids (apps that vanish meanwhile are left out). */
 async function registryRefs(bus: AtspiBus): Promise<Array<{ ref: ObjectRef; pid: number }>> {
   const [children] = await bus.call(REGISTRY, ROOT_PATH, IFACE.Accessible, 'GetChildren');
@@ -212,12 +220,9 @@ export async function listApps(bus: AtspiBus): Promise<AppInfo[]> {
  */
 export async function appInfoFor(bus: AtspiBus, app: AppRef): Promise<AppInfo | null> {
   if (bus.isSilent(app.bus)) return null;
-  // Peer-to-peer where the app offers it, as a walk does: no bus daemon hop on a path
-  // every call with a pid takes.
-  const read = async (): Promise<AppInfo> => {
-    const call = await fastCall(bus, { bus: app.bus, address: await wakeBridge(bus, app) });
-    return readApp(call, [app.bus, app.path], app.pid);
-  };
+  // Peer-to-peer, as a walk reads: every call naming a pid takes this path.
+  const read = async (): Promise<AppInfo> =>
+    readApp(await appCall(bus, app), [app.bus, app.path], app.pid);
   const info = await Promise.race([read().catch(() => null), delay(LIST_WAIT_MS).then(() => null)]);
   return info && { ...info, command: processName(app.pid) };
 }

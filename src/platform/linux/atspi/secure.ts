@@ -12,11 +12,10 @@ import {
   type AtspiBus,
   type ObjectRef,
 } from './bus.js';
-import { wakeBridge, type AppRef } from './apps.js';
+import { appCall, type AppRef } from './apps.js';
 import { snapshotApp } from './walk.js';
 import { placeGtk4Windows, type NativeWindowBox } from './gtk4.js';
 import { askExtents, frameOf } from './read.js';
-import { fastCall } from './wire.js';
 import { STATE } from './states.js';
 import { ROLE } from '../roles.js';
 
@@ -65,9 +64,7 @@ export async function secureFieldFrames(
   app: { bus: string; path: string },
   timeoutMs: number,
 ): Promise<Rect[]> {
-  // Peer-to-peer where the app offers it (no bus daemon hop), as a walk does; the
-  // deadline holds either way.
-  const call = await fastCall(bus, { bus: app.bus, address: await wakeBridge(bus, app) });
+  const call = await appCall(bus, app);
   const [matches] = await withTimeout(
     call(app.bus, app.path, COLLECTION, 'GetMatches', '(aiia{ss}iaiiasib)uib', [
       SECURE_RULE,
