@@ -326,10 +326,7 @@ export class Publisher {
           times,
           request.walkedNow,
         );
-    const names = await times.timeAsync(
-      'allocate',
-      () => request.names ?? store.allocate(shortName(tool)),
-    );
+    const names = await times.timeAsync('allocate', () => request.names ?? this.claim(tool));
     const req: PublishRequest & { appendix?: string[] } = request.written
       ? await this.applyWritten(request, names.txtPath, await shooting.taken(names.pngPath), rect)
       : request;
