@@ -314,21 +314,18 @@ export class LinuxDesktop implements Desktop {
 
   /** The app's titled X windows, listed on the next turn of the event loop. */
   private titledWindowsSoon(pid: number): Promise<X11Window[] | undefined> {
-    return new Promise((resolve) =>
-      setImmediate(() => {
-        try {
-          resolve(this.titledWindows(pid));
-        } catch {
-          resolve(undefined);
-        }
-      }),
-    );
+    return new Promise((resolve) => setImmediate(() => resolve(this.titledWindows(pid))));
   }
 
-  private titledWindows(pid: number): X11Window[] {
-    return this.display()
-      .listWindows()
-      .filter((w) => w.mapped && w.pid === pid && w.title);
+  /** The app's titled X windows; undefined when X cannot be asked. */
+  private titledWindows(pid: number): X11Window[] | undefined {
+    try {
+      return this.display()
+        .listWindows()
+        .filter((w) => w.mapped && w.pid === pid && w.title);
+    } catch {
+      return undefined;
+    }
   }
 
   /**
@@ -343,26 +340,18 @@ export class LinuxDesktop implements Desktop {
     const untitled = snapshot.windows.filter((w) => !w.title && w.frame);
     if (untitled.length > 0) this.untitled.add(snapshot.pid);
     else this.untitled.delete(snapshot.pid);
-    const listed = await early;
     if (untitled.length === 0) return;
-    const match = (native: X11Window[], f: Rect): X11Window | undefined =>
-      native.find(
+    const native = (await early) ?? this.titledWindows(snapshot.pid);
+    if (!native) return;
+    for (const win of untitled) {
+      const f = win.frame!;
+      const hit = native.find(
         (n) =>
           Math.abs(n.x - f.x) <= 2 &&
           Math.abs(n.y - f.y) <= 2 &&
           Math.abs(n.w - f.w) <= 2 &&
           Math.abs(n.h - f.h) <= 2,
       );
-    let native = listed;
-    if (!native) {
-      try {
-        native = this.titledWindows(snapshot.pid);
-      } catch {
-        return;
-      }
-    }
-    for (const win of untitled) {
-      const hit = match(native, win.frame!);
       if (!hit) continue;
       win.title = hit.title;
       const el = snapshot.elements[win.index];
