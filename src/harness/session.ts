@@ -96,9 +96,27 @@ export class Session {
     return app;
   }
 
-  /** Launch one of our fixture apps (test/fixtures/apps/<name>) with its stdout piped. */
-  launchFixture(name: string, args: string[] = [], opts: LaunchOptions = {}): Promise<LaunchedApp> {
-    return this.launch('/usr/bin/python3', [fixtureApp(name), ...args], { stdio: 'pipe', ...opts });
+  /**
+   * Launch one of our fixture apps (test/fixtures/apps/<name>) with its stdout piped, and
+   * wait for the ready line it prints once its window is mapped. AT-SPI can show the window
+   * before that line is read, and a caller counting the app's events from here on must not
+   * find `ready` among them.
+   */
+  async launchFixture(
+    name: string,
+    args: string[] = [],
+    opts: LaunchOptions = {},
+  ): Promise<LaunchedApp> {
+    const app = await this.launch('/usr/bin/python3', [fixtureApp(name), ...args], {
+      stdio: 'pipe',
+      ...opts,
+    });
+    if (app.output && (opts.waitFor ?? 'window') === 'window') {
+      await app.output.waitForEvent((e) => e.event === 'ready', {
+        timeoutMs: opts.timeoutMs ?? 15_000,
+      });
+    }
+    return app;
   }
 
   async call(tool: string, args: Record<string, unknown> = {}): Promise<CallResult> {

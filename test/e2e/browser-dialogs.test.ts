@@ -48,12 +48,23 @@ async function treeWith(pid: number, text: string): Promise<string> {
 }
 
 /**
+ * Waits until the page is in `pid`'s accessibility tree. The window's title comes from the
+ * page before the browser has sent the page's tree to AT-SPI (Chromium builds it only once
+ * an assistive technology asks), so a title alone does not say its buttons can be found.
+ */
+async function pageShown(pid: number): Promise<void> {
+  await windowTitled(session, 'axpage secret fixture', 30_000);
+  const r = await ok('ax_wait_for', { app: pid, query: 'button:Show alert', timeout_ms: 30_000 });
+  expect(r.structured.satisfied, r.text).toBe(true);
+}
+
+/**
  * Alert then confirm, each opened by a background click and answered by clicking the
  * dialog's button (`okButton`, `cancelButton`: the browser's labels).
  */
 function dialogTests(pid: () => number, buttons: { ok: string; cancel: string }): void {
   it('an alert is in the walk with its message, and a click on its button closes it', async () => {
-    await windowTitled(session, 'axpage secret fixture', 30_000);
+    await pageShown(pid());
     await ok('ax_click', { app: pid(), query: 'button:Show alert' });
     const tree = await treeWith(pid(), 'Hello from the page');
     expect(tree).toContain('Hello from the page');
@@ -87,7 +98,7 @@ describe.skipIf(!haveChromium)('Chromium: page dialogs (chromium not installed)'
   const pid = (): number => app().pid;
 
   it('an alert is answered with Return', async () => {
-    await windowTitled(session, 'axpage secret fixture', 30_000);
+    await pageShown(pid());
     await ok('ax_click', { app: pid(), query: 'button:Show alert', delivery_mode: 'foreground' });
     await new Promise((res) => setTimeout(res, 1000));
     expect(windowList(session)).not.toContain('"alert closed');
