@@ -128,6 +128,11 @@ export declare class Display {
   inputFocus(): number | null;
   /** Top-level client windows, front to back where the WM says (_NET_CLIENT_LIST_STACKING). */
   listWindows(): NativeWindow[];
+  /**
+   * The same listing, its round trips waited for off the JS thread (a second X connection
+   * of its own); rejects with the error listWindows would throw.
+   */
+  listWindowsAsync(): Promise<NativeWindow[]>;
   windowInfo(window: number): NativeWindow;
   /**
    * Asks the WM to activate the window (_NET_ACTIVE_WINDOW client message, source 2,

@@ -35,6 +35,7 @@ Napi::Function XDisplay::Init(Napi::Env env) {
           InstanceMethod<&XDisplay::ActiveWindow>("activeWindow"),
           InstanceMethod<&XDisplay::FocusWindow>("inputFocus"),
           InstanceMethod<&XDisplay::ListWindows>("listWindows"),
+          InstanceMethod<&XDisplay::ListWindowsAsync>("listWindowsAsync"),
           InstanceMethod<&XDisplay::WindowInfo>("windowInfo"),
           InstanceMethod<&XDisplay::ActivateWindow>("activateWindow"),
           InstanceMethod<&XDisplay::CloseWindow>("closeWindow"),
@@ -107,7 +108,7 @@ void XDisplay::OnIOExit(Display*, void* self) {
 }
 
 void XDisplay::Shutdown() {
-  if (batch_) batch_->Close();
+  if (batch_) batch_->Shutdown();
   if (!dpy_) return;
   if (!dead_) {
     RestoreSpares(nullptr);
@@ -125,7 +126,9 @@ void XDisplay::Shutdown() {
   dpy_ = nullptr;
 }
 
-XDisplay::Call::Call(XDisplay* d, const Napi::CallbackInfo& info) : d_(d), env_(info.Env()) {
+XDisplay::Call::Call(XDisplay* d, const Napi::CallbackInfo& info) : Call(d, info.Env()) {}
+
+XDisplay::Call::Call(XDisplay* d, Napi::Env env) : d_(d), env_(env) {
   if (!d->dpy_) {
     throw CodedError(env_, "X11_CLOSED", "X display '" + d->name_ + "' is closed");
   }

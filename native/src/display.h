@@ -55,6 +55,7 @@ class XDisplay : public Napi::ObjectWrap<XDisplay> {
   class Call {
    public:
     Call(XDisplay* d, const Napi::CallbackInfo& info);
+    Call(XDisplay* d, Napi::Env env);  // for work finished off the JS thread
     void Check();
     void Sync();  // XSync + Check
     Napi::Env env() const { return env_; }
@@ -149,6 +150,24 @@ class XDisplay : public Napi::ObjectWrap<XDisplay> {
   Window WindowManagerCheck();  // the live EWMH WM's check window, or None
 
   void Shutdown();
+
+ public:
+  // What a background listing found (window-batch.cc ListManaged, on a worker thread).
+  struct Listing {
+    bool ok = false;
+    std::string error;
+    bool ewmh = false;
+    std::vector<WindowFacts> facts;
+  };
+  // On the JS thread, after a background listing: its windows (falling back to Xlib's
+  // tree when no EWMH manager runs), or the error, settle `deferred`.
+  void SettleListing(Napi::Env env, Napi::Promise::Deferred deferred, Listing& listing);
+
+ private:
+  Napi::Value ListWindowsAsync(const Napi::CallbackInfo& info);
+  // The mapped top-level clients when no EWMH window manager lists them, front to back.
+  std::vector<WindowFacts> ListUnmanaged(Call& c);
+  Napi::Array WindowArray(Napi::Env env, const std::vector<WindowFacts>& facts);
 
   Display* dpy_ = nullptr;
   bool dead_ = false;

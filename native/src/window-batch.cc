@@ -71,14 +71,24 @@ std::vector<uint32_t> PropertyLongs(xcb_get_property_reply_t* r) {
 
 }  // namespace
 
-WindowBatch::~WindowBatch() { Close(); }
+WindowBatch::~WindowBatch() { Shutdown(); }
 
 void WindowBatch::Close() {
   if (conn_) xcb_disconnect(conn_);
   conn_ = nullptr;
 }
 
+void WindowBatch::Shutdown() {
+  std::lock_guard<std::mutex> lock(mu_);
+  shut_ = true;
+  Close();
+}
+
 bool WindowBatch::Open(std::string* error) {
+  if (shut_) {
+    *error = "X display '" + display_ + "' is closed";
+    return false;
+  }
   if (conn_ && !xcb_connection_has_error(conn_)) return true;
   Close();
   conn_ = xcb_connect(display_.empty() ? nullptr : display_.c_str(), nullptr);
@@ -183,6 +193,7 @@ bool WindowBatch::Finish(const std::string& failure, std::string* error) {
 bool WindowBatch::Describe(const std::vector<uint32_t>& windows, uint32_t root,
                            const WindowAtoms& atoms, std::vector<WindowFacts>* out,
                            std::string* error) {
+  std::lock_guard<std::mutex> lock(mu_);
   out->clear();
   if (windows.empty()) return true;
   if (!Open(error)) return false;
@@ -198,6 +209,7 @@ bool WindowBatch::Describe(const std::vector<uint32_t>& windows, uint32_t root,
 
 bool WindowBatch::ListManaged(uint32_t root, const WindowAtoms& atoms,
                               std::vector<WindowFacts>* out, bool* ewmh, std::string* error) {
+  std::lock_guard<std::mutex> lock(mu_);
   out->clear();
   *ewmh = false;
   if (!Open(error)) return false;

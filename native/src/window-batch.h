@@ -8,6 +8,7 @@
 #include <xcb/xcb.h>
 
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -51,7 +52,8 @@ struct WindowFacts {
   std::string wmInstance, wmClass;
 };
 
-// An XCB connection of its own, opened on first use.
+// An XCB connection of its own, opened on first use. Its calls may come from a worker
+// thread (a listing in the background) and from the JS thread at once: they take turns.
 class WindowBatch {
  public:
   explicit WindowBatch(std::string display) : display_(std::move(display)) {}
@@ -69,16 +71,21 @@ class WindowBatch {
   // its lists behind, stale.
   bool ListManaged(uint32_t root, const WindowAtoms& atoms, std::vector<WindowFacts>* out,
                    bool* ewmh, std::string* error);
-  void Close();
+  // Closes the connection for good: later calls fail (a listing queued before its display
+  // closed must not open a new connection).
+  void Shutdown();
 
  private:
   using Pending = WindowPending;
+  void Close();
   bool Open(std::string* error);
   Pending Ask(uint32_t window, uint32_t root, const WindowAtoms& atoms);
   WindowFacts Collect(const Pending& p, uint32_t window, std::string* failure);
   // After a batch: false with *error when the connection broke or `failure` is set.
   bool Finish(const std::string& failure, std::string* error);
   std::string display_;
+  std::mutex mu_;
+  bool shut_ = false;
   xcb_connection_t* conn_ = nullptr;
 };
 

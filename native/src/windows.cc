@@ -297,6 +297,51 @@ Napi::Value XDisplay::WindowInfo(const Napi::CallbackInfo& info) {
   return WindowObject(c.env(), facts[0]);
 }
 
+std::vector<WindowFacts> XDisplay::ListUnmanaged(Call& c) {
+  std::vector<unsigned long> list;
+  Window rootRet, parent, *kids = nullptr;
+  unsigned n = 0;
+  if (XQueryTree(dpy_, root_, &rootRet, &parent, &kids, &n) && kids) {
+    for (unsigned i = n; i-- > 0;) {  // XQueryTree lists bottom to top
+      XWindowAttributes a;
+      if (!XGetWindowAttributes(dpy_, kids[i], &a)) continue;
+      if (a.map_state != IsViewable || a.c_class == InputOnly || a.override_redirect) continue;
+      // A reparenting WM without EWMH: the client (with WM_STATE) sits inside the frame.
+      Window client = kids[i];
+      std::vector<unsigned long> st;
+      if (!GetProperty(client, A("WM_STATE"), AnyPropertyType, 2, nullptr, nullptr, &st,
+                       nullptr)) {
+        Window r2, p2, *sub = nullptr;
+        unsigned m = 0;
+        if (XQueryTree(dpy_, kids[i], &r2, &p2, &sub, &m) && sub) {
+          for (unsigned j = 0; j < m; j++) {
+            if (GetProperty(sub[j], A("WM_STATE"), AnyPropertyType, 2, nullptr, nullptr, &st,
+                            nullptr)) {
+              client = sub[j];
+              break;
+            }
+          }
+          XFree(sub);
+        }
+      }
+      list.push_back(client);
+    }
+    XFree(kids);
+  }
+  XErrorRecord rec;
+  TakeError(dpy_, &rec);  // windows that vanished while we looked
+  c.Check();
+  return DescribeWindows(c, std::vector<Window>(list.begin(), list.end()));
+}
+
+Napi::Array XDisplay::WindowArray(Napi::Env env, const std::vector<WindowFacts>& facts) {
+  Napi::Array out = Napi::Array::New(env);
+  for (const WindowFacts& f : facts) {
+    if (!f.vanished) out.Set(out.Length(), WindowObject(env, f));  // destroyed meanwhile
+  }
+  return out;
+}
+
 Napi::Value XDisplay::ListWindows(const Napi::CallbackInfo& info) {
   Call c(this, info);
   Napi::Env env = info.Env();
@@ -307,49 +352,74 @@ Napi::Value XDisplay::ListWindows(const Napi::CallbackInfo& info) {
   if (!batch_->ListManaged(static_cast<uint32_t>(root_), BatchAtoms(), &facts, &ewmh, &error)) {
     throw CodedError(env, "X11_PROTOCOL", error);
   }
-  if (!ewmh) {
-    // No window manager: the mapped top-level clients, front to back.
-    std::vector<unsigned long> list;
-    Window rootRet, parent, *kids = nullptr;
-    unsigned n = 0;
-    if (XQueryTree(dpy_, root_, &rootRet, &parent, &kids, &n) && kids) {
-      for (unsigned i = n; i-- > 0;) {  // XQueryTree lists bottom to top
-        XWindowAttributes a;
-        if (!XGetWindowAttributes(dpy_, kids[i], &a)) continue;
-        if (a.map_state != IsViewable || a.c_class == InputOnly || a.override_redirect) continue;
-        // A reparenting WM without EWMH: the client (with WM_STATE) sits inside the frame.
-        Window client = kids[i];
-        std::vector<unsigned long> st;
-        if (!GetProperty(client, A("WM_STATE"), AnyPropertyType, 2, nullptr, nullptr, &st,
-                         nullptr)) {
-          Window r2, p2, *sub = nullptr;
-          unsigned m = 0;
-          if (XQueryTree(dpy_, kids[i], &r2, &p2, &sub, &m) && sub) {
-            for (unsigned j = 0; j < m; j++) {
-              if (GetProperty(sub[j], A("WM_STATE"), AnyPropertyType, 2, nullptr, nullptr, &st,
-                              nullptr)) {
-                client = sub[j];
-                break;
-              }
-            }
-            XFree(sub);
-          }
-        }
-        list.push_back(client);
-      }
-      XFree(kids);
-    }
-    XErrorRecord rec;
-    TakeError(dpy_, &rec);  // windows that vanished while we looked
-    c.Check();
-    facts = DescribeWindows(c, std::vector<Window>(list.begin(), list.end()));
-  }
-  Napi::Array out = Napi::Array::New(env);
-  for (const WindowFacts& f : facts) {
-    if (!f.vanished) out.Set(out.Length(), WindowObject(env, f));  // destroyed meanwhile
-  }
+  if (!ewmh) facts = ListUnmanaged(c);
+  Napi::Array out = WindowArray(env, facts);
   c.Check();
   return out;
+}
+
+namespace {
+
+// listWindowsAsync(): the EWMH listing's round trips wait on a worker thread, so the JS
+// thread goes on meanwhile (a busy X server answers each in 0.1-1 ms). Holds the Display
+// alive until it settles.
+class ListWorker : public Napi::AsyncWorker {
+ public:
+  ListWorker(Napi::Env env, XDisplay* owner, Napi::Object self, WindowBatch* batch,
+             uint32_t root, WindowAtoms atoms)
+      : Napi::AsyncWorker(env, "axpage.listWindows"),
+        deferred_(Napi::Promise::Deferred::New(env)),
+        owner_(owner),
+        batch_(batch),
+        root_(root),
+        atoms_(atoms) {
+    self_ = Napi::Persistent(self);
+  }
+
+  Napi::Promise Promise() const { return deferred_.Promise(); }
+
+  void Execute() override {
+    listing_.ok = batch_->ListManaged(root_, atoms_, &listing_.facts, &listing_.ewmh,
+                                      &listing_.error);
+  }
+
+  void OnOK() override { owner_->SettleListing(Env(), deferred_, listing_); }
+
+  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
+
+ private:
+  Napi::Promise::Deferred deferred_;
+  XDisplay* owner_;
+  Napi::ObjectReference self_;
+  WindowBatch* batch_;
+  uint32_t root_;
+  WindowAtoms atoms_;
+  XDisplay::Listing listing_;
+};
+
+}  // namespace
+
+Napi::Value XDisplay::ListWindowsAsync(const Napi::CallbackInfo& info) {
+  Call c(this, info);  // a closed display fails here, before anything is queued
+  auto* worker = new ListWorker(info.Env(), this, info.This().As<Napi::Object>(), batch_.get(),
+                                static_cast<uint32_t>(root_), BatchAtoms());
+  Napi::Promise promise = worker->Promise();
+  worker->Queue();
+  return promise;
+}
+
+void XDisplay::SettleListing(Napi::Env env, Napi::Promise::Deferred deferred,
+                             Listing& listing) {
+  try {
+    if (!listing.ok) throw CodedError(env, "X11_PROTOCOL", listing.error);
+    Call c(this, env);  // closed or dead meanwhile: rejected with that error
+    if (!listing.ewmh) listing.facts = ListUnmanaged(c);
+    Napi::Array out = WindowArray(env, listing.facts);
+    c.Check();
+    deferred.Resolve(out);
+  } catch (const Napi::Error& e) {
+    deferred.Reject(e.Value());
+  }
 }
 
 Napi::Value XDisplay::ActivateWindow(const Napi::CallbackInfo& info) {

@@ -514,6 +514,8 @@ describe.skipIf(!xvfbBin)(
         expect(x.activeWindow()).toEqual({ window: app.xid, pid: app.pid });
       }
       const list = x.listWindows();
+      // Waited for on a worker thread, the same listing.
+      expect(await x.listWindowsAsync()).toEqual(list);
       const a = list.find((w) => w.window === appA.xid);
       const b = list.find((w) => w.window === appB.xid);
       expect(a).toMatchObject({
@@ -541,6 +543,16 @@ describe.skipIf(!xvfbBin)(
       expect(x.windowInfo(appB.xid)).toEqual(b);
       // The popup from the capture test is override-redirect: not a managed client window.
       expect(list.every((w) => !w.overrideRedirect)).toBe(true);
+    });
+
+    it('settles a background listing whose display closes meanwhile, and opens nothing after', async () => {
+      const y = X11.open(DISPLAY);
+      const pending = y.listWindowsAsync();
+      y.close();
+      // Whether X answered before the close or not, the listing says the display is closed.
+      await expect(pending).rejects.toThrow(`X display '${DISPLAY}' is closed`);
+      await expect(y.listWindowsAsync()).rejects.toThrow(`X display '${DISPLAY}' is closed`);
+      expect(x.listWindows().length).toBeGreaterThan(0); // the other display is untouched
     });
 
     it('reads titles in each encoding a client may set them in, and the class, as xprop does', () => {
@@ -682,6 +694,7 @@ describe.skipIf(!xvfbBin)(
       // openbox leaves _NET_ACTIVE_WINDOW and the client lists behind: not trusted now.
       expect(x.activeWindow()).toBeNull();
       const list = x.listWindows();
+      expect(await x.listWindowsAsync()).toEqual(list);
       expect(list.find((w) => w.window === appA.xid)).toMatchObject({
         title: 'axpage-entry-A',
         pid: appA.pid,
@@ -709,6 +722,7 @@ describe.skipIf(!xvfbBin)(
       expect(x.usable).toBe(false);
       expect(() => x.captureRegion(undefined, 'shm')).toThrow(/lost the connection/);
       await expect(x.click(10, 10)).rejects.toThrow(/lost the connection/);
+      await expect(x.listWindowsAsync()).rejects.toThrow(/lost the connection/);
       expect(() => x.close()).not.toThrow();
       expect(() => x.screenSize()).toThrow(/is closed/);
     });

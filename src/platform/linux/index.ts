@@ -286,9 +286,9 @@ export class LinuxDesktop implements Desktop {
   }
 
   async snapshot(pid: number, options: SnapshotOptions): Promise<Snapshot> {
-    // An app that had untitled windows likely still has: their titles are read while the
-    // app answers the walk's first calls, not after the walk.
-    const early = this.untitled.has(pid) ? this.titledWindowsSoon(pid) : undefined;
+    // An app that had untitled windows likely still has: their titles are listed while the
+    // app answers the walk's calls, not after the walk.
+    const early = this.untitled.has(pid) ? this.titledWindows(pid) : undefined;
     let snapshot: Snapshot;
     try {
       try {
@@ -312,17 +312,14 @@ export class LinuxDesktop implements Desktop {
     return snapshot;
   }
 
-  /** The app's titled X windows, listed on the next turn of the event loop. */
-  private titledWindowsSoon(pid: number): Promise<X11Window[] | undefined> {
-    return new Promise((resolve) => setImmediate(() => resolve(this.titledWindows(pid))));
-  }
-
-  /** The app's titled X windows; undefined when X cannot be asked. */
-  private titledWindows(pid: number): X11Window[] | undefined {
+  /**
+   * The app's titled X windows; undefined when X cannot be asked. X's answers are waited
+   * for off the JS thread, which meanwhile goes on with the walk.
+   */
+  private async titledWindows(pid: number): Promise<X11Window[] | undefined> {
     try {
-      return this.display()
-        .listWindows()
-        .filter((w) => w.mapped && w.pid === pid && w.title);
+      const windows = await this.display().listWindowsAsync();
+      return windows.filter((w) => w.mapped && w.pid === pid && w.title);
     } catch {
       return undefined;
     }
@@ -341,7 +338,7 @@ export class LinuxDesktop implements Desktop {
     if (untitled.length > 0) this.untitled.add(snapshot.pid);
     else this.untitled.delete(snapshot.pid);
     if (untitled.length === 0) return;
-    const native = (await early) ?? this.titledWindows(snapshot.pid);
+    const native = (await early) ?? (await this.titledWindows(snapshot.pid));
     if (!native) return;
     for (const win of untitled) {
       const f = win.frame!;
@@ -385,7 +382,7 @@ export class LinuxDesktop implements Desktop {
       region,
       timeoutMs,
       {
-        windows: () => this.display().listWindows(),
+        windows: async () => this.display().listWindowsAsync(),
         popupWindows: () => listPopupWindows(this.env),
         appRef: (pid) => this.appRef(pid),
       },

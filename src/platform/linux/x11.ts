@@ -514,6 +514,11 @@ export class X11 {
     return this.dpy.listWindows();
   }
 
+  /** The same listing without holding the JS thread while X answers. */
+  async listWindowsAsync(): Promise<NativeWindow[]> {
+    return this.dpy.listWindowsAsync();
+  }
+
   windowInfo(window: number): NativeWindow {
     return this.dpy.windowInfo(window);
   }

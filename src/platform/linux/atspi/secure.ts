@@ -90,7 +90,7 @@ export async function secureFieldFrames(
 /** What the scan needs from the rest of the Linux backend. */
 export interface ScanContext {
   /** The X windows (mapped ones with a pid are the apps on screen). */
-  windows(): NativeWindowBox[];
+  windows(): Promise<NativeWindowBox[]>;
   /** Every top-level X window, popups included (GTK4 popovers are placed by them). */
   popupWindows?(): NativeWindowBox[];
   appRef(pid: number): Promise<AppRef>;
@@ -112,22 +112,20 @@ export async function scanSecureFields(
   ctx: ScanContext,
   skip: readonly number[] = [],
 ): Promise<SecureFieldScan> {
-  let pids: number[];
-  try {
-    pids = ctx
-      .windows()
-      .filter((w) => w.mapped && w.pid !== null && overlaps(w, region))
-      .map((w) => w.pid as number);
-  } catch {
-    pids = (await bus.registeredApps()).flatMap((a) => (a.pid === null ? [] : [a.pid]));
-  }
+  // Listed once, as the capture is taken: which apps are on the region, and where a GTK4
+  // app's windows are.
+  const windows = await ctx.windows().catch(() => undefined);
+  let pids = windows
+    ?.filter((w) => w.mapped && w.pid !== null && overlaps(w, region))
+    .map((w) => w.pid as number);
+  pids ??= (await bus.registeredApps()).flatMap((a) => (a.pid === null ? [] : [a.pid]));
   if (skip.length > 0) pids = pids.filter((pid) => !skip.includes(pid));
   const scan: SecureFieldScan = { fresh: [], failed: [] };
   const deadline = Date.now() + timeoutMs;
   const slow = slowApps(bus);
   const lookup = (pid: number, until: number): Promise<Rect[]> =>
     withTimeout(
-      ctx.appRef(pid).then((app) => framesOf(bus, app, until, ctx)),
+      ctx.appRef(pid).then((app) => framesOf(bus, app, until, windows ?? [], ctx)),
       Math.max(0, until - Date.now()),
       'its secure-field lookup',
     );
@@ -188,6 +186,7 @@ async function framesOf(
   bus: AtspiBus,
   app: AppRef,
   deadline: number,
+  windows: NativeWindowBox[],
   ctx: ScanContext,
 ): Promise<Rect[]> {
   try {
@@ -204,7 +203,7 @@ async function framesOf(
   if (snapshot.truncated) throw new Error(`its walk was cut short (${snapshot.truncated})`);
   const secure = (): Element[] => snapshot.elements.filter((e) => e.flags.includes('secure'));
   const before = secure().filter((e) => e.frame).length;
-  placeGtk4Windows(snapshot, () => ctx.windows(), ctx.popupWindows);
+  placeGtk4Windows(snapshot, () => windows, ctx.popupWindows);
   const placed = secure().filter((e) => e.frame);
   if (placed.length < before) throw new Error('its password fields could not be placed on screen');
   return placed.map((e) => e.frame as Rect).filter((f) => f.w > 0 && f.h > 0);
