@@ -251,8 +251,7 @@ export class LinuxDesktop implements Desktop {
   async listWindows(pid?: number): Promise<DesktopWindow[]> {
     const x = this.display();
     const active = x.activeWindow()?.window;
-    return x
-      .listWindows()
+    return (await x.listWindowsAsync())
       .filter((w) => w.mapped && w.pid !== null && (pid === undefined || w.pid === pid))
       .map((w) => ({
         pid: w.pid as number,
