@@ -2,6 +2,7 @@
 export {
   encodePng,
   decodePng,
+  LastPng,
   cropToRect,
   sameRedaction,
   DEFAULT_PNG_LEVEL,

@@ -14,6 +14,7 @@ import {
   type ArtifactNames,
   decodePng,
   encodePng,
+  LastPng,
   resolveArtifactDir,
   sameRedaction,
 } from '../capture/index.js';
@@ -188,6 +189,8 @@ export class Publisher {
   readonly shown = new ShownMemory();
   /** Where the password fields on screen are, at each capture. */
   private readonly secureFields = new SecureFieldLocator();
+  /** A screen read again unchanged is not encoded again. */
+  private readonly lastPng = new LastPng();
   /** pid → the rect of its last screenshot of the default region, for shootEarly. */
   private readonly lastRegion = new Map<number, Rect>();
 
@@ -627,7 +630,9 @@ export class Publisher {
       ...(walkedNow?.frames ?? []),
       ...views.filter((v) => v.snapshot.pid !== walkedNow?.pid).flatMap((v) => secureFrames(v)),
     ];
-    const early = times.timeAsync('encode', () => encodePng(image, { origin, redact: walked }));
+    const early = times.timeAsync('encode', () =>
+      encodePng(image, { origin, redact: walked, reuse: this.lastPng }),
+    );
     early.catch(() => undefined);
     // After the pixels are read, never before: the order this redaction has always had.
     const redaction = await times.timeAsync('redact_scan', () =>
@@ -638,7 +643,7 @@ export class Publisher {
     }
     await early.catch(() => undefined);
     const png = await times.timeAsync('encode', () =>
-      encodePng(image, { origin, redact: redaction.frames }),
+      encodePng(image, { origin, redact: redaction.frames, reuse: this.lastPng }),
     );
     return { png, stale: redaction.stale };
   }

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { cropToRect, encodePng } from '../../src/capture/index.js';
+import { cropToRect, encodePng, LastPng } from '../../src/capture/index.js';
 import type { RawImage } from '../../src/platform/desktop.js';
 
 function blank(width: number, height: number, channels: 3 | 4, rgb = [255, 255, 255]): RawImage {
@@ -295,6 +295,46 @@ function noisyFrame(): RawImage {
   }
   return img;
 }
+
+describe('encodePng with a LastPng', () => {
+  const origin = { x: 0, y: 0 };
+
+  it('reuses the PNG for the same pixels, and encodes changed ones anew', async () => {
+    const reuse = new LastPng();
+    const first = await encodePng(fieldImage(1), { origin, reuse });
+    // Another capture of the same screen: a new buffer, the same bytes.
+    expect(await encodePng(fieldImage(1), { origin, reuse })).toBe(first);
+    const changed = fieldImage(1);
+    setPixel(changed, 5, 5, [1, 2, 3]);
+    const second = await encodePng(changed, { origin, reuse });
+    expect(second).not.toBe(first);
+    expect((await decode(second)).data.equals(changed.data)).toBe(true);
+  });
+
+  it('is not fooled by a caller changing its buffer after the encode', async () => {
+    const reuse = new LastPng();
+    const img = fieldImage(2);
+    const first = await encodePng(img, { origin, reuse });
+    setPixel(img, 0, 0, [9, 9, 9]);
+    const again = await encodePng(img, { origin, reuse });
+    expect(again).not.toBe(first);
+    expect((await decode(again)).data.equals(img.data)).toBe(true);
+  });
+
+  it('compares the redacted pixels: a new secure field, or another level, is a new PNG', async () => {
+    const reuse = new LastPng();
+    const bare = await encodePng(fieldImage(3), { origin, reuse });
+    const redact = [{ x: 40, y: 30, w: 120, h: 30 }];
+    const filled = await encodePng(fieldImage(3), { origin, redact, reuse });
+    expect(filled).not.toBe(bare);
+    expect(distinctColours(await decode(filled), 40, 30, 160, 60)).toBe(1);
+    // Another secret under the same fill gives the same pixels, so the same PNG.
+    expect(await encodePng(fieldImage(4), { origin, redact, reuse })).toBe(filled);
+    const level = await encodePng(fieldImage(4), { origin, redact, reuse, compressionLevel: 6 });
+    expect(level).not.toBe(filled);
+    expect((await decode(level)).data.equals((await decode(filled)).data)).toBe(true);
+  });
+});
 
 describe('cropToRect', () => {
   it('copies exactly the pixels under the rect and reports its screen origin', () => {
