@@ -31,7 +31,12 @@ import {
   resolveA11yAddress,
 } from './atspi/bus.js';
 import * as atspi from './atspi/index.js';
-import { listPopupWindows, placeGtk4Element, placeGtk4Windows } from './atspi/gtk4.js';
+import {
+  isWindowRelative,
+  listPopupWindows,
+  placeGtk4Element,
+  placeGtk4Windows,
+} from './atspi/gtk4.js';
 import { scanSecureFields } from './atspi/secure.js';
 import { descendants } from './proc.js';
 import * as launching from './launch.js';
@@ -285,9 +290,11 @@ export class LinuxDesktop implements Desktop {
   }
 
   async snapshot(pid: number, options: SnapshotOptions): Promise<Snapshot> {
-    // An app that had untitled windows likely still has: their titles are listed while the
-    // app answers the walk's calls, not after the walk.
-    const early = this.untitled.has(pid) ? this.titledWindows(pid) : undefined;
+    // An app that had untitled windows likely still has: the windows are listed while the
+    // app answers the walk's calls, not after the walk. One listing serves the titles and a
+    // GTK4 walk's placement.
+    let listing = this.untitled.has(pid) ? this.windowsListed() : undefined;
+    const windows = (): Promise<X11Window[] | undefined> => (listing ??= this.windowsListed());
     let snapshot: Snapshot;
     try {
       try {
@@ -302,23 +309,25 @@ export class LinuxDesktop implements Desktop {
     } catch (err) {
       throw platformError(err);
     }
-    placeGtk4Windows(
-      snapshot,
-      () => this.display().listWindows(),
-      () => listPopupWindows(this.env),
-    );
-    await this.titleUntitledWindows(snapshot, early);
+    if (isWindowRelative(snapshot)) {
+      const listed = await windows();
+      placeGtk4Windows(
+        snapshot,
+        () => listed ?? [],
+        () => listPopupWindows(this.env),
+      );
+    }
+    await this.titleUntitledWindows(snapshot, windows);
     return snapshot;
   }
 
   /**
-   * The app's titled X windows; undefined when X cannot be asked. X's answers are waited
-   * for off the JS thread, which meanwhile goes on with the walk.
+   * The X windows; undefined when X cannot be asked. X's answers are waited for off the JS
+   * thread, which meanwhile goes on with the walk.
    */
-  private async titledWindows(pid: number): Promise<X11Window[] | undefined> {
+  private async windowsListed(): Promise<X11Window[] | undefined> {
     try {
-      const windows = await this.display().listWindowsAsync();
-      return windows.filter((w) => w.mapped && w.pid === pid && w.title);
+      return await this.display().listWindowsAsync();
     } catch {
       return undefined;
     }
@@ -326,18 +335,18 @@ export class LinuxDesktop implements Desktop {
 
   /**
    * GTK windows with a header bar often have no accessible name; the window manager
-   * knows their title. Match by pid and frame and borrow it, so windows can be named. The
-   * listing taken as the walk began serves (else the windows are listed now).
+   * knows their title. Match by pid and frame and borrow it, so windows can be named.
+   * `windows` gives the call's one listing (taken as the walk began where it was).
    */
   private async titleUntitledWindows(
     snapshot: Snapshot,
-    early?: Promise<X11Window[] | undefined>,
+    windows: () => Promise<X11Window[] | undefined>,
   ): Promise<void> {
     const untitled = snapshot.windows.filter((w) => !w.title && w.frame);
     if (untitled.length > 0) this.untitled.add(snapshot.pid);
     else this.untitled.delete(snapshot.pid);
     if (untitled.length === 0) return;
-    const native = (await early) ?? (await this.titledWindows(snapshot.pid));
+    const native = (await windows())?.filter((w) => w.mapped && w.pid === snapshot.pid && w.title);
     if (!native) return;
     for (const win of untitled) {
       const f = win.frame!;

@@ -193,6 +193,11 @@ export function markWindowRelative(s: Snapshot): void {
   windowRelative.add(s);
 }
 
+/** Whether placeGtk4Windows has work to do on `s` (it needs the X window list then). */
+export function isWindowRelative(s: Snapshot): boolean {
+  return windowRelative.has(s);
+}
+
 /**
  * Per pid, and per app bus name, the origin of the app's only window at its last placed
  * walk: subtree walks and one-element reads have no window to place themselves by.
