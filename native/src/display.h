@@ -167,6 +167,8 @@ class XDisplay : public Napi::ObjectWrap<XDisplay> {
   Napi::Value ListWindowsAsync(const Napi::CallbackInfo& info);
   // The mapped top-level clients when no EWMH window manager lists them, front to back.
   std::vector<WindowFacts> ListUnmanaged(Call& c);
+  // A listing's windows (Xlib's tree when no EWMH manager listed them), or its error.
+  Napi::Array FinishListing(Call& c, Listing& listing);
   Napi::Array WindowArray(Napi::Env env, const std::vector<WindowFacts>& facts);
 
   Display* dpy_ = nullptr;

@@ -197,6 +197,11 @@ bool WindowBatch::Describe(const std::vector<uint32_t>& windows, uint32_t root,
   out->clear();
   if (windows.empty()) return true;
   if (!Open(error)) return false;
+  return Finish(Gather(windows, root, atoms, out), error);
+}
+
+std::string WindowBatch::Gather(const std::vector<uint32_t>& windows, uint32_t root,
+                                const WindowAtoms& atoms, std::vector<WindowFacts>* out) {
   std::vector<Pending> pending;
   pending.reserve(windows.size());
   for (uint32_t w : windows) pending.push_back(Ask(w, root, atoms));
@@ -204,7 +209,7 @@ bool WindowBatch::Describe(const std::vector<uint32_t>& windows, uint32_t root,
   std::string failure;
   out->reserve(windows.size());
   for (size_t i = 0; i < windows.size(); i++) out->push_back(Collect(pending[i], windows[i], &failure));
-  return Finish(failure, error);
+  return failure;
 }
 
 bool WindowBatch::ListManaged(uint32_t root, const WindowAtoms& atoms,
@@ -239,18 +244,12 @@ bool WindowBatch::ListManaged(uint32_t root, const WindowAtoms& atoms,
   // Second flight: the WM's check window still names itself (a dead WM leaves the lists
   // behind, stale), and every listed window's facts.
   auto alive = AskProperty(c, checkWindow[0], atoms.supportingWmCheck, XCB_ATOM_WINDOW, 1);
-  std::vector<Pending> pending;
-  pending.reserve(list.size());
-  for (uint32_t w : list) pending.push_back(Ask(w, root, atoms));
-  xcb_flush(c);
+  std::string failure = Gather(list, root, atoms, out);  // flushes `alive` with the rest
   xcb_generic_error_t* err = nullptr;
   xcb_get_property_reply_t* aliveReply = xcb_get_property_reply(c, alive, &err);
   std::free(err);  // BadWindow: the check window is gone with its WM
   std::vector<uint32_t> self = PropertyLongs(aliveReply);
   std::free(aliveReply);
-  std::string failure;
-  out->reserve(list.size());
-  for (size_t i = 0; i < list.size(); i++) out->push_back(Collect(pending[i], list[i], &failure));
   if (self.empty() || self[0] != checkWindow[0]) {
     out->clear();
     return Finish("", error);

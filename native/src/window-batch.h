@@ -81,6 +81,10 @@ class WindowBatch {
   bool Open(std::string* error);
   Pending Ask(uint32_t window, uint32_t root, const WindowAtoms& atoms);
   WindowFacts Collect(const Pending& p, uint32_t window, std::string* failure);
+  // Asks for every window's facts, flushes (with anything asked before) and collects the
+  // replies into *out: one round trip. Returns the first failure, empty when none.
+  std::string Gather(const std::vector<uint32_t>& windows, uint32_t root,
+                     const WindowAtoms& atoms, std::vector<WindowFacts>* out);
   // After a batch: false with *error when the connection broke or `failure` is set.
   bool Finish(const std::string& failure, std::string* error);
   std::string display_;

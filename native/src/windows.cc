@@ -342,20 +342,21 @@ Napi::Array XDisplay::WindowArray(Napi::Env env, const std::vector<WindowFacts>&
   return out;
 }
 
-Napi::Value XDisplay::ListWindows(const Napi::CallbackInfo& info) {
-  Call c(this, info);
-  Napi::Env env = info.Env();
-  // The EWMH lists, with every window described: two round trips in all.
-  std::vector<WindowFacts> facts;
-  bool ewmh = false;
-  std::string error;
-  if (!batch_->ListManaged(static_cast<uint32_t>(root_), BatchAtoms(), &facts, &ewmh, &error)) {
-    throw CodedError(env, "X11_PROTOCOL", error);
-  }
-  if (!ewmh) facts = ListUnmanaged(c);
-  Napi::Array out = WindowArray(env, facts);
+Napi::Array XDisplay::FinishListing(Call& c, Listing& listing) {
+  if (!listing.ok) throw CodedError(c.env(), "X11_PROTOCOL", listing.error);
+  if (!listing.ewmh) listing.facts = ListUnmanaged(c);
+  Napi::Array out = WindowArray(c.env(), listing.facts);
   c.Check();
   return out;
+}
+
+Napi::Value XDisplay::ListWindows(const Napi::CallbackInfo& info) {
+  Call c(this, info);
+  // The EWMH lists, with every window described: two round trips in all.
+  Listing listing;
+  listing.ok = batch_->ListManaged(static_cast<uint32_t>(root_), BatchAtoms(), &listing.facts,
+                                   &listing.ewmh, &listing.error);
+  return FinishListing(c, listing);
 }
 
 namespace {
@@ -411,12 +412,8 @@ Napi::Value XDisplay::ListWindowsAsync(const Napi::CallbackInfo& info) {
 void XDisplay::SettleListing(Napi::Env env, Napi::Promise::Deferred deferred,
                              Listing& listing) {
   try {
-    if (!listing.ok) throw CodedError(env, "X11_PROTOCOL", listing.error);
     Call c(this, env);  // closed or dead meanwhile: rejected with that error
-    if (!listing.ewmh) listing.facts = ListUnmanaged(c);
-    Napi::Array out = WindowArray(env, listing.facts);
-    c.Check();
-    deferred.Resolve(out);
+    deferred.Resolve(FinishListing(c, listing));
   } catch (const Napi::Error& e) {
     deferred.Reject(e.Value());
   }
