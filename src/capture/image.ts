@@ -55,7 +55,7 @@ export async function encodePng(image: RawImage, opts: EncodeOptions): Promise<B
     const target = { ...image, data };
     fillRegions(target, boxes);
   }
-  const shape = { width: image.width, height: image.height, channels: image.channels, level };
+  const shape = `${image.width}x${image.height}x${image.channels} level ${level}`;
   const same = opts.reuse?.find(data, shape);
   if (same) return same;
   const png = await sharp(data, {
@@ -67,13 +67,6 @@ export async function encodePng(image: RawImage, opts: EncodeOptions): Promise<B
   return png;
 }
 
-interface PngShape {
-  width: number;
-  height: number;
-  channels: number;
-  level: number;
-}
-
 /**
  * The last PNG encoded through it, with the pixels it was made of (after redaction). An
  * app read again while nothing on it changed gives the same pixels, and the same pixels
@@ -81,28 +74,20 @@ interface PngShape {
  * over every pixel, ~6 ms for a 1366x741 window, CPU the walk running beside it needs).
  */
 export class LastPng {
-  private last?: { pixels: Buffer; shape: PngShape; png: Buffer };
+  private last?: { pixels: Buffer; shape: string; png: Buffer };
 
-  find(pixels: Buffer, shape: PngShape): Buffer | undefined {
+  /** `shape`: the image's size, channels and zlib level, as one key. */
+  find(pixels: Buffer, shape: string): Buffer | undefined {
     const last = this.last;
-    if (
-      !last ||
-      last.shape.width !== shape.width ||
-      last.shape.height !== shape.height ||
-      last.shape.channels !== shape.channels ||
-      last.shape.level !== shape.level
-    ) {
-      return undefined;
-    }
-    return last.pixels.equals(pixels) ? last.png : undefined;
+    return last?.shape === shape && last.pixels.equals(pixels) ? last.png : undefined;
   }
 
   /**
    * Keeps `pixels` if `owned` (a copy no one else holds), else a copy of them: the
    * caller's buffer may change after this.
    */
-  remember(pixels: Buffer, shape: PngShape, png: Buffer, owned = false): void {
-    this.last = { pixels: owned ? pixels : Buffer.from(pixels), shape: { ...shape }, png };
+  remember(pixels: Buffer, shape: string, png: Buffer, owned = false): void {
+    this.last = { pixels: owned ? pixels : Buffer.from(pixels), shape, png };
   }
 }
 

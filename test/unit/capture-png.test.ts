@@ -299,6 +299,13 @@ function noisyFrame(): RawImage {
 describe('encodePng with a LastPng', () => {
   const origin = { x: 0, y: 0 };
 
+  /** Encodes `img` through `reuse`: a PNG other than `earlier`, of exactly these pixels. */
+  async function expectEncodedAnew(img: RawImage, reuse: LastPng, earlier: Buffer) {
+    const png = await encodePng(img, { origin, reuse });
+    expect(png).not.toBe(earlier);
+    expect((await decode(png)).data.equals(img.data)).toBe(true);
+  }
+
   it('reuses the PNG for the same pixels, and encodes changed ones anew', async () => {
     const reuse = new LastPng();
     const first = await encodePng(fieldImage(1), { origin, reuse });
@@ -306,9 +313,7 @@ describe('encodePng with a LastPng', () => {
     expect(await encodePng(fieldImage(1), { origin, reuse })).toBe(first);
     const changed = fieldImage(1);
     setPixel(changed, 5, 5, [1, 2, 3]);
-    const second = await encodePng(changed, { origin, reuse });
-    expect(second).not.toBe(first);
-    expect((await decode(second)).data.equals(changed.data)).toBe(true);
+    await expectEncodedAnew(changed, reuse, first);
   });
 
   it('is not fooled by a caller changing its buffer after the encode', async () => {
@@ -316,9 +321,7 @@ describe('encodePng with a LastPng', () => {
     const img = fieldImage(2);
     const first = await encodePng(img, { origin, reuse });
     setPixel(img, 0, 0, [9, 9, 9]);
-    const again = await encodePng(img, { origin, reuse });
-    expect(again).not.toBe(first);
-    expect((await decode(again)).data.equals(img.data)).toBe(true);
+    await expectEncodedAnew(img, reuse, first);
   });
 
   it('compares the redacted pixels: a new secure field, or another level, is a new PNG', async () => {
