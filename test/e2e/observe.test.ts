@@ -3,6 +3,7 @@
  * stdio through the MCP SDK's own client (which validates structuredContent against each
  * tool's outputSchema).
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -218,11 +219,26 @@ describe('observation tools', () => {
 
   it('ax_list_windows lists windows with frames', async () => {
     const r = await session.call('ax_list_windows', { app: factory.pid });
-    const windows = (r.structured as { windows: Array<{ title: string; size?: number[] }> })
-      .windows;
+    const windows = (
+      r.structured as { windows: Array<{ title: string; position?: number[]; size?: number[] }> }
+    ).windows;
     expect(windows.length).toBeGreaterThan(0);
     expect(windows[0].title).toBe('gtk3-widget-factory');
     expect(windows[0].size?.[0]).toBeGreaterThan(100);
+    // The window as X itself describes it (xwininfo, not our code): the title is borrowed
+    // from the X window at the same place, with the same size.
+    const info = execFileSync('xwininfo', ['-name', 'gtk3-widget-factory'], {
+      env: session.desktop.processEnv() as NodeJS.ProcessEnv,
+      encoding: 'utf8',
+    });
+    const field = (name: string): number =>
+      Number(new RegExp(`${name}:\\s+(-?\\d+)`).exec(info)?.[1]);
+    const [x, y] = windows[0].position ?? [];
+    const [w, h] = windows[0].size ?? [];
+    expect(Math.abs(x - field('Absolute upper-left X')), info).toBeLessThanOrEqual(2);
+    expect(Math.abs(y - field('Absolute upper-left Y')), info).toBeLessThanOrEqual(2);
+    expect(Math.abs(w - field('Width')), info).toBeLessThanOrEqual(2);
+    expect(Math.abs(h - field('Height')), info).toBeLessThanOrEqual(2);
     // The summary answers with the windows, not the visible list.
     expect(r.lists.windows[0]).toMatch(
       new RegExp(`^0: "gtk3-widget-factory" \\[AXWindow\\] e\\d+ pid ${factory.pid} \\(`),
