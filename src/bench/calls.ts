@@ -82,7 +82,7 @@ const FLOORS = [
   '- live table cell (children of MANAGES_DESCENDANTS containers are left out of the Cache): ' +
     'first walk GetRole, GetState, GetInterfaces, Properties.GetAll(Accessible) (name, ' +
     'description, child count, parent, id in one call), GetExtents (SHOWING cells) and ' +
-    'GetActions: 6. In a GTK 3 tree view of 200+ children, role, interfaces and action names of ' +
+    'GetActions: 6. In a GTK 3 tree view of 20+ children, role, interfaces and action names of ' +
     "a cell come from its column's first cell (GTK 3 makes a column's cells from its renderers), " +
     'leaving GetState, GetAll and GetExtents. Warm: role, interfaces and action names are ' +
     'remembered per object id: GetState, GetAll, GetExtents: 3, the floor for a cell in view. ' +
@@ -91,9 +91,12 @@ const FLOORS = [
     'D-Bus properties only (no role, states or frame).',
   '- live table cell, row out of view: GTK 3 says SHOWING for every cell of a tree view and ' +
     'answers INT_MIN for the frame of a cell whose row is out of view. In a GTK 3 tree view of ' +
-    '200+ children the walk finds the rows in view first (a search of 16 frames per round from ' +
-    'a row in view: 2 to 4 rounds) and asks no frame for the cells of the other rows: GetState ' +
-    'and GetAll, 2, the floor (states and name are per cell). Other toolkits: as a cell in view.',
+    '20+ children the walk finds the rows in view first (a search of 16 frames per round from ' +
+    'a row in view: 2 to 4 rounds; warm: one round of at most 4 frames checks the rows in view ' +
+    'it remembers) and asks no frame for the cells of the other rows or their renderers: ' +
+    'GetState and GetAll, 2, the floor (states and name are per cell). A GTK 3 container ' +
+    "cell's children (one per renderer) are listed once per cell: they never change while it " +
+    'lives. Other toolkits: as a cell in view.',
   '- table row (Qt, Gecko): read like a live cell.',
 ];
 

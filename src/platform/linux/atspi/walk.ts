@@ -64,7 +64,7 @@ import {
   SHOWN_ROWS_MIN_CHILDREN,
   treeViewLayout,
 } from './shown-rows.js';
-import type { Children, TreeViewLayout } from './shown-rows.js';
+import type { Children, SeenLayout, TreeViewLayout } from './shown-rows.js';
 import { hasState, STATE } from './states.js';
 import { toolkitName } from './toolkit.js';
 import { fastCall } from './wire.js';
@@ -113,6 +113,8 @@ interface Node {
   template?: Lasting;
   /** Its child list, asked with its basics (see fetchAndVisit). */
   listing?: Promise<ObjectRef[] | undefined>;
+  /** `listing` is a GTK 3 container cell's remembered one (see Memo.cellKids), not asked. */
+  listingRemembered?: true;
 }
 
 interface Cache {
@@ -179,25 +181,54 @@ function indexCache(items: CacheItem[]): Cache {
 const IDS_RECHECK = 10;
 const idlessWalks = new WeakMap<AtspiBus, Map<string, number>>();
 
+/** A cached container's children as the toolkit listed them, for the cache order they had. */
+interface ChildOrder {
+  /** The cached child ids in index order, joined. */
+  cached: string;
+  listed: string[];
+}
+
 /**
- * What cannot change while an object lives (see Lasting), per app bus name (a restarted app
- * has a new one) and element id: at-spi2-atk's object paths are counters never reused
- * within a connection, so an id names one object for its whole life. A complete walk keeps
- * only the ids it saw, so the memo holds at most one app tree; partial walks add to it up
- * to MEMO_CAP entries; at most MEMO_APPS apps are remembered.
+ * What walks of one app remember for the next, per element id: at-spi2-atk's object paths
+ * are counters never reused within a connection, so an id names one object for its whole
+ * life. Kept per app bus name (a restarted app has a new one).
+ */
+interface Memo {
+  /** What cannot change while an object lives (see Lasting). */
+  lasting: Map<string, Lasting>;
+  /** Cached containers' child order as listed (see Walk.orderChildren). */
+  orders: Map<string, ChildOrder>;
+  /**
+   * The children of GTK 3 container cells (a tree view column of two or more renderers: an
+   * icon and a text). GTK 3 makes a container cell's children with it, one per renderer,
+   * and never adds or removes one while the cell lives (gtktreeviewaccessible.c:
+   * create_cell_accessible), so a cell seen before is not listed again (gtk3-demo: 49
+   * GetChildren per walk). A cell whose child count differs from the list is listed anew.
+   */
+  cellKids: Map<string, ObjectRef[]>;
+  /** Where each GTK 3 tree view's rows in view were (checked first: see treeViewLayout). */
+  layouts: Map<string, SeenLayout>;
+}
+
+const newMemo = (): Memo => ({
+  lasting: new Map(),
+  orders: new Map(),
+  cellKids: new Map(),
+  layouts: new Map(),
+});
+
+/**
+ * A complete walk keeps only the ids it saw, so a memo holds at most one app tree; partial
+ * walks add to it up to MEMO_CAP entries per part; at most MEMO_APPS apps are remembered.
  */
 const MEMO_CAP = 50_000;
 const MEMO_APPS = 32;
-const memos = new WeakMap<AtspiBus, Map<string, Map<string, Lasting>>>();
+const memos = new WeakMap<AtspiBus, Map<string, Memo>>();
 
-function memoFor<T>(
-  all: WeakMap<AtspiBus, Map<string, Map<string, T>>>,
-  bus: AtspiBus,
-  appBus: string,
-): Map<string, T> {
-  let apps = all.get(bus);
-  if (!apps) all.set(bus, (apps = new Map()));
-  const memo = apps.get(appBus) ?? new Map<string, T>();
+function memoFor(bus: AtspiBus, appBus: string): Memo {
+  let apps = memos.get(bus);
+  if (!apps) memos.set(bus, (apps = new Map()));
+  const memo = apps.get(appBus) ?? newMemo();
   apps.delete(appBus); // re-inserted last: the map's order is least recently walked first
   apps.set(appBus, memo);
   for (const old of apps.keys()) {
@@ -207,31 +238,22 @@ function memoFor<T>(
   return memo;
 }
 
-function keepMemo<T>(
-  all: WeakMap<AtspiBus, Map<string, Map<string, T>>>,
-  bus: AtspiBus,
-  appBus: string,
-  seen: Map<string, T>,
-  full: boolean,
-): void {
-  const apps = all.get(bus);
+function keepMemo(bus: AtspiBus, appBus: string, seen: Memo, full: boolean): void {
+  const apps = memos.get(bus);
   const memo = apps?.get(appBus);
   if (!apps || !memo) return;
-  if (full || memo.size + seen.size > MEMO_CAP) {
+  const parts = [
+    [memo.lasting, seen.lasting],
+    [memo.orders, seen.orders],
+    [memo.cellKids, seen.cellKids],
+    [memo.layouts, seen.layouts],
+  ] as Array<[Map<string, unknown>, Map<string, unknown>]>;
+  if (full || parts.some(([was, now]) => was.size + now.size > MEMO_CAP)) {
     apps.set(appBus, seen);
     return;
   }
-  for (const [id, l] of seen) memo.set(id, l);
+  for (const [was, now] of parts) for (const [id, v] of now) was.set(id, v);
 }
-
-/** A cached container's children as the toolkit listed them, for the cache order they had. */
-interface ChildOrder {
-  /** The cached child ids in index order, joined. */
-  cached: string;
-  listed: string[];
-}
-
-const orderMemos = new WeakMap<AtspiBus, Map<string, Map<string, ChildOrder>>>();
 
 /** Stable: children the listing does not know (changed meanwhile) keep their place at the end. */
 function sortByListing(n: Node, listed: readonly string[]): void {
@@ -254,12 +276,9 @@ class Walk {
   gtk4 = false;
   /** Read action names one call per string (Gecko, see gecko.ts). */
   oneByOne = false;
-  /** The app's memo from earlier walks, and what this walk learned (see memos). */
-  memo: ReadonlyMap<string, Lasting> = new Map();
-  readonly learned = new Map<string, Lasting>();
-  /** Child listings of cached containers from earlier walks, and this walk's (see orderChildren). */
-  orders: ReadonlyMap<string, ChildOrder> = new Map();
-  readonly learnedOrders = new Map<string, ChildOrder>();
+  /** The app's memo from earlier walks (read only), and what this walk learned (see Memo). */
+  memo: Memo = newMemo();
+  readonly learned: Memo = newMemo();
   private admitted = 0;
   private readonly seen = new Set<string>();
   private pending = 0;
@@ -372,7 +391,7 @@ class Walk {
    * round trip less per live cell); used only if the states say SHOWING, as in any walk.
    */
   fetchAndVisit(n: Node): void {
-    const known = this.memo.get(n.id) ?? n.template;
+    const known = this.memo.lasting.get(n.id) ?? n.template;
     if (known?.ifaces.has(IFACE.Component) && !n.unplaced && !n.extents) {
       // In the structure lane: it goes out with the basics, not after them.
       n.extents = askExtents(this.callAt(n.key, true), n.ref);
@@ -381,7 +400,9 @@ class Walk {
     // child list asked with its basics too, instead of one round trip later. Not a table:
     // one that will be cut is never listed whole (see expandLive).
     if (known?.parent && !TABLE_ROLES.has(roleName(known.role))) {
-      n.listing = this.childrenOf(n);
+      const remembered = this.gtk3 ? this.memo.cellKids.get(n.id) : undefined;
+      if (remembered) n.listingRemembered = true;
+      n.listing = remembered ? Promise.resolve(remembered) : this.childrenOf(n);
       n.listing.catch(() => undefined); // unused when the basics say not to expand
     }
     this.track(
@@ -433,7 +454,7 @@ class Walk {
   }
 
   known(ref: ObjectRef): Lasting | undefined {
-    return this.memo.get(formatId(ref[0], ref[1]));
+    return this.memo.lasting.get(formatId(ref[0], ref[1]));
   }
 
   /** A node with basics: schedule its extras, then its children (within maxDepth). */
@@ -449,7 +470,7 @@ class Walk {
     // The cache has no AccessibleId; live reads got it free with GetAll.
     const readId = b.accessibleId === undefined && !this.skipIds;
     const id = n.id;
-    const known = this.memo.get(id) ?? n.template;
+    const known = this.memo.lasting.get(id) ?? n.template;
     const key = actionKey(b.role, b.states);
     const knownActions =
       known?.role === b.role && known.actionKey === key ? known.actions : undefined;
@@ -466,7 +487,10 @@ class Walk {
       }).then((x) => {
         if (this.q.stopped) return;
         n.extras = x;
-        this.learned.set(id, this.lasting(known, b, key, x.actionsRead ? x.actions : knownActions));
+        this.learned.lasting.set(
+          id,
+          this.lasting(known, b, key, x.actionsRead ? x.actions : knownActions),
+        );
       }),
     );
     if (b.childCount === 0) return;
@@ -517,9 +541,9 @@ class Walk {
    */
   orderChildren(n: Node, id: string, cachedKids: readonly string[]): void {
     const cached = cachedKids.join('\n');
-    const prior = this.orders.get(id);
+    const prior = this.memo.orders.get(id);
     if (prior?.cached === cached) {
-      this.learnedOrders.set(id, prior);
+      this.learned.orders.set(id, prior);
       sortByListing(n, prior.listed);
       return;
     }
@@ -527,7 +551,7 @@ class Walk {
       this.childrenOf(n).then((refs) => {
         if (!refs) return;
         const listed = refs.map((r) => formatId(r[0], r[1]));
-        this.learnedOrders.set(id, { cached, listed });
+        this.learned.orders.set(id, { cached, listed });
         sortByListing(n, listed);
       }),
     );
@@ -626,13 +650,23 @@ class Walk {
     // A table to be read in part is not listed whole: GTK 3 would make an accessible for
     // each of its cells (most of a first walk of 3,000 rows); its rows are asked by index.
     const byIndex = await this.childrenToAskByIndex(n);
-    const refs = byIndex ? undefined : await (n.listing ?? this.childrenOf(n));
+    let refs = byIndex ? undefined : await (n.listing ?? this.childrenOf(n));
+    if (refs && n.listingRemembered && refs.length !== n.basics!.childCount) {
+      refs = await this.childrenOf(n); // not the cell it was: list it
+    }
     if (!byIndex && !refs) return;
+    if (refs && this.gtk3 && roleName(n.basics!.role) === 'table cell') {
+      this.learned.cellKids.set(n.id, refs);
+    }
     const kids = byIndex ?? listedChildren(refs!);
     if (n.basics!.childCount < 0) n.basics!.childCount = kids.count;
     const layout = this.isBigTreeView(n, kids.count)
-      ? await treeViewLayout(this.callAt(n.key, true), n.ref, kids)
+      ? await treeViewLayout(this.callAt(n.key, true), n.ref, kids, this.memo.layouts.get(n.id))
       : undefined;
+    if (layout) {
+      const { count, columns, column, inView } = layout; // not its probes' answers
+      this.learned.layouts.set(n.id, { count, columns, column, inView });
+    }
     const templates = layout ? await this.columnTemplates(n, kids, layout.columns) : undefined;
     if (this.q.stopped) return;
     const kept = this.tableCut(n, kids.count, layout);
@@ -641,7 +675,8 @@ class Walk {
       const id = formatId(ref[0], ref[1]);
       if (!this.admit(id)) return;
       const child = this.node(ref, n, [...n.key, i], n.depth + 1, false, id);
-      if (layout?.outOfView(i)) child.unplaced = true;
+      // A GTK 3 container cell's renderers lie in its row: out of view with it.
+      if (layout?.outOfView(i) || n.unplaced) child.unplaced = true;
       else child.extents = layout?.probed.get(i); // the search asked it already
       if (templates && layout && i >= layout.columns) {
         child.template = templates[i % layout.columns];
@@ -900,8 +935,7 @@ async function walkOnce(
   if (!idless) idlessWalks.set(bus, (idless = new Map()));
   const idlessSoFar = idless.get(app.bus) ?? 0;
   walk.skipIds = idlessSoFar > 0 && idlessSoFar % IDS_RECHECK !== 0;
-  walk.memo = memoFor(memos, bus, app.bus);
-  walk.orders = memoFor(orderMemos, bus, app.bus);
+  walk.memo = memoFor(bus, app.bus);
 
   const done = (method: string, roots: Node[], unread = false): Snapshot => {
     const { elements, windows } = walk.assemble(roots, unread);
@@ -912,8 +946,7 @@ async function walkOnce(
       idless?.set(app.bus, anyId ? 0 : idlessSoFar + 1);
     }
     const full = !walk.truncated && !options.rootId;
-    keepMemo(memos, bus, app.bus, walk.learned, full);
-    keepMemo(orderMemos, bus, app.bus, walk.learnedOrders, full);
+    keepMemo(bus, app.bus, walk.learned, full);
     const snap: Snapshot = {
       pid: app.pid,
       app: app.name,
