@@ -51,6 +51,15 @@ describe('fast walk = slow walk, byte for byte', () => {
     await desktop?.stop();
   });
 
+  /** The live walk of everything (no Cache, no peer socket) on a connection of its own. */
+  async function slowWalk(ref: at.AppRef): Promise<Snapshot> {
+    return at.snapshotApp(await connect(), ref, FULL, {
+      cache: false,
+      peerToPeer: false,
+      gtk3Shortcuts: false,
+    });
+  }
+
   interface Compared {
     slow: Snapshot;
     /** Calls of the fast first walk, by member. */
@@ -86,11 +95,7 @@ describe('fast walk = slow walk, byte for byte', () => {
     const warm = await at.snapshotApp(fast, ref, FULL, {
       onCall: (path, _i, member) => warmCalls.push({ path, member }),
     });
-    const slow = await at.snapshotApp(await connect(), ref, FULL, {
-      cache: false,
-      peerToPeer: false,
-      gtk3Shortcuts: false,
-    });
+    const slow = await slowWalk(ref);
     expect(first.method).toBe('atspi-cache+live');
     expect(slow.method).toBe('atspi-walk');
     for (const s of [first, warm, slow]) expect(s.truncated).toBeNull();
@@ -189,11 +194,7 @@ describe('fast walk = slow walk, byte for byte', () => {
     const warm = await at.snapshotApp(before, ref, FULL, {
       onCall: (path, _i, member) => calls.push({ path, member }),
     });
-    const slow = await at.snapshotApp(await connect(), ref, FULL, {
-      cache: false,
-      peerToPeer: false,
-      gtk3Shortcuts: false,
-    });
+    const slow = await slowWalk(ref);
     expect(placedCells(slow)).toContain('row 55');
     expect(placedCells(slow)).not.toContain('row 1');
     expect(rendered(warm)).toBe(rendered(slow));
