@@ -9,6 +9,7 @@
  *   axpage view [dir | log]        see a run's pairs in a browser on this machine
  */
 import { loadConfig, ConfigError, parseServeArgs, serveHelp } from './config.js';
+import { applyHeapGrowth } from './heap-growth.js';
 
 const USAGE = `usage: axpage [serve] [options]  run the MCP server on stdio (axpage serve --help)
        axpage serve --http [--port N] [--host H] [--token T]   the MCP server over HTTP
@@ -77,6 +78,7 @@ async function serve(args: string[]): Promise<number> {
     }
     throw err;
   }
+  applyHeapGrowth(config.heapGrowthPercent);
   if (config.transport === 'http') {
     const { serveOverHttp } = await import('./cli/serve-http.js');
     return serveOverHttp(config);

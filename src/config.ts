@@ -7,6 +7,7 @@
  * variable or the flag.
  */
 import fs from 'node:fs';
+import { DEFAULT_HEAP_GROWTH_PERCENT } from './heap-growth.js';
 import type { SnapshotLimits } from './model/element.js';
 import {
   DEFAULT_POLICY,
@@ -73,6 +74,8 @@ export interface Config {
   visible: 'new' | 'full';
   /** Keep non-secret typed text in the session log, so that `axpage replay` can type it again. */
   recordText: boolean;
+  /** How far the old heap may grow past what a full GC left, in percent (heap-growth.ts). */
+  heapGrowthPercent: number;
 }
 
 export class ConfigError extends Error {
@@ -98,6 +101,7 @@ export const DEFAULT_CONFIG: Config = {
   policy: DEFAULT_POLICY,
   visible: 'new',
   recordText: false,
+  heapGrowthPercent: DEFAULT_HEAP_GROWTH_PERCENT,
 };
 
 type Kind =
@@ -310,6 +314,14 @@ export const SETTINGS: readonly Setting[] = [
     help: "keep typed text (never a password field's) in the session log so axpage replay can type it again; a privacy trade-off (default false: only its length)",
     kind: { type: 'bool' },
     apply: (c, v) => (c.recordText = v as boolean),
+  },
+  {
+    env: 'AXPAGE_HEAP_GROWTH',
+    flag: 'heap-growth',
+    arg: 'PERCENT',
+    help: `how far the server's old heap may grow past what a full garbage collection left, before the next one (default ${DEFAULT_HEAP_GROWTH_PERCENT}: to 3x; 0: V8's own rule, which on a heap this small collects in full every few calls)`,
+    kind: { type: 'int', min: 0, max: 1000 },
+    apply: (c, v) => (c.heapGrowthPercent = v as number),
   },
   {
     env: 'AXPAGE_TRANSPORT',

@@ -94,6 +94,7 @@ describe('loadConfig: overrides', () => {
       AXPAGE_SETTLE_MAX_MS: '0',
       AXPAGE_SPAWN_WAIT_MS: '100',
       AXPAGE_SCREENSHOTS: '0',
+      AXPAGE_HEAP_GROWTH: '0',
     });
     expect(c).toEqual({
       limits: { maxElements: 200, maxDepth: 9, timeBudgetMs: 750 },
@@ -107,6 +108,7 @@ describe('loadConfig: overrides', () => {
       policy: DEFAULT_CONFIG.policy,
       visible: 'new',
       recordText: false,
+      heapGrowthPercent: 0,
     });
   });
 
