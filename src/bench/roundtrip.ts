@@ -21,6 +21,7 @@ import type { BenchContext } from './context.js';
 import { takeSnapshot } from './snapshot.js';
 import { waitQuiet } from './quiet.js';
 import { startServe } from './serve-process.js';
+import { heapGrowthTable } from './heap-growth.js';
 import { fmt, out, STAT_HEADERS, statCells, table, verdict } from './report.js';
 import { stats, timeRuns, timeSync } from './stats.js';
 
@@ -318,6 +319,7 @@ async function freshServerTable(ctx: BenchContext): Promise<void> {
 
 export async function roundTripSection(ctx: BenchContext): Promise<void> {
   await roundTripTable(ctx);
+  await heapGrowthTable(ctx);
   await freshServerTable(ctx);
   await captureTable(ctx);
 }
