@@ -106,11 +106,8 @@ describe('treeViewLayout (which rows of a GTK 3 tree view are in view)', () => {
 
   it('checks where an earlier walk found them with one round of at most 4 frames', async () => {
     for (const [rows, view] of views) {
-      const before = await treeViewLayout(
-        fakeTreeView(rows, 2, view).call,
-        [':1.9', '/table'],
-        fakeTreeView(rows, 2, view).kids,
-      );
+      const first = fakeTreeView(rows, 2, view);
+      const before = await treeViewLayout(first.call, [':1.9', '/table'], first.kids);
       const t = fakeTreeView(rows, 2, view);
       const layout = await treeViewLayout(t.call, [':1.9', '/table'], t.kids, before);
       expect(layout?.inView).toEqual(view);

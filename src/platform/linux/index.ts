@@ -390,7 +390,7 @@ export class LinuxDesktop implements Desktop {
       region,
       timeoutMs,
       {
-        windows: async () => this.display().listWindowsAsync(),
+        windows: () => this.windowsListed(),
         popupWindows: () => listPopupWindows(this.env),
         appRef: (pid) => this.appRef(pid),
       },

@@ -89,8 +89,8 @@ export async function secureFieldFrames(
 
 /** What the scan needs from the rest of the Linux backend. */
 export interface ScanContext {
-  /** The X windows (mapped ones with a pid are the apps on screen). */
-  windows(): Promise<NativeWindowBox[]>;
+  /** The X windows (mapped ones with a pid are the apps on screen); undefined: X can't say. */
+  windows(): Promise<NativeWindowBox[] | undefined>;
   /** Every top-level X window, popups included (GTK4 popovers are placed by them). */
   popupWindows?(): NativeWindowBox[];
   appRef(pid: number): Promise<AppRef>;
@@ -114,7 +114,7 @@ export async function scanSecureFields(
 ): Promise<SecureFieldScan> {
   // Listed once, as the capture is taken: which apps are on the region, and where a GTK4
   // app's windows are.
-  const windows = await ctx.windows().catch(() => undefined);
+  const windows = await ctx.windows();
   let pids = windows
     ?.filter((w) => w.mapped && w.pid !== null && overlaps(w, region))
     .map((w) => w.pid as number);

@@ -60,6 +60,7 @@ const COORD_SCREEN = 0;
 export interface SeenLayout {
   /** Its child count then: a table with another count is searched. */
   count: number;
+  /** Visible columns: child i is column `i % columns` (headers first, then rows). */
   columns: number;
   /** The column whose cells the probes asked (a cell of it was in view). */
   column: number;
@@ -68,8 +69,6 @@ export interface SeenLayout {
 
 /** How a GTK3 tree view's children lie, as far as the walk needs it. */
 export interface TreeViewLayout extends SeenLayout {
-  /** Visible columns: child i is column `i % columns` (headers first, then rows). */
-  columns: number;
   /** Whether child i is a cell of a row out of view (its frame is INT_MIN). */
   outOfView: (childIndex: number) => boolean;
   /** Rows (0 = the first after the headers) in view: [first, afterLast). */
@@ -142,9 +141,8 @@ export async function treeViewLayout(
       return frameOf((await answer)[0] as number[]);
     };
     const columnCount = getProp(call, table, IFACE.Table, 'NColumns');
-    if (seen?.count === kids.count) {
-      const same = await sameView(seen, columnCount, frameOfChild);
-      if (same) return layoutOf(seen.columns, seen.column, seen.inView, kids.count, probed);
+    if (seen?.count === kids.count && (await sameView(seen, columnCount, frameOfChild))) {
+      return layoutOf(seen, probed);
     }
     const [columns, tableExtents] = await Promise.all([columnCount, askExtents(call, table)]);
     const frame = frameOf(tableExtents[0] as number[]);
@@ -155,39 +153,47 @@ export async function treeViewLayout(
     const anchor = await rowInView(call, table, kids, columns, rows, frame, frameOfChild);
     if (!anchor) return undefined;
     const { row, column } = anchor;
-    const placed = async (r: number): Promise<boolean> =>
-      (await frameOfChild((r + 1) * columns + column)) !== undefined;
+    const placed = rowPlaced(frameOfChild, columns, column);
     // The run of rows in view holds `row`: search each side for where it ends.
     const [first, afterLast] = await Promise.all([
       firstWhere(0, row, placed),
       firstWhere(row + 1, rows, async (r) => !(await placed(r))),
     ]);
-    return layoutOf(columns, column, [first, afterLast], kids.count, probed);
+    return layoutOf({ count: kids.count, columns, column, inView: [first, afterLast] }, probed);
   } catch {
     return undefined;
   }
 }
 
 function layoutOf(
-  columns: number,
-  column: number,
-  inView: readonly [number, number],
-  count: number,
+  seen: SeenLayout,
   probed: ReadonlyMap<number, Promise<unknown[]>>,
 ): TreeViewLayout {
-  const [first, afterLast] = inView;
+  const { columns } = seen;
+  const [first, afterLast] = seen.inView;
   return {
-    count,
-    columns,
-    column,
+    ...seen,
     probed,
-    inView,
     outOfView: (i) => {
       if (i < columns) return false; // the column headers: asked as usual
       const r = Math.floor(i / columns) - 1;
       return r < first || r >= afterLast;
     },
   };
+}
+
+/** What the next walk checks first (see SeenLayout): the layout without its probes. */
+export function seenOf({ count, columns, column, inView }: TreeViewLayout): SeenLayout {
+  return { count, columns, column, inView };
+}
+
+/** Whether row `r` has a frame in `column` (is in view). */
+function rowPlaced(
+  frameOfChild: (i: number) => Promise<Rect | undefined>,
+  columns: number,
+  column: number,
+): (r: number) => Promise<boolean> {
+  return async (r) => (await frameOfChild((r + 1) * columns + column)) !== undefined;
 }
 
 /**
@@ -203,8 +209,7 @@ async function sameView(
   const { columns, column } = seen;
   const [first, afterLast] = seen.inView;
   const rows = seen.count / columns - 1;
-  const placed = async (r: number): Promise<boolean> =>
-    (await frameOfChild((r + 1) * columns + column)) !== undefined;
+  const placed = rowPlaced(frameOfChild, columns, column);
   const checks: Array<Promise<boolean>> = [placed(first), placed(afterLast - 1)];
   if (first > 0) checks.push(placed(first - 1).then((p) => !p));
   if (afterLast < rows) checks.push(placed(afterLast).then((p) => !p));

@@ -61,6 +61,7 @@ import {
   childrenByIndex,
   listedChildren,
   rowsNearestView,
+  seenOf,
   SHOWN_ROWS_MIN_CHILDREN,
   treeViewLayout,
 } from './shown-rows.js';
@@ -111,10 +112,8 @@ interface Node {
   unplaced?: boolean;
   /** What its column's first cell is, for a cell no walk has seen yet (columnTemplates). */
   template?: Lasting;
-  /** Its child list, asked with its basics (see fetchAndVisit). */
+  /** Its child list, asked with its basics or remembered (see fetchAndVisit). */
   listing?: Promise<ObjectRef[] | undefined>;
-  /** `listing` is a GTK 3 container cell's remembered one (see Memo.cellKids), not asked. */
-  listingRemembered?: true;
 }
 
 interface Cache {
@@ -401,7 +400,6 @@ class Walk {
     // one that will be cut is never listed whole (see expandLive).
     if (known?.parent && !TABLE_ROLES.has(roleName(known.role))) {
       const remembered = this.gtk3 ? this.memo.cellKids.get(n.id) : undefined;
-      if (remembered) n.listingRemembered = true;
       n.listing = remembered ? Promise.resolve(remembered) : this.childrenOf(n);
       n.listing.catch(() => undefined); // unused when the basics say not to expand
     }
@@ -651,8 +649,8 @@ class Walk {
     // each of its cells (most of a first walk of 3,000 rows); its rows are asked by index.
     const byIndex = await this.childrenToAskByIndex(n);
     let refs = byIndex ? undefined : await (n.listing ?? this.childrenOf(n));
-    if (refs && n.listingRemembered && refs.length !== n.basics!.childCount) {
-      refs = await this.childrenOf(n); // not the cell it was: list it
+    if (refs && refs === this.memo.cellKids.get(n.id) && refs.length !== n.basics!.childCount) {
+      refs = await this.childrenOf(n); // remembered, but not the cell it was: list it
     }
     if (!byIndex && !refs) return;
     if (refs && this.gtk3 && roleName(n.basics!.role) === 'table cell') {
@@ -663,10 +661,7 @@ class Walk {
     const layout = this.isBigTreeView(n, kids.count)
       ? await treeViewLayout(this.callAt(n.key, true), n.ref, kids, this.memo.layouts.get(n.id))
       : undefined;
-    if (layout) {
-      const { count, columns, column, inView } = layout; // not its probes' answers
-      this.learned.layouts.set(n.id, { count, columns, column, inView });
-    }
+    if (layout) this.learned.layouts.set(n.id, seenOf(layout));
     const templates = layout ? await this.columnTemplates(n, kids, layout.columns) : undefined;
     if (this.q.stopped) return;
     const kept = this.tableCut(n, kids.count, layout);
