@@ -33,10 +33,24 @@ export class AppDirectory {
     return hit;
   }
 
+  /**
+   * A pid argument naming an app the backend already talks to, taken at its word (its
+   * registered name, for the policy) with no call to it: an observation or action reads
+   * the app right after anyway. Undefined for anything else (resolve it then).
+   */
+  known(
+    desktop: Desktop,
+    app: string | number | undefined,
+  ): { pid: number; name: string } | undefined {
+    const pid = pidArgument(app);
+    return pid === undefined ? undefined : (desktop.knownApp?.(pid) ?? undefined);
+  }
+
   private async find(desktop: Desktop, app: string | number | undefined): Promise<ResolvedApp> {
     // A pid the backend already knows: that app alone (every other app read cost ~8 ms).
-    if (typeof app === 'number' || (typeof app === 'string' && /^\s*[0-9]+\s*$/.test(app))) {
-      const one = await desktop.appByPid?.(Number(app));
+    const pid = pidArgument(app);
+    if (pid !== undefined) {
+      const one = await desktop.appByPid?.(pid);
       if (one && one.responding !== false) return { ...one, matchedBy: 'pid' };
     }
     const apps = await desktop.listApps();
@@ -123,6 +137,12 @@ export function notResponding(app: AppInfo): AxError {
     'Wait and try again (ax_list_apps marks it "not responding" until it answers again), or work with another app',
     { pid: app.pid },
   );
+}
+
+/** The pid an app argument gives as a number, else undefined. */
+function pidArgument(app: string | number | undefined): number | undefined {
+  if (typeof app === 'number') return app;
+  return typeof app === 'string' && /^\s*[0-9]+\s*$/.test(app) ? Number(app) : undefined;
 }
 
 function uniquePids(windows: DesktopWindow[]): number[] {

@@ -193,7 +193,10 @@ export class Pipeline {
       this.policy.checkApp(this.appOf(origin.pid));
       return origin.pid;
     }
-    return (await this.resolveApp(app)).pid;
+    const known = this.apps.known(await this.desktop(), app);
+    if (!known) return (await this.resolveApp(app)).pid;
+    this.policy.checkApp(known);
+    return known.pid;
   }
 
   /** A fresh full snapshot of an app, presented (refs + visibility) and cached. */

@@ -151,6 +151,12 @@ export interface Desktop {
    * backend cannot tell quickly (not known, gone, slow to answer): ask listApps then.
    */
   appByPid?(pid: number): Promise<AppInfo | null>;
+  /**
+   * An app this backend already talks to, by pid, with the name it registered: nothing is
+   * asked of it. Null when it is not known, has exited, or lately left calls unanswered
+   * (ask appByPid or listApps then).
+   */
+  knownApp?(pid: number): { pid: number; name: string } | null;
   /** The process owning the active window, or null when nothing is active. */
   frontmost(): Promise<Frontmost | null>;
   /** Top-level windows of all apps (or one app), front to back where known. */
@@ -161,7 +167,10 @@ export interface Desktop {
   snapshot(pid: number, options: SnapshotOptions): Promise<Snapshot>;
 
   screenSize(): Promise<{ w: number; h: number }>;
-  /** Pixels of a screen region (clipped to the screen), or the whole screen. */
+  /**
+   * Pixels of a screen region (clipped to the screen), or the whole screen, in a buffer
+   * of the caller's own: nothing else writes it after (the pipeline keeps it unchanged).
+   */
   capture(rect?: Rect): Promise<RawImage>;
   /**
    * The secure fields of every app with a window intersecting `region`, located now

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG } from '../../src/config.js';
 import { AppDirectory } from '../../src/pipeline/apps.js';
+import { Pipeline } from '../../src/pipeline/pipeline.js';
 import { app, axRejection, dataDesktop, win } from './helpers/pipeline-fixtures.js';
 
 /** A desktop with a text editor, two terminals, a calculator and a settings dialog. */
@@ -356,5 +358,57 @@ describe('AppDirectory.resolve: a pid the backend knows', () => {
     await new AppDirectory().resolve(hung.d, 202);
     expect(hung.calls.list).toBe(1); // the listing's answer stands (here: responding)
     await axRejection(new AppDirectory().resolve(unknown.d, 777), 'app_not_found');
+  });
+});
+
+describe('AppDirectory.known: a pid the backend already talks to', () => {
+  function knowing(byPid: (pid: number) => { pid: number; name: string } | null) {
+    const d = desktop();
+    const asked: number[] = [];
+    d.knownApp = (pid: number) => {
+      asked.push(pid);
+      return byPid(pid);
+    };
+    return { d, asked };
+  }
+
+  it('takes a pid argument at its word, with the name the backend holds', () => {
+    const { d, asked } = knowing((pid) => (pid === 304 ? { pid, name: 'gnome-calculator' } : null));
+    const dir = new AppDirectory();
+    expect(dir.known(d, 304)).toEqual({ pid: 304, name: 'gnome-calculator' });
+    expect(dir.known(d, ' 304 ')).toEqual({ pid: 304, name: 'gnome-calculator' });
+    expect(asked).toEqual([304, 304]);
+    expect(d.calls).toEqual([]); // nothing listed, nothing read
+  });
+
+  it('knows nothing of names, of pids the backend does not hold, or without the backend call', () => {
+    const { d, asked } = knowing(() => null);
+    const dir = new AppDirectory();
+    expect(dir.known(d, 202)).toBeUndefined();
+    expect(dir.known(d, 'gnome-calculator')).toBeUndefined();
+    expect(dir.known(d, undefined)).toBeUndefined();
+    expect(asked).toEqual([202]);
+    expect(dir.known(desktop(), 304)).toBeUndefined(); // a backend without knownApp
+  });
+});
+
+describe('Pipeline: a known pid still passes the policy', () => {
+  it('refuses a denied app named by a known pid before anything is read', async () => {
+    const d = desktop();
+    d.knownApp = (pid: number) => (pid === 101 ? { pid, name: 'gedit' } : null);
+    let walked = 0;
+    d.snapshot = () => {
+      walked++;
+      return Promise.reject(new Error('not to be walked'));
+    };
+    const config = { ...DEFAULT_CONFIG, policy: { ...DEFAULT_CONFIG.policy, denyApps: ['gedit'] } };
+    const pipeline = new Pipeline(async () => d, config);
+    const refused = await axRejection(
+      pipeline.observe('ax_get_tree', { app: 101, describe: () => 'read' }),
+      'blocked',
+    );
+    expect(refused.message).toMatch(/gedit \(pid 101\) is blocked/);
+    expect(walked).toBe(0);
+    expect(d.calls).toEqual([]);
   });
 });

@@ -232,6 +232,12 @@ export class LinuxDesktop implements Desktop {
     return atspi.appInfoFor(this.bus, known).catch(() => null);
   }
 
+  knownApp(pid: number): { pid: number; name: string } | null {
+    const known = this.appRefs.get(pid);
+    if (!known || this.bus.isClosed || this.bus.isSilent(known.bus) || !running(pid)) return null;
+    return { pid, name: known.name };
+  }
+
   async frontmost(): Promise<Frontmost | null> {
     // The window manager's _NET_ACTIVE_WINDOW is authoritative where there is one;
     // AT-SPI's ACTIVE state is the fallback (and agrees with it under openbox).
@@ -714,4 +720,14 @@ function appsChangeKind(type: string): AppsChange['kind'] {
   if (type.endsWith(':add')) return 'added';
   if (type.endsWith(':remove')) return 'removed';
   return 'unknown';
+}
+
+/** Whether a process of that pid exists (one of another user's counts). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
