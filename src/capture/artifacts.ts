@@ -17,8 +17,8 @@
  * each new name first checks that the path still is that directory.
  */
 import { randomBytes } from 'node:crypto';
-import { lstat, open, readdir, rename, unlink, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { lstat, open, readdir, unlink } from 'node:fs/promises';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { openPrivateDir, type PrivateDir } from './dir.js';
 import { ArtifactError } from './errors.js';
@@ -297,8 +297,11 @@ export class ArtifactStore {
     const { entry, kind } = this.entryFor(filePath);
     const tmp = this.ioFile(`.${entry.base}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
     try {
-      await writeFile(tmp, data, { mode: 0o600, flag: 'wx' });
-      await rename(tmp, this.ioFile(path.basename(filePath)));
+      // Synchronous on purpose: a call's result waits for its files, which are small and
+      // local. Written here, a tree file and its rename take ~0.04 ms; through the thread
+      // pool, four hops back to a busy event loop took 1-1.4 ms per call (bench section 10).
+      writeFileSync(tmp, data, { mode: 0o600, flag: 'wx' });
+      renameSync(tmp, this.ioFile(path.basename(filePath)));
     } catch (err) {
       await unlink(tmp).catch(() => undefined);
       throw new ArtifactError('io', `cannot write ${filePath}: ${errText(err)}`, { cause: err });
