@@ -3,6 +3,7 @@
  * Pure pixel work plus sharp's encoder: no files, no platform.
  */
 import sharp from 'sharp';
+import { BandedPng } from './png-bands.js';
 import type { Rect } from '../model/element.js';
 import type { RawImage } from '../platform/desktop.js';
 import { fillRegions, toPixelBox, type PixelBox } from './redact.js';
@@ -26,8 +27,16 @@ export interface EncodeOptions {
   compressionLevel?: number;
   /** Image pixels per screen point (2 on a Retina capture). Default 1. */
   scale?: number;
-  /** Reuses the PNG it remembers when the pixels to encode are the same (see LastPng). */
-  reuse?: LastPng;
+  /**
+   * The last frame encoded through it: bands of rows whose pixels are the same are not
+   * deflated again, and the same pixels give the same PNG (see png-bands.ts).
+   */
+  reuse?: BandedPng;
+  /**
+   * The caller never writes `image.data` after this call (a fresh capture): `reuse` keeps
+   * the buffer itself instead of a copy (a 1366x741 frame is 3 MB to copy per call).
+   */
+  fixedPixels?: boolean;
 }
 
 /** A crop remembers where it sits on screen, so redaction rects still line up. */
@@ -36,11 +45,12 @@ export interface CroppedImage extends RawImage {
 }
 
 /**
- * Redacts every `redact` rect that meets the image, then encodes a PNG. The caller's
- * buffer is never modified (it is copied only when something must be redacted).
+ * Redacts every `redact` rect that meets the image, then encodes a PNG (see png-bands.ts).
+ * The caller's buffer is never modified (it is copied only when something must be
+ * redacted).
  *
- * No palette: quantizing costs 30-70 ms per UI frame and seconds on photos (research
- * mcp-sdk.md §4), for files that are already small at level 6.
+ * No palette: quantizing costs 30-70 ms per UI frame and seconds on photos, for files
+ * that are already small.
  */
 export async function encodePng(image: RawImage, opts: EncodeOptions): Promise<Buffer> {
   checkImage(image);
@@ -52,43 +62,12 @@ export async function encodePng(image: RawImage, opts: EncodeOptions): Promise<B
   let data = image.data;
   if (boxes.length > 0) {
     data = Buffer.from(image.data);
-    const target = { ...image, data };
-    fillRegions(target, boxes);
+    fillRegions({ ...image, data }, boxes);
   }
-  const shape = `${image.width}x${image.height}x${image.channels} level ${level}`;
-  const same = opts.reuse?.find(data, shape);
-  if (same) return same;
-  const png = await sharp(data, {
-    raw: { width: image.width, height: image.height, channels: image.channels },
-  })
-    .png({ compressionLevel: level, palette: false })
-    .toBuffer();
-  opts.reuse?.remember(data, shape, png, data !== image.data);
-  return png;
-}
-
-/**
- * The last PNG encoded through it, with the pixels it was made of (after redaction). An
- * app read again while nothing on it changed gives the same pixels, and the same pixels
- * make the same PNG: comparing them (one memcmp) costs a fraction of encoding them (zlib
- * over every pixel, ~6 ms for a 1366x741 window, CPU the walk running beside it needs).
- */
-export class LastPng {
-  private last?: { pixels: Buffer; shape: string; png: Buffer };
-
-  /** `shape`: the image's size, channels and zlib level, as one key. */
-  find(pixels: Buffer, shape: string): Buffer | undefined {
-    const last = this.last;
-    return last?.shape === shape && last.pixels.equals(pixels) ? last.png : undefined;
-  }
-
-  /**
-   * Keeps `pixels` if `owned` (a copy no one else holds), else a copy of them: the
-   * caller's buffer may change after this.
-   */
-  remember(pixels: Buffer, shape: string, png: Buffer, owned = false): void {
-    this.last = { pixels: owned ? pixels : Buffer.from(pixels), shape, png };
-  }
+  const { width, height, channels } = image;
+  // A redacted copy is ours alone: kept as it is, like a buffer its caller never writes.
+  const keep = data !== image.data || opts.fixedPixels === true;
+  return (opts.reuse ?? new BandedPng()).encode({ width, height, channels, data }, level, keep);
 }
 
 export const DEFAULT_PNG_LEVEL = 3;

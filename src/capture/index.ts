@@ -2,7 +2,6 @@
 export {
   encodePng,
   decodePng,
-  LastPng,
   cropToRect,
   sameRedaction,
   DEFAULT_PNG_LEVEL,
@@ -10,6 +9,7 @@ export {
   type CroppedImage,
   type Point,
 } from './image.js';
+export { BandedPng } from './png-bands.js';
 export {
   ArtifactStore,
   type ArtifactNames,

@@ -14,7 +14,7 @@ import {
   type ArtifactNames,
   decodePng,
   encodePng,
-  LastPng,
+  BandedPng,
   resolveArtifactDir,
   sameRedaction,
 } from '../capture/index.js';
@@ -189,8 +189,8 @@ export class Publisher {
   readonly shown = new ShownMemory();
   /** Where the password fields on screen are, at each capture. */
   private readonly secureFields = new SecureFieldLocator();
-  /** A screen read again unchanged is not encoded again. */
-  private readonly lastPng = new LastPng();
+  /** The last screenshot by bands of rows: rows read again unchanged are not encoded again. */
+  private readonly lastPng = new BandedPng();
   /** pid → the rect of its last screenshot of the default region, for shootEarly. */
   private readonly lastRegion = new Map<number, Rect>();
 
@@ -631,7 +631,7 @@ export class Publisher {
       ...views.filter((v) => v.snapshot.pid !== walkedNow?.pid).flatMap((v) => secureFrames(v)),
     ];
     const early = times.timeAsync('encode', () =>
-      encodePng(image, { origin, redact: walked, reuse: this.lastPng }),
+      encodePng(image, { origin, redact: walked, reuse: this.lastPng, fixedPixels: true }),
     );
     early.catch(() => undefined);
     // After the pixels are read, never before: the order this redaction has always had.
@@ -643,7 +643,12 @@ export class Publisher {
     }
     await early.catch(() => undefined);
     const png = await times.timeAsync('encode', () =>
-      encodePng(image, { origin, redact: redaction.frames, reuse: this.lastPng }),
+      encodePng(image, {
+        origin,
+        redact: redaction.frames,
+        reuse: this.lastPng,
+        fixedPixels: true,
+      }),
     );
     return { png, stale: redaction.stale };
   }

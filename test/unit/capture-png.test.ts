@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { cropToRect, encodePng, LastPng } from '../../src/capture/index.js';
+import { cropToRect, encodePng, BandedPng } from '../../src/capture/index.js';
 import type { RawImage } from '../../src/platform/desktop.js';
 
 function blank(width: number, height: number, channels: 3 | 4, rgb = [255, 255, 255]): RawImage {
@@ -296,18 +296,18 @@ function noisyFrame(): RawImage {
   return img;
 }
 
-describe('encodePng with a LastPng', () => {
+describe('encodePng with a BandedPng', () => {
   const origin = { x: 0, y: 0 };
 
   /** Encodes `img` through `reuse`: a PNG other than `earlier`, of exactly these pixels. */
-  async function expectEncodedAnew(img: RawImage, reuse: LastPng, earlier: Buffer) {
+  async function expectEncodedAnew(img: RawImage, reuse: BandedPng, earlier: Buffer) {
     const png = await encodePng(img, { origin, reuse });
     expect(png).not.toBe(earlier);
     expect((await decode(png)).data.equals(img.data)).toBe(true);
   }
 
   it('reuses the PNG for the same pixels, and encodes changed ones anew', async () => {
-    const reuse = new LastPng();
+    const reuse = new BandedPng();
     const first = await encodePng(fieldImage(1), { origin, reuse });
     // Another capture of the same screen: a new buffer, the same bytes.
     expect(await encodePng(fieldImage(1), { origin, reuse })).toBe(first);
@@ -317,15 +317,25 @@ describe('encodePng with a LastPng', () => {
   });
 
   it('is not fooled by a caller changing its buffer after the encode', async () => {
-    const reuse = new LastPng();
+    const reuse = new BandedPng();
     const img = fieldImage(2);
     const first = await encodePng(img, { origin, reuse });
     setPixel(img, 0, 0, [9, 9, 9]);
     await expectEncodedAnew(img, reuse, first);
   });
 
+  it('keeps a buffer its caller never writes again (fixedPixels) itself, not a copy', async () => {
+    const reuse = new BandedPng();
+    const img = fieldImage(2);
+    const first = await encodePng(img, { origin, reuse, fixedPixels: true });
+    // Only a kept reference sees this write (the contract forbids it; the test uses it to look).
+    setPixel(img, 0, 0, [9, 9, 9]);
+    const now = { ...img, data: Buffer.from(img.data) };
+    expect(await encodePng(now, { origin, reuse })).toBe(first);
+  });
+
   it('compares the redacted pixels: a new secure field, or another level, is a new PNG', async () => {
-    const reuse = new LastPng();
+    const reuse = new BandedPng();
     const bare = await encodePng(fieldImage(3), { origin, reuse });
     const redact = [{ x: 40, y: 30, w: 120, h: 30 }];
     const filled = await encodePng(fieldImage(3), { origin, redact, reuse });
