@@ -11,7 +11,7 @@ import path from 'node:path';
 import sharp, { type PngOptions } from 'sharp';
 import { DEFAULT_CONFIG } from '../config.js';
 import type { LaunchedApp } from '../desktop/apps.js';
-import { encodePng } from '../capture/index.js';
+import { BandedPng, DEFAULT_PNG_LEVEL, encodePng } from '../capture/index.js';
 import { Pipeline } from '../pipeline/pipeline.js';
 import { STAGES, type Stage } from '../pipeline/timing.js';
 import { X11, type CaptureSource } from '../platform/linux/x11.js';
@@ -191,10 +191,11 @@ function readHead(file: string): string {
 
 const SOURCES: CaptureSource[] = ['framebuffer', 'shm', 'getimage'];
 
+/** sharp's encoder: one deflate run over the frame (the encoder before the banded one). */
 const ENCODERS: Array<{ what: string; png: PngOptions }> = [
-  { what: 'level 6 (the old default)', png: { compressionLevel: 6, palette: false } },
+  { what: 'level 6', png: { compressionLevel: 6, palette: false } },
   { what: 'level 1', png: { compressionLevel: 1, palette: false } },
-  { what: 'level 3 (default)', png: { compressionLevel: 3, palette: false } },
+  { what: 'level 3 (the default level)', png: { compressionLevel: 3, palette: false } },
   { what: 'level 6, no adaptive filter', png: { compressionLevel: 6, adaptiveFiltering: false } },
   { what: 'level 1, no adaptive filter', png: { compressionLevel: 1, adaptiveFiltering: false } },
   { what: 'level 9', png: { compressionLevel: 9, palette: false } },
@@ -250,13 +251,14 @@ async function captureTable(ctx: BenchContext): Promise<void> {
         }),
       );
       rows.push([
-        `encode ${e.what}`,
+        `sharp encode ${e.what}`,
         `${rect.w}x${rect.h}`,
         ...statCells(s),
         fmt(bytes / 1024),
         load(),
       ]);
     }
+    rows.push(...(await bandedRows(auto.data, frame, `${rect.w}x${rect.h}`)));
     const both = stats(
       await timeRuns(CAPTURE_RUNS, 2, async () => {
         const img = await x11.captureRegionAsync(rect);
@@ -272,13 +274,60 @@ async function captureTable(ctx: BenchContext): Promise<void> {
     ]);
     out(
       `The widget-factory window, ${CAPTURE_RUNS} runs after 2 warm-ups: each capture path, then sharp PNG ` +
-        'settings on one captured frame (KiB = file size).',
+        'settings on one captured frame, then the default banded encoder on it (KiB = file size).',
     );
     out();
     table(['what', 'size', ...STAT_HEADERS, 'KiB', 'load'], rows);
   } finally {
     x11.close();
   }
+}
+
+/**
+ * The default encoder (bands of rows, see png-bands.ts) on the same frame: a whole frame,
+ * the frame again with one band's pixels changed (as a spinner changes it), and the same
+ * pixels again.
+ */
+async function bandedRows(
+  data: Buffer,
+  frame: { width: number; height: number; channels: 3 | 4 },
+  size: string,
+): Promise<string[][]> {
+  const level = DEFAULT_PNG_LEVEL;
+  let bytes = 0;
+  const whole = stats(
+    await timeRuns(CAPTURE_RUNS, 2, async () => {
+      bytes = (await new BandedPng().encode({ ...frame, data }, level, true)).length;
+    }),
+  );
+  const enc = new BandedPng();
+  // Two frames that differ in one pixel of one band, encoded in turn.
+  const frames = [data, Buffer.from(data)];
+  const at = Math.min(frames[1].length - 1, (frame.height >> 1) * frame.width * frame.channels);
+  frames[1][at] ^= 0xff;
+  let turn = 0;
+  const oneBand = stats(
+    await timeRuns(CAPTURE_RUNS, 2, async () => {
+      await enc.encode({ ...frame, data: frames[turn++ & 1] }, level, true);
+    }),
+  );
+  const same = stats(
+    await timeRuns(CAPTURE_RUNS, 2, async () => {
+      await enc.encode({ ...frame, data: frames[turn & 1] }, level, true);
+    }),
+  );
+  const row = (what: string, s: ReturnType<typeof stats>, kib = '') => [
+    what,
+    size,
+    ...statCells(s),
+    kib,
+    load(),
+  ];
+  return [
+    row(`banded encode level ${level} (default), whole frame`, whole, fmt(bytes / 1024)),
+    row('  same, one band changed since the last frame', oneBand),
+    row('  same, nothing changed', same),
+  ];
 }
 
 /**

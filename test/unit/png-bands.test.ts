@@ -69,7 +69,8 @@ describe('BandedPng', () => {
       [10, 20, 12, 37],
       [100, 90, 116, 100],
     ] as const) {
-      img = withChange(img, ...change);
+      const [x0, y0, x1, y1] = change;
+      img = withChange(img, x0, y0, x1, y1);
       const png = await enc.encode(img, 3);
       expect(png.equals(await new BandedPng(16).encode(img, 3))).toBe(true);
       expect((await decoded(png)).equals(img.data)).toBe(true);
