@@ -12,6 +12,7 @@ import { registerTool, samplerFor, serveToolList } from './tools/define.js';
 import { allTools } from './tools/index.js';
 import type { ToolDefinition } from './tools/define.js';
 import { resolveArtifactDir } from './capture/index.js';
+import { quietCall } from './pipeline/notify.js';
 import { SessionRecorder } from './pipeline/record.js';
 import type { ToolResponse } from './pipeline/response.js';
 import type { Clipboard } from './platform/desktop.js';
@@ -79,7 +80,10 @@ export function createServer(
   serveToolList(server);
   // Resource reads that walk run the tool's handler as a call would, recorded like one.
   registerSurface(server, pipeline, (tool, args) =>
-    recorded(tool, session).handle(args, contextOf(new AbortController().signal)),
+    recorded(tool, session).handle(args, {
+      ...contextOf(new AbortController().signal),
+      call: quietCall(tool.name),
+    }),
   );
   return {
     server,

@@ -12,6 +12,7 @@ import sharp, { type PngOptions } from 'sharp';
 import { DEFAULT_CONFIG } from '../config.js';
 import type { LaunchedApp } from '../desktop/apps.js';
 import { BandedPng, DEFAULT_PNG_LEVEL, encodePng } from '../capture/index.js';
+import { quietCall } from '../pipeline/notify.js';
 import { Pipeline } from '../pipeline/pipeline.js';
 import { STAGES, type Stage } from '../pipeline/timing.js';
 import { X11, type CaptureSource } from '../platform/linux/x11.js';
@@ -68,7 +69,7 @@ async function roundTrips(
   const after: number[] = [];
   const stages = new Map<Stage, number[]>();
   const taken = new Map<string, number>();
-  const tool = { pipeline } as ToolContext;
+  const tool = { pipeline, call: quietCall('ax_get_tree') } as ToolContext;
   let r: Awaited<ReturnType<typeof getTree.handle>> | undefined;
   // Each timed call after the same idle gap, in an order that turns round by round: on a
   // small VM a call made right after another runs on CPUs still awake, and a fixed order
@@ -77,7 +78,14 @@ async function roundTrips(
     [snap, () => takeSnapshot(ctx, app.pid)],
     [mcp, () => ctx.call('ax_get_tree', { app: app.pid })],
     [local, async () => (r = await getTree.handle({ app: app.pid }, tool))],
-    [after, () => getTree.handle({ app: app.pid }, { pipeline: sequential } as ToolContext)],
+    [
+      after,
+      () =>
+        getTree.handle({ app: app.pid }, {
+          pipeline: sequential,
+          call: quietCall('ax_get_tree'),
+        } as ToolContext),
+    ],
   ];
   for (let i = -WARMUP_ROUNDS; i < RUNS; i++) {
     for (let k = 0; k < timed.length; k++) {

@@ -11,11 +11,12 @@ import { ensurePrivateDir, resolveArtifactDir } from '../capture/index.js';
 import { AxError, PlatformError } from '../errors.js';
 import { matchesApp } from '../guard/policy.js';
 import type { AppInfo, Desktop, LaunchPlan, LaunchRequest } from '../platform/desktop.js';
-import { notifier } from './notify.js';
+import type { ToolCall } from './notify.js';
 import type { Pipeline } from './pipeline.js';
 import type { ToolResponse } from './response.js';
 
-export interface LaunchCall {
+/** The tool call that launches (its name and notifier), with what to launch. */
+export interface LaunchCall extends ToolCall {
   request: LaunchRequest;
   /** Longest wait for the app to register and show a window. */
   timeoutMs: number;
@@ -113,7 +114,7 @@ export async function launchApp(pipeline: Pipeline, call: LaunchCall): Promise<T
       ? `Launched ${app.name} (pid ${app.pid})${source} in ${ms} ms`
       : `${app.name} was already running (pid ${app.pid}): the new process (pid ${pid}) handed off to it and exited`) +
     `; ${front ? 'it is frontmost; ' : ''}go on with app ${app.pid}`;
-  return pipeline.observe('ax_launch_app', {
+  return pipeline.observe(call, {
     app: app.pid,
     describe: () => did,
     inspect: async ({ view }) => ({
@@ -220,7 +221,7 @@ async function waitForArrival(
     }
     if (call.signal?.aborted) return { kind: 'cancelled' };
     if (Date.now() >= end) return { kind: 'timeout', registered };
-    notifier().progress(
+    call.notify.progress(
       registered ? `${registered.name}: waiting for a window` : 'waiting for the app to appear',
       call.timeoutMs,
     );

@@ -1,10 +1,10 @@
 /**
  * What a tool call tells the client while it runs: log messages (walk cuts, retries,
- * slow apps) and progress. The server binds one notifier to each call; the pipeline
- * reaches it through `notifier()` so no tool has to pass it along. Outside a call (unit
- * tests, the bench) it is silent.
+ * slow apps) and progress. The server makes one notifier per call and hands it down with
+ * the call (a ToolCall), explicitly: binding it to the async context instead
+ * (AsyncLocalStorage) ran a hook on every promise of the server, ~2 ms of CPU per
+ * ax_get_tree. Outside a call (the bench, resource reads) it is silent.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Snapshot } from '../model/element.js';
 
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error';
@@ -26,17 +26,17 @@ export interface NotifySinks {
 /** How often a repeated progress message (a wait's poll) goes out. */
 const PROGRESS_EVERY_MS = 250;
 
-const silent: CallNotifier = { log() {}, progress() {} };
-const current = new AsyncLocalStorage<CallNotifier>();
+export const SILENT: CallNotifier = { log() {}, progress() {} };
 
-/** The notifier of the call in progress (silent outside one). */
-export function notifier(): CallNotifier {
-  return current.getStore() ?? silent;
+/** The tool call a pipeline method works for: its name, and where its messages go. */
+export interface ToolCall {
+  tool: string;
+  notify: CallNotifier;
 }
 
-/** Runs one call with its notifier bound. */
-export function withNotifier<T>(sinks: NotifySinks, run: () => Promise<T>): Promise<T> {
-  return current.run(callNotifier(sinks), run);
+/** A call no client hears from (the bench, a resource read, a test). */
+export function quietCall(tool: string): ToolCall {
+  return { tool, notify: SILENT };
 }
 
 /**
@@ -80,8 +80,8 @@ export const SLOW_WALK_MS = 2000;
  */
 export function noteWalk(
   walk: Pick<Snapshot, 'app' | 'pid' | 'elements' | 'truncated' | 'elapsedMs'>,
+  n: CallNotifier,
 ): void {
-  const n = notifier();
   const who = `${walk.app} (pid ${walk.pid})`;
   if (walk.truncated) {
     n.log('warning', `the walk of ${who} was cut short: ${walk.truncated}`);

@@ -43,7 +43,7 @@ import { settle, waitQuiet, type SettleOptions, type SettleResult } from './sett
 import { resolveInView, type ResolvedTarget, type ResolveOptions, type Target } from './target.js';
 import { ViewCache } from './views.js';
 import { adviseAccess } from './platform-errors.js';
-import { noteWalk, notifier } from './notify.js';
+import { noteWalk, type ToolCall } from './notify.js';
 import { UndoJournal } from './undo.js';
 import { StageTimes } from './timing.js';
 import { fieldsOfWalk, type WalkedFields } from './secure.js';
@@ -132,6 +132,8 @@ export class Pipeline {
   private readonly publisher: Publisher;
   private desktopPromise?: Promise<Desktop>;
   private openFailures = 0;
+  /** Failed opens before the desktop was reached: the next call tells its client. */
+  private recoveredAfter = 0;
   /** Where the last observation's time went, stage by stage (for the bench). */
   lastTimes?: StageTimes;
   /** Take an app's screenshot as its walk starts when its region is known (the bench turns it off for its baseline). */
@@ -149,9 +151,7 @@ export class Pipeline {
   desktop(): Promise<Desktop> {
     this.desktopPromise ??= this.openDesktop().then(
       (desktop) => {
-        if (this.openFailures > 0) {
-          notifier().log('info', `reached the desktop after ${this.openFailures} failed tries`);
-        }
+        this.recoveredAfter = this.openFailures;
         this.openFailures = 0;
         return desktop;
       },
@@ -162,6 +162,13 @@ export class Pipeline {
       },
     );
     return this.desktopPromise;
+  }
+
+  /** The desktop was reached after failed tries: says so to this call's client, once. */
+  private tellRecovery(call: ToolCall): void {
+    if (this.recoveredAfter === 0) return;
+    call.notify.log('info', `reached the desktop after ${this.recoveredAfter} failed tries`);
+    this.recoveredAfter = 0;
   }
 
   /** The app an argument names, when this server's policy lets it be touched. */
@@ -202,7 +209,7 @@ export class Pipeline {
   /** A fresh full snapshot of an app, presented (refs + visibility) and cached. */
   async snapshot(
     pid: number,
-    tool: string,
+    call: ToolCall,
     limits?: Partial<SnapshotLimits>,
     times = new StageTimes(),
     /** Where the screen size read after the walk goes (a call reuses it, one X round trip). */
@@ -214,16 +221,16 @@ export class Pipeline {
     const snapshot = await times.timeAsync('walk', () =>
       desktop.snapshot(pid, { ...this.config.limits, ...limits }),
     );
-    noteWalk(snapshot);
+    noteWalk(snapshot, call.notify);
     const partial = limits?.maxDepth !== undefined && limits.maxDepth < this.config.limits.maxDepth;
     const screen = await desktop.screenSize();
     if (screenOut) screenOut.screen = screen;
-    return times.time('present', () => this.views.present(snapshot, screen, tool, partial));
+    return times.time('present', () => this.views.present(snapshot, screen, call.tool, partial));
   }
 
   /** The app's view: the cached one while no change event came in, else a new walk. */
-  async currentView(pid: number, tool: string): Promise<SnapshotView> {
-    return this.views.fresh(pid) ?? this.snapshot(pid, tool);
+  async currentView(pid: number, call: ToolCall): Promise<SnapshotView> {
+    return this.views.fresh(pid) ?? this.snapshot(pid, call);
   }
 
   resolveTarget(view: SnapshotView, spec: Target, opts?: ResolveOptions): ResolvedTarget {
@@ -235,19 +242,20 @@ export class Pipeline {
     );
   }
 
-  async observe(tool: string, req: ObserveRequest): Promise<ToolResponse> {
+  async observe(call: ToolCall, req: ObserveRequest): Promise<ToolResponse> {
     const times = new StageTimes();
     const pid = await times.timeAsync('resolve', () =>
       this.targetPid(req.app, req.root ?? req.target),
     );
+    this.tellRecovery(call);
     return this.lock.run(pid, async () => {
       const desktop = await this.desktop();
       this.lastTimes = times;
       // The pair's names are claimed while the walk runs; a call that fails gives them back.
-      const names = this.publisher.claim(tool);
+      const names = this.publisher.claim(call.tool);
       names.catch(() => undefined); // publish awaits it; a failure before then is the call's own
       try {
-        return await this.observeLocked(tool, req, desktop, times, pid, names);
+        return await this.observeLocked(call, req, desktop, times, pid, names);
       } catch (err) {
         await this.publisher.release(names).catch(() => undefined);
         throw err;
@@ -256,7 +264,7 @@ export class Pipeline {
   }
 
   private async observeLocked(
-    tool: string,
+    call: ToolCall,
     req: ObserveRequest,
     desktop: Desktop,
     times: StageTimes,
@@ -280,8 +288,8 @@ export class Pipeline {
       (read.screen ??= await desktop.screenSize());
     let view =
       req.reuse && !ownLimits
-        ? await this.currentView(pid, tool)
-        : await this.snapshot(pid, tool, ownLimits, times, read);
+        ? await this.currentView(pid, call)
+        : await this.snapshot(pid, call, ownLimits, times, read);
     const walkedAt = performance.now();
     // A complete walk made just now reads the app's password fields itself: the
     // screenshot's redaction takes them from it (before any filter leaves elements out).
@@ -298,7 +306,7 @@ export class Pipeline {
       );
       const screen = await desktop.screenSize();
       read.screen = screen;
-      view = times.time('present', () => this.views.present(sub, screen, tool, true));
+      view = times.time('present', () => this.views.present(sub, screen, call.tool, true));
     }
     let notes: string[] = [];
     if (req.dropHidden) {
@@ -316,7 +324,7 @@ export class Pipeline {
     const target = req.target ? this.resolveTarget(view, req.target) : undefined;
     const seen: Observed = { view, target, desktop };
     const facts = req.inspect ? await req.inspect(seen) : {};
-    const response = await this.publisher.publish(tool, {
+    const response = await this.publisher.publish(call.tool, {
       view,
       did: req.describe(seen, facts),
       error: req.failure?.(seen, facts),
@@ -339,14 +347,15 @@ export class Pipeline {
     return response;
   }
 
-  async act(tool: string, req: ActRequest): Promise<ToolResponse> {
+  async act(call: ToolCall, req: ActRequest): Promise<ToolResponse> {
     const pid = await this.targetPid(req.app, req.target);
+    this.tellRecovery(call);
     // Counted before anything is read or sent; a refused call did nothing.
     this.policy.admitMutation(this.appOf(pid));
     await this.publisher.ready();
     return this.lock.run(pid, async () => {
       const desktop = await this.desktop();
-      const before = await this.currentView(pid, tool);
+      const before = await this.currentView(pid, call);
       // An action needs one element: several equally good matches are an error.
       const target = req.target
         ? this.resolveTarget(before, req.target, { unique: true })
@@ -373,7 +382,7 @@ export class Pipeline {
         targetAt: (index) =>
           this.resolveTarget(ctx.view, { kind: 'ref', ref: ctx.view.refs[index] }),
         refresh: async () => {
-          ctx.view = await this.snapshot(pid, tool);
+          ctx.view = await this.snapshot(pid, call);
         },
         checkSecureInput: (label) => this.policy.checkSecureTyping(label),
         // Between the steps of one call: the longer first-event window whatever the
@@ -402,15 +411,15 @@ export class Pipeline {
       const actMs = Date.now() - startedAt;
       if (req.journal !== false) {
         this.journal.record({
-          tool,
+          tool: call.tool,
           pid,
           app: before.snapshot.app,
           did: outcome.did,
-          reversal: outcome.undo ?? { kind: 'none', reason: `${tool} cannot be reversed` },
+          reversal: outcome.undo ?? { kind: 'none', reason: `${call.tool} cannot be reversed` },
         });
       }
       try {
-        return await this.judgeAndPublish(tool, pid, req, {
+        return await this.judgeAndPublish(call, pid, req, {
           before,
           outcome,
           targetId: target?.element?.id,
@@ -441,7 +450,7 @@ export class Pipeline {
    * bounded extra wait when nothing shows yet) and publish the one verdict.
    */
   private async judgeAndPublish(
-    tool: string,
+    call: ToolCall,
     pid: number,
     req: ActRequest,
     run: {
@@ -456,8 +465,8 @@ export class Pipeline {
     },
   ): Promise<ToolResponse> {
     const { before, outcome, actMs, settled, watching } = run;
-    const exit = () => this.publishExit(tool, pid, before, outcome, actMs, settled);
-    const first = await this.afterOrExit(pid, tool, watching);
+    const exit = () => this.publishExit(call, pid, before, outcome, actMs, settled);
+    const first = await this.afterOrExit(pid, call, watching);
     if (!first) return exit();
     let after = first;
     // A dialog the action was in is still up: it may close a moment later, and the summary
@@ -472,7 +481,7 @@ export class Pipeline {
       Date.now() < graceEnd
     ) {
       if (!(await this.changeWithin(pid, DIALOG_GRACE_MS))) break;
-      const again = await this.afterOrExit(pid, tool, watching);
+      const again = await this.afterOrExit(pid, call, watching);
       if (!again) return exit();
       after = again;
     }
@@ -483,7 +492,7 @@ export class Pipeline {
         this.views.matchOf(before.snapshot, view.snapshot),
       );
     let diff = diffOf(after);
-    const appSwitch = await this.handoff(pid, tool, settled, run.frontBefore);
+    const appSwitch = await this.handoff(pid, call, settled, run.frontBefore);
     // Restore only when the target is still in front: never bury a window the action opened.
     if (outcome.restore && !appSwitch) await outcome.restore().catch(() => undefined);
     // Read back only what the verdict needs: the intended effect when the action has
@@ -514,7 +523,7 @@ export class Pipeline {
       await delay(EXTRA_POLL_MS);
       let rewalked = false;
       if (watching && !this.views.fresh(pid)) {
-        const again = await this.afterOrExit(pid, tool, watching);
+        const again = await this.afterOrExit(pid, call, watching);
         if (!again) return exit();
         after = again;
         diff = diffOf(after);
@@ -523,7 +532,8 @@ export class Pipeline {
       if (rewalked || !conclusive(seen)) seen = await evidence();
       extraWaitMs = Date.now() - waitStart;
     }
-    if (extraWaitMs > 0) notifier().log('info', `read the effect back again for ${extraWaitMs} ms`);
+    if (extraWaitMs > 0)
+      call.notify.log('info', `read the effect back again for ${extraWaitMs} ms`);
     const verdict = judge(seen);
     const request: PublishRequest = {
       view: after,
@@ -545,7 +555,7 @@ export class Pipeline {
       detail: req.detail,
       windowIndex: actedWindow(after, run.targetId),
     };
-    return this.publisher.publish(tool, request);
+    return this.publisher.publish(call.tool, request);
   }
 
   /**
@@ -555,12 +565,12 @@ export class Pipeline {
    */
   private async afterOrExit(
     pid: number,
-    tool: string,
+    call: ToolCall,
     watching: boolean,
   ): Promise<SnapshotView | null> {
     let view: SnapshotView;
     try {
-      view = await this.afterView(pid, tool, watching);
+      view = await this.afterView(pid, call, watching);
     } catch (err) {
       if (!(await this.hasExited(pid))) throw err;
       return null;
@@ -593,7 +603,7 @@ export class Pipeline {
    * whatever is in front now.
    */
   private async publishExit(
-    tool: string,
+    call: ToolCall,
     pid: number,
     before: SnapshotView,
     outcome: ActOutcome,
@@ -601,8 +611,8 @@ export class Pipeline {
     settled: SettleResult,
   ): Promise<ToolResponse> {
     await this.views.forget(pid);
-    const appSwitch = await this.handoff(pid, tool, settled, undefined);
-    return this.publisher.publish(tool, {
+    const appSwitch = await this.handoff(pid, call, settled, undefined);
+    return this.publisher.publish(call.tool, {
       view: before,
       did: `${outcome.did}; then ${before.snapshot.app} (pid ${pid}) exited`,
       appSwitch,
@@ -626,17 +636,17 @@ export class Pipeline {
    * changing (a dialog closing a moment later): wait for quiet and walk again, bounded.
    * Without change events, walk until two walks agree.
    */
-  private async afterView(pid: number, tool: string, watching: boolean): Promise<SnapshotView> {
-    let view = await this.snapshot(pid, tool);
+  private async afterView(pid: number, call: ToolCall, watching: boolean): Promise<SnapshotView> {
+    let view = await this.snapshot(pid, call);
     if (watching) {
       for (let i = 0; i < LATE_REWALKS && !this.views.fresh(pid); i++) {
         await waitQuiet(this.views, pid, this.config.settleQuietMs, LATE_QUIET_MAX_MS);
-        view = await this.snapshot(pid, tool);
+        view = await this.snapshot(pid, call);
       }
       return view;
     }
     for (let i = 0; i < 3; i++) {
-      const again = await this.snapshot(pid, tool);
+      const again = await this.snapshot(pid, call);
       const d = diffSnapshots(view.snapshot, again.snapshot);
       view = again;
       if (isEmpty(d)) break;
@@ -651,7 +661,7 @@ export class Pipeline {
    */
   private async handoff(
     pid: number,
-    tool: string,
+    call: ToolCall,
     settled: SettleResult,
     frontBefore: number | undefined,
   ): Promise<SnapshotView | undefined> {
@@ -669,12 +679,13 @@ export class Pipeline {
     } catch {
       return undefined;
     }
-    return this.snapshot(app.pid, tool);
+    return this.snapshot(app.pid, call);
   }
 
   /** Wait until no change event came for `quietMs`, bounded by `timeoutMs`. */
   async waitIdle(
     pid: number,
+    call: ToolCall,
     quietMs: number,
     timeoutMs: number,
     signal?: AbortSignal,
@@ -685,10 +696,10 @@ export class Pipeline {
     const first = this.views.activity(pid).count;
     if (!watching) {
       // No events: idle when two walks a quiet period apart agree.
-      let prev = await this.snapshot(pid, 'ax_wait_idle');
+      let prev = await this.snapshot(pid, call);
       for (;;) {
         await delay(quietMs);
-        const next = await this.snapshot(pid, 'ax_wait_idle');
+        const next = await this.snapshot(pid, call);
         const d = diffSnapshots(prev.snapshot, next.snapshot);
         const ms = Date.now() - start;
         if (d.added.length + d.removed.length + d.modified.length === 0)
@@ -704,7 +715,7 @@ export class Pipeline {
         return { idle: true, ms: now - start, events: count - first };
       if (now - start >= timeoutMs || signal?.aborted)
         return { idle: false, ms: now - start, events: count - first };
-      notifier().progress('waiting for quiet', timeoutMs);
+      call.notify.progress('waiting for quiet', timeoutMs);
       await delay(Math.min(20, quietMs));
     }
   }
@@ -715,7 +726,7 @@ export class Pipeline {
    */
   async waitUntil(
     pid: number,
-    tool: string,
+    call: ToolCall,
     predicate: (view: SnapshotView) => boolean,
     timeoutMs: number,
     signal?: AbortSignal,
@@ -725,9 +736,9 @@ export class Pipeline {
     const start = Date.now();
     for (;;) {
       const seen = this.views.activity(pid).count;
-      const view = await this.lock.run(pid, () => this.snapshot(pid, tool));
+      const view = await this.lock.run(pid, () => this.snapshot(pid, call));
       if (predicate(view)) return { satisfied: true, ms: Date.now() - start };
-      notifier().progress('waiting: not yet', timeoutMs);
+      call.notify.progress('waiting: not yet', timeoutMs);
       const readAt = Date.now();
       for (;;) {
         const elapsed = Date.now() - start;
@@ -757,8 +768,8 @@ export class Pipeline {
   }
 
   /** A response that is not about one app's tree (access check, app list). */
-  report(tool: string, req: ReportRequest): Promise<ToolResponse> {
-    return this.publisher.report(tool, req);
+  report(call: ToolCall, req: ReportRequest): Promise<ToolResponse> {
+    return this.publisher.report(call.tool, req);
   }
 
   errorResponse(tool: string, err: unknown): ToolResponse {

@@ -63,11 +63,11 @@ export const click = defineTool({
     key: z.string().optional().describe('A key to press last, e.g. "Return".'),
     modifiers: modifiersArg.optional().describe('Modifiers for `key`.'),
   }),
-  async handle(args, { pipeline }) {
+  async handle(args, { pipeline, call }) {
     const key = args.key !== undefined ? parseKeyCombo(args.key, args.modifiers ?? []) : undefined;
     const target = targetOf(args, { point: true, required: true });
     const mode = args.delivery_mode;
-    return pipeline.act('ax_click', {
+    return pipeline.act(call, {
       detail: args.detail,
       app: args.app,
       target,
@@ -118,8 +118,8 @@ export const clickAt = defineTool({
     click_type: z.enum(['single', 'double', 'right']).optional().describe('Default single.'),
     delivery_mode: deliveryArg.optional(),
   }),
-  async handle(args, { pipeline }) {
-    return pipeline.act('ax_click_at', {
+  async handle(args, { pipeline, call }) {
+    return pipeline.act(call, {
       detail: args.detail,
       app: args.app,
       target: targetOf({ x: args.x, y: args.y }, { point: true, required: true }),
@@ -158,10 +158,10 @@ export const type = defineTool({
       ),
     modifiers: modifiersArg.optional().describe('Modifiers for `key`, e.g. ["ctrl"].'),
   }),
-  async handle(args, { pipeline }) {
+  async handle(args, { pipeline, call }) {
     const key = args.key !== undefined ? parseKeyCombo(args.key, args.modifiers ?? []) : undefined;
     const target = targetOf(args);
-    return pipeline.act('ax_type', {
+    return pipeline.act(call, {
       detail: args.detail,
       app: args.app,
       target,
@@ -200,8 +200,8 @@ export const setValue = defineTool({
         'The new value as text: "hello" (text field), "42" (slider, spin button), "true"/"false" (check box).',
       ),
   }),
-  async handle(args, { pipeline }) {
-    return pipeline.act('ax_set_value', {
+  async handle(args, { pipeline, call }) {
+    return pipeline.act(call, {
       detail: args.detail,
       app: args.app,
       target: elementTargetOf(args),
@@ -227,9 +227,9 @@ export const keyPress = defineTool({
       .optional()
       .describe('Modifiers held, e.g. ["ctrl"] (or write them in key: "ctrl+s").'),
   }),
-  async handle(args, { pipeline }) {
+  async handle(args, { pipeline, call }) {
     const combo = parseKeyCombo(args.key, args.modifiers ?? []);
-    return pipeline.act('ax_key_press', {
+    return pipeline.act(call, {
       detail: args.detail,
       app: args.app,
       perform: (ctx) => deliverKey(ctx, combo),
@@ -252,9 +252,9 @@ export const scroll = defineTool({
     amount: z.number().int().min(1).max(100_000).optional().describe('Pixels (default 100).'),
     delivery_mode: deliveryArg.optional(),
   }),
-  async handle(args, { pipeline }) {
+  async handle(args, { pipeline, call }) {
     const target = targetOf(args);
-    return pipeline.act('ax_scroll', {
+    return pipeline.act(call, {
       detail: args.detail,
       app: args.app,
       target,
@@ -293,7 +293,7 @@ export const drag = defineTool({
       .optional()
       .describe('How long the drag takes, ms (default 300).'),
   }),
-  async handle(args, { pipeline }) {
+  async handle(args, { pipeline, call }) {
     const ends = { point: true, required: true };
     const from = targetOf(
       { ref: args.from_ref, query: args.from_query, x: args.from_x, y: args.from_y },
@@ -303,7 +303,7 @@ export const drag = defineTool({
       { ref: args.to_ref, query: args.to_query, x: args.to_x, y: args.to_y },
       { ...ends, what: 'to_ref, to_query, or to_x and to_y' },
     ) as Target;
-    return pipeline.act('ax_drag', {
+    return pipeline.act(call, {
       detail: args.detail,
       app: args.app,
       target: from,

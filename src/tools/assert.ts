@@ -44,7 +44,7 @@ export const assertTool = defineTool({
     ),
     element_ref: z.string().optional(),
   }),
-  async handle(args, { pipeline }) {
+  async handle(args, { pipeline, call }) {
     const target = elementTargetOf(args);
     const keys = Object.keys(args.assertions).filter(
       (k) => args.assertions[k as keyof Assertions] !== undefined,
@@ -56,7 +56,7 @@ export const assertTool = defineTool({
         'Give at least one of exists, enabled, focused, value, title, role, visible, contains_text, checked',
       );
     }
-    return pipeline.observe('ax_assert', {
+    return pipeline.observe(call, {
       reuse: true,
       app: args.app,
       detail: args.detail,

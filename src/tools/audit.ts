@@ -33,10 +33,10 @@ export const a11yAudit = defineTool({
     findings: z.record(z.string(), z.number()),
     finding_count: z.number(),
   }),
-  async handle(args, { pipeline }) {
+  async handle(args, { pipeline, call }) {
     const rules = ruleIdsOf(args.rules);
     const scope = args.scope?.trim() || undefined;
-    return pipeline.observe('ax_a11y_audit', {
+    return pipeline.observe(call, {
       app: args.app,
       root:
         scope === undefined

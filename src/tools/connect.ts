@@ -15,9 +15,9 @@ export const isAccessible = defineTool({
     suggestion: z.string().optional(),
     details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
   }),
-  async handle(_args, { pipeline }) {
+  async handle(_args, { pipeline, call }) {
     const report = await pipeline.accessReport();
-    return pipeline.report('ax_is_accessible', {
+    return pipeline.report(call, {
       did: report.ok
         ? `Accessibility is enabled (${Object.entries(report.details)
             .map(([k, v]) => `${k}: ${v}`)
@@ -53,7 +53,7 @@ export const listApps = defineTool({
       }),
     ),
   }),
-  async handle(_args, { pipeline }) {
+  async handle(_args, { pipeline, call }) {
     const desktop = await pipeline.desktop();
     const apps = await desktop.listApps();
     const rows = apps.map((a) => ({
@@ -66,7 +66,7 @@ export const listApps = defineTool({
       responding: a.responding !== false,
     }));
     const front = rows.find((r) => r.frontmost);
-    return pipeline.report('ax_list_apps', {
+    return pipeline.report(call, {
       did: `${rows.length} apps with accessibility${front ? `; frontmost: ${front.name} (pid ${front.pid})` : ''}`,
       listing: {
         title: 'apps (pid, name, windows, frontmost)',
@@ -103,10 +103,10 @@ export const connect = defineTool({
     alias: z.string().optional(),
     matched_by: z.string(),
   }),
-  async handle(args, { pipeline }) {
+  async handle(args, { pipeline, call }) {
     const app = await pipeline.resolveApp(args.app);
     if (args.alias) pipeline.apps.setAlias(args.alias, app.pid);
-    return pipeline.observe('ax_connect', {
+    return pipeline.observe(call, {
       app: app.pid,
       detail: args.detail,
       describe: ({ view }) =>

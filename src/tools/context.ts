@@ -1,3 +1,4 @@
+import type { ToolCall } from '../pipeline/notify.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import type { SessionRecorder } from '../pipeline/record.js';
 import type { Clipboard } from '../platform/desktop.js';
@@ -5,6 +6,8 @@ import type { Clipboard } from '../platform/desktop.js';
 /** What a tool handler gets besides its arguments. */
 export interface ToolContext {
   pipeline: Pipeline;
+  /** This call: the tool's name, and where its log messages and progress go. */
+  call: ToolCall;
   /** Aborted when the client cancels the call. */
   signal: AbortSignal;
   /** This server session's record: counters, recent pairs, known secrets. */

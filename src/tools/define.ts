@@ -14,7 +14,7 @@ import {
 import { z } from 'zod';
 import type { SampleRequest, ToolContext } from './context.js';
 import type { ToolResponse } from '../pipeline/response.js';
-import { notifier, withNotifier, type NotifySinks } from '../pipeline/notify.js';
+import { callNotifier, type NotifySinks } from '../pipeline/notify.js';
 import { AxError } from '../errors.js';
 import { closest } from '../query/text.js';
 
@@ -132,7 +132,7 @@ export function registerTool(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   def: ToolDefinition<any>,
   outputBase: z.ZodObject,
-  makeContext: (extra: ToolCallExtra) => ToolContext,
+  makeContext: (extra: ToolCallExtra) => Omit<ToolContext, 'call'>,
 ): void {
   // One open schema for every tool: the summary fields every result has; a tool's own
   // fields (def.output) ride along, and an error result carries only the common fields.
@@ -158,24 +158,20 @@ export function registerTool(
       annotations: { title: def.title, ...annotationsFor(def.kind) },
     },
     async (args: unknown, extra: ToolCallExtra) => {
-      const ctx = makeContext(extra);
-      return withNotifier(sinksOf(server, extra), async () => {
-        notifier().progress(`${def.name} started`);
-        let response: ToolResponse;
-        try {
-          rejectUnknownArguments(def.name, def.input, args);
-          response = await def.handle(args, ctx);
-        } catch (err) {
-          response = ctx.pipeline.errorResponse(def.name, err);
-        }
-        if (response.structured.error_code === 'not_responding') {
-          notifier().log(
-            'warning',
-            String(response.structured.error ?? 'an app is not responding'),
-          );
-        }
-        return toCallToolResult(response);
-      });
+      const call = { tool: def.name, notify: callNotifier(sinksOf(server, extra)) };
+      const ctx: ToolContext = { ...makeContext(extra), call };
+      call.notify.progress(`${def.name} started`);
+      let response: ToolResponse;
+      try {
+        rejectUnknownArguments(def.name, def.input, args);
+        response = await def.handle(args, ctx);
+      } catch (err) {
+        response = ctx.pipeline.errorResponse(def.name, err);
+      }
+      if (response.structured.error_code === 'not_responding') {
+        call.notify.log('warning', String(response.structured.error ?? 'an app is not responding'));
+      }
+      return toCallToolResult(response);
     },
   );
 }

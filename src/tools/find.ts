@@ -112,7 +112,7 @@ export const find = defineTool({
     tried: z.array(z.string()),
     suggestions: z.array(z.string()).optional(),
   }),
-  async handle(args, { pipeline }) {
+  async handle(args, { pipeline, call }) {
     if (
       args.query === undefined &&
       args.filter === undefined &&
@@ -181,7 +181,7 @@ export const find = defineTool({
     };
     const run = (view: SnapshotView): ReturnType<typeof findMatches> =>
       (matched ??= findMatches(view.snapshot, query, optionsOf(view)));
-    return pipeline.observe('ax_find', {
+    return pipeline.observe(call, {
       reuse: true,
       app: args.app,
       detail: args.detail,
@@ -282,8 +282,8 @@ export const getAttributes = defineTool({
     element_ref: z.string(),
     attributes: z.record(z.string(), z.unknown()),
   }),
-  async handle(args, { pipeline }) {
-    return pipeline.observe('ax_get_attributes', {
+  async handle(args, { pipeline, call }) {
+    return pipeline.observe(call, {
       reuse: true,
       app: args.app,
       target: elementTargetOf(args),
@@ -350,8 +350,8 @@ export const getValue = defineTool({
     element_ref: z.string().optional(),
     secure: z.boolean().optional(),
   }),
-  async handle(args, { pipeline }) {
-    return pipeline.observe('ax_get_value', {
+  async handle(args, { pipeline, call }) {
+    return pipeline.observe(call, {
       reuse: true,
       app: args.app,
       target: elementTargetOf(args),
@@ -392,15 +392,16 @@ export const waitIdle = defineTool({
     detail: detailArg,
   }),
   output: z.object({ idle: z.boolean(), waited_ms: z.number(), events: z.number() }),
-  async handle(args, { pipeline, signal }) {
+  async handle(args, { pipeline, call, signal }) {
     const app = await pipeline.resolveApp(args.app);
     const waited = await pipeline.waitIdle(
       app.pid,
+      call,
       args.quiet_ms ?? 200,
       args.timeout_ms ?? 5000,
       signal,
     );
-    return pipeline.observe('ax_wait_idle', {
+    return pipeline.observe(call, {
       app: app.pid,
       detail: args.detail,
       inspect: async () => ({ idle: waited.idle, waited_ms: waited.ms, events: waited.events }),
@@ -437,7 +438,7 @@ export const waitFor = defineTool({
     element_ref: z.string().optional(),
     count: z.number(),
   }),
-  async handle(args, { pipeline, signal }) {
+  async handle(args, { pipeline, call, signal }) {
     let query;
     try {
       query = parseQuery(args.query, args.strategy ?? 'auto');
@@ -452,12 +453,12 @@ export const waitFor = defineTool({
       findMatches(view.snapshot, query, { visible: view.visible, includeHidden: !visibleOnly });
     const waited = await pipeline.waitUntil(
       app.pid,
-      'ax_wait_for',
+      call,
       (view) => count(view).total > 0 === (want === 'appear'),
       args.timeout_ms ?? 5000,
       signal,
     );
-    return pipeline.observe('ax_wait_for', {
+    return pipeline.observe(call, {
       reuse: true,
       app: app.pid,
       detail: args.detail,

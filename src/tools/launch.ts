@@ -18,7 +18,7 @@ export const launchAppTool = defineTool({
       .describe('argv or line split like sh.'),
     desktop: z.string().optional().describe('Desktop file id/name.'),
   }),
-  async handle(args, { pipeline, signal }) {
+  async handle(args, { pipeline, signal, call }) {
     if (args.desktop !== undefined && args.desktop.trim() === '') {
       throw new AxError('bad_argument', 'desktop is empty', 'Pass an app name, e.g. "galculator"');
     }
@@ -31,6 +31,7 @@ export const launchAppTool = defineTool({
     }
     pipeline.policy.admitLaunch(isRunning);
     const response = await launchApp(pipeline, {
+      ...call,
       request:
         args.command !== undefined
           ? { command: commandArgv(args.command) }
@@ -77,9 +78,9 @@ export const quitAppTool = defineTool({
     app: appArg.describe('Name, pid, title or alias.'),
     force: z.boolean().optional().describe('SIGTERM it if still running after 5 s.'),
   }),
-  async handle(args, { pipeline, signal }) {
+  async handle(args, { pipeline, call, signal }) {
     const opts = { force: args.force ?? false, waitMs: QUIT_WAIT_MS, signal };
-    return pipeline.act('ax_quit_app', {
+    return pipeline.act(call, {
       app: args.app,
       perform: (scene) => deliverQuit(scene, opts),
       extra: () => ({ exited: false }),

@@ -26,8 +26,8 @@ export const getTree = defineTool({
       .describe('Keep elements the app reports as not showing (default false).'),
     detail: detailArg,
   }),
-  async handle(args, { pipeline }) {
-    return pipeline.observe('ax_get_tree', {
+  async handle(args, { pipeline, call }) {
+    return pipeline.observe(call, {
       app: args.app,
       root: targetOf({ ref: args.root, query: args.root_query }, { what: 'root or root_query' }),
       limits: args.max_depth !== undefined ? { maxDepth: args.max_depth } : undefined,
@@ -62,10 +62,10 @@ export const screenshot = defineTool({
       .describe('Also return the PNG inline (costs context; default false).'),
     detail: detailArg,
   }),
-  async handle(args, { pipeline }) {
+  async handle(args, { pipeline, call }) {
     const desktop = await pipeline.desktop();
     const screen = await desktop.screenSize();
-    return pipeline.observe('ax_screenshot', {
+    return pipeline.observe(call, {
       reuse: true,
       app: args.app,
       capture: args.full_screen
@@ -114,8 +114,8 @@ export const listWindows = defineTool({
       }),
     ),
   }),
-  async handle(args, { pipeline }) {
-    return pipeline.observe('ax_list_windows', {
+  async handle(args, { pipeline, call }) {
+    return pipeline.observe(call, {
       reuse: true,
       app: args.app,
       detail: args.detail,

@@ -25,7 +25,7 @@ export const runScript = defineTool({
       .describe('The script.'),
     language: z.enum(['applescript', 'jxa']).describe('Its language.'),
   }),
-  async handle(args, { pipeline }) {
+  async handle(args, { pipeline, call }) {
     const desktop = await pipeline.desktop();
     const support = desktop.scripting;
     if (!support?.languages.includes(args.language) || !desktop.runScript) {
@@ -42,7 +42,7 @@ export const runScript = defineTool({
     }
     const output = await desktop.runScript(args.language, args.script);
     const lines = output.split('\n');
-    return pipeline.report('ax_run_script', {
+    return pipeline.report(call, {
       did: `Ran a ${args.language} script (${lines.length} output lines)`,
       listing: { title: 'script output', lines },
     });

@@ -34,7 +34,7 @@ export const sessionInfo = defineTool({
     /** Actions remembered for ax_undo and workflow rollback (reversible or not). */
     undo_entries: z.number(),
   }),
-  async handle(_args, { pipeline, session }) {
+  async handle(_args, { pipeline, call, session }) {
     const counts = session.counters();
     const uptimeS = Math.round((Date.now() - session.startedAt.getTime()) / 1000);
     const apps = [...session.appsSeen()].map(([pid, name]) => ({
@@ -59,7 +59,7 @@ export const sessionInfo = defineTool({
     if (apps.length > SHOWN_APPS) named.push(`+${apps.length - SHOWN_APPS} more`);
     // The one summary line is capped at 200 chars: the counters and apps first; the
     // settings, recent files and the log's path are in structuredContent.
-    return pipeline.report('ax_session_info', {
+    return pipeline.report(call, {
       did: [
         `Up ${formatUptime(uptimeS)}, ${counts.calls} calls before this (${counts.errors} errors, ${counts.summary_bytes} summary bytes)`,
         `mode ${settings.mode}`,
@@ -91,17 +91,17 @@ export const clipboardRead = defineTool({
     length: z.number(),
     masked: z.string().optional(),
   }),
-  async handle(_args, { pipeline, session, clipboard }) {
+  async handle(_args, { pipeline, call, session, clipboard }) {
     const text = await (await clipboard()).read();
     const length = [...text].length;
     const secret = session.clipboardSecret(text);
     if (secret !== undefined) {
-      return pipeline.report('ax_clipboard_read', {
+      return pipeline.report(call, {
         did: `The clipboard holds ${length} chars, masked: ${secret}`,
         extra: { length, masked: secret },
       });
     }
-    return pipeline.report('ax_clipboard_read', {
+    return pipeline.report(call, {
       did:
         length === 0
           ? 'The clipboard holds no text'
@@ -118,7 +118,7 @@ export const clipboardWrite = defineTool({
   kind: 'idempotent-action',
   input: z.object({ text: z.string().describe('Text to put there.') }),
   output: z.object({ length: z.number() }),
-  async handle(args, { pipeline, session, clipboard }) {
+  async handle(args, { pipeline, call, session, clipboard }) {
     if (args.text.length > MAX_WRITE_CHARS) {
       throw new AxError(
         'bad_argument',
@@ -129,7 +129,7 @@ export const clipboardWrite = defineTool({
     await (await clipboard()).write(args.text);
     session.clipboardWritten();
     const length = [...args.text].length;
-    return pipeline.report('ax_clipboard_write', {
+    return pipeline.report(call, {
       did: `Put ${length} chars on the clipboard`,
       extra: { length },
     });

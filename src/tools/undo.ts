@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { deliverSetValue } from '../actions/index.js';
 import { AxError, PlatformError } from '../errors.js';
+import type { ToolCall } from '../pipeline/notify.js';
 import type { ActContext, Pipeline } from '../pipeline/pipeline.js';
 import type { Detail } from '../pipeline/publish.js';
 import type { ToolResponse } from '../pipeline/response.js';
@@ -23,7 +24,7 @@ export const undo = defineTool({
   kind: 'action',
   input: z.object({}),
   output: z.object({ undone: z.object({ tool: z.string(), did: z.string() }) }),
-  async handle(_args, { pipeline }) {
+  async handle(_args, { pipeline, call }) {
     const entry = pipeline.journal.last();
     if (!entry) {
       throw new AxError(
@@ -32,13 +33,14 @@ export const undo = defineTool({
         'Undo takes back ax_set_value, ax_type and toggles of this session',
       );
     }
-    return undoEntry(pipeline, entry);
+    return undoEntry(pipeline, call, entry);
   },
 });
 
 /** Reverses one journal entry (the last one, or a workflow's step on rollback). */
 export async function undoEntry(
   pipeline: Pipeline,
+  call: ToolCall,
   entry: JournalEntry,
   detail?: Detail,
 ): Promise<ToolResponse> {
@@ -52,7 +54,7 @@ export async function undoEntry(
     );
   }
   try {
-    const response = await pipeline.act('ax_undo', {
+    const response = await pipeline.act(call, {
       target: { kind: 'ref', ref: reversal.ref },
       detail,
       journal: false,

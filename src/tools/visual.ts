@@ -54,7 +54,7 @@ export const visualDiff = defineTool({
     regions_more: z.number(),
     diff_png: z.string(),
   }),
-  async handle(args, { pipeline }) {
+  async handle(args, { pipeline, call }) {
     const dir = artifactDirOf(pipeline.config.outDir);
     const before = await resolvePair(dir, args.before, 'before');
     const beforePng = await readFile(before.png);
@@ -67,10 +67,10 @@ export const visualDiff = defineTool({
       const cmp = await compareOrExplain(beforePng, afterPng, afterTree, undefined);
       const diffPath = path.join(path.dirname(after.png), `${after.base}.diff.png`);
       await writeBeside(diffPath, cmp.diffPng);
-      return pipeline.report('ax_visual_diff', diffResult(before, after.base, cmp, diffPath));
+      return pipeline.report(call, diffResult(before, after.base, cmp, diffPath));
     }
     const pid = pidOf(await readFile(before.txt, 'utf8'), before);
-    return pipeline.observe('ax_visual_diff', {
+    return pipeline.observe(call, {
       app: pid,
       describe: ({ view }) => `Looked at ${view.snapshot.app} again to compare`,
       written: orError(async ({ view }, pair) => {
@@ -210,12 +210,12 @@ export const findVisual = defineTool({
     match: z.object({ ref: z.string(), mark: z.number() }).optional(),
   }),
   async handle(args, ctx) {
-    const { pipeline } = ctx;
+    const { pipeline, call } = ctx;
     const inline = pipeline.config.screenshots === 'inline';
     const asking = ctx.sample !== undefined && args.prompt !== undefined && !ctx.signal.aborted;
     let marked: { png: Buffer; path: string } | undefined;
     let first: { seen: Observed; out: MarkedPair } | undefined;
-    const response = await pipeline.observe('ax_find_visual', {
+    const response = await pipeline.observe(call, {
       app: args.app,
       describe: ({ view }) => `Marked the visible elements of ${view.snapshot.app}`,
       written: orError(async (seen, pair) => {
@@ -234,7 +234,7 @@ export const findVisual = defineTool({
     const chosenRef =
       answer.kind === 'chosen' ? first.out.marks[answer.n - 1].element.ref : undefined;
     let remarked: { png: Buffer; path: string } | undefined;
-    const final = await pipeline.observe('ax_find_visual', {
+    const final = await pipeline.observe(call, {
       app: first.seen.view.snapshot.pid,
       // The first read's summary was never shown: list the visible elements again.
       detail: 'full',

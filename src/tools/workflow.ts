@@ -9,9 +9,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { AxError, describeError } from '../errors.js';
-import type { Pipeline } from '../pipeline/pipeline.js';
 import type { ToolResponse } from '../pipeline/response.js';
-import { notifier } from '../pipeline/notify.js';
 import { click, clickAt, drag, keyPress, scroll, setValue, type } from './act.js';
 import { assertTool } from './assert.js';
 import type { ToolContext } from './context.js';
@@ -107,7 +105,7 @@ async function runWorkflow(
   let failed: StepOutcome | undefined;
   for (const step of plan) {
     if (ctx.signal.aborted) break;
-    notifier().progress(`step ${step.n}/${plan.length}: ${step.id} ${step.def.name}`);
+    ctx.call.notify.progress(`step ${step.n}/${plan.length}: ${step.id} ${step.def.name}`);
     const before = pipeline.journal.mark;
     const { outcome, response } = await runStep(step, results, ctx);
     windows.push([before, pipeline.journal.mark]);
@@ -119,8 +117,8 @@ async function runWorkflow(
       break;
     }
   }
-  const rolled = failed && rollback ? await rollBack(pipeline, windows) : undefined;
-  return report(pipeline, plan.length, outcomes, texts, failed, rolled, ctx.signal.aborted);
+  const rolled = failed && rollback ? await rollBack(ctx, windows) : undefined;
+  return report(ctx, plan.length, outcomes, texts, failed, rolled, ctx.signal.aborted);
 }
 
 /** One step through its own handler, bounded by its timeout and the call's cancellation. */
@@ -138,7 +136,9 @@ async function runStep(
     if (!parsed.success) {
       throw argumentError(`step ${step.n} (${step.id}, ${step.def.name})`, parsed.error);
     }
-    const run = step.def.handle(parsed.data, { ...ctx, signal });
+    // The step is its tool's own call, telling this workflow's client.
+    const call = { tool: step.def.name, notify: ctx.call.notify };
+    const run = step.def.handle(parsed.data, { ...ctx, signal, call });
     response = await Promise.race([run, aborted(signal)]);
   } catch (err) {
     if (signal.aborted && !ctx.signal.aborted) {
@@ -196,7 +196,7 @@ interface RolledBack {
 
 /** Takes back what the journal recorded during the steps, newest first. */
 async function rollBack(
-  pipeline: Pipeline,
+  { pipeline, call }: ToolContext,
   windows: ReadonlyArray<[number, number]>,
 ): Promise<RolledBack> {
   const rolled: RolledBack = { undone: [], notUndone: [], texts: [] };
@@ -209,9 +209,9 @@ async function rollBack(
       rolled.notUndone.push({ tool: entry.tool, reason: entry.reversal.reason });
       continue;
     }
-    notifier().progress(`rollback: undoing ${entry.tool}`);
+    call.notify.progress(`rollback: undoing ${entry.tool}`);
     try {
-      const response = await undoEntry(pipeline, entry);
+      const response = await undoEntry(pipeline, { tool: 'ax_undo', notify: call.notify }, entry);
       const file = response.structured.file;
       rolled.texts.push(response.text.split('\n'));
       if (response.isError) {
@@ -230,7 +230,7 @@ async function rollBack(
 }
 
 function report(
-  pipeline: Pipeline,
+  { pipeline, call }: ToolContext,
   total: number,
   outcomes: StepOutcome[],
   texts: string[][],
@@ -270,7 +270,7 @@ function report(
       ? ['## rollback', ...rollbackLines, ...rolled.texts.flatMap((t) => t.map((l) => `  ${l}`))]
       : []),
   ];
-  return pipeline.report('ax_workflow', {
+  return pipeline.report(call, {
     did: parts.join('; '),
     error: failed ? `${failed.id} (${failed.tool}): ${failed.error}` : undefined,
     listing: { title: `${outcomes.length} of ${total} steps`, lines: listing },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG } from '../../src/config.js';
 import { AppDirectory } from '../../src/pipeline/apps.js';
+import { quietCall } from '../../src/pipeline/notify.js';
 import { Pipeline } from '../../src/pipeline/pipeline.js';
 import { app, axRejection, dataDesktop, win } from './helpers/pipeline-fixtures.js';
 
@@ -404,7 +405,7 @@ describe('Pipeline: a known pid still passes the policy', () => {
     const config = { ...DEFAULT_CONFIG, policy: { ...DEFAULT_CONFIG.policy, denyApps: ['gedit'] } };
     const pipeline = new Pipeline(async () => d, config);
     const refused = await axRejection(
-      pipeline.observe('ax_get_tree', { app: 101, describe: () => 'read' }),
+      pipeline.observe(quietCall('ax_get_tree'), { app: 101, describe: () => 'read' }),
       'blocked',
     );
     expect(refused.message).toMatch(/gedit \(pid 101\) is blocked/);

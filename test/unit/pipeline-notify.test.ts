@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callNotifier, noteWalk, notifier, withNotifier } from '../../src/pipeline/notify.js';
+import { callNotifier, noteWalk, quietCall } from '../../src/pipeline/notify.js';
 
 function sinks(withProgress = true) {
   const logs: Array<[string, string]> = [];
@@ -64,24 +64,21 @@ describe('callNotifier', () => {
 describe('noteWalk', () => {
   const walk = { app: 'form.py', pid: 7, elements: [], elapsedMs: 10 };
 
-  it('warns about a truncated walk in the call it runs in, and is silent outside one', async () => {
+  it('warns about a truncated walk to the call it is given; a quiet call takes it silently', () => {
     const s = sinks();
-    await withNotifier(s.sinks, async () => {
-      noteWalk({ ...walk, truncated: 'max elements 6' });
-    });
+    noteWalk({ ...walk, truncated: 'max elements 6' }, callNotifier(s.sinks));
     expect(s.logs).toEqual([
       ['warning', 'the walk of form.py (pid 7) was cut short: max elements 6'],
     ]);
     expect(s.progress.map(([, , m]) => m)).toEqual(['walked form.py (pid 7): 0 elements']);
-    expect(() => notifier().log('warning', 'x')).not.toThrow();
+    expect(() => noteWalk({ ...walk, truncated: 'x' }, quietCall('ax_find').notify)).not.toThrow();
   });
 
-  it('warns about a slow walk, and not about a quick whole one', async () => {
+  it('warns about a slow walk, and not about a quick whole one', () => {
     const s = sinks();
-    await withNotifier(s.sinks, async () => {
-      noteWalk({ ...walk, truncated: null });
-      noteWalk({ ...walk, truncated: null, elapsedMs: 2500 });
-    });
+    const n = callNotifier(s.sinks);
+    noteWalk({ ...walk, truncated: null }, n);
+    noteWalk({ ...walk, truncated: null, elapsedMs: 2500 }, n);
     expect(s.logs.map(([level, m]) => `${level} ${m}`)).toEqual([
       'warning form.py (pid 7) is slow: walking its 0 elements took 2500 ms',
     ]);
