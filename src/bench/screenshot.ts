@@ -33,8 +33,10 @@ export async function screenshotSection(ctx: BenchContext): Promise<void> {
     if (!x11.usesFramebuffer)
       out(`(framebuffer path unavailable: ${x11.framebufferProblem ?? 'no XVFB_FB'})\n`);
     out(
-      `${RUNS} runs after ${WARMUP} warm-ups each. Capture = RGB pixels of the region; encode = sharp PNG ` +
-        'level 6 of one captured frame; "capture + encode" is what a tool call pays on the default path. ' +
+      `${RUNS} runs after ${WARMUP} warm-ups each. Capture = RGB pixels of the region; encode = encodePng ` +
+        "(bands of rows at level 3) of one captured frame, whole, as on an app's first call (a later call " +
+        'deflates only the bands that changed: section 10); "capture + encode" is what a first call pays on ' +
+        'the default path. ' +
         '"x faster" = the XGetImage median / this row\'s median (for encode rows: vs XGetImage capture + encode).',
     );
     out();

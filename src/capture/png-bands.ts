@@ -9,6 +9,7 @@
  * sharp writes by default); the zlib stream is one stream over all bands, its checksum
  * combined from the bands' own.
  */
+import os from 'node:os';
 import zlib from 'node:zlib';
 
 /**
@@ -78,11 +79,18 @@ export class BandedPng {
       else changed.push(i);
     }
     if (like && changed.length === 0) return like.png;
-    // One band after the other: zlib jobs run at once cost 5x the CPU (each its own
-    // deflate state, all on the thread pool together), measured on 47 bands.
-    for (const i of changed) {
-      bands[i] = await deflateBand(rowsOf(data, i), rowBytes, level);
-    }
+    // A few bands at a time, one per lane: all at once cost 5x the CPU (47 deflate states
+    // on the thread pool together); one at a time, a whole widget-factory frame took 11.9
+    // ms against 9.0 with 2 lanes and 6.5 with 4 (sharp's one run: 6.6), at the same CPU.
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(LANES, changed.length) }, async () => {
+        while (next < changed.length) {
+          const i = changed[next++];
+          bands[i] = await deflateBand(rowsOf(data, i), rowBytes, level);
+        }
+      }),
+    );
     const png = assemble(width, height, channels, bands);
     this.last = {
       width,
@@ -114,6 +122,9 @@ async function deflateBand(rows: Buffer, rowBytes: number, level: number): Promi
   );
   return { chunk: chunk('IDAT', deflated), adler, length: filtered.length };
 }
+
+/** Bands deflated at once: one per CPU, at most the thread pool's 4 threads. */
+const LANES = Math.max(1, Math.min(4, os.availableParallelism()));
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** zlib header: deflate, 32 KiB window, no dictionary (0x7801 is a multiple of 31). */
