@@ -11,6 +11,7 @@
  */
 import os from 'node:os';
 import zlib from 'node:zlib';
+import type { RawImage } from '../platform/desktop.js';
 
 /**
  * Rows per band: 32 rows of a 1366 px RGB frame are 128 KiB, four times deflate's window.
@@ -24,14 +25,6 @@ interface Band {
   chunk: Buffer;
   adler: number;
   length: number;
-}
-
-/** Raw pixels, 8 bits per channel. */
-export interface PngPixels {
-  width: number;
-  height: number;
-  channels: 3 | 4;
-  data: Buffer;
 }
 
 interface Frame {
@@ -52,10 +45,10 @@ export class BandedPng {
 
   /**
    * The PNG of `image` at zlib `level`. The same pixels as last time give the same
-   * Buffer. `pixels` is kept for the next comparison as it is when `keep` (no one writes
-   * it again), else as a copy.
+   * Buffer. `image.data` is kept for the next comparison as it is when `keep` (no one
+   * writes it again), else as a copy.
    */
-  async encode(image: PngPixels, level: number, keep = false): Promise<Buffer> {
+  async encode(image: RawImage, level: number, keep = false): Promise<Buffer> {
     const { width, height, channels, data } = image;
     if (width < 1 || height < 1) {
       throw new RangeError(`cannot encode an empty image (${width}x${height}) as PNG`);

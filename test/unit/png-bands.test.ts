@@ -1,10 +1,11 @@
 import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { adler32, adler32Combine, BandedPng, type PngPixels } from '../../src/capture/png-bands.js';
+import { adler32, adler32Combine, BandedPng } from '../../src/capture/png-bands.js';
+import type { RawImage } from '../../src/platform/desktop.js';
 
 /** A UI-like frame: flat panels, a few lines of "text", deterministic per seed. */
-function frame(width: number, height: number, channels: 3 | 4, seed = 1): PngPixels {
+function frame(width: number, height: number, channels: 3 | 4, seed = 1): RawImage {
   const data = Buffer.alloc(width * height * channels);
   let s = seed >>> 0;
   for (let y = 0; y < height; y++) {
@@ -23,7 +24,7 @@ function frame(width: number, height: number, channels: 3 | 4, seed = 1): PngPix
 }
 
 /** The same frame with the pixels of rows y0..y1 (and columns x0..x1) changed. */
-function withChange(img: PngPixels, x0: number, y0: number, x1: number, y1: number): PngPixels {
+function withChange(img: RawImage, x0: number, y0: number, x1: number, y1: number): RawImage {
   const data = Buffer.from(img.data);
   for (let y = y0; y < y1; y++) {
     for (let x = x0; x < x1; x++) data[(y * img.width + x) * img.channels] ^= 0x5a;
