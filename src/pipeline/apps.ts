@@ -38,12 +38,13 @@ export class AppDirectory {
    * registered name, for the policy) with no call to it: an observation or action reads
    * the app right after anyway. Undefined for anything else (resolve it then).
    */
-  known(
+  async known(
     desktop: Desktop,
     app: string | number | undefined,
-  ): { pid: number; name: string } | undefined {
+  ): Promise<{ pid: number; name: string } | undefined> {
     const pid = pidArgument(app);
-    return pid === undefined ? undefined : (desktop.knownApp?.(pid) ?? undefined);
+    if (pid === undefined || !desktop.knownApp) return undefined;
+    return (await desktop.knownApp(pid)) ?? undefined;
   }
 
   private async find(desktop: Desktop, app: string | number | undefined): Promise<ResolvedApp> {

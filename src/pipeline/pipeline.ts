@@ -200,7 +200,7 @@ export class Pipeline {
       this.policy.checkApp(this.appOf(origin.pid));
       return origin.pid;
     }
-    const known = this.apps.known(await this.desktop(), app);
+    const known = await this.apps.known(await this.desktop(), app);
     if (!known) return (await this.resolveApp(app)).pid;
     this.policy.checkApp(known);
     return known.pid;

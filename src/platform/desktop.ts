@@ -153,10 +153,10 @@ export interface Desktop {
   appByPid?(pid: number): Promise<AppInfo | null>;
   /**
    * An app this backend already talks to, by pid, with the name it registered: nothing is
-   * asked of it. Null when it is not known, has exited, or lately left calls unanswered
-   * (ask appByPid or listApps then).
+   * asked of the app itself. Null when it is not known, has exited, or lately left calls
+   * unanswered (ask appByPid or listApps then).
    */
-  knownApp?(pid: number): { pid: number; name: string } | null;
+  knownApp?(pid: number): Promise<{ pid: number; name: string } | null>;
   /** The process owning the active window, or null when nothing is active. */
   frontmost(): Promise<Frontmost | null>;
   /** Top-level windows of all apps (or one app), front to back where known. */

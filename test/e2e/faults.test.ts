@@ -172,6 +172,25 @@ describe('an app killed while a call waits on it', () => {
   });
 });
 
+describe('an app walked before and gone since', () => {
+  it('named by its old pid: looked up again and not found, with the apps that run', async () => {
+    const app = await session.launchFixture('toggles.py');
+    expect((await session.call('ax_get_tree', { app: app.pid })).isError).toBe(false);
+    signal(app.pid, 'SIGKILL');
+    await app.exited;
+    // Until the registry has dropped it (a moment after the exit).
+    for (let i = 0; i < 50; i++) {
+      if (listLine(await session.call('ax_list_apps', {}), app.pid) === undefined) break;
+      await sleep(100);
+    }
+    const r = await session.call('ax_get_tree', { app: app.pid });
+    expect(r.isError).toBe(true);
+    // The lookup's answer, not a walk of the connection the app had: its name went with it.
+    expect(r.structured.error_code).toBe('app_not_found');
+    expect(r.fields.error).toMatch(new RegExp(`no accessible app has pid ${app.pid}`));
+  });
+});
+
 describe('the artifact dir', () => {
   it('removed while running: the next call recreates it privately', async () => {
     const app = await session.launchFixture('toggles.py');

@@ -366,37 +366,37 @@ describe('AppDirectory.known: a pid the backend already talks to', () => {
   function knowing(byPid: (pid: number) => { pid: number; name: string } | null) {
     const d = desktop();
     const asked: number[] = [];
-    d.knownApp = (pid: number) => {
+    d.knownApp = async (pid: number) => {
       asked.push(pid);
       return byPid(pid);
     };
     return { d, asked };
   }
 
-  it('takes a pid argument at its word, with the name the backend holds', () => {
+  it('takes a pid argument at its word, with the name the backend holds', async () => {
     const { d, asked } = knowing((pid) => (pid === 304 ? { pid, name: 'gnome-calculator' } : null));
     const dir = new AppDirectory();
-    expect(dir.known(d, 304)).toEqual({ pid: 304, name: 'gnome-calculator' });
-    expect(dir.known(d, ' 304 ')).toEqual({ pid: 304, name: 'gnome-calculator' });
+    expect(await dir.known(d, 304)).toEqual({ pid: 304, name: 'gnome-calculator' });
+    expect(await dir.known(d, ' 304 ')).toEqual({ pid: 304, name: 'gnome-calculator' });
     expect(asked).toEqual([304, 304]);
     expect(d.calls).toEqual([]); // nothing listed, nothing read
   });
 
-  it('knows nothing of names, of pids the backend does not hold, or without the backend call', () => {
+  it('knows nothing of names, of pids the backend does not hold, or without the backend call', async () => {
     const { d, asked } = knowing(() => null);
     const dir = new AppDirectory();
-    expect(dir.known(d, 202)).toBeUndefined();
-    expect(dir.known(d, 'gnome-calculator')).toBeUndefined();
-    expect(dir.known(d, undefined)).toBeUndefined();
+    expect(await dir.known(d, 202)).toBeUndefined();
+    expect(await dir.known(d, 'gnome-calculator')).toBeUndefined();
+    expect(await dir.known(d, undefined)).toBeUndefined();
     expect(asked).toEqual([202]);
-    expect(dir.known(desktop(), 304)).toBeUndefined(); // a backend without knownApp
+    expect(await dir.known(desktop(), 304)).toBeUndefined(); // a backend without knownApp
   });
 });
 
 describe('Pipeline: a known pid still passes the policy', () => {
   it('refuses a denied app named by a known pid before anything is read', async () => {
     const d = desktop();
-    d.knownApp = (pid: number) => (pid === 101 ? { pid, name: 'gedit' } : null);
+    d.knownApp = async (pid: number) => (pid === 101 ? { pid, name: 'gedit' } : null);
     let walked = 0;
     d.snapshot = () => {
       walked++;

@@ -232,10 +232,13 @@ export class LinuxDesktop implements Desktop {
     return atspi.appInfoFor(this.bus, known).catch(() => null);
   }
 
-  knownApp(pid: number): { pid: number; name: string } | null {
+  async knownApp(pid: number): Promise<{ pid: number; name: string } | null> {
     const known = this.appRefs.get(pid);
-    if (!known || this.bus.isClosed || this.bus.isSilent(known.bus) || !running(pid)) return null;
-    return { pid, name: known.name };
+    if (!known || this.bus.isClosed || this.bus.isSilent(known.bus)) return null;
+    // The bus daemon never gives a unique name out again: while the app's has an owner,
+    // the pid is still that app, not an exited one or a new process that got its pid.
+    const alive = await this.bus.nameHasOwner(known.bus).catch(() => false);
+    return alive ? { pid, name: known.name } : null;
   }
 
   async frontmost(): Promise<Frontmost | null> {
@@ -720,14 +723,4 @@ function appsChangeKind(type: string): AppsChange['kind'] {
   if (type.endsWith(':add')) return 'added';
   if (type.endsWith(':remove')) return 'removed';
   return 'unknown';
-}
-
-/** Whether a process of that pid exists (one of another user's counts). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
