@@ -1,6 +1,6 @@
 /**
  * Raw screen pixels → PNG, with secure fields redacted first, and a clipped crop.
- * Pure pixel work plus sharp's encoder: no files, no platform.
+ * Pure pixel work, our banded PNG encoder and sharp's decoder: no files, no platform.
  */
 import sharp from 'sharp';
 import { BandedPng } from './png-bands.js';

@@ -189,8 +189,11 @@ export class Publisher {
   readonly shown = new ShownMemory();
   /** Where the password fields on screen are, at each capture. */
   private readonly secureFields = new SecureFieldLocator();
-  /** The last screenshot by bands of rows: rows read again unchanged are not encoded again. */
-  private readonly lastPng = new BandedPng();
+  /**
+   * The last screenshot of each region shot lately, by bands of rows: rows read again
+   * unchanged are not encoded again, also when calls go back and forth between apps.
+   */
+  private readonly frames = new Map<string, BandedPng>();
   /** pid → the rect of its last screenshot of the default region, for shootEarly. */
   private readonly lastRegion = new Map<number, Rect>();
 
@@ -543,6 +546,18 @@ export class Publisher {
     return same && sameRedaction(image, origin, early.secure, walked.frames);
   }
 
+  /** The last frame shot of `rect`, most recent last; the oldest region beyond a few drops out. */
+  private framesOf(rect: Rect): BandedPng {
+    const key = `${rect.x},${rect.y},${rect.w},${rect.h}`;
+    const bands = this.frames.get(key) ?? new BandedPng();
+    this.frames.delete(key);
+    this.frames.set(key, bands);
+    if (this.frames.size > MAX_FRAMES) {
+      this.frames.delete(this.frames.keys().next().value as string);
+    }
+    return bands;
+  }
+
   /** Remembers an app's region, most recent last; apps that exited drop out after a while. */
   private noteRegion(pid: number, rect: Rect): void {
     this.lastRegion.delete(pid);
@@ -626,12 +641,13 @@ export class Publisher {
   ): Promise<{ png: Buffer; stale?: Redaction['stale'] }> {
     const image = await times.timeAsync('capture', () => desktop.capture(rect));
     const origin = { x: rect.x, y: rect.y };
+    const bands = this.framesOf(rect);
     const walked = [
       ...(walkedNow?.frames ?? []),
       ...views.filter((v) => v.snapshot.pid !== walkedNow?.pid).flatMap((v) => secureFrames(v)),
     ];
     const early = times.timeAsync('encode', () =>
-      encodePng(image, { origin, redact: walked, reuse: this.lastPng, fixedPixels: true }),
+      encodePng(image, { origin, redact: walked, reuse: bands, fixedPixels: true }),
     );
     early.catch(() => undefined);
     // After the pixels are read, never before: the order this redaction has always had.
@@ -646,7 +662,7 @@ export class Publisher {
       encodePng(image, {
         origin,
         redact: redaction.frames,
-        reuse: this.lastPng,
+        reuse: bands,
         fixedPixels: true,
       }),
     );
@@ -694,6 +710,12 @@ export interface Shot {
   /** The PNG as written. */
   png?: Buffer;
 }
+
+/**
+ * Regions whose last frame is kept for the next shot of them: the apps an agent goes
+ * between. Each keeps its pixels (3 MB for a 1366x741 window) and its PNG.
+ */
+const MAX_FRAMES = 4;
 
 /** Apps whose last screenshot region is remembered (for shootEarly). */
 const MAX_REGIONS = 256;
