@@ -92,7 +92,6 @@ export function createServer(
     async close() {
       await pipeline.close();
       await clipboardPromise?.then((c) => c.close()).catch(() => undefined);
-      await session.flushed();
       await server.close();
     },
   };

@@ -4,8 +4,7 @@
  * them. The audit log (`audit.jsonl`) is one view of the session recorder's records: the
  * mutating calls, with typed text and values never recorded, not even their length.
  */
-import { constants } from 'node:fs';
-import { lstat, open } from 'node:fs/promises';
+import { closeSync, constants, lstatSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 export interface AuditRecord {
@@ -96,42 +95,46 @@ export function isMasked(value: unknown): value is MaskedText {
 
 /**
  * A private JSON-lines file: each record one line, appended with O_APPEND in a single
- * write (a crash leaves whole lines), writes serialized, failures never thrown into a call.
+ * write (a crash leaves whole lines), failures never thrown into a call.
+ *
+ * Written synchronously: a line is a few hundred bytes to a local private dir, and a
+ * call's result waited for its session line; through the thread pool the checks, open,
+ * write and close were four hops back to a busy event loop on every call.
  */
 export class JsonLines {
-  private queue: Promise<void> = Promise.resolve();
-
   constructor(readonly file: string) {}
 
-  append(record: Record<string, unknown>): Promise<void> {
-    const line = JSON.stringify(record) + '\n';
-    this.queue = this.queue.then(() => this.write(line)).catch(() => undefined);
-    return this.queue;
+  /**
+   * Appends one record now. False when it could not be written: the dir is gone, or no
+   * longer a private dir of ours (never written through then), or the write failed.
+   */
+  append(record: Record<string, unknown>): boolean {
+    try {
+      this.write(JSON.stringify(record) + '\n');
+      return true;
+    } catch {
+      return false;
+    }
   }
 
-  /** Resolves once every line appended so far is written (or failed). */
-  flushed(): Promise<void> {
-    return this.queue;
-  }
-
-  private async write(line: string): Promise<void> {
+  private write(line: string): void {
     // The dir may have been swapped for a symlink while running: O_NOFOLLOW guards only
     // the file's own name, so check the dir itself is still a private dir of ours.
-    const dir = await lstat(path.dirname(this.file));
+    const dir = lstatSync(path.dirname(this.file));
     const mine = process.getuid === undefined || dir.uid === process.getuid();
     if (!dir.isDirectory() || !mine || (dir.mode & 0o077) !== 0) {
       throw new Error(`${path.dirname(this.file)} is no longer a private dir of ours`);
     }
     // 0600, and never through a symlink planted in its place.
-    const handle = await open(
+    const fd = openSync(
       this.file,
       constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
       0o600,
     );
     try {
-      await handle.write(line);
+      writeSync(fd, line);
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   }
 }
@@ -147,8 +150,8 @@ export class AuditLog {
     return new AuditLog(path.join(dir, 'audit.jsonl'));
   }
 
-  /** Appends one record; writes are serialized and never throw into the call. */
-  write(record: AuditRecord, at = new Date()): Promise<void> {
+  /** Appends one record now (false when it could not be); never throws into the call. */
+  write(record: AuditRecord, at = new Date()): boolean {
     return this.lines.append({ time: at.toISOString(), ...record, args: redactArgs(record.args) });
   }
 }

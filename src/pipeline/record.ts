@@ -376,16 +376,11 @@ export class SessionRecorder {
       if (this.recent.length > RECENT_PAIRS) this.recent.shift();
     }
     if (record.pid !== undefined && record.app !== undefined) this.apps.set(record.pid, record.app);
-    try {
-      // Every call: the dir may have been removed (made again, private) or swapped meanwhile.
-      await ensurePrivateDir(this.dir);
-    } catch {
-      // The call's own result says why the dir is refused; the line cannot be written.
-      return record;
-    }
     const kind = this.opts.kindOf?.(tool);
-    if (kind !== undefined && isMutating(kind)) {
-      void this.audit.write(
+    const audit = (): boolean =>
+      kind === undefined ||
+      !isMutating(kind) ||
+      this.audit.write(
         {
           tool,
           args,
@@ -397,8 +392,19 @@ export class SessionRecorder {
         },
         new Date(record.time),
       );
+    const line = record as unknown as Record<string, unknown>;
+    const logged = this.log.append(line);
+    const audited = audit();
+    if (logged && audited) return record;
+    // A write failed: the dir may have been removed (made again here, private) or swapped.
+    try {
+      await ensurePrivateDir(this.dir);
+    } catch {
+      // The call's own result says why the dir is refused; the line cannot be written.
+      return record;
     }
-    await this.log.append(record as unknown as Record<string, unknown>);
+    if (!logged) this.log.append(line);
+    if (!audited) audit();
     return record;
   }
 
@@ -450,11 +456,6 @@ export class SessionRecorder {
       this.hiddenTyped.push(t);
       if (this.hiddenTyped.length > MAX_HIDDEN_TYPED) this.hiddenTyped.shift();
     }
-  }
-
-  /** Resolves once every line recorded so far is written. */
-  flushed(): Promise<void> {
-    return this.log.flushed();
   }
 }
 

@@ -158,13 +158,13 @@ describe('AuditLog', () => {
 
   it('appends JSON lines, 0600', async () => {
     const log = AuditLog.in(dir);
-    await log.write({
+    log.write({
       tool: 'ax_type',
       args: { ref: 'e1', text: 'pw' },
       outcome: 'success',
       ms: 12,
     });
-    await log.write({
+    log.write({
       tool: 'ax_click',
       args: { query: 'OK' },
       outcome: 'error',
@@ -188,7 +188,7 @@ describe('AuditLog', () => {
     await writeFile(target, '');
     const log = AuditLog.in(dir);
     await symlink(target, log.file);
-    await log.write({ tool: 'ax_click', args: {}, outcome: 'success', ms: 1 });
+    expect(log.write({ tool: 'ax_click', args: {}, outcome: 'success', ms: 1 })).toBe(false);
     expect(await readFile(target, 'utf8')).toBe('');
   });
 });

@@ -114,7 +114,6 @@ describe('the summary in the session log', () => {
       await rec.record('ax_type', { ref: 'e12', text: TYPED }, typedResponse(TYPED), 20, {
         views: { last: () => undefined },
       });
-      await rec.flushed();
       const line = await readFile(rec.file, 'utf8');
       expect(JSON.parse(line).summary).toContain('text_changes:');
       expect(leaks(line)).toEqual([]);
@@ -136,7 +135,6 @@ describe('the summary in the session log', () => {
       const rec = new SessionRecorder(dir);
       await rec.record('ax_type', { ref: 'e5', text: TYPED }, typedResponse(TYPED), 20, pipeline);
       await rec.record('ax_get_value', { ref: 'e5' }, read, 5, pipeline);
-      await rec.flushed();
       const lines = (await readFile(rec.file, 'utf8')).trim().split('\n');
       expect(lines).toHaveLength(2);
       expect(JSON.parse(lines[1]).summary).toContain(TYPED_MASK);
@@ -151,7 +149,6 @@ describe('the summary in the session log', () => {
         pipeline,
       );
       await keeping.record('ax_get_value', { ref: 'e5' }, read, 5, pipeline);
-      await keeping.flushed();
       const kept = (await readFile(keeping.file, 'utf8')).trim().split('\n');
       expect(JSON.parse(kept[1]).summary).toBe(read.text);
     });

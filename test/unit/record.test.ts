@@ -2,7 +2,7 @@
  * The session recorder on data: masking, the record's shape, counters, the private log
  * file, secrets, and the replay's parsing and step comparison.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
 import { readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -243,6 +243,26 @@ describe('SessionRecorder', () => {
     const audit = (await readFile(path.join(dir, 'audit.jsonl'), 'utf8')).trim().split('\n');
     expect(audit).toHaveLength(2);
     expect(JSON.parse(audit[1]).args.text).toBe('(not recorded)');
+  });
+
+  it('makes the dir again when it was removed, and never writes through one swapped for a link', async () => {
+    const rec = new SessionRecorder(dir, { kindOf: () => 'action' });
+    await rec.record('ax_click', { query: '7' }, clickResponse, 10, noViews);
+    await rm(dir, { recursive: true, force: true });
+    await rec.record('ax_click', { query: '8' }, clickResponse, 10, noViews);
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    expect((await readFile(rec.file, 'utf8')).trim().split('\n')).toHaveLength(1);
+    expect((await readFile(path.join(dir, 'audit.jsonl'), 'utf8')).trim().split('\n')).toHaveLength(
+      1,
+    );
+
+    const elsewhere = path.join(path.dirname(dir), 'elsewhere');
+    mkdirSync(elsewhere, { mode: 0o700 });
+    await rm(dir, { recursive: true, force: true });
+    symlinkSync(elsewhere, dir);
+    await rec.record('ax_click', { query: '9' }, clickResponse, 10, noViews);
+    expect(readdirSync(elsewhere)).toEqual([]);
+    expect(rec.counters().calls).toBe(3);
   });
 
   it('writes no audit line for a read', async () => {
