@@ -18,7 +18,7 @@ import type { RawImage } from '../platform/desktop.js';
  * On a widget-factory frame, bands of 32 rows make the file 11% larger than one deflate
  * run (98 against 88 KiB); bands of 16, 16%.
  */
-export const BAND_ROWS = 32;
+const BAND_ROWS = 32;
 
 /** One band as written: its IDAT chunk, and the checksum and length of its filtered rows. */
 interface Band {

@@ -546,25 +546,15 @@ export class Publisher {
     return same && sameRedaction(image, origin, early.secure, walked.frames);
   }
 
-  /** The last frame shot of `rect`, most recent last; the oldest region beyond a few drops out. */
+  /** The last frame shot of `rect`; the oldest region beyond a few drops out. */
   private framesOf(rect: Rect): BandedPng {
     const key = `${rect.x},${rect.y},${rect.w},${rect.h}`;
-    const bands = this.frames.get(key) ?? new BandedPng();
-    this.frames.delete(key);
-    this.frames.set(key, bands);
-    if (this.frames.size > MAX_FRAMES) {
-      this.frames.delete(this.frames.keys().next().value as string);
-    }
-    return bands;
+    return keepRecent(this.frames, key, this.frames.get(key) ?? new BandedPng(), MAX_FRAMES);
   }
 
-  /** Remembers an app's region, most recent last; apps that exited drop out after a while. */
+  /** Remembers an app's region; apps that exited drop out after a while. */
   private noteRegion(pid: number, rect: Rect): void {
-    this.lastRegion.delete(pid);
-    this.lastRegion.set(pid, rect);
-    if (this.lastRegion.size > MAX_REGIONS) {
-      this.lastRegion.delete(this.lastRegion.keys().next().value as number);
-    }
+    keepRecent(this.lastRegion, pid, rect, MAX_REGIONS);
   }
 
   /** Where a screenshot is taken: the desktop and the screen rect, or why not. */
@@ -721,6 +711,14 @@ const MAX_FRAMES = 4;
 const MAX_REGIONS = 256;
 
 const SCREENSHOTS_OFF = 'screenshots are off (AXPAGE_SCREENSHOTS=off)';
+
+/** Sets `key` to `value` as the most recent entry of `map`; the oldest go past `max`. */
+function keepRecent<K, V>(map: Map<K, V>, key: K, value: V, max: number): V {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > max) map.delete(map.keys().next().value as K);
+  return value;
+}
 
 /** A stale-redaction warning rides on the summary's one line of what was done. */
 function withNote(did: string, note: string | undefined): string {

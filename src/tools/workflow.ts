@@ -15,7 +15,7 @@ import { assertTool } from './assert.js';
 import type { ToolContext } from './context.js';
 import { defineTool, type ToolDefinition } from './define.js';
 import { find, getAttributes, getValue, waitFor, waitIdle } from './find.js';
-import { undoEntry } from './undo.js';
+import { undo, undoEntry } from './undo.js';
 import { argumentError, interpolate, planWorkflow, type PlannedStep } from './workflow-plan.js';
 
 export const MAX_STEPS = 50;
@@ -211,7 +211,7 @@ async function rollBack(
     }
     call.notify.progress(`rollback: undoing ${entry.tool}`);
     try {
-      const response = await undoEntry(pipeline, { tool: 'ax_undo', notify: call.notify }, entry);
+      const response = await undoEntry(pipeline, { tool: undo.name, notify: call.notify }, entry);
       const file = response.structured.file;
       rolled.texts.push(response.text.split('\n'));
       if (response.isError) {

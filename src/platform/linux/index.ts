@@ -45,8 +45,6 @@ import type { X11Window } from './x11.js';
 
 /** Bound on the window manager fronting a window (a loaded machine takes hundreds of ms). */
 const ACTIVATE_TIMEOUT_MS = 1500;
-/** The bus daemon's own name, path and interface. */
-const DBUS = 'org.freedesktop.DBus';
 
 const MODIFIER_KEYSYMS: Record<KeyCombo['modifiers'][number], string> = {
   ctrl: 'Control_L',
@@ -239,12 +237,7 @@ export class LinuxDesktop implements Desktop {
     if (!known || this.bus.isClosed || this.bus.isSilent(known.bus)) return null;
     // The bus daemon never gives a unique name out again: while the app's has an owner,
     // the pid is still that app, not an exited one or a new process that got its pid.
-    // Asked over the lean connection: 0.3 ms, against 1 ms through dbus-next.
-    const call = await atspi.fastCall(this.bus);
-    const [alive] = await call(DBUS, '/org/freedesktop/DBus', DBUS, 'NameHasOwner', 's', [
-      known.bus,
-    ]).catch(() => [false]);
-    return alive === true ? { pid, name: known.name } : null;
+    return (await atspi.nameHasOwner(this.bus, known.bus)) ? { pid, name: known.name } : null;
   }
 
   async frontmost(): Promise<Frontmost | null> {

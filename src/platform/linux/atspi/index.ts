@@ -31,5 +31,5 @@ export { renewRegistrations, watchApp, watchRegistry, WATCHED_EVENTS } from './e
 export type { AtspiEvent } from './events.js';
 export { formatId, parseId } from './ids.js';
 export { TEXT_CAP } from './read.js';
-export { closeWires, fastCall } from './wire.js';
+export { closeWires, nameHasOwner } from './wire.js';
 export { flagsFor, hasState, stateBits, stateNames, STATE } from './states.js';

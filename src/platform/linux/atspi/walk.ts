@@ -68,7 +68,7 @@ import {
 import type { Children, SeenLayout, TreeViewLayout } from './shown-rows.js';
 import { hasState, STATE } from './states.js';
 import { toolkitName } from './toolkit.js';
-import { fastCall } from './wire.js';
+import { fastCall, nameHasOwner } from './wire.js';
 
 /**
  * Calls in flight at once, per walk. A 3,000-row table queues ~10,000 calls at once; with
@@ -852,7 +852,7 @@ async function stillThere(bus: AtspiBus, app: AppRef): Promise<boolean> {
     const st = app.pid > 0 ? procStat(app.pid) : undefined;
     if (st === null || st?.state === 'Z' || st?.state === 'X') return false;
     // The bus cannot tell: take it as gone.
-    if (!(await bus.nameHasOwner(app.bus).catch(() => false))) return false;
+    if (!(await nameHasOwner(bus, app.bus))) return false;
     await new Promise((r) => setTimeout(r, 50));
   }
   return true;

@@ -887,6 +887,23 @@ export async function fastCall(
   };
 }
 
+/** The bus daemon's own name and interface. */
+const DBUS = 'org.freedesktop.DBus';
+
+/**
+ * Whether a bus name has an owner, asked over the lean connection (0.3 ms, against ~1 ms
+ * through dbus-next); false when the bus cannot say.
+ */
+export async function nameHasOwner(bus: AtspiBus, name: string): Promise<boolean> {
+  try {
+    const call = await fastCall(bus);
+    const [has] = await call(DBUS, '/org/freedesktop/DBus', DBUS, 'NameHasOwner', 's', [name]);
+    return has === true;
+  } catch {
+    return false;
+  }
+}
+
 /** Closes the lean connections opened for `bus` (call when closing `bus` itself). */
 export async function closeWires(bus: AtspiBus): Promise<void> {
   const all: Array<Promise<WireConnection | null>> = [];
