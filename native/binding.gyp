@@ -21,7 +21,7 @@
             'src/xerrors.cc',
             'src/xwd.cc',
           ],
-          'libraries': ['-lX11', '-lXext', '-lXtst', '-lxcb'],
+          'libraries': ['-lX11', '-lXext', '-lXtst', '-lxcb', '-lxcb-shape'],
           'cflags_cc': ['-O3', '-Wall', '-Wextra', '-Wno-unused-parameter'],
         }],
       ],
