@@ -41,7 +41,7 @@ import { scanSecureFields } from './atspi/secure.js';
 import { descendants } from './proc.js';
 import * as launching from './launch.js';
 import { keysymOf, nativeAddonProblem, X11 } from './x11.js';
-import type { X11Window } from './x11.js';
+import type { WindowStack, X11Window } from './x11.js';
 
 /** Bound on the window manager fronting a window (a loaded machine takes hundreds of ms). */
 const ACTIVATE_TIMEOUT_MS = 1500;
@@ -334,8 +334,13 @@ export class LinuxDesktop implements Desktop {
    * thread, which meanwhile goes on with the walk.
    */
   private async windowsListed(): Promise<X11Window[] | undefined> {
+    return (await this.windowStack())?.windows;
+  }
+
+  /** The same listing, with whether its order says which windows hide which. */
+  private async windowStack(): Promise<WindowStack | undefined> {
     try {
-      return await this.display().listWindowsAsync();
+      return await this.display().windowStackAsync();
     } catch {
       return undefined;
     }
@@ -377,9 +382,18 @@ export class LinuxDesktop implements Desktop {
   }
 
   async capture(rect?: Rect): Promise<RawImage> {
+    // Listed before the pixels are read, and again by the password-field lookup after:
+    // a window hidden in both listings was hidden when the pixels were read.
+    const screenBefore = await this.windowStack();
     // Read on a worker thread: the walk a tool call starts meanwhile goes on.
     const img = await this.display().captureRegionAsync(rect);
-    return { width: img.width, height: img.height, channels: img.channels, data: img.data };
+    return {
+      width: img.width,
+      height: img.height,
+      channels: img.channels,
+      data: img.data,
+      screenBefore,
+    };
   }
 
   /** One element-level call on the live bus, its failure as a PlatformError. */
@@ -392,17 +406,20 @@ export class LinuxDesktop implements Desktop {
     region: Rect,
     timeoutMs: number,
     skip: readonly number[] = [],
+    captured?: RawImage,
   ): Promise<SecureFieldScan> {
     return scanSecureFields(
       await this.live(),
       region,
       timeoutMs,
       {
-        windows: () => this.windowsListed(),
+        windows: () => this.windowStack(),
         popupWindows: () => listPopupWindows(this.env),
         appRef: (pid) => this.appRef(pid),
       },
       skip,
+      // Set by this backend's capture, and only there.
+      captured?.screenBefore as WindowStack | undefined,
     );
   }
 
