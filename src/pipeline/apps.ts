@@ -48,7 +48,8 @@ export class AppDirectory {
   }
 
   private async find(desktop: Desktop, app: string | number | undefined): Promise<ResolvedApp> {
-    // A pid the backend already knows: that app alone (every other app read cost ~8 ms).
+    // A pid: that app alone, the others left unread (each read costs ~8 ms, a frozen app
+    // never seen before the whole call timeout).
     const pid = pidArgument(app);
     if (pid !== undefined) {
       const one = await desktop.appByPid?.(pid);

@@ -227,9 +227,11 @@ export class LinuxDesktop implements Desktop {
   }
 
   async appByPid(pid: number): Promise<AppInfo | null> {
-    const known = this.appRefs.get(pid);
-    if (!known || this.bus.isClosed) return null;
-    return atspi.appInfoFor(this.bus, known).catch(() => null);
+    // Not known yet: found by the pids the bus daemon gives, asking no other app (a listing
+    // would wait for every app never seen before, a frozen one for the whole call timeout).
+    const ref = this.appRefs.get(pid) ?? (await this.appRef(pid).catch(() => undefined));
+    if (!ref || this.bus.isClosed) return null;
+    return atspi.appInfoFor(this.bus, ref).catch(() => null);
   }
 
   async knownApp(pid: number): Promise<{ pid: number; name: string } | null> {
