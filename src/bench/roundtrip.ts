@@ -51,9 +51,17 @@ function load(): string {
     .join(' ');
 }
 
-/** ax_get_tree's handler on a pipeline in this process: the same code the server runs. */
+/**
+ * ax_get_tree's handler on a pipeline in this process: the same code the server runs. It
+ * walks with the bench's backend, which later tables walk with too: closing the pipeline
+ * must not close it.
+ */
 function inProcess(ctx: BenchContext, outDir: string): Pipeline {
-  return new Pipeline(async () => ctx.backend, { ...DEFAULT_CONFIG, outDir });
+  const shared = new Proxy(ctx.backend, {
+    get: (target, key, receiver) =>
+      key === 'close' ? async () => undefined : Reflect.get(target, key, receiver),
+  });
+  return new Pipeline(async () => shared, { ...DEFAULT_CONFIG, outDir });
 }
 
 async function roundTrips(
