@@ -21,7 +21,7 @@
             'src/xerrors.cc',
             'src/xwd.cc',
           ],
-          'libraries': ['-lX11', '-lXext', '-lXtst', '-lxcb', '-lxcb-shape'],
+          'libraries': ['-lX11', '-lXext', '-lXtst', '-lxcb'],
           'cflags_cc': ['-O3', '-Wall', '-Wextra', '-Wno-unused-parameter'],
         }],
       ],

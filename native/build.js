@@ -13,8 +13,7 @@ const path = require('node:path');
 
 const here = __dirname;
 const tag = '@axpage/native:';
-const APT =
-  'apt-get install -y g++ make python3 libx11-dev libxcb1-dev libxcb-shape0-dev libxext-dev libxtst-dev';
+const APT = 'apt-get install -y g++ make python3 libx11-dev libxcb1-dev libxext-dev libxtst-dev';
 
 if (process.platform !== 'linux') {
   console.log(
@@ -65,7 +64,6 @@ function diagnose() {
   if (!onPath('python3') && !onPath('python')) found.push('no python3 (node-gyp runs gyp with it)');
   if (!header('X11/Xlib.h')) found.push('X11/Xlib.h missing (libx11-dev)');
   if (!header('xcb/xcb.h')) found.push('xcb/xcb.h missing (libxcb1-dev)');
-  if (!header('xcb/shape.h')) found.push('xcb/shape.h missing (libxcb-shape0-dev)');
   if (!header('X11/extensions/XShm.h')) found.push('X11/extensions/XShm.h missing (libxext-dev)');
   if (!header('X11/extensions/XTest.h')) found.push('X11/extensions/XTest.h missing (libxtst-dev)');
   return found;

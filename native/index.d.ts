@@ -36,11 +36,6 @@ export interface NativeWindow {
   /** Viewable (mapped, and all ancestors mapped). */
   mapped: boolean;
   overrideRedirect: boolean;
-  /**
-   * The window has a SHAPE region (bounding or clip), or its shape could not be read: parts
-   * of its box may show the windows below.
-   */
-  shaped: boolean;
   /** WM_TRANSIENT_FOR, or null. */
   transientFor: number | null;
   /** _NET_WM_STATE_MODAL is set. */
@@ -54,19 +49,6 @@ export interface NativeWindow {
   /** WM_CLASS class and instance, or null. */
   wmClass: string | null;
   wmInstance: string | null;
-}
-
-/** The top-level windows, and what says whether the front ones hide the others. */
-export interface WindowStack {
-  /** As listWindows lists them. */
-  windows: NativeWindow[];
-  /**
-   * The list is in stacking order, front to back (_NET_CLIENT_LIST_STACKING, or the X
-   * tree without an EWMH window manager); false when only _NET_CLIENT_LIST said.
-   */
-  stacked: boolean;
-  /** A compositing manager runs (_NET_WM_CM_Sn is owned): a window may be translucent. */
-  composited: boolean;
 }
 
 export interface ActiveWindow {
@@ -151,8 +133,6 @@ export declare class Display {
    * of its own); rejects with the error listWindows would throw.
    */
   listWindowsAsync(): Promise<NativeWindow[]>;
-  /** listWindowsAsync with the order and compositing facts of the same flight. */
-  windowStackAsync(): Promise<WindowStack>;
   windowInfo(window: number): NativeWindow;
   /**
    * Asks the WM to activate the window (_NET_ACTIVE_WINDOW client message, source 2,

@@ -7,15 +7,12 @@
 #   - apps the e2e scenarios start from Debian packages: galculator (a GTK3 calculator whose
 #     keys are toggle buttons) and mousepad (a GTK3 text editor with a save dialog);
 #   - GTK4 apps for the GTK4 e2e and bench rows: gnome-calculator, gtk-4-examples;
-#   - x11-apps: xeyes, a shaped window (its box shows what lies below): the redaction tests put
-#     it over a password field;
 #   - xclip: ax_clipboard_read/_write run it; the tests read the clipboard with it from another
 #     process, as an independent oracle;
 #   - python3-pyatspi: the benchmark's baseline;
 #   - python3-pyqt5: the Qt 5 password-field fixture (test/fixtures/apps/qt_secret.py);
 #   - python3-pyqt6: the Qt 6 form fixture (test/fixtures/apps/qt6_form.py);
-#   - the native addon's build deps (g++, make, python3 for node-gyp, X11/XExt/XTest headers,
-#     XCB and its SHAPE extension: which windows are not rectangles).
+#   - the native addon's build deps (g++, make, python3 for node-gyp, X11/XExt/XTest headers).
 # xdotool is deliberately not here: axpage never runs it.
 #
 # Idempotent: when every package is already installed it checks dpkg and exits without touching
@@ -25,7 +22,7 @@ set -euo pipefail
 PACKAGES=(
   xvfb dbus dbus-x11 at-spi2-core libatk-adaptor gtk-3-examples zenity openbox x11-utils
   python3-gi gir1.2-gtk-3.0 gir1.2-atspi-2.0 python3-pyatspi
-  galculator mousepad xclip x11-apps
+  galculator mousepad xclip
   chromium
   gnome-calculator
   gtk-4-examples
@@ -34,7 +31,7 @@ PACKAGES=(
   python3-pyqt5
   python3-pyqt6
   firefox-esr
-  g++ make python3 libx11-dev libxcb1-dev libxcb-shape0-dev libxext-dev libxtst-dev
+  g++ make python3 libx11-dev libxcb1-dev libxext-dev libxtst-dev
 )
 
 die() {

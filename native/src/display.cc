@@ -36,7 +36,6 @@ Napi::Function XDisplay::Init(Napi::Env env) {
           InstanceMethod<&XDisplay::FocusWindow>("inputFocus"),
           InstanceMethod<&XDisplay::ListWindows>("listWindows"),
           InstanceMethod<&XDisplay::ListWindowsAsync>("listWindowsAsync"),
-          InstanceMethod<&XDisplay::WindowStackAsync>("windowStackAsync"),
           InstanceMethod<&XDisplay::WindowInfo>("windowInfo"),
           InstanceMethod<&XDisplay::ActivateWindow>("activateWindow"),
           InstanceMethod<&XDisplay::CloseWindow>("closeWindow"),

@@ -157,19 +157,14 @@ class XDisplay : public Napi::ObjectWrap<XDisplay> {
     bool ok = false;
     std::string error;
     bool ewmh = false;
-    ScreenOrder order;
     std::vector<WindowFacts> facts;
   };
   // On the JS thread, after a background listing: its windows (falling back to Xlib's
   // tree when no EWMH manager runs), or the error, settle `deferred`.
-  // `stack`: settled as windowStackAsync's object, else as the plain array.
-  void SettleListing(Napi::Env env, Napi::Promise::Deferred deferred, Listing& listing,
-                     bool stack);
+  void SettleListing(Napi::Env env, Napi::Promise::Deferred deferred, Listing& listing);
 
  private:
   Napi::Value ListWindowsAsync(const Napi::CallbackInfo& info);
-  Napi::Value WindowStackAsync(const Napi::CallbackInfo& info);
-  Napi::Value QueueListing(const Napi::CallbackInfo& info, bool stack);
   // The mapped top-level clients when no EWMH window manager lists them, front to back.
   std::vector<WindowFacts> ListUnmanaged(Call& c);
   // A listing's windows (Xlib's tree when no EWMH manager listed them), or its error.

@@ -103,7 +103,7 @@ bool WindowBatch::Open(std::string* error) {
 
 WindowPending WindowBatch::Ask(uint32_t w, uint32_t root, const WindowAtoms& atoms) {
   xcb_connection_t* c = conn_;
-  WindowPending p = {
+  return {
       xcb_get_window_attributes(c, w),
       xcb_get_geometry(c, w),
       xcb_translate_coordinates(c, w, root, 0, 0),
@@ -114,15 +114,7 @@ WindowPending WindowBatch::Ask(uint32_t w, uint32_t root, const WindowAtoms& ato
       AskProperty(c, w, atoms.wmState, XCB_ATOM_ATOM, kMaxListLongs),
       AskProperty(c, w, atoms.wmWindowType, XCB_ATOM_ATOM, kMaxListLongs),
       AskProperty(c, w, XCB_ATOM_WM_CLASS, XCB_ATOM_STRING, kMaxTextLongs),
-      false,
-      {},
   };
-  const xcb_query_extension_reply_t* shape = xcb_get_extension_data(c, &xcb_shape_id);
-  if (shape && shape->present) {
-    p.askedShape = true;
-    p.shape = xcb_shape_query_extents(c, w);
-  }
-  return p;
 }
 
 WindowFacts WindowBatch::Collect(const Pending& p, uint32_t window, std::string* failure) {
@@ -144,13 +136,6 @@ WindowFacts WindowBatch::Collect(const Pending& p, uint32_t window, std::string*
   for (int k = 0; k < kProps; k++) {
     err = nullptr;
     props[k] = r.Take(xcb_get_property_reply(c, cookies[k], &err), err);
-  }
-  if (p.askedShape) {
-    err = nullptr;
-    auto* shape = r.Take(xcb_shape_query_extents_reply(c, p.shape, &err), err);
-    // Either region may leave parts of the box to the windows below.
-    f.shaped = shape == nullptr || shape->bounding_shaped || shape->clip_shaped;
-    std::free(shape);
   }
   if (attrs && geom && origin) {
     f.mapped = attrs->map_state == XCB_MAP_STATE_VIEWABLE;
@@ -228,23 +213,16 @@ std::string WindowBatch::Gather(const std::vector<uint32_t>& windows, uint32_t r
 }
 
 bool WindowBatch::ListManaged(uint32_t root, const WindowAtoms& atoms,
-                              std::vector<WindowFacts>* out, bool* ewmh, std::string* error,
-                              ScreenOrder* order) {
+                              std::vector<WindowFacts>* out, bool* ewmh, std::string* error) {
   std::lock_guard<std::mutex> lock(mu_);
   out->clear();
   *ewmh = false;
-  ScreenOrder said;  // until the server says otherwise: not stacked, composited
   if (!Open(error)) return false;
   xcb_connection_t* c = conn_;
-  // First flight: who manages the windows, their lists, and who composites the screen.
-  auto compositor = xcb_get_selection_owner(c, atoms.compositorSelection);
+  // First flight: who manages the windows, and their lists.
   auto check = AskProperty(c, root, atoms.supportingWmCheck, XCB_ATOM_WINDOW, 1);
   auto stacking = AskProperty(c, root, atoms.clientListStacking, XCB_ATOM_WINDOW, kMaxListLongs);
   auto clients = AskProperty(c, root, atoms.clientList, XCB_ATOM_WINDOW, kMaxListLongs);
-  xcb_get_selection_owner_reply_t* compositorReply =
-      xcb_get_selection_owner_reply(c, compositor, nullptr);
-  said.composited = compositorReply == nullptr || compositorReply->owner != XCB_NONE;
-  std::free(compositorReply);
   xcb_get_property_reply_t* checkReply = xcb_get_property_reply(c, check, nullptr);
   xcb_get_property_reply_t* stackingReply = xcb_get_property_reply(c, stacking, nullptr);
   xcb_get_property_reply_t* clientsReply = xcb_get_property_reply(c, clients, nullptr);
@@ -255,7 +233,6 @@ bool WindowBatch::ListManaged(uint32_t root, const WindowAtoms& atoms,
     list = PropertyLongs(stackingReply);
     std::reverse(list.begin(), list.end());  // stacking order is bottom to top
     listed = true;
-    said.stacked = true;
   } else if (clientsReply && clientsReply->type != XCB_NONE) {
     list = PropertyLongs(clientsReply);
     listed = true;
@@ -263,7 +240,6 @@ bool WindowBatch::ListManaged(uint32_t root, const WindowAtoms& atoms,
   std::free(checkReply);
   std::free(stackingReply);
   std::free(clientsReply);
-  if (order) *order = said;
   if (checkWindow.empty() || checkWindow[0] == 0 || !listed) return Finish("", error);
   // Second flight: the WM's check window still names itself (a dead WM leaves the lists
   // behind, stale), and every listed window's facts.

@@ -5,7 +5,6 @@
 // first and then collects the replies: one round trip whatever n is.
 #pragma once
 
-#include <xcb/shape.h>
 #include <xcb/xcb.h>
 
 #include <cstdint>
@@ -19,7 +18,6 @@ namespace axpage {
 struct WindowAtoms {
   uint32_t wmPid, netWmName, utf8String, wmState, wmWindowType;
   uint32_t supportingWmCheck, clientList, clientListStacking;
-  uint32_t compositorSelection;  // _NET_WM_CM_S<screen>: owned while a compositor runs
 };
 
 // The cookies of one window's requests, sent before any reply is read.
@@ -28,8 +26,6 @@ struct WindowPending {
   xcb_get_geometry_cookie_t geometry;
   xcb_translate_coordinates_cookie_t origin;
   xcb_get_property_cookie_t pid, netName, name, transient, states, types, wmClass;
-  bool askedShape = false;  // the server has the SHAPE extension
-  xcb_shape_query_extents_cookie_t shape;
 };
 
 // What a window's properties and geometry say; text and atoms are left undecoded
@@ -49,20 +45,11 @@ struct WindowFacts {
   int w = 0, h = 0;
   bool mapped = false;
   bool overrideRedirect = false;
-  bool shaped = false;  // a SHAPE region: the window may not cover its whole box
   uint32_t transientFor = 0;  // 0: none
   std::vector<uint32_t> states;
   std::vector<uint32_t> types;
   bool hasClass = false;  // WM_CLASS: "instance\0class\0"
   std::string wmInstance, wmClass;
-};
-
-// Asked in a listing's first flight: whether the list was in stacking order
-// (_NET_CLIENT_LIST_STACKING; _NET_CLIENT_LIST is in mapping order), and whether a
-// compositing manager runs (its windows may be translucent: none then hides another).
-struct ScreenOrder {
-  bool stacked = false;
-  bool composited = true;
 };
 
 // An XCB connection of its own, opened on first use. Its calls may come from a worker
@@ -82,9 +69,8 @@ class WindowBatch {
   // The windows a live EWMH window manager lists, front to back, described: two round
   // trips. *ewmh false (and nothing listed) when no such manager runs: a dead one leaves
   // its lists behind, stale.
-  // `order` (may be null) gets what the listing says of the order windows cover each other.
   bool ListManaged(uint32_t root, const WindowAtoms& atoms, std::vector<WindowFacts>* out,
-                   bool* ewmh, std::string* error, ScreenOrder* order = nullptr);
+                   bool* ewmh, std::string* error);
   // Closes the connection for good: later calls fail (a listing queued before its display
   // closed must not open a new connection).
   void Shutdown();

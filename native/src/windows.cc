@@ -162,8 +162,7 @@ WindowAtoms XDisplay::BatchAtoms() {
   return {a("_NET_WM_PID"),         a("_NET_WM_NAME"),
           a("UTF8_STRING"),         a("_NET_WM_STATE"),
           a("_NET_WM_WINDOW_TYPE"), a("_NET_SUPPORTING_WM_CHECK"),
-          a("_NET_CLIENT_LIST"),    a("_NET_CLIENT_LIST_STACKING"),
-          a(("_NET_WM_CM_S" + std::to_string(DefaultScreen(dpy_))).c_str())};
+          a("_NET_CLIENT_LIST"),    a("_NET_CLIENT_LIST_STACKING")};
 }
 
 std::vector<WindowFacts> XDisplay::DescribeWindows(Call& c, const std::vector<Window>& windows) {
@@ -187,7 +186,6 @@ Napi::Object XDisplay::WindowObject(Napi::Env env, const WindowFacts& f) {
   o.Set("h", Napi::Number::New(env, f.h));
   o.Set("mapped", Napi::Boolean::New(env, f.mapped));
   o.Set("overrideRedirect", Napi::Boolean::New(env, f.overrideRedirect));
-  o.Set("shaped", Napi::Boolean::New(env, f.shaped));
   bool hasTransient = f.transientFor != 0;
   o.Set("transientFor",
         hasTransient ? Napi::Value(Napi::Number::New(env, f.transientFor)) : env.Null());
@@ -346,10 +344,7 @@ Napi::Array XDisplay::WindowArray(Napi::Env env, const std::vector<WindowFacts>&
 
 Napi::Array XDisplay::FinishListing(Call& c, Listing& listing) {
   if (!listing.ok) throw CodedError(c.env(), "X11_PROTOCOL", listing.error);
-  if (!listing.ewmh) {
-    listing.facts = ListUnmanaged(c);
-    listing.order.stacked = true;  // XQueryTree lists the windows as they are stacked
-  }
+  if (!listing.ewmh) listing.facts = ListUnmanaged(c);
   Napi::Array out = WindowArray(c.env(), listing.facts);
   c.Check();
   return out;
@@ -372,14 +367,13 @@ namespace {
 class ListWorker : public Napi::AsyncWorker {
  public:
   ListWorker(Napi::Env env, XDisplay* owner, Napi::Object self, WindowBatch* batch,
-             uint32_t root, WindowAtoms atoms, bool stack)
+             uint32_t root, WindowAtoms atoms)
       : Napi::AsyncWorker(env, "axpage.listWindows"),
         deferred_(Napi::Promise::Deferred::New(env)),
         owner_(owner),
         batch_(batch),
         root_(root),
-        atoms_(atoms),
-        stack_(stack) {
+        atoms_(atoms) {
     self_ = Napi::Persistent(self);
   }
 
@@ -387,10 +381,10 @@ class ListWorker : public Napi::AsyncWorker {
 
   void Execute() override {
     listing_.ok = batch_->ListManaged(root_, atoms_, &listing_.facts, &listing_.ewmh,
-                                      &listing_.error, &listing_.order);
+                                      &listing_.error);
   }
 
-  void OnOK() override { owner_->SettleListing(Env(), deferred_, listing_, stack_); }
+  void OnOK() override { owner_->SettleListing(Env(), deferred_, listing_); }
 
   void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
 
@@ -401,43 +395,25 @@ class ListWorker : public Napi::AsyncWorker {
   WindowBatch* batch_;
   uint32_t root_;
   WindowAtoms atoms_;
-  bool stack_;
   XDisplay::Listing listing_;
 };
 
 }  // namespace
 
 Napi::Value XDisplay::ListWindowsAsync(const Napi::CallbackInfo& info) {
-  return QueueListing(info, false);
-}
-
-Napi::Value XDisplay::WindowStackAsync(const Napi::CallbackInfo& info) {
-  return QueueListing(info, true);
-}
-
-Napi::Value XDisplay::QueueListing(const Napi::CallbackInfo& info, bool stack) {
   Call c(this, info);  // a closed display fails here, before anything is queued
   auto* worker = new ListWorker(info.Env(), this, info.This().As<Napi::Object>(), batch_.get(),
-                                static_cast<uint32_t>(root_), BatchAtoms(), stack);
+                                static_cast<uint32_t>(root_), BatchAtoms());
   Napi::Promise promise = worker->Promise();
   worker->Queue();
   return promise;
 }
 
 void XDisplay::SettleListing(Napi::Env env, Napi::Promise::Deferred deferred,
-                             Listing& listing, bool stack) {
+                             Listing& listing) {
   try {
     Call c(this, env);  // closed or dead meanwhile: rejected with that error
-    Napi::Array windows = FinishListing(c, listing);
-    if (!stack) {
-      deferred.Resolve(windows);
-      return;
-    }
-    Napi::Object out = Napi::Object::New(env);
-    out.Set("windows", windows);
-    out.Set("stacked", Napi::Boolean::New(env, listing.order.stacked));
-    out.Set("composited", Napi::Boolean::New(env, listing.order.composited));
-    deferred.Resolve(out);
+    deferred.Resolve(FinishListing(c, listing));
   } catch (const Napi::Error& e) {
     deferred.Reject(e.Value());
   }

@@ -23,7 +23,6 @@ import { takeSnapshot } from './snapshot.js';
 import { waitQuiet } from './quiet.js';
 import { startServe } from './serve-process.js';
 import { heapGrowthTable } from './heap-growth.js';
-import { hiddenAppsTable } from './hidden-apps.js';
 import { fmt, out, STAT_HEADERS, statCells, table, verdict } from './report.js';
 import { stats, timeRuns, timeSync } from './stats.js';
 
@@ -385,7 +384,6 @@ async function freshServerTable(ctx: BenchContext): Promise<void> {
 
 export async function roundTripSection(ctx: BenchContext): Promise<void> {
   await roundTripTable(ctx);
-  await hiddenAppsTable(ctx);
   await heapGrowthTable(ctx);
   await freshServerTable(ctx);
   await captureTable(ctx);

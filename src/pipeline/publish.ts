@@ -642,7 +642,7 @@ export class Publisher {
     early.catch(() => undefined);
     // After the pixels are read, never before: the order this redaction has always had.
     const redaction = await times.timeAsync('redact_scan', () =>
-      this.secureFields.locate(desktop, rect, views, walkedNow, image),
+      this.secureFields.locate(desktop, rect, views, walkedNow),
     );
     if (sameRedaction(image, origin, walked, redaction.frames)) {
       return { png: await early, stale: redaction.stale };

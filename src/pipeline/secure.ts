@@ -11,7 +11,7 @@
  */
 import type { Rect, Snapshot } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
-import type { Desktop, RawImage } from '../platform/desktop.js';
+import type { Desktop } from '../platform/desktop.js';
 import { describeError } from '../errors.js';
 import { secureFrames } from '../viewport/index.js';
 
@@ -85,14 +85,12 @@ export class SecureFieldLocator {
    * call (the target app, an app switched to): their fields are the fallback for their app.
    * `walkedNow`: the fields of the app the call has just walked in full (see fieldsOfWalk):
    * they are that app's fresh frames, and only the other apps are looked up.
-   * `captured`: the capture the frames are for (the backend may leave out apps it hid).
    */
   async locate(
     desktop: Desktop,
     region: Rect,
     views: readonly SnapshotView[],
     walkedNow?: WalkedFields,
-    captured?: RawImage,
   ): Promise<Redaction> {
     const own = walkedNow?.pid;
     const walked = new Map<number, Rect[]>();
@@ -110,7 +108,6 @@ export class SecureFieldLocator {
         region,
         this.timeoutMs,
         own === undefined ? undefined : [own],
-        captured,
       );
     } catch (err) {
       const pids = [...new Set([...walked.keys(), ...this.lastKnown.keys()])].filter(
@@ -133,8 +130,7 @@ export class SecureFieldLocator {
     }
     for (const { pid } of failedApps) frames.push(...this.fallback(pid, walked));
     // An app in hand that the scan did not see (its windows carry no pid): its walk's fields.
-    // One the scan found hidden behind other windows shows nothing to fill.
-    const seen = new Set([...[...fresh, ...failedApps].map((a) => a.pid), ...(scan.hidden ?? [])]);
+    const seen = new Set([...fresh, ...failedApps].map((a) => a.pid));
     for (const [pid, known] of walked) if (!seen.has(pid)) frames.push(...known);
     if (failedApps.length === 0) return { frames };
     const failed = failedApps.map((f) => f.pid);

@@ -40,11 +40,6 @@ export interface RawImage {
   height: number;
   channels: 3 | 4;
   data: Buffer;
-  /**
-   * What the backend read of the windows on screen just before it read the pixels, for
-   * secureFieldFrames (which windows were hidden behind others then). Opaque to callers.
-   */
-  screenBefore?: unknown;
 }
 
 export interface Frontmost {
@@ -97,11 +92,6 @@ export interface SecureFieldScan {
   fresh: Array<{ pid: number; frames: Rect[] }>;
   /** Apps with a window on the region whose fields could not be read fresh, and why. */
   failed: Array<{ pid: number; reason: string }>;
-  /**
-   * Apps with a window on the region, all of it hidden behind other windows when the
-   * pixels were read: nothing of theirs shows, and they were not read.
-   */
-  hidden?: number[];
 }
 
 export type MouseButton = 'left' | 'right' | 'middle';
@@ -186,15 +176,11 @@ export interface Desktop {
    * The secure fields of every app with a window intersecting `region`, located now
    * (bounded by `timeoutMs`): an app that does not answer in time is listed as failed.
    * Apps in `skip` are not read: the caller has their fields from a walk it just made.
-   * `captured`: the capture of `region` the fields are for; an app whose windows were
-   * hidden behind others on all of the region, when its pixels were read and still now,
-   * shows nothing in it and is not read (where the backend can tell).
    */
   secureFieldFrames(
     region: Rect,
     timeoutMs: number,
     skip?: readonly number[],
-    captured?: RawImage,
   ): Promise<SecureFieldScan>;
 
   // Semantic (background) actions on elements, addressed by Element.id.

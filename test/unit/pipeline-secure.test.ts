@@ -106,25 +106,4 @@ describe('SecureFieldLocator', () => {
     expect(r.frames).toEqual([at(5, 5)]);
     expect(r.stale).toBeUndefined();
   });
-
-  it('fills nothing of an app in hand the scan found hidden behind other windows, and hands on the capture', async () => {
-    const desktop = scanning({ fresh: [], failed: [], hidden: [4] });
-    const captures: unknown[] = [];
-    const scan = desktop.secureFieldFrames.bind(desktop);
-    desktop.secureFieldFrames = (region, timeoutMs, skip, captured) => {
-      captures.push(captured);
-      return scan(region, timeoutMs, skip, captured);
-    };
-    const image = { width: 1, height: 1, channels: 3 as const, data: Buffer.alloc(3) };
-    const r = await new SecureFieldLocator().locate(
-      desktop,
-      SCREEN,
-      [walkWithField(4, at(5, 5))],
-      undefined,
-      image,
-    );
-    expect(r.frames).toEqual([]);
-    expect(r.stale).toBeUndefined();
-    expect(captures).toEqual([image]);
-  });
 });

@@ -41,7 +41,7 @@ import { scanSecureFields } from './atspi/secure.js';
 import { descendants } from './proc.js';
 import * as launching from './launch.js';
 import { keysymOf, nativeAddonProblem, X11 } from './x11.js';
-import type { WindowStack, X11Window } from './x11.js';
+import type { X11Window } from './x11.js';
 
 /** Bound on the window manager fronting a window (a loaded machine takes hundreds of ms). */
 const ACTIVATE_TIMEOUT_MS = 1500;
@@ -336,13 +336,8 @@ export class LinuxDesktop implements Desktop {
    * thread, which meanwhile goes on with the walk.
    */
   private async windowsListed(): Promise<X11Window[] | undefined> {
-    return (await this.windowStack())?.windows;
-  }
-
-  /** The same listing, with whether its order says which windows hide which. */
-  private async windowStack(): Promise<WindowStack | undefined> {
     try {
-      return await this.display().windowStackAsync();
+      return await this.display().listWindowsAsync();
     } catch {
       return undefined;
     }
@@ -384,18 +379,9 @@ export class LinuxDesktop implements Desktop {
   }
 
   async capture(rect?: Rect): Promise<RawImage> {
-    // Listed before the pixels are read, and again by the password-field lookup after:
-    // a window hidden in both listings was hidden when the pixels were read.
-    const screenBefore = await this.windowStack();
     // Read on a worker thread: the walk a tool call starts meanwhile goes on.
     const img = await this.display().captureRegionAsync(rect);
-    return {
-      width: img.width,
-      height: img.height,
-      channels: img.channels,
-      data: img.data,
-      screenBefore,
-    };
+    return { width: img.width, height: img.height, channels: img.channels, data: img.data };
   }
 
   /** One element-level call on the live bus, its failure as a PlatformError. */
@@ -408,20 +394,17 @@ export class LinuxDesktop implements Desktop {
     region: Rect,
     timeoutMs: number,
     skip: readonly number[] = [],
-    captured?: RawImage,
   ): Promise<SecureFieldScan> {
     return scanSecureFields(
       await this.live(),
       region,
       timeoutMs,
       {
-        windows: () => this.windowStack(),
+        windows: () => this.windowsListed(),
         popupWindows: () => listPopupWindows(this.env),
         appRef: (pid) => this.appRef(pid),
       },
       skip,
-      // Set by this backend's capture, and only there.
-      captured?.screenBefore as WindowStack | undefined,
     );
   }
 

@@ -22,7 +22,6 @@ import type {
   Display as NativeDisplay,
   NativeWindow,
   RgbImage,
-  WindowStack,
   XwdInfo,
 } from '@axpage/native';
 import type { Rect } from '../../model/element.js';
@@ -31,7 +30,7 @@ import type { MouseButton, RawImage } from '../desktop.js';
 
 type NativeModule = typeof NativeApi;
 
-const SYSTEM_PACKAGES = 'g++ make python3 libx11-dev libxcb-shape0-dev libxext-dev libxtst-dev';
+const SYSTEM_PACKAGES = 'g++ make python3 libx11-dev libxext-dev libxtst-dev';
 
 let nativeModule: NativeModule | undefined;
 let nativeError: PlatformError | undefined;
@@ -81,7 +80,7 @@ export function nativeAddonProblem(): PlatformError | undefined {
   }
 }
 
-export type { ActiveWindow, NativeWindow as X11Window, WindowStack };
+export type { ActiveWindow, NativeWindow as X11Window };
 
 export type CaptureSource = 'framebuffer' | 'shm' | 'getimage';
 
@@ -518,11 +517,6 @@ export class X11 {
   /** The same listing without holding the JS thread while X answers. */
   async listWindowsAsync(): Promise<NativeWindow[]> {
     return this.dpy.listWindowsAsync();
-  }
-
-  /** The same listing, with whether its order says which windows hide which. */
-  async windowStackAsync(): Promise<WindowStack> {
-    return this.dpy.windowStackAsync();
   }
 
   windowInfo(window: number): NativeWindow {

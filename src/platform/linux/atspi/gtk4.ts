@@ -263,7 +263,7 @@ export function windowOrigin(
  */
 export function placeGtk4Windows(
   s: Snapshot,
-  natives: () => readonly NativeWindowBox[],
+  natives: () => NativeWindowBox[],
   popupWindows: () => NativeWindowBox[] = () => [],
 ): void {
   if (!windowRelative.delete(s)) return;

@@ -18,7 +18,6 @@ import { placeGtk4Windows, type NativeWindowBox } from './gtk4.js';
 import { askExtents, frameOf } from './read.js';
 import { STATE } from './states.js';
 import { ROLE } from '../roles.js';
-import { appsOnRegion, type StackedWindow, type WindowOrder } from '../occlusion.js';
 
 const COLLECTION = 'org.a11y.atspi.Collection';
 /** AtspiCollectionMatchType / AtspiCollectionSortOrder values. */
@@ -88,27 +87,23 @@ export async function secureFieldFrames(
   return frames.filter((f): f is Rect => f !== undefined && f.w > 0 && f.h > 0);
 }
 
-/** The X windows front to back, and whether their order says which hide which. */
-export interface ScreenWindows extends WindowOrder {
-  windows: ReadonlyArray<NativeWindowBox & StackedWindow>;
-}
-
 /** What the scan needs from the rest of the Linux backend. */
 export interface ScanContext {
   /** The X windows (mapped ones with a pid are the apps on screen); undefined: X can't say. */
-  windows(): Promise<ScreenWindows | undefined>;
+  windows(): Promise<NativeWindowBox[] | undefined>;
   /** Every top-level X window, popups included (GTK4 popovers are placed by them). */
   popupWindows?(): NativeWindowBox[];
   appRef(pid: number): Promise<AppRef>;
 }
 
+const overlaps = (a: Rect, b: Rect): boolean =>
+  a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
 /**
  * The secure fields of every app with a mapped window on `region`, each app read in
  * parallel within `timeoutMs`. Without the window list (no X), every app on the bus is
  * read: slower, never less redacted. Apps in `skip` are left out (the caller walked them
- * just now, and asking an app that is being walked only slows its walk down), and so are
- * apps whose windows were behind others on the whole region, both in `before` (the
- * windows listed before the capture's pixels were read) and now.
+ * just now, and asking an app that is being walked only slows its walk down).
  */
 export async function scanSecureFields(
   bus: AtspiBus,
@@ -116,18 +111,16 @@ export async function scanSecureFields(
   timeoutMs: number,
   ctx: ScanContext,
   skip: readonly number[] = [],
-  before?: ScreenWindows,
 ): Promise<SecureFieldScan> {
-  // Listed once, after the capture's pixels were read: which apps are on the region, and
-  // where a GTK4 app's windows are.
-  const listed = await ctx.windows();
-  const windows = listed?.windows;
-  const apps = listed && appsOnRegion(region, listed, before);
-  let pids =
-    apps?.showing ?? (await bus.registeredApps()).flatMap((a) => (a.pid === null ? [] : [a.pid]));
+  // Listed once, as the capture is taken: which apps are on the region, and where a GTK4
+  // app's windows are.
+  const windows = await ctx.windows();
+  let pids = windows
+    ?.filter((w) => w.mapped && w.pid !== null && overlaps(w, region))
+    .map((w) => w.pid as number);
+  pids ??= (await bus.registeredApps()).flatMap((a) => (a.pid === null ? [] : [a.pid]));
   if (skip.length > 0) pids = pids.filter((pid) => !skip.includes(pid));
-  const hidden = (apps?.hidden ?? []).filter((pid) => !skip.includes(pid));
-  const scan: SecureFieldScan = { fresh: [], failed: [], ...(hidden.length > 0 ? { hidden } : {}) };
+  const scan: SecureFieldScan = { fresh: [], failed: [] };
   const deadline = Date.now() + timeoutMs;
   const slow = slowApps(bus);
   const lookup = (pid: number, until: number): Promise<Rect[]> =>
@@ -193,7 +186,7 @@ async function framesOf(
   bus: AtspiBus,
   app: AppRef,
   deadline: number,
-  windows: readonly NativeWindowBox[],
+  windows: NativeWindowBox[],
   ctx: ScanContext,
 ): Promise<Rect[]> {
   try {
