@@ -1,7 +1,8 @@
 /**
- * Secrets end to end: two apps each holding a known password, every capture path
- * (full screen, region, a window another app's password field overlaps, the ax_list_apps
- * screenshot, a window moved since the last walk, an app that stops answering), and for
+ * Secrets end to end: apps each holding a known password, every capture path (full
+ * screen, region, a window another app's password field overlaps, the ax_list_apps
+ * screenshot, a window moved since the last walk, an app that stops answering, a field
+ * still on screen under a window raised over it that has not repainted), and for
  * each PNG the pixels of every password field's rectangle, as the app itself places it:
  * one flat colour, where the app really draws its bullets (checked on an unredacted grab
  * of the same pixels). Every artifact, summary and structured result is searched for both
@@ -20,15 +21,19 @@ import { X11 } from '../../src/platform/linux/x11.js';
 // Lengths no other number on these screens is likely to share.
 const SECRET_A = 'Alpha-s3cret-Qx7#unique'; // 23
 const SECRET_B = 'Bravo-p4ss-Zw9!unique-Bee-2ab'; // 29
+const SECRET_C = 'Charlie-und3r-Kq5%unique-Cee-31x'; // 32
+const SECRET_D = 'Delta-ab0ve-Vb8&uniq-Dee'; // 24
 
 let session: Session;
 let x11: X11;
 let appA: LaunchedApp;
 let appB: LaunchedApp;
 /** Each app's password field on screen, as the app reported it last. */
-const field: Record<'A' | 'B', Rect> = {
+const field: Record<'A' | 'B' | 'C' | 'D', Rect> = {
   A: { x: 0, y: 0, w: 0, h: 0 },
   B: { x: 0, y: 0, w: 0, h: 0 },
+  C: { x: 0, y: 0, w: 0, h: 0 },
+  D: { x: 0, y: 0, w: 0, h: 0 },
 };
 const results: CallResult[] = [];
 
@@ -42,6 +47,7 @@ async function launch(
   title: string,
   at: [number, number],
   moveTo: [number, number],
+  size: [number, number] = [360, 200],
 ): Promise<{ app: LaunchedApp; field: Rect }> {
   const app = await session.launchFixture('secret_window.py', [], {
     env: {
@@ -51,6 +57,8 @@ async function launch(
       AXPAGE_FIXTURE_Y: String(at[1]),
       AXPAGE_FIXTURE_MOVE_X: String(moveTo[0]),
       AXPAGE_FIXTURE_MOVE_Y: String(moveTo[1]),
+      AXPAGE_FIXTURE_W: String(size[0]),
+      AXPAGE_FIXTURE_H: String(size[1]),
     },
   });
   const ready = await app.output!.waitForEvent((e) => e.event === 'ready');
@@ -111,7 +119,11 @@ function colours(img: RawImage, origin: { x: number; y: number }, r: Rect): numb
  * something there now (an unredacted grab of the same pixels has its bullets): without
  * redaction this fails.
  */
-async function expectFilled(png: string, origin: { x: number; y: number }, which: 'A' | 'B') {
+async function expectFilled(
+  png: string,
+  origin: { x: number; y: number },
+  which: keyof typeof field,
+) {
   const img = await decode(png);
   const inside = insideOn(field[which], origin, img);
   expect(inside, `field ${which} ${JSON.stringify(field[which])} is on the capture`).not.toBeNull();
@@ -228,6 +240,38 @@ describe('password fields are filled in every capture', () => {
   });
 });
 
+describe('a window raised over a password field', () => {
+  it('that has not repainted still shows the field: the capture fills it', async () => {
+    // D (large) first, then C in front of it, away from A and B.
+    const d = await launch(SECRET_D, 'Secret D', [780, 20], [780, 20], [460, 300]);
+    const c = await launch(SECRET_C, 'Secret C', [800, 60], [800, 60]);
+    field.C = c.field;
+    field.D = d.field;
+    const inside = { x: c.field.x + 3, y: c.field.y + 3, w: c.field.w - 6, h: c.field.h - 6 };
+    const shown = x11.captureRegion(inside).data;
+    const win = x11.listWindows().find((w) => w.mapped && w.pid === d.app.pid)!;
+    // Frozen, D cannot repaint: raised over C, its window keeps what was there.
+    process.kill(d.app.pid, 'SIGSTOP');
+    try {
+      expect((await x11.activate(win.window)).active).toBe(true);
+      const front = x11.listWindows().filter((w) => w.mapped);
+      expect(front[0].pid, 'D in front').toBe(d.app.pid);
+      expect(
+        x11.captureRegion(inside).data.equals(shown),
+        "X still shows C's field, bullets and all",
+      ).toBe(true);
+      const region = { x: c.field.x - 10, y: c.field.y - 10, w: c.field.w + 20, h: c.field.h + 20 };
+      const r = await call('ax_screenshot', { app: appA.pid, region });
+      expect(r.isError, r.text).toBe(false);
+      await expectFilled(r.fields.screenshot, region, 'C');
+      // D, frozen, could not say where its own field is: the call says so.
+      expect(r.text).toContain(`password fields of pid ${d.app.pid}`);
+    } finally {
+      process.kill(d.app.pid, 'SIGCONT');
+    }
+  });
+});
+
 describe('no secret and no secret length anywhere', () => {
   it('reads and typing on the password fields tell neither', async () => {
     for (const app of [appA, appB]) {
@@ -252,7 +296,7 @@ describe('no secret and no secret length anywhere', () => {
     expect(files.length).toBeGreaterThan(results.length);
     for (const f of files) texts.push(fs.readFileSync(f).toString('latin1'));
     for (const text of texts) {
-      for (const secret of [SECRET_A, SECRET_B, `${SECRET_B}zz`]) {
+      for (const secret of [SECRET_A, SECRET_B, `${SECRET_B}zz`, SECRET_C, SECRET_D]) {
         expect(text).not.toContain(secret);
         expect(text).not.toContain(secret.slice(0, 12));
         for (const n of [secret.length, secret.length + 2]) {
