@@ -236,7 +236,8 @@ export class LinuxDesktop implements Desktop {
 
   async knownApp(pid: number): Promise<{ pid: number; name: string } | null> {
     const known = this.appRefs.get(pid);
-    if (!known || this.bus.isClosed || this.bus.isSilent(known.bus)) return null;
+    // No name (its read failed when the app was found): the policy must not judge ''.
+    if (!known?.name || this.bus.isClosed || this.bus.isSilent(known.bus)) return null;
     // The bus daemon never gives a unique name out again: while the app's has an owner,
     // the pid is still that app, not an exited one or a new process that got its pid.
     return (await atspi.nameHasOwner(this.bus, known.bus)) ? { pid, name: known.name } : null;
