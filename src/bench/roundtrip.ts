@@ -54,7 +54,7 @@ function load(): string {
 /**
  * ax_get_tree's handler on a pipeline in this process: the same code the server runs. It
  * walks with the bench's backend, which later tables walk with too: closing the pipeline
- * must not close it.
+ * must not close it. (A Proxy serves: LinuxDesktop keeps no `#` private fields.)
  */
 function inProcess(ctx: BenchContext, outDir: string): Pipeline {
   const shared = new Proxy(ctx.backend, {

@@ -48,8 +48,7 @@ export class AppDirectory {
   }
 
   private async find(desktop: Desktop, app: string | number | undefined): Promise<ResolvedApp> {
-    // A pid: that app alone, the others left unread (each read costs ~8 ms, a frozen app
-    // never seen before the whole call timeout).
+    // A pid: that app alone (reading every app costs ~8 ms each, more for a frozen one).
     const pid = pidArgument(app);
     if (pid !== undefined) {
       const one = await desktop.appByPid?.(pid);

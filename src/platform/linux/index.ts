@@ -227,9 +227,9 @@ export class LinuxDesktop implements Desktop {
   }
 
   async appByPid(pid: number): Promise<AppInfo | null> {
-    // Not known yet: found by the pids the bus daemon gives, asking no other app (a listing
-    // would wait for every app never seen before, a frozen one for the whole call timeout).
-    const ref = this.appRefs.get(pid) ?? (await this.appRef(pid).catch(() => undefined));
+    // Remembered, or found by the pids the bus daemon gives: no other app is read (a listing
+    // waits for every app never seen before, a frozen one for the whole call timeout).
+    const ref = await this.appRef(pid).catch(() => undefined);
     if (!ref || this.bus.isClosed) return null;
     return atspi.appInfoFor(this.bus, ref).catch(() => null);
   }
