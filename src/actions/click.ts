@@ -12,6 +12,7 @@ import { fronted } from './front.js';
 import { watchElement } from './read-back.js';
 import type { ActionTarget, Delivered, Delivery, Scene } from './types.js';
 import { assertEnabled, assertOnScreen } from './validate.js';
+import { guardContextMenu, guardPress } from './password-guard.js';
 import { irreversible, restoreToggle } from './undo.js';
 
 export type ClickType = 'single' | 'double' | 'right';
@@ -53,6 +54,8 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
       ? `${target.label} (${elementName(element)})`
       : target.label;
   assertEnabled({ ...target, element, label });
+  guardPress(scene, element, label);
+  if (clickType === 'right') guardContextMenu(scene, element, label);
   const verb = VERBS[clickType];
   // A single click toggles a check box or selects a radio button: that can be taken back.
   const undo =

@@ -1,5 +1,6 @@
 /** Dragging with a real pointer from one element or point to another, the app fronted. */
-import { requirePoint } from './click.js';
+import { elementAt, requirePoint } from './click.js';
+import { guardPress, guardTarget } from './password-guard.js';
 import { fronted } from './front.js';
 import { watchElement } from './read-back.js';
 import type { ActionTarget, Delivered, Scene } from './types.js';
@@ -18,6 +19,12 @@ export async function deliverDrag(scene: Scene, req: DragRequest): Promise<Deliv
   const end = requirePoint(req.to);
   await assertOnScreen(desktop, start);
   await assertOnScreen(desktop, end);
+  // A drag that starts on a toggle presses it; one that ends on a field drops text in it.
+  const startsOn = req.from.element ?? elementAt(scene.view, start);
+  const endsOn = req.to.element ?? elementAt(scene.view, end);
+  guardPress(scene, startsOn, req.from.label);
+  guardPress(scene, endsOn, req.to.label);
+  if (endsOn) await guardTarget(scene, { ...req.to, element: endsOn });
   const touched = req.from.element ? await watchElement(desktop, req.from.element.id) : undefined;
   const { restore } = await fronted(scene, () => desktop.drag(start, end, req.durationMs));
   return {

@@ -13,6 +13,12 @@ export { deliverSetValue } from './set-value.js';
 export { deliverScroll, type Direction, type ScrollRequest } from './scroll.js';
 export { deliverDrag, type DragRequest } from './drag.js';
 export { deliverKey, keyLabel } from './key.js';
+export {
+  guardClickFollowUps,
+  isRevealToggle,
+  keyIsHarmless,
+  type PasswordGuard,
+} from './password-guard.js';
 export { judge, conclusive, type Evidence, type Verdict, type Effect } from './verdict.js';
 export {
   assertTypeable,

@@ -3,6 +3,7 @@ import type { KeyCombo } from '../platform/desktop.js';
 import { fronted } from './front.js';
 import type { Delivered, Scene } from './types.js';
 import { assertKnownKey } from './validate.js';
+import { guardKey } from './password-guard.js';
 import { irreversible } from './undo.js';
 
 /** "ctrl+shift+s": the modifiers once, then the key. */
@@ -12,7 +13,11 @@ export function keyLabel(combo: KeyCombo): string {
 
 export async function deliverKey(scene: Scene, combo: KeyCombo): Promise<Delivered> {
   assertKnownKey(scene.desktop, combo);
-  const { restore } = await fronted(scene, () => scene.desktop.pressKey(combo));
+  // Checked with the window in front: fronting can move the focus the key goes to.
+  const { restore } = await fronted(scene, async () => {
+    await guardKey(scene, combo, keyLabel(combo));
+    await scene.desktop.pressKey(combo);
+  });
   return {
     did: `Pressed ${keyLabel(combo)}`,
     route: 'xtest',

@@ -9,6 +9,7 @@ import { AxError } from '../errors.js';
 import { pressAction } from './click.js';
 import type { ActionTarget, Delivered, Reading, Scene } from './types.js';
 import { assertEnabled } from './validate.js';
+import { guardPress, guardTarget } from './password-guard.js';
 import { restoreText, restoreToggle, restoreValue, SECRET_NOT_KEPT } from './undo.js';
 
 /** Roles whose value is a number in a range even when they also take text. */
@@ -29,6 +30,7 @@ export async function deliverSetValue(
   if (isCheckable(element)) {
     const want = parseBool(value);
     const has = element.flags.includes('checked');
+    if (want && !has) guardPress(scene, element, label);
     const action = pressAction(element);
     // Setting a radio button on turns its group's other one off: the way back is that one.
     const undo = restoreToggle(scene.view, target.index);
@@ -90,8 +92,8 @@ export async function deliverSetValue(
     };
   }
   if (editable) {
+    await guardTarget(scene, target);
     const secure = element.flags.includes('secure');
-    if (secure) scene.checkSecureInput?.(label);
     // Read for the undo journal only: a password's previous content is never read.
     const undo = secure
       ? SECRET_NOT_KEPT

@@ -9,6 +9,7 @@ import { backgroundImpossible, textUnreachable } from './escalation.js';
 import { fronted } from './front.js';
 import type { ActionTarget, Delivered, Delivery, Reading, Scene } from './types.js';
 import { assertEnabled, assertTypeable } from './validate.js';
+import { guardTarget, guardTextAtFocus } from './password-guard.js';
 import { restoreText, SECRET_NOT_KEPT } from './undo.js';
 
 export interface TypeRequest {
@@ -27,8 +28,8 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
   const field = fieldFor(scene, req.target, background);
   assertEnabled(field);
   const { element, label } = field;
+  await guardTarget(scene, field);
   const secure = element?.flags.includes('secure') ?? false;
-  if (secure) scene.checkSecureInput?.(label);
   // A secret's length is a secret too.
   const chars = secure ? 'the text' : `${[...text].length} chars`;
   const current =
@@ -66,6 +67,8 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
     };
   }
   const { restore } = await fronted(scene, async () => {
+    // No field named: the text goes to what has the focus once the window is in front.
+    if (!element) await guardTextAtFocus(scene, text);
     if (element) {
       await focusForKeys(desktop, field);
       if (!clearFirst) {

@@ -5,6 +5,7 @@
 import type { Element } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import type { Desktop } from '../platform/desktop.js';
+import type { PasswordGuard } from './password-guard.js';
 import type { Reversal } from './undo.js';
 
 export type Delivery = 'background' | 'foreground';
@@ -31,8 +32,8 @@ export interface Scene {
   targetAt: (index: number) => ActionTarget;
   /** Walks the app again, so `view` shows what earlier steps of this call did (focus). */
   refresh?: () => Promise<void>;
-  /** Throws when this server may not type into a secure (password) field. */
-  checkSecureInput?: (label: string) => void;
+  /** Safe mode's guard on password fields (see password-guard.ts); absent when input may reach them. */
+  passwordGuard?: PasswordGuard;
 }
 
 /**

@@ -47,6 +47,7 @@ import { noteWalk, type ToolCall } from './notify.js';
 import { UndoJournal } from './undo.js';
 import { StageTimes } from './timing.js';
 import { fieldsOfWalk, type WalkedFields } from './secure.js';
+import { passwordGuardOf } from './password-field.js';
 
 /** What an observation tool sees: the view and, when it named one, its target. */
 export interface Observed {
@@ -384,7 +385,7 @@ export class Pipeline {
         refresh: async () => {
           ctx.view = await this.snapshot(pid, call);
         },
-        checkSecureInput: (label) => this.policy.checkSecureTyping(label),
+        passwordGuard: passwordGuardOf(this.policy),
         // Between the steps of one call: the longer first-event window whatever the
         // delivery (an app validating typed text, e.g. a Save button enabling, reacts later
         // than a DoAction's echo); no spawn wait, the last step's settle does that.

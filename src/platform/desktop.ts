@@ -102,6 +102,14 @@ export interface KeyCombo {
   modifiers: Array<'ctrl' | 'shift' | 'alt' | 'super' | 'cmd' | 'opt'>;
 }
 
+/**
+ * What a key does by itself in the toolkits of a platform: moves the keyboard focus (Tab,
+ * Shift+Tab), moves the caret, selection or view (arrows, Home, Page_Down), cancels
+ * (Escape), or activates (Return: a dialog's default button, a focused button or check
+ * box). `other` is every other key: it may type a character, delete, paste or run a shortcut.
+ */
+export type KeyKind = 'focus' | 'caret' | 'cancel' | 'activate' | 'other';
+
 /** What to start: a program with its arguments, or an installed app by the name users know. */
 export type LaunchRequest = { command: string[] } | { app: string };
 
@@ -214,6 +222,8 @@ export interface Desktop {
   pressKey(combo: KeyCombo): Promise<void>;
   /** Whether pressKey can press this key name: checked before any input is sent. */
   knowsKey(key: string): boolean;
+  /** What the key does by itself (without modifiers); `other` for unknown names. */
+  keyKind(key: string): KeyKind;
   typeText(text: string): Promise<void>;
   /** Scroll wheel at a point: positive dy scrolls content down (reveals what is below). */
   scroll(x: number, y: number, dx: number, dy: number): Promise<void>;

@@ -21,6 +21,7 @@ import {
   deliverScroll,
   deliverSetValue,
   deliverType,
+  guardClickFollowUps,
   type ActionTarget,
   type Step,
 } from '../actions/index.js';
@@ -74,6 +75,7 @@ export const click = defineTool({
       perform: async (ctx) => {
         checkLaterSteps(ctx, args.text, key);
         const clicked = requireTarget(ctx);
+        await guardClickFollowUps(ctx, clicked, args.text, key);
         const steps: Step[] = [
           () =>
             deliverClick(ctx, {

@@ -13,6 +13,7 @@ import type {
   DesktopWindow,
   Frontmost,
   KeyCombo,
+  KeyKind,
   LaunchedProcess,
   LaunchPlan,
   LaunchRequest,
@@ -41,6 +42,7 @@ import { scanSecureFields } from './atspi/secure.js';
 import { descendants } from './proc.js';
 import * as launching from './launch.js';
 import { keysymOf, nativeAddonProblem, X11 } from './x11.js';
+import { keyKindOf } from './key-kinds.js';
 import type { X11Window } from './x11.js';
 
 /** Bound on the window manager fronting a window (a loaded machine takes hundreds of ms). */
@@ -558,6 +560,10 @@ export class LinuxDesktop implements Desktop {
     } catch {
       return false;
     }
+  }
+
+  keyKind(key: string): KeyKind {
+    return keyKindOf(key);
   }
 
   async typeText(text: string): Promise<void> {

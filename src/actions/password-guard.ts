@@ -1,0 +1,235 @@
+/**
+ * Safe mode's guard on password fields, whatever route the input takes: text typed or set
+ * into a field, keys and pastes sent to whatever has the focus, a click followed by text,
+ * a drop on a field, and the "Show password" toggles that would put a field's text in
+ * plain view. The decision is made from the element that will receive the input, read as
+ * the input is about to go (the focus after the window was fronted), never from the tool
+ * that sends it. A refusal comes before anything is sent.
+ *
+ * Keys that reach a password field: those that move the focus, the caret or the selection
+ * (Tab, arrows, Home, End, Page keys), Escape and Return, alone or with Shift or Ctrl.
+ * Every other key may type, delete, paste (Ctrl+V, Shift+Insert) or run a shortcut that
+ * inserts text, and is refused. A reveal toggle with the focus takes no Space or Return.
+ */
+import type { Element } from '../model/element.js';
+import type { KeyCombo, KeyKind } from '../platform/desktop.js';
+import { AxError, PlatformError } from '../errors.js';
+import type { ActionTarget, Scene } from './types.js';
+
+/** What safe mode gives the delivery functions; absent when input may reach password fields. */
+export interface PasswordGuard {
+  /** Whether an element is a password field: the one predicate every route asks. */
+  isPasswordField(element: Element): boolean;
+  /** The policy's refusal of input into the password field `label`. */
+  refusal(label: string): AxError;
+}
+
+/** Kinds of key that put nothing into a password field (see the module comment). */
+const HARMLESS_IN_FIELD: ReadonlySet<KeyKind> = new Set(['focus', 'caret', 'cancel', 'activate']);
+/** ... and that do not press a focused toggle (Return and Space do). */
+const HARMLESS_ON_TOGGLE: ReadonlySet<KeyKind> = new Set(['focus', 'caret', 'cancel']);
+/** Modifiers that keep those keys what they are; Alt runs mnemonics, Super the window manager. */
+const PLAIN_MODIFIERS: ReadonlySet<string> = new Set(['shift', 'ctrl']);
+
+const TOGGLE_ROLES: ReadonlySet<string> = new Set(['AXCheckBox', 'AXToggleButton', 'AXSwitch']);
+const REVEAL_WORDS = /\b(show|reveal|visible|unmask|unhide)\b/i;
+
+/** Index of the top-level window an element is in (its depth-0 ancestor). */
+function windowOf(elements: readonly Element[], index: number): number {
+  let i = index;
+  while (i >= 0 && elements[i].parent >= 0 && elements[i].depth > 0) i = elements[i].parent;
+  return i;
+}
+
+/**
+ * Whether pressing the element would show a password field's text: an unchecked toggle
+ * or check box whose name says show, reveal or visible, in a window with a password field.
+ */
+export function isRevealToggle(
+  elements: readonly Element[],
+  index: number,
+  isPasswordField: (el: Element) => boolean,
+): boolean {
+  const el = elements[index];
+  if (!el || !TOGGLE_ROLES.has(el.role) || el.flags.includes('checked')) return false;
+  if (!REVEAL_WORDS.test(`${el.name} ${el.description ?? ''}`)) return false;
+  const win = windowOf(elements, index);
+  return elements.some((e, i) => isPasswordField(e) && windowOf(elements, i) === win);
+}
+
+/** Whether the key, with its modifiers, stays out of a password field or a focused toggle. */
+export function keyIsHarmless(kind: KeyKind, combo: KeyCombo, on: 'field' | 'toggle'): boolean {
+  const kinds = on === 'field' ? HARMLESS_IN_FIELD : HARMLESS_ON_TOGGLE;
+  return kinds.has(kind) && combo.modifiers.every((m) => PLAIN_MODIFIERS.has(m));
+}
+
+function revealRefusal(label: string, how: string): AxError {
+  return new AxError(
+    'blocked',
+    `${label} would show a password field's text in plain view, and this server runs in safe mode, which reveals none; ${how}`,
+    'Leave the password hidden (its field can still be typed into by a person), or run the server with AXPAGE_ALLOW_SECURE_TYPING=1 (--allow-secure-typing)',
+  );
+}
+
+function labelOf(el: Element, ref: string | undefined): string {
+  const name = el.name ? ` "${el.name}"` : '';
+  return `[${el.role}]${name}${ref ? ` ${ref}` : ''}`;
+}
+
+/**
+ * A named target (ax_type's field, ax_set_value's element, a drop's end) that is a password
+ * field, in the view or read now: refused. Throws; resolves when the input may go.
+ */
+export async function guardTarget(scene: Scene, target: ActionTarget): Promise<void> {
+  const guard = scene.passwordGuard;
+  const element = target.element;
+  if (!guard || !element) return;
+  if (guard.isPasswordField(element)) throw guard.refusal(target.label);
+  const now = await readNow(scene, element);
+  if (now === 'unknown' || (now && guard.isPasswordField(now))) throw guard.refusal(target.label);
+}
+
+/**
+ * A press (click, click at a point, drag from or onto it, set to checked) of a reveal
+ * toggle: refused. `element` is what the press lands on (the target, or what is under
+ * the point).
+ */
+export function guardPress(scene: Scene, element: Element | undefined, label: string): void {
+  const guard = scene.passwordGuard;
+  if (!guard || !element) return;
+  const index = scene.view.snapshot.elements.indexOf(element);
+  if (index >= 0 && isRevealToggle(scene.view.snapshot.elements, index, guard.isPasswordField)) {
+    throw revealRefusal(label, 'nothing was pressed');
+  }
+}
+
+/**
+ * A right click on a password field opens its context menu, whose Paste and Insert items
+ * put text into it: refused like a paste.
+ */
+export function guardContextMenu(scene: Scene, element: Element | undefined, label: string): void {
+  const guard = scene.passwordGuard;
+  if (!guard || !element || !guard.isPasswordField(element)) return;
+  const err = guard.refusal(label);
+  throw new AxError(
+    err.code,
+    `${err.message}; its context menu pastes and inserts text, so it was not right-clicked`,
+    err.hint,
+  );
+}
+
+/**
+ * A click that types or presses a key afterwards, checked before the click: on a password
+ * field, text and any key that may put text there are refused with nothing clicked (a
+ * click would focus the field, or activate it and submit its dialog).
+ */
+export async function guardClickFollowUps(
+  scene: Scene,
+  clicked: ActionTarget,
+  text: string | undefined,
+  key: KeyCombo | undefined,
+): Promise<void> {
+  const guard = scene.passwordGuard;
+  const element = clicked.element;
+  if (!guard || !element) return;
+  const keyTypes =
+    key !== undefined && !keyIsHarmless(scene.desktop.keyKind(key.key), key, 'field');
+  if (text === undefined && !keyTypes) return;
+  try {
+    await guardTarget(scene, clicked);
+  } catch (err) {
+    if (!(err instanceof AxError)) throw err;
+    throw new AxError(err.code, `${err.message}; nothing was clicked`, err.hint);
+  }
+}
+
+/**
+ * A key about to be sent to whatever has the focus: refused when a password field has it
+ * and the key may put text there, when a reveal toggle has it and the key presses it, or
+ * when it is an Alt shortcut in a window with a reveal toggle (a mnemonic may press it).
+ * Call it with the app fronted, right before the key goes.
+ */
+export async function guardKey(scene: Scene, combo: KeyCombo, keyName: string): Promise<void> {
+  const guard = scene.passwordGuard;
+  if (!guard) return;
+  const kind = scene.desktop.keyKind(combo.key);
+  const elements = scene.view.snapshot.elements;
+  const hasReveal = elements.some((_, i) => isRevealToggle(elements, i, guard.isPasswordField));
+  if (hasReveal && !combo.modifiers.every((m) => PLAIN_MODIFIERS.has(m)) && kind === 'other') {
+    throw revealRefusal(
+      'an Alt or Super shortcut in a window with a show-password toggle',
+      `${keyName} was not sent (a mnemonic may press the toggle)`,
+    );
+  }
+  const focus = await focusNow(scene, guard);
+  if (!focus) return;
+  if (focus.password && !keyIsHarmless(kind, combo, 'field')) {
+    throw refusedAtFocus(guard, focus.label, `${keyName} was not sent`);
+  }
+  if (focus.reveal && !keyIsHarmless(kind, combo, 'toggle')) {
+    throw revealRefusal(`${focus.label}, which has the focus,`, `${keyName} was not sent`);
+  }
+}
+
+/**
+ * Text about to be typed into whatever has the focus (no field named): refused when a
+ * password field has it, or when a reveal toggle has it and the text would press it.
+ */
+export async function guardTextAtFocus(scene: Scene, text: string): Promise<void> {
+  const guard = scene.passwordGuard;
+  if (!guard) return;
+  const focus = await focusNow(scene, guard);
+  if (focus?.password) throw refusedAtFocus(guard, focus.label, 'nothing was typed');
+  if (focus?.reveal && /[ \r\n]/.test(text)) {
+    throw revealRefusal(`${focus.label}, which has the focus,`, 'nothing was typed');
+  }
+}
+
+function refusedAtFocus(guard: PasswordGuard, label: string, what: string): AxError {
+  const err = guard.refusal(`${label}, which has the focus,`);
+  return new AxError(
+    err.code,
+    `${err.message}; ${what} (only Tab, arrows, Home, End, Page keys, Escape and Return, with Shift or Ctrl at most, reach a password field)`,
+    err.hint,
+  );
+}
+
+interface Focus {
+  label: string;
+  password: boolean;
+  reveal: boolean;
+}
+
+/**
+ * Which of the elements that matter has the keyboard focus now: the view's password
+ * fields, reveal toggles and focused elements, each read fresh (a field the app turned
+ * into a password field since the walk is one). A password field or toggle that cannot
+ * be read counts as having the focus: the guard fails closed.
+ */
+async function focusNow(scene: Scene, guard: PasswordGuard): Promise<Focus | undefined> {
+  const elements = scene.view.snapshot.elements;
+  const watched = elements.flatMap((el, i) => {
+    const reveal = isRevealToggle(elements, i, guard.isPasswordField);
+    const password = guard.isPasswordField(el);
+    return password || reveal || el.flags.includes('focused') ? [{ el, i, password, reveal }] : [];
+  });
+  const read = await Promise.all(watched.map(({ el }) => readNow(scene, el)));
+  for (let k = 0; k < watched.length; k++) {
+    const { el, i, password, reveal } = watched[k];
+    const now = read[k];
+    const label = labelOf(el, scene.view.refs[i]);
+    if (now === 'unknown' && (password || reveal)) return { label, password, reveal };
+    if (!now || now === 'unknown' || !now.flags.includes('focused')) continue;
+    return { label, password: guard.isPasswordField(now), reveal };
+  }
+  return undefined;
+}
+
+/** The element read fresh; undefined when it has gone, 'unknown' when it cannot be read. */
+async function readNow(scene: Scene, el: Element): Promise<Element | undefined | 'unknown'> {
+  try {
+    return await scene.desktop.readElement(el.id);
+  } catch (err) {
+    return err instanceof PlatformError && err.code === 'element_gone' ? undefined : 'unknown';
+  }
+}
