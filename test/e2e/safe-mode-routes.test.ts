@@ -185,12 +185,18 @@ describe('safe mode: no route types into a password field', () => {
       }),
     );
     await barrier();
-    // The user name's text selected, then dragged onto the password field.
+    // The user name's text selected, then dragged by its first letters onto the password
+    // field (a press past the end of the text would not pick the selection up).
     expect((await call('ax_key_press', { key: 'ctrl+a' })).isError).toBe(false);
+    const user = (await readApp(session, login.pid)).find(
+      (e) => e.name === 'User name' && e.role === 'text',
+    );
+    const [x, y, , h] = user!.extents!;
     const r = await call('ax_drag', {
-      from_query: 'User name',
+      from_x: x + 12,
+      from_y: y + Math.round(h / 2),
       to_query: 'Password',
-      duration_ms: 400,
+      duration_ms: 600,
     });
     expectPasswordRefusal(r);
     await expectUntouched(from);

@@ -6,9 +6,26 @@
  */
 import type { Element } from '../../../src/model/element.js';
 import type { SnapshotView } from '../../../src/model/view.js';
-import type { Desktop, KeyCombo } from '../../../src/platform/desktop.js';
+import type { Desktop, KeyCombo, KeyKind } from '../../../src/platform/desktop.js';
 import type { ActionTarget, Scene } from '../../../src/actions/index.js';
 import { buildSnapshot, viewOf, type Spec } from './synthetic.js';
+
+/** What the fake's keys do, as a platform's table says (see Desktop.keyKind). */
+const KEY_KINDS: Record<string, KeyKind> = {
+  Tab: 'focus',
+  ISO_Left_Tab: 'focus',
+  Left: 'caret',
+  Right: 'caret',
+  Up: 'caret',
+  Down: 'caret',
+  Home: 'caret',
+  End: 'caret',
+  Page_Up: 'caret',
+  Page_Down: 'caret',
+  Escape: 'cancel',
+  Return: 'activate',
+  KP_Enter: 'activate',
+};
 
 export interface Call {
   name: string;
@@ -125,6 +142,7 @@ export function recordingDesktop(view: SnapshotView, opts: FakeOptions = {}): Re
       record('pressKey', [...combo.modifiers, combo.key].join('+'));
     },
     knowsKey: (key: string) => keys.has(key) || [...key].length === 1,
+    keyKind: (key: string) => KEY_KINDS[key] ?? 'other',
     typeText: async (value: string) => {
       record('typeText', value.length);
       if (focus && !opts.ignoresText) text.set(focus, (text.get(focus) ?? '') + value);

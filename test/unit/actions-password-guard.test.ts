@@ -1,0 +1,259 @@
+/**
+ * Safe mode's guard on password fields, against a recording fake Desktop: what is refused,
+ * that a refusal sends nothing (the fake's calls show it), and the pure rules on data.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  deliverClick,
+  deliverDrag,
+  deliverKey,
+  deliverSetValue,
+  deliverType,
+  guardClickFollowUps,
+  isRevealToggle,
+  keyIsHarmless,
+} from '../../src/actions/index.js';
+import type { Element } from '../../src/model/element.js';
+import type { KeyCombo, KeyKind } from '../../src/platform/desktop.js';
+import { AxError } from '../../src/errors.js';
+import { Policy, DEFAULT_POLICY } from '../../src/guard/policy.js';
+import { passwordGuardOf } from '../../src/pipeline/password-field.js';
+import {
+  formView,
+  recordingDesktop,
+  sceneOf,
+  target,
+  type RecordingDesktop,
+} from './helpers/recording-desktop.js';
+import { buildSnapshot, viewOf, type Spec } from './helpers/synthetic.js';
+
+const guard = passwordGuardOf(new Policy({ ...DEFAULT_POLICY, mode: 'safe' }))!;
+
+async function refusal(p: Promise<unknown>): Promise<AxError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(AxError);
+  return err as AxError;
+}
+
+const combo = (key: string, ...modifiers: KeyCombo['modifiers']): KeyCombo => ({ key, modifiers });
+
+/** The form with a "Show password" check box beside its password field; `focused` has the focus. */
+function loginView(focused?: string) {
+  const overrides: Record<string, Partial<Spec>> = { subscribe: { name: 'Show password' } };
+  if (focused) {
+    const el = formView().snapshot.elements.find((e) => e.id === focused)!;
+    overrides[focused] = { ...overrides[focused], flags: [...el.flags, 'focused'] };
+  }
+  return formView(overrides);
+}
+
+function guarded(view = loginView()) {
+  const desktop: RecordingDesktop = recordingDesktop(view, { keys: ['Return', 'Tab', 'space'] });
+  return { desktop, scene: { ...sceneOf(view, desktop), passwordGuard: guard } };
+}
+
+describe('the keys that reach a password field', () => {
+  // Name, what the platform says the key does, the combo, harmless in a field, on a toggle.
+  const cases: Array<[string, KeyKind, KeyCombo, boolean, boolean]> = [
+    ['Tab', 'focus', combo('Tab'), true, true],
+    ['Shift+Tab', 'focus', combo('Tab', 'shift'), true, true],
+    ['Ctrl+Left', 'caret', combo('Left', 'ctrl'), true, true],
+    ['Escape', 'cancel', combo('Escape'), true, true],
+    ['Return', 'activate', combo('Return'), true, false],
+    ['a letter', 'other', combo('a'), false, false],
+    ['a shifted letter', 'other', combo('a', 'shift'), false, false],
+    ['Ctrl+V', 'other', combo('v', 'ctrl'), false, false],
+    ['Shift+Insert', 'other', combo('Insert', 'shift'), false, false],
+    ['Space', 'other', combo('space'), false, false],
+    ['BackSpace', 'other', combo('BackSpace'), false, false],
+    ['Alt+Down (a shortcut)', 'caret', combo('Down', 'alt'), false, false],
+  ];
+  it.each(cases)(
+    '%s (%s): reaches a field %s, a reveal toggle %s',
+    (_n, kind, c, field, toggle) => {
+      expect(keyIsHarmless(kind, c, 'field')).toBe(field);
+      expect(keyIsHarmless(kind, c, 'toggle')).toBe(toggle);
+    },
+  );
+});
+
+describe('reveal toggles', () => {
+  const isPw = (e: Element) => e.flags.includes('secure');
+  const indexOf = (view: ReturnType<typeof formView>, id: string) =>
+    view.snapshot.elements.findIndex((e) => e.id === id);
+
+  it('a check box saying show, reveal or visible beside a password field is one', () => {
+    for (const name of ['Show password', 'Reveal', 'Password visible', 'Show passphrase']) {
+      const view = formView({ subscribe: { name } });
+      expect(isRevealToggle(view.snapshot.elements, indexOf(view, 'subscribe'), isPw)).toBe(true);
+    }
+  });
+
+  it('is not one when checked, named otherwise, a button, or with no password field', () => {
+    const els = (o: Parameters<typeof formView>[0]) => formView(o).snapshot.elements;
+    const at = indexOf(formView(), 'subscribe');
+    expect(isRevealToggle(els({ subscribe: { name: 'Subscribe' } }), at, isPw)).toBe(false);
+    const checked = els({ subscribe: { name: 'Show password', flags: ['checked'] } });
+    expect(isRevealToggle(checked, at, isPw)).toBe(false);
+    const button = els({ subscribe: { name: 'Show password', role: 'AXButton' } });
+    expect(isRevealToggle(button, at, isPw)).toBe(false);
+    const plain = els({ subscribe: { name: 'Show password' }, password: { flags: [] } });
+    expect(isRevealToggle(plain, at, isPw)).toBe(false);
+  });
+
+  it('a toggle in another window than the password field is not one', () => {
+    const view = viewOf(
+      buildSnapshot([
+        {
+          role: 'AXWindow',
+          id: 'w1',
+          window: {},
+          children: [{ role: 'AXTextField', id: 'pw', flags: ['secure', 'editable'] }],
+        },
+        {
+          role: 'AXWindow',
+          id: 'w2',
+          window: {},
+          children: [{ role: 'AXCheckBox', id: 'show', name: 'Show hidden files' }],
+        },
+      ]),
+    );
+    expect(isRevealToggle(view.snapshot.elements, indexOf(view, 'show'), isPw)).toBe(false);
+  });
+});
+
+describe('keys go by what has the focus as they are sent', () => {
+  it('a letter with the password field focused is refused after fronting, nothing pressed', async () => {
+    const { desktop, scene } = guarded(loginView('password'));
+    const err = await refusal(deliverKey(scene, combo('a')));
+    expect(err.code).toBe('blocked');
+    expect(err.message).toMatch(/"Password" e\d+, which has the focus, is a password field/);
+    expect(err.message).toContain('a was not sent');
+    expect(desktop.names()).not.toContain('pressKey');
+    expect(desktop.names()[0]).toBe('activate');
+    expect(desktop.names().at(-1)).toBe('restore');
+  });
+
+  it('the focus read now counts, not the view: a field focused since the walk', async () => {
+    const view = loginView();
+    const desktop = recordingDesktop(view);
+    await desktop.focusElement('password');
+    await refusal(
+      deliverKey({ ...sceneOf(view, desktop), passwordGuard: guard }, combo('v', 'ctrl')),
+    );
+    expect(desktop.names()).not.toContain('pressKey');
+  });
+
+  it('Tab and Return reach the focused password field; a letter reaches another field', async () => {
+    for (const key of ['Tab', 'Return']) {
+      const { desktop, scene } = guarded(loginView('password'));
+      await deliverKey(scene, combo(key));
+      expect(desktop.calls.filter((c) => c.name === 'pressKey')).toEqual([
+        { name: 'pressKey', args: [key] },
+      ]);
+    }
+    const { desktop, scene } = guarded(loginView('name'));
+    await deliverKey(scene, combo('a'));
+    expect(desktop.names()).toContain('pressKey');
+  });
+
+  it('Space on a focused reveal toggle, and an Alt shortcut beside one, are refused', async () => {
+    const { desktop, scene } = guarded(loginView('subscribe'));
+    const err = await refusal(deliverKey(scene, combo('space')));
+    expect(err.message).toMatch(/"Show password" e\d+, which has the focus, would show/);
+    const alt = await refusal(deliverKey(guarded(loginView('name')).scene, combo('s', 'alt')));
+    expect(alt.message).toMatch(/a mnemonic may press the toggle/);
+    expect(desktop.names()).not.toContain('pressKey');
+  });
+
+  it('without the guard (full mode) nothing is read before the key', async () => {
+    const view = loginView('password');
+    const desktop = recordingDesktop(view);
+    await deliverKey(sceneOf(view, desktop), combo('a'));
+    expect(desktop.names()).toEqual(['activate', 'pressKey']);
+  });
+
+  it('text to whatever has the focus is refused when the field has it', async () => {
+    const { desktop, scene } = guarded(loginView('password'));
+    // As ax_click passes it after a real click: no element, the text goes to the focus.
+    const focused = { label: 'the focused element' };
+    await refusal(
+      deliverType(scene, { target: focused, text: 'x', clearFirst: false, mode: 'foreground' }),
+    );
+    expect(desktop.names()).not.toContain('typeText');
+  });
+});
+
+describe('presses and named targets', () => {
+  it('a click, a set value or a drag on the reveal toggle sends nothing', async () => {
+    const { desktop, scene } = guarded();
+    const toggle = target(scene.view, 'subscribe');
+    for (const mode of ['background', 'foreground'] as const) {
+      await refusal(deliverClick(scene, { target: toggle, clickType: 'single', mode }));
+    }
+    // A point over it: the element under the point is what is pressed.
+    await refusal(
+      deliverClick(scene, {
+        target: { point: toggle.point, label: '(150,195)' },
+        clickType: 'single',
+        mode: 'foreground',
+      }),
+    );
+    await refusal(deliverSetValue(scene, toggle, 'true'));
+    await refusal(
+      deliverDrag(scene, { from: toggle, to: target(scene.view, 'name'), durationMs: 10 }),
+    );
+    expect(desktop.names().filter((n) => n !== 'screenSize')).toEqual([]);
+  });
+
+  it('a drop on the password field and a right click on it are refused', async () => {
+    const { desktop, scene } = guarded();
+    const field = target(scene.view, 'password');
+    await refusal(
+      deliverDrag(scene, { from: target(scene.view, 'name'), to: field, durationMs: 1 }),
+    );
+    const right = await refusal(
+      deliverClick(scene, { target: field, clickType: 'right', mode: 'foreground' }),
+    );
+    expect(right.message).toContain('its context menu pastes');
+    expect(desktop.names()).not.toContain('drag');
+    expect(desktop.names()).not.toContain('click');
+  });
+
+  it('a field the app has made a password field since the walk is refused (read now)', async () => {
+    const walked = formView({ password: { flags: ['enabled', 'editable', 'focusable'] } });
+    const desktop = recordingDesktop(formView());
+    const scene = { ...sceneOf(walked, desktop), passwordGuard: guard };
+    const field = target(walked, 'password');
+    await refusal(deliverType(scene, { target: field, text: 'x', clearFirst: true }));
+    await refusal(deliverSetValue(scene, field, 'x'));
+    expect(desktop.names()).toEqual(['readElement', 'readElement']);
+  });
+
+  it('a click with text or a typing key on the password field is refused before the click', async () => {
+    const { desktop, scene } = guarded();
+    const field = target(scene.view, 'password');
+    const err = await refusal(guardClickFollowUps(scene, field, 'x', undefined));
+    expect(err.message).toContain('nothing was clicked');
+    await refusal(guardClickFollowUps(scene, field, undefined, combo('a')));
+    // Return after a click on it only submits: allowed.
+    await guardClickFollowUps(scene, field, undefined, combo('Return'));
+    expect(desktop.names()).not.toContain('click');
+    expect(desktop.names()).not.toContain('doAction');
+  });
+});
+
+describe('the guard follows the policy', () => {
+  it('safe mode has one; full mode and --allow-secure-typing have none', () => {
+    const guardFor = (s: Partial<typeof DEFAULT_POLICY>) =>
+      passwordGuardOf(new Policy({ ...DEFAULT_POLICY, ...s }));
+    expect(guardFor({ mode: 'safe' })).toBeDefined();
+    expect(guardFor({ mode: 'full' })).toBeUndefined();
+    expect(guardFor({ mode: 'safe', allowSecureTyping: true })).toBeUndefined();
+    const err = guard.refusal('[AXTextField] "PIN"');
+    expect(err.message).toMatch(/"PIN" is a password field, and this server runs in safe mode/);
+  });
+});
