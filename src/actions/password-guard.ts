@@ -204,7 +204,8 @@ interface Focus {
  * Which of the elements that matter has the keyboard focus now: the view's password
  * fields, reveal toggles and focused elements, each read fresh (a field the app turned
  * into a password field since the walk is one). A password field or toggle that cannot
- * be read counts as having the focus: the guard fails closed.
+ * be read, or whose window never says it is active, counts as having the focus: the
+ * guard fails closed.
  */
 async function focusNow(scene: Scene, guard: PasswordGuard): Promise<Focus | undefined> {
   const elements = scene.view.snapshot.elements;
@@ -213,6 +214,15 @@ async function focusNow(scene: Scene, guard: PasswordGuard): Promise<Focus | und
     const password = guard.isPasswordField(el);
     return password || reveal || el.flags.includes('focused') ? [{ el, i, password, reveal }] : [];
   });
+  const guarded = watched.filter((w) => w.password || w.reveal);
+  if (guarded.length > 0 && !(await windowActive(scene))) {
+    const { el, i, password, reveal } = guarded[0];
+    return {
+      label: `${labelOf(el, scene.view.refs[i])} (its window is not yet active)`,
+      password,
+      reveal,
+    };
+  }
   const read = await Promise.all(watched.map(({ el }) => readNow(scene, el)));
   for (let k = 0; k < watched.length; k++) {
     const { el, i, password, reveal } = watched[k];
@@ -223,6 +233,26 @@ async function focusNow(scene: Scene, guard: PasswordGuard): Promise<Focus | und
     return { label, password: guard.isPasswordField(now), reveal };
   }
   return undefined;
+}
+
+/** How long a window just fronted may take to say it is active (a loaded machine is slow). */
+const ACTIVE_WAIT_MS = 1500;
+const POLL_MS = 20;
+
+/**
+ * Whether one of the app's windows says it is active, polled for a bounded time. A
+ * toolkit marks its focus widget focused only once it has handled the window's activation:
+ * read before that, no element says it has the focus, though a key would go to it.
+ */
+async function windowActive(scene: Scene): Promise<boolean> {
+  const { elements, windows } = scene.view.snapshot;
+  const deadline = Date.now() + ACTIVE_WAIT_MS;
+  for (;;) {
+    const read = await Promise.all(windows.map((w) => readNow(scene, elements[w.index])));
+    if (read.some((el) => el && el !== 'unknown' && el.flags.includes('active'))) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
 }
 
 /** The element read fresh; undefined when it has gone, 'unknown' when it cannot be read. */

@@ -202,6 +202,26 @@ describe('safe mode: no route types into a password field', () => {
     await expectUntouched(from);
   });
 
+  it('a key to the app while another window is in front, its focus in the field', async () => {
+    await focusPassword();
+    // Another app takes the front; the key fronts the login window again, whose own focus
+    // is still the password field.
+    const other = await session.launchFixture('secret_window.py', [], {
+      env: { AXPAGE_FIXTURE_TITLE: 'In Front', AXPAGE_FIXTURE_X: '60', AXPAGE_FIXTURE_Y: '60' },
+    });
+    try {
+      for (const key of ['a', 'ctrl+v']) {
+        const r = await call('ax_key_press', { key });
+        expectPasswordRefusal(r);
+        // Decided by the focus the app reports once its window is active again.
+        expect(r.text).toContain('which has the focus');
+      }
+      await expectUntouched(from);
+    } finally {
+      await other.stop();
+    }
+  });
+
   it('Tab and Return still reach the field: Return submits what it holds', async () => {
     await focusPassword();
     const r = await call('ax_key_press', { key: 'Return' });

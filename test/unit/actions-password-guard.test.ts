@@ -169,6 +169,18 @@ describe('keys go by what has the focus as they are sent', () => {
     expect(desktop.names()).not.toContain('pressKey');
   });
 
+  it('fails closed when the window never says it is active: the focus is not known', async () => {
+    const view = loginView('name');
+    const win = view.snapshot.elements.findIndex((e) => e.id === 'win');
+    view.snapshot.elements[win] = { ...view.snapshot.elements[win], flags: [] };
+    const desktop = recordingDesktop(view);
+    const err = await refusal(
+      deliverKey({ ...sceneOf(view, desktop), passwordGuard: guard }, combo('a')),
+    );
+    expect(err.message).toContain('its window is not yet active');
+    expect(desktop.names()).not.toContain('pressKey');
+  });
+
   it('without the guard (full mode) nothing is read before the key', async () => {
     const view = loginView('password');
     const desktop = recordingDesktop(view);
