@@ -1,0 +1,29 @@
+/** What the Linux backend says a key does: compared by keysym, so every name of a key agrees. */
+import { describe, expect, it } from 'vitest';
+import { keyKindOf } from '../../src/platform/linux/key-kinds.js';
+
+describe('keyKindOf', () => {
+  it.each([
+    ['Tab', 'focus'],
+    ['ISO_Left_Tab', 'focus'],
+    ['Left', 'caret'],
+    ['Page_Up', 'caret'],
+    ['Prior', 'caret'],
+    ['Next', 'caret'],
+    ['KP_Home', 'caret'],
+    ['Escape', 'cancel'],
+    ['Return', 'activate'],
+    ['KP_Enter', 'activate'],
+    ['a', 'other'],
+    ['A', 'other'],
+    ['space', 'other'],
+    ['BackSpace', 'other'],
+    ['Delete', 'other'],
+    ['Insert', 'other'],
+    ['Menu', 'other'],
+    ['F10', 'other'],
+    ['no_such_key', 'other'],
+  ])('%s is %s', (key, kind) => {
+    expect(keyKindOf(key)).toBe(kind);
+  });
+});
