@@ -1,6 +1,7 @@
 /** Picks the backend for this platform; loaded lazily so the server starts fast. */
 import { PlatformError } from '../errors.js';
 import type { Clipboard, Desktop } from './desktop.js';
+import { executableOf as linuxExecutableOf } from './linux/proc.js';
 
 export async function openDesktop(env: NodeJS.ProcessEnv = process.env): Promise<Desktop> {
   if (process.platform === 'linux') {
@@ -30,4 +31,9 @@ export async function openClipboard(env: NodeJS.ProcessEnv = process.env): Promi
     return new XclipClipboard(env);
   }
   throw new PlatformError('unsupported', `axpage has no clipboard for ${process.platform} yet`);
+}
+
+/** A process's real executable file (for the deny list), or undefined when unknown. */
+export function executableOf(pid: number): string | undefined {
+  return process.platform === 'linux' ? linuxExecutableOf(pid) : undefined;
 }
