@@ -37,3 +37,19 @@ export async function openClipboard(env: NodeJS.ProcessEnv = process.env): Promi
 export function executableOf(pid: number): string | undefined {
   return process.platform === 'linux' ? linuxExecutableOf(pid) : undefined;
 }
+
+/**
+ * Releases keys and buttons that axpage processes now gone (killed mid-typing) left held
+ * on the display, which X would otherwise auto-repeat into the focused window for good.
+ * Returns how many; throws when the display cannot be reached.
+ */
+export async function releaseStrayInput(env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  if (process.platform !== 'linux') return 0;
+  const { X11 } = await import('./linux/x11.js');
+  const x = X11.open(env.DISPLAY, { framebuffer: false });
+  try {
+    return x.releasedAtOpen;
+  } finally {
+    x.close();
+  }
+}
