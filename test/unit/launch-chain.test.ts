@@ -105,5 +105,7 @@ describe('wrapperOf', () => {
     expect(wrapperOf('node', ['--eval=1'])).toBe('node --eval=1');
     expect(wrapperOf('mousepad', ['-c'])).toBeUndefined();
     expect(wrapperOf('timeout', ['5', 'x'])).toBe('timeout');
+    expect(wrapperOf('xdg-open', ['/tmp/x.desktop'])).toBe('xdg-open');
+    expect(wrapperOf('xterm', [])).toBe('xterm (a terminal, which runs a shell)');
   });
 });

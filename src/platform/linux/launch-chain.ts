@@ -87,7 +87,19 @@ const EXEC_WRAPPERS = new Set([
   'expect',
   'rlwrap',
   'entr',
+  // They open files and start other installed apps, whichever the system picks.
+  'xdg-open',
+  'gio',
+  'gtk-launch',
+  'exo-open',
+  'kioclient',
+  'kioclient5',
+  'xdg-terminal-exec',
 ]);
+
+/** Terminal emulators: each runs a shell (or the command after -e) for whoever types in it. */
+const TERMINALS =
+  /^(?:x-terminal-emulator|xterm|uxterm|koi8rxterm|lxterm|rxvt|urxvt|rxvt-unicode|lxterminal|xfce4-terminal|gnome-terminal|mate-terminal|konsole|qterminal|terminator|tilix|sakura|alacritty|kitty|st|foot|wezterm|terminology|guake|tilda|yakuake|deepin-terminal|cool-retro-term)(?:\.wrapper|\.real)?$/;
 
 /** Shells: `-c` makes their argument a command line. */
 const SHELLS = /^(?:sh|bash|rbash|dash|ash|zsh|ksh|ksh93|mksh|pdksh|posh|yash|fish|csh|tcsh)$/;
@@ -294,6 +306,7 @@ export function envCommand(
 /** How a program runs a command or code we cannot follow, or undefined when it does not. */
 export function wrapperOf(base: string, args: readonly string[]): string | undefined {
   if (EXEC_WRAPPERS.has(base)) return base;
+  if (TERMINALS.test(base)) return `${base} (a terminal, which runs a shell)`;
   // The options before the first operand (a script file, or the code itself).
   const firstOperand = args.findIndex((a) => !a.startsWith('-'));
   const options = firstOperand === -1 ? args : args.slice(0, firstOperand);
