@@ -118,6 +118,19 @@ export declare class Display {
    * window before each remap); every new Display does this once. Returns how many.
    */
   recoverKeymap(): number;
+  /**
+   * Releases the keys and pointer buttons this Display pressed and has not released
+   * (recorded on the root window before each press, forgotten after each release); close()
+   * does too. Safe to call on a closed or dead Display (returns 0). Returns how many.
+   */
+  releaseHeld(): number;
+  /**
+   * Releases keys and buttons that processes now gone left held (recorded before each
+   * press; X still reports them down); every new Display does this once. Returns how many.
+   */
+  recoverInput(): number;
+  /** How many held keys and buttons of gone processes this Display released when it opened. */
+  readonly releasedAtOpen: number;
 
   /**
    * Root _NET_ACTIVE_WINDOW with its _NET_WM_PID (null when unset); null when no window is
@@ -200,4 +213,10 @@ export declare function xwdInfo(buffer: Uint8Array): XwdInfo;
 /** XStringToKeysym, or the keysym of a single character; null when unknown. */
 export declare function keysymFromName(name: string): number | null;
 export declare function keysymName(keysym: number): string | null;
+/**
+ * The keycodes X reports down (XQueryKeymap) and the pointer buttons 1-5 down (bit 0 =
+ * button 1), asked over a connection of its own that reads no journal and releases
+ * nothing. Throws code 'X11_OPEN_FAILED' when the display cannot be opened.
+ */
+export declare function heldInput(display?: string | null): { keys: number[]; buttons: number };
 export declare const platform: 'linux-x11';

@@ -79,6 +79,7 @@ async function serve(args: string[]): Promise<number> {
     throw err;
   }
   applyHeapGrowth(config.heapGrowthPercent);
+  await releaseStrayInput();
   if (config.transport === 'http') {
     const { serveOverHttp } = await import('./cli/serve-http.js');
     return serveOverHttp(config);
@@ -106,6 +107,25 @@ async function serve(args: string[]): Promise<number> {
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, stop);
   await handle.server.connect(transport);
   return new Promise<number>(() => undefined);
+}
+
+/**
+ * A server killed mid-typing leaves a key down, which X auto-repeats into whatever window
+ * has the focus until someone releases it: the next server on the display does, first.
+ */
+async function releaseStrayInput(): Promise<void> {
+  if (!process.env.DISPLAY) return;
+  try {
+    const { releaseStrayInput: release } = await import('./platform/index.js');
+    const n = await release();
+    if (n > 0) {
+      process.stderr.write(
+        `axpage: released ${n} key(s) or button(s) an axpage process that was killed left held on ${process.env.DISPLAY}\n`,
+      );
+    }
+  } catch {
+    // No display to reach yet: the first call that needs one says why.
+  }
 }
 
 main(process.argv.slice(2)).then(

@@ -188,6 +188,14 @@ export const SETTINGS: readonly Setting[] = [
     apply: (c, v) => (c.policy.launchesPerMinute = v as number),
   },
   {
+    env: 'AXPAGE_LAUNCH_ALLOW',
+    flag: 'launch-allow',
+    arg: 'LIST',
+    help: 'in safe mode, programs ax_launch_app may start by command, matched against their real executable: names (* wildcards) or absolute paths; unset, safe mode launches installed apps (desktop) only',
+    kind: { type: 'list' },
+    apply: (c, v) => (c.policy.launchAllow = v as string[]),
+  },
+  {
     env: 'AXPAGE_ALLOW_SECURE_TYPING',
     flag: 'allow-secure-typing',
     arg: 'BOOL',

@@ -44,6 +44,7 @@ static Napi::Object InitAddon(Napi::Env env, Napi::Object exports) {
   exports.Set("xwdInfo", Napi::Function::New(env, XwdInfo, "xwdInfo"));
   exports.Set("keysymFromName", Napi::Function::New(env, KeysymFromNameJs, "keysymFromName"));
   exports.Set("keysymName", Napi::Function::New(env, KeysymNameJs, "keysymName"));
+  exports.Set("heldInput", Napi::Function::New(env, HeldInput, "heldInput"));
   exports.Set("platform", Napi::String::New(env, "linux-x11"));
   return exports;
 }

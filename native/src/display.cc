@@ -32,6 +32,9 @@ Napi::Function XDisplay::Init(Napi::Env env) {
           InstanceMethod<&XDisplay::TypeText>("typeText"),
           InstanceMethod<&XDisplay::RestoreKeymap>("restoreKeymap"),
           InstanceMethod<&XDisplay::RecoverKeymap>("recoverKeymap"),
+          InstanceMethod<&XDisplay::ReleaseHeld>("releaseHeld"),
+          InstanceMethod<&XDisplay::RecoverInput>("recoverInput"),
+          InstanceAccessor<&XDisplay::ReleasedAtOpen>("releasedAtOpen"),
           InstanceMethod<&XDisplay::ActiveWindow>("activeWindow"),
           InstanceMethod<&XDisplay::FocusWindow>("inputFocus"),
           InstanceMethod<&XDisplay::ListWindows>("listWindows"),
@@ -89,8 +92,10 @@ XDisplay::XDisplay(const Napi::CallbackInfo& info) : Napi::ObjectWrap<XDisplay>(
   helper_ = XCreateWindow(dpy_, root_, -10, -10, 1, 1, 0, CopyFromParent, InputOnly,
                           CopyFromParent, CWEventMask, &wa);
   XSync(dpy_, False);
-  // Spares a killed process left remapped would fill the keymap for good.
+  // Spares a killed process left remapped would fill the keymap for good; keys it left
+  // held would repeat into the focused window for good.
   if (!dead_ && hasXTest_) RecoverJournal();
+  if (!dead_ && hasXTest_) releasedAtOpen_ = RecoverHeld();
   XErrorRecord rec;
   if (dead_ || TakeError(dpy_, &rec)) {
     std::string why = dead_ ? "the connection dropped" : DescribeError(dpy_, rec);
@@ -111,6 +116,7 @@ void XDisplay::Shutdown() {
   if (batch_) batch_->Shutdown();
   if (!dpy_) return;
   if (!dead_) {
+    ReleaseOwnHeld();
     RestoreSpares(nullptr);
     shm_.Release(dpy_, false);
     if (helper_) XDestroyWindow(dpy_, helper_);
@@ -321,7 +327,10 @@ Napi::Value XDisplay::MouseButton(const Napi::CallbackInfo& info) {
   // 1-3 left/middle/right, 4/5 wheel up/down, 6/7 wheel left/right, 8/9 back/forward.
   unsigned button = static_cast<unsigned>(IntArg(info, 0, fn, "button", 1, 9));
   bool down = BoolArg(info, 1, fn, "down");
+  Held h{kHeldButton, static_cast<long>(button)};
+  if (down) HoldBegin({h});
   XTestFakeButtonEvent(dpy_, button, down ? True : False, CurrentTime);
+  if (!down) HoldEnd({h});
   c.Sync();
   return info.Env().Undefined();
 }

@@ -41,6 +41,22 @@ struct KeyMap {
   void Set(int code, KeySym sym);
 };
 
+// Whether a process runs (kill 0; EPERM counts as running: it exists, someone else's).
+bool ProcessAlive(long pid);
+
+// heldInput(display?): the keys and buttons X reports down, asked over a connection of
+// its own that reads no journal and releases nothing.
+Napi::Value HeldInput(const Napi::CallbackInfo& info);
+
+// A key (code: keycode) or pointer button (code: button) we pressed.
+constexpr long kHeldKey = 1;
+constexpr long kHeldButton = 2;
+struct Held {
+  long kind;
+  long code;
+  bool operator==(const Held& o) const { return kind == o.kind && code == o.code; }
+};
+
 // Converts a captured image of any TrueColor visual to tightly packed RGB at out.
 void ConvertImage(XImage* img, uint8_t* out);
 
@@ -126,6 +142,21 @@ class XDisplay : public Napi::ObjectWrap<XDisplay> {
   // Restores the spares of processes that are gone; returns how many.
   int RecoverJournal();
 
+  // The held-input journal (held.cc): keys and buttons pressed and not yet released.
+  Napi::Value ReleaseHeld(const Napi::CallbackInfo& info);
+  Napi::Value RecoverInput(const Napi::CallbackInfo& info);
+  Napi::Value ReleasedAtOpen(const Napi::CallbackInfo& info);
+  std::vector<long> ReadHeld();
+  void WriteHeld(const std::vector<long>& triples);
+  // Records inputs before their presses are sent; forgets them once released.
+  void HoldBegin(const std::vector<Held>& inputs);
+  void HoldEnd(const std::vector<Held>& inputs);
+  void SendRelease(const Held& h);
+  // Releases what we hold; returns how many.
+  int ReleaseOwnHeld();
+  // Releases what processes that are gone left held (X still reports it down); how many.
+  int RecoverHeld();
+
   // Windows (windows.cc).
   Napi::Value ActiveWindow(const Napi::CallbackInfo& info);
   Napi::Value FocusWindow(const Napi::CallbackInfo& info);
@@ -192,6 +223,10 @@ class XDisplay : public Napi::ObjectWrap<XDisplay> {
     std::chrono::steady_clock::time_point lastUsed;
   };
   std::vector<Spare> remapped_;
+  // Keys and buttons we pressed and have not released (recorded in the held-input journal).
+  std::vector<Held> held_;
+  // What the constructor's recovery released for processes that are gone.
+  int releasedAtOpen_ = 0;
   static constexpr int kSpareSettleMs = 40;
 
   // Window queries on a second connection of their own, where requests are pipelined.

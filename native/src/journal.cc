@@ -28,13 +28,13 @@ struct Entry {
   long sym;
 };
 
-bool Alive(long pid) {
+}  // namespace
+
+bool ProcessAlive(long pid) {
   if (pid <= 0) return false;
   // EPERM: it exists, someone else's. Only ESRCH says it is gone.
   return kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH;
 }
-
-}  // namespace
 
 std::vector<long> XDisplay::ReadJournal() {
   std::vector<long> out;
@@ -106,7 +106,7 @@ int XDisplay::RecoverJournal() {
   std::vector<long> kept;
   std::vector<std::pair<int, KeySym>> changes;
   for (size_t i = 0; i + 2 < all.size(); i += 3) {
-    if (Alive(all[i])) {
+    if (ProcessAlive(all[i])) {
       kept.insert(kept.end(), {all[i], all[i + 1], all[i + 2]});
       continue;
     }

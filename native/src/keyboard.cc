@@ -314,7 +314,10 @@ Napi::Value XDisplay::Key(const Napi::CallbackInfo& info) {
   int level;
   std::vector<KeySym> one{sym};
   int code = ResolveKeys(c, map, one, &level)[0];
+  Held h{kHeldKey, code};
+  if (down) HoldBegin({h});
   XTestFakeKeyEvent(dpy_, code, down ? True : False, CurrentTime);
+  if (!down) HoldEnd({h});
   c.Sync();
   return Napi::Number::New(info.Env(), code);
 }
@@ -327,7 +330,10 @@ Napi::Value XDisplay::SendKeyCode(const Napi::CallbackInfo& info) {
   XDisplayKeycodes(dpy_, &minCode, &maxCode);
   int code = static_cast<int>(IntArg(info, 0, fn, "code", minCode, maxCode));
   bool down = BoolArg(info, 1, fn, "down");
+  Held h{kHeldKey, code};
+  if (down) HoldBegin({h});
   XTestFakeKeyEvent(dpy_, code, down ? True : False, CurrentTime);
+  if (!down) HoldEnd({h});
   c.Sync();
   return info.Env().Undefined();
 }
@@ -373,10 +379,14 @@ Napi::Value XDisplay::KeyCombo(const Napi::CallbackInfo& info) {
   if (keyLevel == 1 && !hasShift && map.Find(XK_Shift_L, &shiftCode, &shiftLevel)) {
     codes.insert(codes.end() - 1, shiftCode);
   }
+  std::vector<Held> pressed;
+  for (int code : codes) pressed.push_back({kHeldKey, code});
+  HoldBegin(pressed);
   for (int code : codes) XTestFakeKeyEvent(dpy_, code, True, CurrentTime);
   for (auto it = codes.rbegin(); it != codes.rend(); ++it) {
     XTestFakeKeyEvent(dpy_, *it, False, CurrentTime);
   }
+  HoldEnd(pressed);
   c.Sync();
   return info.Env().Undefined();
 }
@@ -457,6 +467,17 @@ Napi::Value XDisplay::TypeText(const Napi::CallbackInfo& info) {
     taps.push_back({code, level});
   }
   ApplyMappings(pending);
+  // The taps go out in buffer-sized writes: a process killed in between leaves a key down.
+  std::vector<Held> pressed;
+  for (const Tap& t : taps) {
+    Held h{kHeldKey, t.code};
+    if (std::find(pressed.begin(), pressed.end(), h) == pressed.end()) pressed.push_back(h);
+    Held shift{kHeldKey, shiftCode};
+    if (t.level == 1 && std::find(pressed.begin(), pressed.end(), shift) == pressed.end()) {
+      pressed.push_back(shift);
+    }
+  }
+  HoldBegin(pressed);
   for (const Tap& t : taps) {
     if (t.level == 1) XTestFakeKeyEvent(dpy_, shiftCode, True, CurrentTime);
     XTestFakeKeyEvent(dpy_, t.code, True, CurrentTime);
@@ -464,6 +485,7 @@ Napi::Value XDisplay::TypeText(const Napi::CallbackInfo& info) {
     if (t.level == 1) XTestFakeKeyEvent(dpy_, shiftCode, False, CurrentTime);
     TouchSpare(t.code);
   }
+  HoldEnd(pressed);
   size_t keys = taps.size();
   int remappedNow = static_cast<int>(pending.size());
   c.Sync();

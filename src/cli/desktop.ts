@@ -13,6 +13,7 @@ import type { ParseArgsConfig } from 'node:util';
 
 import type { WaitFor } from '../desktop/apps.js';
 import type { DesktopState } from '../desktop/state.js';
+import { releaseStrayInput } from '../platform/index.js';
 import {
   DesktopError,
   HeadlessDesktop,
@@ -108,6 +109,7 @@ async function run(args: string[]): Promise<number> {
   if (timeout !== undefined && !(timeout > 0))
     throw new UsageError(`bad --timeout ${String(values.timeout)}`);
   const desktop = findDesktop(parseDisplay(values.display as string | undefined));
+  await releaseHeld(desktop.display);
   try {
     const app = await desktop.launch(command[0], command.slice(1), {
       name: values.name as string | undefined,
@@ -125,6 +127,19 @@ async function run(args: string[]): Promise<number> {
     return 0;
   } finally {
     desktop.release();
+  }
+}
+
+/**
+ * Keys and buttons an axpage process killed mid-typing left held on the desktop, which X
+ * would auto-repeat into its windows: released by every command that finds the desktop up.
+ */
+async function releaseHeld(display: number): Promise<void> {
+  try {
+    const n = await releaseStrayInput({ DISPLAY: `:${display}` });
+    if (n > 0) err(`axpage desktop: released ${n} key(s) or button(s) left held on :${display}`);
+  } catch {
+    // X does not answer: status says so; nothing is held on a server that is gone.
   }
 }
 
@@ -173,6 +188,7 @@ async function env(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, { display: { type: 'string' } });
   if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
   const desktop = findDesktop(parseDisplay(values.display as string | undefined));
+  await releaseHeld(desktop.display);
   out(formatExports(desktop.env));
   return 0;
 }
@@ -185,6 +201,7 @@ async function status(args: string[]): Promise<number> {
   if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
   const display = parseDisplay(values.display as string | undefined);
   const all = listDesktops().filter((d) => display === undefined || d.state.display === display);
+  for (const { state, up } of all) if (up) await releaseHeld(state.display);
   const reports = await Promise.all(
     all.map(async ({ state, up }) => {
       const health = await HeadlessDesktop.attach(state).health();

@@ -12,7 +12,15 @@
  *
  * App patterns (allow and deny lists): a pid (`1234`), a name compared without case
  * (`gedit`), or a name with `*` wildcards (`gnome-*`). Deny wins over allow; an empty
- * allow list allows every app not denied.
+ * allow list allows every app not denied. A running app is matched by the name it
+ * registered and by its real executable's file name, so a renamed or linked binary is
+ * still the program it is.
+ *
+ * Launches are checked on everything they run (the platform works it out before
+ * spawning): a denied name anywhere in the chain refuses it, and while any list or safe
+ * mode restricts launches, so does a launcher that runs a command we cannot follow. Safe
+ * mode launches installed apps, and commands only when their real executable is on the
+ * launch allow list.
  */
 import { AxError } from '../errors.js';
 
@@ -34,6 +42,8 @@ export interface PolicySettings {
   launchesPerMinute: number;
   /** In safe mode, typing into secure fields is refused unless this is set. */
   allowSecureTyping: boolean;
+  /** In safe mode, programs ax_launch_app may start by command (names or absolute paths). */
+  launchAllow: string[];
   /** Tool names to list (empty: every tool the mode lists) and tool names never to list. */
   allowTools: string[];
   denyTools: string[];
@@ -47,9 +57,34 @@ export const DEFAULT_POLICY: PolicySettings = {
   maxLaunchedApps: 16,
   launchesPerMinute: 30,
   allowSecureTyping: false,
+  launchAllow: [],
   allowTools: [],
   denyTools: [],
 };
+
+/** An app as the policy sees it; `executable` is its process's real executable file. */
+export interface PolicyApp {
+  pid: number;
+  name: string;
+  executable?: string;
+}
+
+/** What a launch runs, as the platform worked it out before anything was spawned. */
+export interface LaunchFacts {
+  /** `desktop`: an installed app's entry; `command`: a program the caller named. */
+  kind: 'desktop' | 'command';
+  /** The names the launch goes by (desktop-file id, Name, program as given). */
+  names: string[];
+  /** The real file that is spawned. */
+  executable: string;
+  /** Every name of every program it runs (links, real files, interpreters, wrapped commands). */
+  programs: string[];
+  /** A launcher in the chain that runs a command that cannot be followed. */
+  wrapper?: string;
+}
+
+/** A process's real executable file, for the deny list (undefined when unknown). */
+export type ExecutableOf = (pid: number) => string | undefined;
 
 export function isMutating(kind: GuardKind): boolean {
   return kind === 'action' || kind === 'idempotent-action' || kind === 'script';
@@ -66,6 +101,7 @@ export class Policy {
   constructor(
     readonly settings: PolicySettings,
     private readonly now: () => number = Date.now,
+    private readonly executableOf: ExecutableOf = () => undefined,
   ) {}
 
   /** Whether a tool is listed (and callable) at all in this mode. */
@@ -85,14 +121,22 @@ export class Policy {
     return allowTools.length === 0 || allowTools.includes(tool.name);
   }
 
-  /** Throws a clear error when the app is blocked by the allow/deny lists. */
-  checkApp(app: { pid: number; name: string }): void {
+  /**
+   * Throws a clear error when the app is blocked by the allow/deny lists. The deny list
+   * is matched against the registered name and the process's real executable (looked up
+   * by pid unless given), so a linked or renamed binary is still denied.
+   */
+  checkApp(app: PolicyApp): void {
     const { allowApps, denyApps } = this.settings;
-    const denied = denyApps.find((p) => matchesApp(p, app));
-    if (denied !== undefined) {
+    const executable = app.pid > 0 ? (app.executable ?? this.executableOf(app.pid)) : undefined;
+    const exeName = executable === undefined ? undefined : baseName(executable);
+    for (const name of exeName === undefined ? [app.name] : [app.name, exeName]) {
+      const denied = denyApps.find((p) => matchesApp(p, { pid: app.pid, name }));
+      if (denied === undefined) continue;
+      const runs = name === app.name ? '' : ` (its executable is ${executable})`;
       throw new AxError(
         'blocked',
-        `${app.name} (pid ${app.pid}) is blocked by this server's policy (deny list: '${denied}')`,
+        `${app.name} (pid ${app.pid})${runs} is blocked by this server's policy (deny list: '${denied}')`,
         'Pick another app; the deny list is set by whoever runs the server (AXPAGE_DENY_APPS or --deny-apps)',
       );
     }
@@ -100,6 +144,61 @@ export class Policy {
       throw new AxError(
         'blocked',
         `${app.name} (pid ${app.pid}) is not on this server's allow list (${allowApps.join(', ')})`,
+        'Pick one of the allowed apps; the list is set by whoever runs the server (AXPAGE_ALLOW_APPS or --allow-apps)',
+      );
+    }
+  }
+
+  /**
+   * Throws when a launch may not run, before anything is spawned: a denied name anywhere
+   * in what it runs; a wrapper while launches are restricted (a deny or allow list, or
+   * safe mode), since what it runs cannot be checked; in safe mode a command whose real
+   * executable is not on the launch allow list; with an allow list, no allowed name.
+   */
+  checkLaunch(launch: LaunchFacts): void {
+    const { allowApps, denyApps, launchAllow, mode } = this.settings;
+    const nothing = 'nothing was started';
+    for (const name of [...launch.names, ...launch.programs]) {
+      const denied = denyApps.find((p) => matchesApp(p, { pid: -1, name }));
+      if (denied === undefined) continue;
+      const via = launch.names.includes(name) ? '' : ` (${launch.names[0]} runs ${name})`;
+      throw new AxError(
+        'blocked',
+        `${name}${via} is blocked by this server's policy (deny list: '${denied}'); ${nothing}`,
+        'Pick another app; the deny list is set by whoever runs the server (AXPAGE_DENY_APPS or --deny-apps)',
+      );
+    }
+    const restricted = mode === 'safe' || denyApps.length > 0 || allowApps.length > 0;
+    if (restricted && launch.wrapper !== undefined) {
+      throw new AxError(
+        'blocked',
+        `${launch.names[0]} runs another command through ${launch.wrapper}, which this server's policy cannot check; ${nothing}`,
+        launch.kind === 'command'
+          ? 'Launch the program itself: command: ["program", ...args], with no launcher or shell in front'
+          : 'Launch the program its desktop file starts by command instead, or ask whoever runs the server to allow it',
+      );
+    }
+    if (mode === 'safe' && launch.kind === 'command') {
+      if (!launchAllow.some((p) => matchesProgram(p, launch.executable))) {
+        throw new AxError(
+          'blocked',
+          `this server runs in safe mode, which launches installed apps only, and ${launch.executable} is not on its launch allow list${launchAllow.length > 0 ? ` (${launchAllow.join(', ')})` : ''}; ${nothing}`,
+          'Launch an installed app by desktop (e.g. desktop: "galculator"), or ask whoever runs the server to add the program to AXPAGE_LAUNCH_ALLOW (--launch-allow)',
+        );
+      }
+    }
+    // With an allow list, the program counts by its real file, never by a link's name.
+    const allowNames =
+      launch.kind === 'command'
+        ? [baseName(launch.executable)]
+        : [...launch.names, baseName(launch.executable)];
+    if (
+      allowApps.length > 0 &&
+      !allowNames.some((name) => allowApps.some((p) => matchesApp(p, { pid: -1, name })))
+    ) {
+      throw new AxError(
+        'blocked',
+        `${allowNames.join(' / ')} is not on this server's allow list (${allowApps.join(', ')}); ${nothing}`,
         'Pick one of the allowed apps; the list is set by whoever runs the server (AXPAGE_ALLOW_APPS or --allow-apps)',
       );
     }
@@ -189,6 +288,21 @@ export function matchesApp(pattern: string, app: { pid: number; name: string }):
     'i',
   );
   return re.test(app.name);
+}
+
+/**
+ * A launch allow list entry against a real executable: an absolute path is that file
+ * exactly; anything else is a name pattern (as matchesApp) for its file name.
+ */
+export function matchesProgram(pattern: string, executable: string): boolean {
+  const p = pattern.trim();
+  if (p.startsWith('/')) return p === executable;
+  if (/^\d+$/.test(p)) return false;
+  return matchesApp(p, { pid: -1, name: baseName(executable) });
+}
+
+function baseName(file: string): string {
+  return file.slice(file.lastIndexOf('/') + 1);
 }
 
 /**

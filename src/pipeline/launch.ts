@@ -1,5 +1,6 @@
 /**
- * Launching an app and handing the agent over to it: resolve what would run, check it
+ * Launching an app and handing the agent over to it: resolve what would run (the real
+ * files of the program, its interpreter and what a launcher runs), check all of it
  * against the policy, start it detached (its output to a private log), wait until it is
  * on the accessibility bus with a window, check its registered name too, and answer with
  * its first observation through the one pipeline.
@@ -9,7 +10,6 @@ import { open, readdir, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { ensurePrivateDir, resolveArtifactDir } from '../capture/index.js';
 import { AxError, PlatformError } from '../errors.js';
-import { matchesApp } from '../guard/policy.js';
 import type { AppInfo, Desktop, LaunchPlan, LaunchRequest } from '../platform/desktop.js';
 import type { ToolCall } from './notify.js';
 import type { Pipeline } from './pipeline.js';
@@ -46,7 +46,13 @@ type Arrival =
 export async function launchApp(pipeline: Pipeline, call: LaunchCall): Promise<ToolResponse> {
   const desktop = await pipeline.desktop();
   const plan = await planOrExplain(desktop, call.request);
-  checkNames(pipeline, plan);
+  pipeline.policy.checkLaunch({
+    kind: 'command' in call.request ? 'command' : 'desktop',
+    names: plan.names,
+    executable: plan.executable,
+    programs: plan.programs,
+    wrapper: plan.wrapper,
+  });
   const appsBefore = await desktop.listApps();
   const log = await openLog(pipeline, plan);
   let launched;
@@ -154,33 +160,6 @@ async function planOrExplain(desktop: Desktop, request: LaunchRequest): Promise<
           ? `Did you mean ${near}? Or pass command: ["program", ...]`
           : 'Pass the desktop-file id (as in /usr/share/applications/<id>.desktop) or command: ["program", ...]',
       { ...err.facts },
-    );
-  }
-}
-
-/**
- * The allow and deny lists, on every name the launch goes by (desktop-file id, Name,
- * program) before anything runs: any denied name refuses it, and with an allow list one
- * of them must be on it.
- */
-function checkNames(pipeline: Pipeline, plan: LaunchPlan): void {
-  const { allowApps, denyApps } = pipeline.policy.settings;
-  const named = plan.names.map((name) => ({ pid: -1, name }));
-  for (const app of named) {
-    const denied = denyApps.find((p) => matchesApp(p, app));
-    if (denied !== undefined) {
-      throw new AxError(
-        'blocked',
-        `${app.name} is blocked by this server's policy (deny list: '${denied}'); nothing was started`,
-        'Pick another app; the deny list is set by whoever runs the server (AXPAGE_DENY_APPS or --deny-apps)',
-      );
-    }
-  }
-  if (allowApps.length > 0 && !named.some((app) => allowApps.some((p) => matchesApp(p, app)))) {
-    throw new AxError(
-      'blocked',
-      `${plan.names.join(' / ')} is not on this server's allow list (${allowApps.join(', ')}); nothing was started`,
-      'Pick one of the allowed apps; the list is set by whoever runs the server (AXPAGE_ALLOW_APPS or --allow-apps)',
     );
   }
 }

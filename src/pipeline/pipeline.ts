@@ -25,7 +25,7 @@ import {
   type Scene,
 } from '../actions/index.js';
 import { AppDirectory, type ResolvedApp } from './apps.js';
-import { Policy } from '../guard/policy.js';
+import { Policy, type ExecutableOf } from '../guard/policy.js';
 import { AxError, describeError } from '../errors.js';
 import { KeyedLock } from './lock.js';
 import {
@@ -143,9 +143,11 @@ export class Pipeline {
   constructor(
     private readonly openDesktop: () => Promise<Desktop>,
     readonly config: Config,
+    /** A process's real executable, so the deny list sees through renamed and linked binaries. */
+    executableOf?: ExecutableOf,
   ) {
     this.publisher = new Publisher(() => this.desktop(), config);
-    this.policy = new Policy(config.policy);
+    this.policy = new Policy(config.policy, Date.now, executableOf);
   }
 
   /** The platform backend, opened on first use; a failure is retried on the next call. */

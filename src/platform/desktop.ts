@@ -123,6 +123,15 @@ export interface LaunchPlan {
   source?: string;
   /** Working directory the app asks for. */
   cwd?: string;
+  /** The real file of the program that is spawned (every symlink followed). */
+  executable: string;
+  /**
+   * Every name of every program the launch runs: each symlink hop and real file of the
+   * program, of a script's interpreter, of the command a launcher like `env` runs.
+   */
+  programs: string[];
+  /** A launcher in the chain that runs a command the server cannot follow (xargs, sh -c). */
+  wrapper?: string;
 }
 
 export interface LaunchedProcess {

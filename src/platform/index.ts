@@ -1,6 +1,7 @@
 /** Picks the backend for this platform; loaded lazily so the server starts fast. */
 import { PlatformError } from '../errors.js';
 import type { Clipboard, Desktop } from './desktop.js';
+import { executableOf as linuxExecutableOf } from './linux/proc.js';
 
 export async function openDesktop(env: NodeJS.ProcessEnv = process.env): Promise<Desktop> {
   if (process.platform === 'linux') {
@@ -30,4 +31,25 @@ export async function openClipboard(env: NodeJS.ProcessEnv = process.env): Promi
     return new XclipClipboard(env);
   }
   throw new PlatformError('unsupported', `axpage has no clipboard for ${process.platform} yet`);
+}
+
+/** A process's real executable file (for the deny list), or undefined when unknown. */
+export function executableOf(pid: number): string | undefined {
+  return process.platform === 'linux' ? linuxExecutableOf(pid) : undefined;
+}
+
+/**
+ * Releases keys and buttons that axpage processes now gone (killed mid-typing) left held
+ * on the display, which X would otherwise auto-repeat into the focused window for good.
+ * Returns how many; throws when the display cannot be reached.
+ */
+export async function releaseStrayInput(env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  if (process.platform !== 'linux') return 0;
+  const { X11 } = await import('./linux/x11.js');
+  const x = X11.open(env.DISPLAY, { framebuffer: false });
+  try {
+    return x.releasedAtOpen;
+  } finally {
+    x.close();
+  }
 }

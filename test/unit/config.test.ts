@@ -174,6 +174,15 @@ describe('axpage serve flags', () => {
     expect(c.policy.denyApps).toEqual(['a', 'b']);
   });
 
+  it('reads the launch allow list from --launch-allow and AXPAGE_LAUNCH_ALLOW', () => {
+    expect(loadConfig({}).policy.launchAllow).toEqual([]);
+    expect(
+      loadConfig({ AXPAGE_LAUNCH_ALLOW: 'mousepad, /usr/bin/galculator' }).policy.launchAllow,
+    ).toEqual(['mousepad', '/usr/bin/galculator']);
+    const { flags } = parseServeArgs(['--launch-allow=gtk3-*']);
+    expect(loadConfig({ AXPAGE_LAUNCH_ALLOW: 'x' }, flags).policy.launchAllow).toEqual(['gtk3-*']);
+  });
+
   it('refuses unknown flags, flags without values and bad values, naming them', () => {
     expect(() => parseServeArgs(['--listen', '3000', '--bogus'])).toThrow(
       /unknown argument '--listen'/,

@@ -1,7 +1,12 @@
 /** The launch budget: apps launched and still running, and launches per minute. */
 import { describe, expect, it } from 'vitest';
 import { AxError } from '../../src/errors.js';
-import { DEFAULT_POLICY, Policy, type PolicySettings } from '../../src/guard/policy.js';
+import {
+  DEFAULT_POLICY,
+  Policy,
+  type LaunchFacts,
+  type PolicySettings,
+} from '../../src/guard/policy.js';
 
 function policy(over: Partial<PolicySettings>, now: () => number = () => 0): Policy {
   return new Policy({ ...DEFAULT_POLICY, ...over }, now);
@@ -58,5 +63,101 @@ describe('Policy.admitLaunch', () => {
       p.admitLaunch(() => true);
       p.recordLaunched(pid);
     }
+  });
+});
+
+describe('Policy.checkLaunch', () => {
+  const command = (over: Partial<LaunchFacts> = {}): LaunchFacts => ({
+    kind: 'command',
+    names: ['notes'],
+    executable: '/usr/bin/dash',
+    programs: ['notes', 'sh', 'dash'],
+    ...over,
+  });
+
+  it('refuses a denied name anywhere in what runs, saying what runs it', () => {
+    const err = refusal(() => policy({ denyApps: ['sh'] }).checkLaunch(command()));
+    expect(err.code).toBe('blocked');
+    expect(err.message).toBe(
+      "sh (notes runs sh) is blocked by this server's policy (deny list: 'sh'); nothing was started",
+    );
+    expect(() => policy({ denyApps: ['python3'] }).checkLaunch(command())).not.toThrow();
+  });
+
+  it('refuses a wrapper while launches are restricted, and only then', () => {
+    const wrapped = command({
+      executable: '/usr/bin/xargs',
+      programs: ['xargs'],
+      wrapper: 'xargs',
+    });
+    for (const over of [
+      { denyApps: ['x'] },
+      { allowApps: ['xargs'] },
+      { mode: 'safe' as const, launchAllow: ['xargs'] },
+    ]) {
+      expect(refusal(() => policy(over).checkLaunch(wrapped)).message).toMatch(
+        /runs another command through xargs, which this server's policy cannot check; nothing was started/,
+      );
+    }
+    expect(() => policy({}).checkLaunch(wrapped)).not.toThrow();
+  });
+
+  it('safe mode launches a command only when its real executable is on the launch allow list', () => {
+    const mousepad = command({
+      names: ['mousepad'],
+      executable: '/usr/bin/mousepad',
+      programs: ['mousepad'],
+    });
+    const err = refusal(() => policy({ mode: 'safe' }).checkLaunch(mousepad));
+    expect(err.message).toMatch(
+      /safe mode, which launches installed apps only, and \/usr\/bin\/mousepad is not on its launch allow list/,
+    );
+    expect(err.hint).toMatch(/desktop: .*AXPAGE_LAUNCH_ALLOW/);
+    for (const allow of ['mousepad', 'mouse*', '/usr/bin/mousepad']) {
+      expect(() =>
+        policy({ mode: 'safe', launchAllow: [allow] }).checkLaunch(mousepad),
+      ).not.toThrow();
+    }
+    // A link named like an allowed program is the program it links to.
+    expect(() => policy({ mode: 'safe', launchAllow: ['notes'] }).checkLaunch(command())).toThrow(
+      /not on its launch allow list/,
+    );
+    expect(() =>
+      policy({ mode: 'safe', launchAllow: ['/usr/bin/mouse'] }).checkLaunch(mousepad),
+    ).toThrow();
+    // Installed apps need no allow entry.
+    expect(() =>
+      policy({ mode: 'safe' }).checkLaunch({ ...mousepad, kind: 'desktop' }),
+    ).not.toThrow();
+  });
+
+  it('an allow list counts a command by its real file, not by a link name', () => {
+    expect(() => policy({ allowApps: ['notes'] }).checkLaunch(command())).toThrow(
+      /dash is not on this server's allow list/,
+    );
+    expect(() => policy({ allowApps: ['dash'] }).checkLaunch(command())).not.toThrow();
+  });
+});
+
+describe('Policy.checkApp', () => {
+  it('denies a running app by its real executable as well as by the name it registered', () => {
+    const exe = new Map([[42, '/usr/bin/galculator']]);
+    const p = new Policy(
+      { ...DEFAULT_POLICY, denyApps: ['galculator'] },
+      () => 0,
+      (pid) => exe.get(pid),
+    );
+    const err = refusal(() => p.checkApp({ pid: 42, name: 'calc' }));
+    expect(err.message).toBe(
+      "calc (pid 42) (its executable is /usr/bin/galculator) is blocked by this server's policy (deny list: 'galculator')",
+    );
+    expect(() => p.checkApp({ pid: 43, name: 'calc' })).not.toThrow();
+    // A caller that knows the executable passes it; the old shape still works.
+    expect(() => p.checkApp({ pid: 43, name: 'calc', executable: '/opt/galculator' })).toThrow(
+      /blocked/,
+    );
+    expect(() => policy({ denyApps: ['calc'] }).checkApp({ pid: 1, name: 'calc' })).toThrow(
+      /blocked/,
+    );
   });
 });

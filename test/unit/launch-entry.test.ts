@@ -188,9 +188,12 @@ describe('findDesktopEntry', () => {
     expect(plan.argv).toEqual(['mousepad']);
     expect(plan.names).toEqual(['org.xfce.mousepad', 'Mousepad', 'mousepad']);
     expect(plan.source).toMatch(/org\.xfce\.mousepad\.desktop$/);
+    // calc2 is a #!/bin/sh script: the shell it runs is in what the policy checks.
     expect(planLaunch({ command: ['calc2', '-x'] }, env)).toEqual({
       argv: ['calc2', '-x'],
       names: ['calc2'],
+      executable: expect.stringMatching(/\/bin\/calc2$/) as unknown,
+      programs: expect.arrayContaining(['calc2', 'sh']) as unknown,
     });
     expect(() => planLaunch({ command: ['no-such-program'] }, env)).toThrow(PlatformError);
     expect(() => planLaunch({ command: ['/etc/passwd'] }, env)).toThrow(/not an executable/);

@@ -7,7 +7,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { PlatformError } from '../../errors.js';
 import type { LaunchedProcess, LaunchPlan, LaunchRequest } from '../desktop.js';
-import { findDesktopEntry, LookupError, onPath } from './launch-lookup.js';
+import { ChainError, resolveChain } from './launch-chain.js';
+import { findDesktopEntry, LookupError } from './launch-lookup.js';
 import { procStat } from './proc.js';
 import { appBusEnv } from './atspi/qt.js';
 
@@ -30,16 +31,11 @@ export function launchEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 export function planLaunch(request: LaunchRequest, env: NodeJS.ProcessEnv): LaunchPlan {
   if ('command' in request) {
     const [program] = request.command;
-    if (!onPath(program, env)) {
-      throw new PlatformError(
-        'failed',
-        program.includes('/')
-          ? `${program} is not an executable file`
-          : `${program} is not on PATH (${env.PATH ?? 'unset'})`,
-        { program },
-      );
-    }
-    return { argv: request.command, names: [path.basename(program)] };
+    return {
+      argv: request.command,
+      names: [path.basename(program)],
+      ...chainOf(request.command, env, (why) => why),
+    };
   }
   let found;
   try {
@@ -52,13 +48,7 @@ export function planLaunch(request: LaunchRequest, env: NodeJS.ProcessEnv): Laun
     });
   }
   const program = found.argv[0];
-  if (!onPath(program, env)) {
-    throw new PlatformError(
-      'failed',
-      `${found.file} runs ${program}, which is not installed (not on PATH)`,
-      { program },
-    );
-  }
+  const chain = chainOf(found.argv, env, (why) => `${found.file} runs ${program}: ${why}`);
   const names = [found.id, found.entry.name, path.basename(program)];
   if (found.entry.startupWMClass) names.push(found.entry.startupWMClass);
   return {
@@ -66,13 +56,30 @@ export function planLaunch(request: LaunchRequest, env: NodeJS.ProcessEnv): Laun
     names: [...new Set(names.filter(Boolean))],
     source: found.file,
     cwd: found.entry.path,
+    ...chain,
   };
+}
+
+/** What the argv really runs (launch-chain.ts), or a PlatformError saying why not. */
+function chainOf(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  explain: (why: string) => string,
+): Pick<LaunchPlan, 'executable' | 'programs' | 'wrapper'> {
+  try {
+    const { executable, programs, wrapper } = resolveChain(argv, env);
+    return { executable, programs, ...(wrapper !== undefined ? { wrapper } : {}) };
+  } catch (err) {
+    if (!(err instanceof ChainError)) throw err;
+    throw new PlatformError('failed', explain(err.message), { program: argv[0] });
+  }
 }
 
 /**
  * Spawns the plan in its own session (setsid: no controlling terminal, its own process
  * group, so our exit or a signal to ours never reaches it), stdin closed, stdout and
- * stderr to `outputFd`. Never through a shell.
+ * stderr to `outputFd`. Never through a shell. The real file the plan checked is what
+ * runs (argv[0] stays as given): a link swapped after the check changes nothing.
  */
 export async function spawnDetached(
   plan: LaunchPlan,
@@ -80,7 +87,8 @@ export async function spawnDetached(
   env: NodeJS.ProcessEnv,
 ): Promise<LaunchedProcess> {
   const [program, ...args] = plan.argv;
-  const child = spawn(program, args, {
+  const child = spawn(plan.executable, args, {
+    argv0: program,
     env: launchEnv(await appBusEnv(env)),
     cwd: plan.cwd,
     detached: true,

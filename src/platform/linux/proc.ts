@@ -49,3 +49,16 @@ export function descendants(pid: number): number[] {
   }
   return out;
 }
+
+/**
+ * The real executable file a process runs (/proc/<pid>/exe), whatever name it registered
+ * or was started by; undefined when unknown (gone, or another user's).
+ */
+export function executableOf(pid: number): string | undefined {
+  try {
+    // A binary replaced or removed since it started reads "<path> (deleted)".
+    return fs.readlinkSync(`/proc/${pid}/exe`).replace(/ \(deleted\)$/, '');
+  } catch {
+    return undefined;
+  }
+}

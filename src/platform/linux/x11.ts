@@ -268,6 +268,31 @@ class Framebuffer {
   }
 }
 
+/**
+ * The displays open in this process. Keys and buttons a display holds are released by its
+ * close(); on an exit that closes nothing (process.exit from a signal handler, an uncaught
+ * exception, an unhandled rejection) the exit hook releases them, so no key stays down to
+ * repeat into another window. Only SIGKILL escapes it: the next process releases those
+ * (native/README.md, the held-input journal).
+ */
+const openDisplays = new Set<NativeDisplay>();
+let exitHooked = false;
+
+function releaseAllOnExit(): void {
+  for (const dpy of openDisplays) {
+    try {
+      dpy.releaseHeld();
+    } catch {
+      // The server went away: nothing is held on it any more.
+    }
+  }
+}
+
+/** What X itself reports down on a display, over a connection that changes nothing. */
+export function heldInput(display?: string): { keys: number[]; buttons: number } {
+  return native().heldInput(display);
+}
+
 export class X11 {
   private fb: Framebuffer | null = null;
   /** The worker-thread capture connection: opened on first use; null when it cannot be. */
@@ -282,6 +307,11 @@ export class X11 {
     options: X11Options,
   ) {
     this.keymapRestoreMs = options.keymapRestoreMs ?? 250;
+    openDisplays.add(dpy);
+    if (!exitHooked) {
+      process.on('exit', releaseAllOnExit);
+      exitHooked = true;
+    }
     const file = options.framebuffer ?? process.env.XVFB_FB;
     if (file) {
       const fb = Framebuffer.open(file, dpy.name, dpy.screenSize());
@@ -290,9 +320,17 @@ export class X11 {
     }
   }
 
-  /** Connects to `display` (default $DISPLAY). Throws when the addon or the server is missing. */
+  /**
+   * Connects to `display` (default $DISPLAY). Throws when the addon or the server is
+   * missing. Opening releases what processes now gone left held (releasedAtOpen).
+   */
   static open(display?: string, options: X11Options = {}): X11 {
     return new X11(new (native().Display)(display), options);
+  }
+
+  /** Keys and buttons that processes now gone left held, released when this opened. */
+  get releasedAtOpen(): number {
+    return this.dpy.releasedAtOpen;
   }
 
   get displayName(): string {
@@ -566,7 +604,9 @@ export class X11 {
     this.fb = null;
     this.capturer?.close();
     this.capturer = null;
+    // Releases what it holds first.
     this.dpy.close();
+    openDisplays.delete(this.dpy);
   }
 
   private scheduleKeymapRestore(): void {

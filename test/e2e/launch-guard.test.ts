@@ -1,0 +1,144 @@
+/**
+ * ax_launch_app is no side door around the policy: a server in safe mode with shells,
+ * python and galculator denied refuses launches that would run them through env, xargs,
+ * find -exec, a desktop file or a symlink, before anything is spawned (marker files the
+ * commands would create stay absent), and refuses to drive a denied binary started from a
+ * link under another name (its real executable is what counts).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LaunchedApp } from '../../src/desktop/apps.js';
+import { Session } from '../../src/harness/session.js';
+
+let session: Session;
+let dir: string;
+/** A link to galculator under a harmless name. */
+let link: string;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axpage-launch-guard-'));
+  link = path.join(dir, 'calc');
+  fs.symlinkSync('/usr/bin/galculator', link);
+  // An installed app of the user's whose Exec line runs a shell.
+  const apps = path.join(dir, 'data', 'applications');
+  fs.mkdirSync(apps, { recursive: true });
+  fs.writeFileSync(
+    path.join(apps, 'notes.desktop'),
+    [
+      '[Desktop Entry]',
+      'Type=Application',
+      'Name=Notes',
+      `Exec=sh -c "touch ${path.join(dir, 'from-desktop')}"`,
+    ].join('\n'),
+  );
+  session = await Session.start({
+    serverEnv: {
+      AXPAGE_MODE: 'safe',
+      AXPAGE_DENY_APPS: 'sh,dash,bash,python3*,galculator',
+      // Allowed by name, so only the chain and wrapper checks can refuse them.
+      AXPAGE_LAUNCH_ALLOW: 'env,xargs,find,calc',
+      XDG_DATA_HOME: path.join(dir, 'data'),
+    },
+  });
+});
+
+afterAll(async () => {
+  await session?.close();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Launch logs the server opened: one is created just before anything is spawned. */
+function launchLogs(): string[] {
+  return fs.readdirSync(session.artifactDir).filter((f) => f.startsWith('launch-'));
+}
+
+describe('launches in safe mode', () => {
+  it('refuses commands that would run a denied shell through env, xargs or find -exec, before they run', async () => {
+    const cases: Array<[string, string[], RegExp]> = [
+      [
+        'env',
+        ['/usr/bin/env', 'sh', '-c', 'touch MARK'],
+        /sh \(env runs sh\) is blocked .*deny list: 'sh'/,
+      ],
+      ['xargs', ['xargs', 'sh', '-c', 'touch MARK'], /runs another command through xargs/],
+      [
+        'find',
+        ['find', '/', '-maxdepth', '0', '-exec', 'sh', '-c', 'touch MARK', ';'],
+        /through find/,
+      ],
+      [
+        'env-i',
+        ['/usr/bin/env', '-i', 'PATH=/bin', 'dash', '-c', 'touch MARK'],
+        /deny list: 'dash'/,
+      ],
+    ];
+    for (const [name, command, why] of cases) {
+      const marker = path.join(dir, `ran-${name}`);
+      const argv = command.map((a) => a.replace('MARK', marker));
+      const r = await session.call('ax_launch_app', { command: argv });
+      expect(r.isError, r.text).toBe(true);
+      expect(r.structured.error_code, r.text).toBe('blocked');
+      expect(r.text).toMatch(why);
+      expect(r.text).toMatch(/nothing was started/);
+      // Had it been spawned, the call would have waited for it to exit: the marker would be there.
+      expect(fs.existsSync(marker), `${name} ran`).toBe(false);
+    }
+    expect(launchLogs()).toEqual([]);
+  });
+
+  it('refuses an installed app whose Exec line runs a denied shell', async () => {
+    const r = await session.call('ax_launch_app', { desktop: 'notes' });
+    expect(r.isError, r.text).toBe(true);
+    expect(r.text).toMatch(/deny list: 'sh'.*nothing was started/);
+    expect(fs.existsSync(path.join(dir, 'from-desktop'))).toBe(false);
+  });
+
+  it('refuses a link to a denied binary under an allowed name, and starts nothing', async () => {
+    const r = await session.call('ax_launch_app', { command: [link] });
+    expect(r.isError, r.text).toBe(true);
+    expect(r.text).toMatch(/galculator \(calc runs galculator\) is blocked .*nothing was started/);
+    expect(launchLogs()).toEqual([]);
+  });
+
+  it('refuses a command whose real executable is not on the launch allow list', async () => {
+    const r = await session.call('ax_launch_app', { command: ['gtk3-widget-factory'] });
+    expect(r.isError, r.text).toBe(true);
+    expect(r.text).toMatch(
+      /safe mode, which launches installed apps only.*gtk3-widget-factory is not on its launch allow list/,
+    );
+  });
+
+  it('still launches an installed app by desktop name', async () => {
+    const r = await session.call('ax_launch_app', { desktop: 'gtk3-widget-factory' });
+    expect(r.isError, r.text).toBe(false);
+    const pid = (r.structured.launched as { app_pid: number }).app_pid;
+    expect(fs.readlinkSync(`/proc/${pid}/exe`)).toMatch(/gtk3-widget-factory$/);
+    await session.call('ax_quit_app', { app: pid, force: true });
+  });
+});
+
+describe('driving', () => {
+  let calc: LaunchedApp;
+
+  beforeAll(async () => {
+    // Started outside the server, from the link: it runs as "calc".
+    calc = await session.launch(link, [], { name: 'calc' });
+  });
+
+  it('refuses a denied binary started from a link, by its real executable', async () => {
+    expect(fs.readlinkSync(`/proc/${calc.pid}/exe`)).toBe('/usr/bin/galculator');
+    for (const [tool, args] of [
+      ['ax_get_tree', {}],
+      ['ax_click', { query: 'button:7' }],
+    ] as const) {
+      const r = await session.call(tool, { app: calc.pid, ...args });
+      expect(r.isError, r.text).toBe(true);
+      expect(r.text).toMatch(
+        /its executable is \/usr\/bin\/galculator\) is blocked .*deny list: 'galculator'/,
+      );
+      expect(r.text).not.toMatch(/^file:/m);
+    }
+  });
+});
