@@ -9,6 +9,7 @@ import { open, readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AxError } from '../errors.js';
 import { compareBase, parseArtifactFile, type BaseName } from '../capture/names.js';
+import { contentStrings, loggedSummary, maskArgs } from '../guard/mask.js';
 import type { CallPage, ViewCall, ViewPair } from './model.js';
 import { parsePair } from './pair.js';
 import { captureOriginOf } from '../visual/elements.js';
@@ -87,8 +88,18 @@ export function callOfRecord(record: unknown, index: number): ViewCall | undefin
   const call: ViewCall = { index, time, tool, outcome };
   const seq = num(r.seq);
   if (seq !== undefined) call.seq = seq;
-  if (typeof r.args === 'object' && r.args !== null && !Array.isArray(r.args)) {
-    call.args = r.args as Record<string, unknown>;
+  const args =
+    typeof r.args === 'object' && r.args !== null && !Array.isArray(r.args)
+      ? (r.args as Record<string, unknown>)
+      : undefined;
+  if (args) {
+    // The recorder's own rule again: a log written by another version, or with typed
+    // text kept for replay, shows no content here either.
+    call.args = maskArgs(args, {
+      secret: r.secret === true,
+      withhold: r.outcome === 'error',
+      lengths: true,
+    });
   }
   const code = str(r.error_code);
   if (code !== undefined) call.error_code = code;
@@ -96,8 +107,14 @@ export function callOfRecord(record: unknown, index: number): ViewCall | undefin
   if (ms !== undefined) call.ms = ms;
   const bytes = num(r.summary_bytes);
   if (bytes !== undefined) call.summary_bytes = bytes;
+  // A log that kept typed text for replay shows it nowhere here: the summary is masked
+  // for the record's own content (none is left in a log that kept none).
   const summary = str(r.summary);
-  if (summary !== undefined) call.summary = summary;
+  const shown =
+    summary === undefined
+      ? undefined
+      : loggedSummary(summary, contentStrings(args ?? {}), { secret: r.secret === true });
+  if (shown !== undefined) call.summary = shown;
   const tree = pairName(r.tree, 'txt');
   if (tree) call.tree = tree;
   const png = pairName(r.png, 'png');
