@@ -5,12 +5,13 @@
  * hundreds of pairs lists at once. Every file name comes from the dir's own listing or
  * is checked to be a pair name, so nothing outside the dir is ever read.
  */
-import { open, readFile, readdir, stat } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AxError } from '../errors.js';
 import { compareBase, parseArtifactFile, type BaseName } from '../capture/names.js';
 import { contentStrings, loggedSummary, maskArgs } from '../guard/mask.js';
 import type { CallPage, ViewCall, ViewPair } from './model.js';
+import { openPairFile, readPairFile } from './files.js';
 import { parsePair } from './pair.js';
 import { captureOriginOf } from '../visual/elements.js';
 
@@ -243,12 +244,11 @@ export class Run {
   async pairOf(index: number): Promise<ViewPair | undefined> {
     const call = await this.call(index);
     if (!call?.tree) return undefined;
-    const text = await readFile(path.join(this.source.dir, call.tree), 'utf8').catch(
-      () => undefined,
-    );
+    // Read only as a pair file of the dir: never through a link planted under its name.
+    const text = (await readPairFile(this.source.dir, call.tree))?.toString('utf8');
     if (text === undefined) return undefined;
     const png = call.png ?? `${call.tree.slice(0, -'.txt'.length)}.png`;
-    const size = await pngSize(path.join(this.source.dir, png));
+    const size = await pngSize(this.source.dir, png);
     const pair = parsePair(text, { tree: call.tree, ...(size ? { png } : {}) });
     if (!pair.capture && size) {
       // A file written before tree files stated their capture rect: guessed from the
@@ -267,9 +267,15 @@ export class Run {
   }
 }
 
-/** Width and height from a PNG's header; undefined when it is not there or not a PNG. */
-export async function pngSize(file: string): Promise<{ w: number; h: number } | undefined> {
-  const handle = await open(file, 'r').catch(() => undefined);
+/**
+ * Width and height from a pair PNG's header (a pair file of `dir`, see openPairFile);
+ * undefined when it is not there, not one, or not a PNG.
+ */
+export async function pngSize(
+  dir: string,
+  name: string,
+): Promise<{ w: number; h: number } | undefined> {
+  const handle = await openPairFile(dir, name);
   if (!handle) return undefined;
   try {
     const head = Buffer.alloc(24);
