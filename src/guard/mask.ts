@@ -148,7 +148,9 @@ function maskFields(fields: Record<string, unknown>, opts: MaskOptions): Record<
   const out: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(fields)) {
     if (value === undefined) continue;
-    out[field] = maskValue(value, kindOf(field), opts);
+    // A number given where text goes (a PIN as a value) is content too.
+    const given = CONTENT_FIELDS.has(field) && typeof value === 'number' ? String(value) : value;
+    out[field] = maskValue(given, kindOf(field), opts);
   }
   return out;
 }
@@ -177,7 +179,9 @@ export function contentStrings(args: Record<string, unknown>): string[] {
     } else if (Array.isArray(value)) {
       for (const item of value) walk(item, kind);
     } else if (typeof value === 'object' && value !== null && !isMasked(value)) {
-      for (const [field, v] of Object.entries(value)) walk(v, kindOf(field));
+      for (const [field, v] of Object.entries(value)) {
+        walk(CONTENT_FIELDS.has(field) && typeof v === 'number' ? String(v) : v, kindOf(field));
+      }
     }
   };
   walk(args, 'locator');

@@ -73,6 +73,11 @@ describe('maskArgs', () => {
     expect(JSON.stringify(secret)).not.toMatch(/pw123|5/);
   });
 
+  it('masks a number given as a value, keeps numbers and flags elsewhere', () => {
+    const out = maskArgs({ value: 4321, x: 5, clear_first: true });
+    expect(out).toEqual({ value: { masked: 'text', length: 4 }, x: 5, clear_first: true });
+  });
+
   it('caps long arguments', () => {
     const out = maskArgs({ query: 'q'.repeat(500) });
     expect(String(out.query)).toHaveLength(201);
