@@ -5,7 +5,8 @@
  * hundreds of pairs lists at once. Every file name comes from the dir's own listing or
  * is checked to be a pair name, so nothing outside the dir is ever read.
  */
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AxError } from '../errors.js';
 import { compareBase, parseArtifactFile, type BaseName } from '../capture/names.js';
@@ -35,11 +36,14 @@ export async function resolveRun(target: string): Promise<RunSource> {
   const full = path.resolve(target);
   const st = await stat(full).catch(() => undefined);
   if (st?.isDirectory()) {
-    const log = newestLog(await readdir(full));
+    const log = newestLog(await regularFiles(full));
     return log ? { dir: full, log: path.join(full, log) } : { dir: full };
   }
   if (st?.isFile() && SESSION_LOG.test(path.basename(full))) {
-    return { dir: path.dirname(full), log: full };
+    // A log named on the command line may be reached through a link the user chose: the
+    // real file stands for it, read like one found in the dir (never through a link).
+    const real = await realpath(full);
+    return { dir: path.dirname(real), log: real };
   }
   throw new AxError(
     'bad_argument',
@@ -48,6 +52,12 @@ export async function resolveRun(target: string): Promise<RunSource> {
       : `${target} does not exist`,
     'Pass the artifact dir of a run (AXPAGE_OUT) or one of its session-*.jsonl logs',
   );
+}
+
+/** The names in `dir` that are regular files (a link planted there is no log of the run). */
+async function regularFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => e.name);
 }
 
 /** The newest session log among `names`: by start time, then pid. */
@@ -216,11 +226,12 @@ export class Run {
   /** Every call, in order (names and log lines only; no tree file is read). */
   async calls(): Promise<ViewCall[]> {
     const file = this.source.log ?? this.source.dir;
-    const st = await stat(file);
+    // The log itself, not through a link (readLog refuses one); the dir as given.
+    const st = this.source.log ? await lstat(file) : await stat(file);
     const stamp = `${st.mtimeMs}:${st.size}:${st.ino}`;
     if (this.cached?.stamp === stamp) return this.cached.calls;
     const calls = this.source.log
-      ? callsOfLog(await readFile(this.source.log, 'utf8'))
+      ? callsOfLog(await readLog(this.source.log))
       : callsOfNames(await readdir(this.source.dir));
     this.cached = { stamp, calls };
     return calls;
@@ -264,6 +275,20 @@ export class Run {
   async pngPath(index: number): Promise<string | undefined> {
     const call = await this.call(index);
     return call?.png ? path.join(this.source.dir, call.png) : undefined;
+  }
+}
+
+/**
+ * A session log's text, never through a link planted under its name (a `session-*.jsonl`
+ * symlink in the dir would otherwise have any file read as the run's calls).
+ */
+async function readLog(file: string): Promise<string> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    if (!(await handle.stat()).isFile()) throw new Error(`${file} is not a regular file`);
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
   }
 }
 

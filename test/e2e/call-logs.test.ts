@@ -162,7 +162,7 @@ describe('the viewer and links planted in its dir', () => {
     for (const [route, r] of answers) expect(r.body, route).not.toContain(OUTSIDE_SECRET);
   });
 
-  it('a session log naming a planted link: the call lists, its pair is not served', async () => {
+  it('a session log naming a planted link: the call lists, its pair is not served; a linked log is no log', async () => {
     const dir = path.join(scratch, 'logged');
     fs.mkdirSync(dir, { mode: 0o700 });
     const outside = path.join(scratch, 'outside2.txt');
@@ -189,9 +189,17 @@ describe('the viewer and links planted in its dir', () => {
         mode: 0o600,
       },
     );
+    // A newer log that is a link to a file of records outside: not the run's log.
+    const outsideLog = path.join(scratch, 'outside.jsonl');
+    fs.writeFileSync(
+      outsideLog,
+      JSON.stringify({ ...record, summary: OUTSIDE_SECRET, tree: undefined }) + '\n',
+    );
+    fs.symlinkSync(outsideLog, path.join(dir, 'session-1800000000000-1.jsonl'));
     const view = await startView(dir);
     const calls = await get(view, '/api/calls');
     expect(calls.body).toContain('1700000000005_get_tree.txt');
+    expect(calls.body).not.toContain(OUTSIDE_SECRET);
     const pair = await get(view, '/api/pair/0');
     expect(pair.status).toBe(404);
     expect(pair.body).not.toContain(OUTSIDE_SECRET);
