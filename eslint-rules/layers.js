@@ -23,7 +23,7 @@ export const LAYERS = {
   capture: [...PURE, PLATFORM_INTERFACE],
   platform: PURE,
   actions: [...PURE, PLATFORM_INTERFACE, 'viewport'],
-  guard: PURE,
+  guard: [...PURE, 'tree'],
   audit: PURE,
   visual: [...PURE, 'tree', 'capture'],
   pipeline: [
@@ -51,7 +51,7 @@ export const LAYERS = {
   ],
   surface: [...PURE, 'pipeline', 'tools', 'capture', PLATFORM_INTERFACE, 'config.ts'],
   // The viewer's server reuses the HTTP guard's checks and the pixel diff.
-  view: [...PURE, 'capture', 'visual', 'transport/http-guard.ts'],
+  view: [...PURE, 'capture', 'guard', 'visual', 'transport/http-guard.ts'],
 };
 
 function layerOf(rel) {

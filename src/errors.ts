@@ -60,7 +60,11 @@ export type ErrorCode =
   | 'action_failed'
   | 'blocked'
   | 'rate_limited'
-  | 'unsupported';
+  | 'unsupported'
+  /** The artifact dir has no room for a call's pair: nothing was done. */
+  | 'disk_full'
+  /** The artifact dir cannot be written (read-only, no permission): nothing was done. */
+  | 'artifacts_unwritable';
 
 export class AxError extends Error {
   override name = 'AxError';

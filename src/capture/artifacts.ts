@@ -23,6 +23,7 @@ import path from 'node:path';
 import { openPrivateDir, type PrivateDir } from './dir.js';
 import { ArtifactError } from './errors.js';
 import { checkLimits, retentionFromEnv } from './limits.js';
+import { checkRoom, pairNeed } from './room.js';
 import {
   compareBase,
   formatBase,
@@ -88,6 +89,8 @@ export const FOREIGN_GRACE_MS = 10 * 60_000;
 /** How many file operations a scan or prune runs at once. */
 const IO_BATCH = 64;
 const MAX_CLAIM_TRIES = 100_000;
+/** Pairs whose sizes say how much room the next one needs. */
+const RECENT_FOR_ROOM = 20;
 
 export class ArtifactStore {
   private readonly index = new Map<string, Entry>();
@@ -157,6 +160,35 @@ export class ArtifactStore {
     throw new ArtifactError(
       'unsafe_dir',
       `artifact dir ${this.dir} was replaced while running (it is now ${st.isSymbolicLink() ? 'a symbolic link' : 'another file or directory'}); nothing is written there. Restore it, or restart with AXPAGE_OUT set to a directory of your own`,
+    );
+  }
+
+  /**
+   * Before an action acts: the dir can be written and has room for a pair (twice the
+   * largest of the recent ones, at least a minimum; see room.ts). Throws a clear AxError
+   * (`disk_full`, `artifacts_unwritable`) when not.
+   */
+  async checkRoom(): Promise<void> {
+    const recent = this.order.slice(-RECENT_FOR_ROOM).map((e) => e.txtBytes + e.pngBytes);
+    await checkRoom(this.io, this.dir, pairNeed(recent));
+  }
+
+  /**
+   * Takes back a pair whose writing failed: both files (the claimed tree, a screenshot
+   * already written) go, so no empty or half pair is left behind.
+   */
+  async discard(names: ArtifactNames): Promise<void> {
+    const entry = this.index.get(names.base);
+    if (entry) {
+      this.index.delete(entry.base);
+      this.order = this.order.filter((e) => e !== entry);
+      this.bytes -= entry.txtBytes + entry.pngBytes;
+      if (this.lastWritten === entry.base) this.lastWritten = undefined;
+    }
+    await Promise.all(
+      (['txt', 'png'] as const).map((kind) =>
+        unlink(this.ioFile(`${names.base}.${kind}`)).catch(() => undefined),
+      ),
     );
   }
 

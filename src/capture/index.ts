@@ -26,3 +26,4 @@ export {
   type RetentionLimits,
 } from './limits.js';
 export { parseArtifactFile } from './names.js';
+export { pairWriteFailure, unwrittenNote } from './room.js';

@@ -5,7 +5,7 @@
  * step by step whether each call ended as recorded and, when not, what differs now.
  */
 import fs from 'node:fs';
-import { isMasked } from '../guard/audit.js';
+import { cutFields, maskArgs, maskedFields } from '../guard/mask.js';
 import { buildRecord, type CallRecord } from '../pipeline/record.js';
 import { startServeClient, type ServeClient } from '../harness/serve-client.js';
 
@@ -78,18 +78,16 @@ export function parseLog(text: string, file = 'the log'): CallRecord[] {
 
 /** Why a recorded call cannot be run again, or undefined when it can. */
 export function unreplayable(rec: CallRecord): string | undefined {
-  for (const [key, value] of Object.entries(rec.args)) {
-    if (isMasked(value)) {
-      if (value.masked === 'secret') return `${key} went to a password field and is never recorded`;
-      if (value.masked === 'withheld') return `${key} of a failed call is never recorded`;
-      return `${key} (${value.length} chars) was not recorded (record with --record-text / AXPAGE_RECORD_TEXT=1 to replay it)`;
-    }
-    // Capped in the log (see maskArgs): what was sent is not all there.
-    if (typeof value === 'string' && value.length > 200 && value.endsWith('…')) {
-      return `${key} was cut in the log`;
-    }
+  // At any depth: a workflow step's text is masked like a call's own.
+  for (const [field, value] of maskedFields(rec.args)) {
+    if (value.masked === 'secret') return `${field} went to a password field and is never recorded`;
+    if (value.masked === 'withheld') return `${field} of a failed call is never recorded`;
+    const length = value.length === undefined ? '' : ` (${value.length} chars)`;
+    return `${field}${length} was not recorded (record with --record-text / AXPAGE_RECORD_TEXT=1 to replay it)`;
   }
-  return undefined;
+  // Capped in the log (see maskArgs): what was sent is not all there.
+  const cut = cutFields(rec.args);
+  return cut.length > 0 ? `${cut[0]} was cut in the log` : undefined;
 }
 
 export interface StepVerdict {
@@ -173,8 +171,15 @@ function alive(pid: number): boolean {
   }
 }
 
-function argsText(args: Record<string, unknown>): string {
-  const text = JSON.stringify(args);
+/** The step's arguments as printed: masked by the recorder's rule, even when the log kept text. */
+function argsText(rec: CallRecord): string {
+  const text = JSON.stringify(
+    maskArgs(rec.args, {
+      secret: rec.secret === true,
+      withhold: rec.outcome === 'error',
+      lengths: true,
+    }),
+  );
   return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
@@ -195,7 +200,7 @@ export async function replaySteps(
   const refMap = new Map<string, string>();
   for (const rec of records) {
     if (rec.seq < opts.from) continue;
-    const head = `#${rec.seq} ${rec.tool} ${argsText(rec.args)}`;
+    const head = `#${rec.seq} ${rec.tool} ${argsText(rec)}`;
     const why = unreplayable(rec);
     if (why) {
       tally.skipped++;

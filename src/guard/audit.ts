@@ -1,11 +1,20 @@
 /**
  * Call logs beside the artifacts: private JSON-lines files (0600, appended, one whole
- * line per write, never through a symlink) and the masking that keeps typed text (and scripts) out of
- * them. The audit log (`audit.jsonl`) is one view of the session recorder's records: the
- * mutating calls, with typed text and values never recorded, not even their length.
+ * line per write, never through a symlink), masked by the one rule of mask.ts. The audit
+ * log (`audit.jsonl`) is one view of the session recorder's records: the mutating calls,
+ * with typed text and values never recorded, not even their length.
  */
-import { closeSync, constants, lstatSync, openSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncateSync,
+  lstatSync,
+  openSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
+import { maskArgs, type MaskOptions } from './mask.js';
 
 export interface AuditRecord {
   tool: string;
@@ -15,82 +24,20 @@ export interface AuditRecord {
   pid?: number;
   app?: string;
   ms: number;
-}
-
-/** Arguments that carry what the user typed, set, scripted or put on the clipboard. */
-export const CONTENT_ARGS = new Set(['text', 'value', 'script']);
-/** Arguments that are safe to record, capped. */
-const MAX_ARG_CHARS = 200;
-
-/** One argument that is not content, capped so no log line echoes an unbounded string. */
-function capped(value: unknown): unknown {
-  if (typeof value === 'string') {
-    return value.length > MAX_ARG_CHARS ? `${value.slice(0, MAX_ARG_CHARS)}…` : value;
-  }
-  if (typeof value === 'number' || typeof value === 'boolean') return value;
-  const json = JSON.stringify(value) ?? '';
-  return json.length > MAX_ARG_CHARS ? `${json.slice(0, MAX_ARG_CHARS)}…` : value;
-}
-
-/** The audit log's view of arguments: content arguments only as given, nothing of them. */
-export function redactArgs(args: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(args)) {
-    if (value === undefined) continue;
-    out[key] = CONTENT_ARGS.has(key) ? '(not recorded)' : capped(value);
-  }
-  return out;
+  /** How the call's arguments are masked (the session log's options): see maskArgs. */
+  mask?: MaskOptions;
 }
 
 /**
- * What the session log keeps of typed text: its length (so a replay can say what it
- * skipped), or, when the call went to a password field, not even that.
+ * The audit log's view of arguments: the one masking rule, with no content kept, not
+ * even its length.
  */
-export type MaskedText =
-  | { masked: 'text'; length: number }
-  | { masked: 'secret' }
-  /** A failed call: its target may have been a password field that the error kept us from knowing. */
-  | { masked: 'withheld' };
-
-export interface MaskOptions {
-  /** Keep typed text as given (opt-in, never for a secret call). */
-  keepText?: boolean;
-  /** The call typed into, set or copied from a password field: nothing of its text, nor its keys. */
-  secret?: boolean;
-  /** The call failed: nothing of its text, not even the length, and never kept. */
-  withhold?: boolean;
-}
-
-/** Arguments that are key names: masked only in a secret call (keys typed into a password field). */
-const KEY_ARGS = new Set(['key', 'keys']);
-
-export function maskArgs(
+export function redactArgs(
   args: Record<string, unknown>,
-  opts: MaskOptions = {},
+  mask: MaskOptions = {},
 ): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(args)) {
-    if (value === undefined) continue;
-    if (CONTENT_ARGS.has(key) || (opts.secret && KEY_ARGS.has(key))) {
-      if (opts.secret) out[key] = { masked: 'secret' } satisfies MaskedText;
-      else if (opts.withhold && CONTENT_ARGS.has(key)) {
-        out[key] = { masked: 'withheld' } satisfies MaskedText;
-      } else if (opts.keepText && typeof value === 'string') out[key] = value;
-      else out[key] = { masked: 'text', length: String(value).length } satisfies MaskedText;
-    } else {
-      out[key] = capped(value);
-    }
-  }
-  return out;
-}
-
-export function isMasked(value: unknown): value is MaskedText {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    'masked' in value &&
-    ['text', 'secret', 'withheld'].includes((value as MaskedText).masked)
-  );
+  // The steps' options take keepText and lengths from these: never kept here either.
+  return maskArgs(args, { ...mask, keepText: false, lengths: false });
 }
 
 /**
@@ -132,11 +79,32 @@ export class JsonLines {
       0o600,
     );
     try {
-      writeSync(fd, line);
+      appendWhole(fd, Buffer.from(line));
     } finally {
       closeSync(fd);
     }
   }
+}
+
+/**
+ * Appends `data` to the O_APPEND file `fd` whole or not at all: a short write (a full
+ * disk takes part of it) is cut off again, so the file never ends in a torn line that
+ * would also spoil the next one. Throws when it was not written whole.
+ */
+export function appendWhole(
+  fd: number,
+  data: Buffer,
+  write: (fd: number, data: Buffer) => number = writeSync,
+): void {
+  const written = write(fd, data);
+  if (written === data.length) return;
+  // O_APPEND put the piece at the end: take exactly that much back off.
+  if (written > 0) ftruncateSync(fd, fstatSync(fd).size - written);
+  const error: NodeJS.ErrnoException = new Error(
+    `only ${written} of ${data.length} bytes could be written (the disk is full?); the line was taken back`,
+  );
+  error.code = 'ENOSPC';
+  throw error;
 }
 
 export class AuditLog {
@@ -152,6 +120,11 @@ export class AuditLog {
 
   /** Appends one record now (false when it could not be); never throws into the call. */
   write(record: AuditRecord, at = new Date()): boolean {
-    return this.lines.append({ time: at.toISOString(), ...record, args: redactArgs(record.args) });
+    const { mask, ...rest } = record;
+    return this.lines.append({
+      time: at.toISOString(),
+      ...rest,
+      args: redactArgs(record.args, mask),
+    });
   }
 }

@@ -355,7 +355,6 @@ export class Pipeline {
     this.tellRecovery(call);
     // Counted before anything is read or sent; a refused call did nothing.
     this.policy.admitMutation(this.appOf(pid));
-    await this.publisher.ready();
     return this.lock.run(pid, async () => {
       const desktop = await this.desktop();
       const before = await this.currentView(pid, call);
@@ -410,6 +409,9 @@ export class Pipeline {
           );
         },
       };
+      // Last thing before acting (a call queued on the lock may have waited): the dir is
+      // still ours, writable, with room for the pair, so nothing done goes unrecorded.
+      await this.publisher.ready();
       const outcome = await req.perform(ctx);
       const actMs = Date.now() - startedAt;
       if (req.journal !== false) {

@@ -10,7 +10,10 @@ import type { SnapshotView } from '../model/view.js';
 import type { TreeDiff } from '../model/diff.js';
 import type { Desktop, RawImage } from '../platform/desktop.js';
 import {
+  ArtifactError,
   ArtifactStore,
+  pairWriteFailure,
+  unwrittenNote,
   type ArtifactNames,
   decodePng,
   encodePng,
@@ -30,7 +33,7 @@ import {
   type VisibleItem,
 } from '../summary/index.js';
 import { ShownMemory, lookOf, type VisibleMode } from './shown.js';
-import { describeError } from '../errors.js';
+import { describeError, type AxError } from '../errors.js';
 import { captureRect, secureFrames } from '../viewport/index.js';
 import { SecureFieldLocator, type Redaction, type WalkedFields } from './secure.js';
 import { toUserError } from './platform-errors.js';
@@ -305,8 +308,11 @@ export class Publisher {
    * refused never leaves a click done and its result unwritten.
    */
   async ready(): Promise<void> {
-    // Every time: the dir may have been swapped for a symlink since it was opened.
-    await (await this.store()).checkPath();
+    const store = await this.store();
+    // Every time: the dir may have been swapped for a symlink since it was opened, or
+    // filled up, or made read-only.
+    await store.checkPath();
+    await store.checkRoom();
   }
 
   /**
@@ -315,6 +321,47 @@ export class Publisher {
    * rendered; the summary is rendered while the tree file is written.
    */
   async publish(tool: string, request: PublishRequest): Promise<ToolResponse> {
+    try {
+      return await this.publishPair(tool, request);
+    } catch (err) {
+      if (!(err instanceof ArtifactError) || err.code !== 'io') throw err;
+      const why = pairWriteFailure(err, (await this.store()).dir);
+      // A read with no pair is a clear error; an action was done: its result says so.
+      if (!request.action) throw why;
+      return this.unwritten(tool, request, why);
+    }
+  }
+
+  /**
+   * The result of an action whose pair could not be written (the disk filled up while it
+   * ran): what was done and its effect, not an error, with why there are no files.
+   */
+  private unwritten(tool: string, req: PublishRequest, why: AxError): ToolResponse {
+    const { text, structured } = renderSummary({
+      status: req.error ? 'error' : 'success',
+      tool,
+      view: req.view,
+      window: windowTitle(req.view, req.windowIndex),
+      did: withNote(req.did, `done; ${unwrittenNote(why)}`),
+      diff: req.diff && req.before ? { diff: req.diff, before: req.before } : undefined,
+      action: req.action,
+      appSwitch: req.appSwitch,
+      error: req.error,
+      screenshotError: `not written: ${why.actionable}`,
+    });
+    return {
+      text,
+      structured: capStructured({
+        ...structured,
+        ...req.extra,
+        pair_error: why.actionable,
+        pair_error_code: why.code,
+      }),
+      isError: Boolean(req.error),
+    };
+  }
+
+  private async publishPair(tool: string, request: PublishRequest): Promise<ToolResponse> {
     const times = request.times ?? new StageTimes();
     const store = await this.store();
     const at = await this.shotTarget((screen) => captureRect(request, screen), request.screen);
@@ -333,6 +380,29 @@ export class Publisher {
           request.walkedNow,
         );
     const names = await times.timeAsync('allocate', () => request.names ?? this.claim(tool));
+    try {
+      return await this.writePair(tool, request, { store, names, times, rect, early, shooting });
+    } catch (err) {
+      // Nothing of a pair that failed stays: neither the claimed tree file nor its PNG.
+      if (err instanceof ArtifactError && err.code === 'io') await store.discard(names);
+      else await store.release(names).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private async writePair(
+    tool: string,
+    request: PublishRequest,
+    at: {
+      store: ArtifactStore;
+      names: ArtifactNames;
+      times: StageTimes;
+      rect: Rect | undefined;
+      early: boolean | undefined;
+      shooting: { taken: (pngPath: string) => Promise<Shot> };
+    },
+  ): Promise<ToolResponse> {
+    const { store, names, times, rect, early, shooting } = at;
     const req: PublishRequest & { appendix?: string[] } = request.written
       ? await this.applyWritten(request, names.txtPath, await shooting.taken(names.pngPath), rect)
       : request;
@@ -448,25 +518,39 @@ export class Publisher {
     let screenshotError: string | undefined;
     let did = req.did;
     let images: ToolResponse['images'] = [];
+    let pairError: AxError | undefined;
     if (req.listing) {
       const store = await this.store();
-      const names = await store.allocate(shortName(tool));
-      const shot = await this.shoot(
-        await this.shotTarget((screen) => ({ x: 0, y: 0, w: screen.w, h: screen.h })),
-        store,
-        [],
-      ).taken(names.pngPath);
-      ({ screenshot, screenshotError, images } = shot);
-      const stale = shot.stale;
-      did = withNote(did, stale?.short);
-      const listing = stale
-        ? { ...req.listing, lines: [`# note: ${stale.detail}`, ...req.listing.lines] }
-        : req.listing;
-      const text = renderListingFile(tool, listing, screenshot, screenshotError);
-      await store.writeText(names.txtPath, text);
-      await store.prune();
-      file = names.txtPath;
-      fileSize = Buffer.byteLength(text);
+      let names: ArtifactNames | undefined;
+      try {
+        names = await store.allocate(shortName(tool));
+        const shot = await this.shoot(
+          await this.shotTarget((screen) => ({ x: 0, y: 0, w: screen.w, h: screen.h })),
+          store,
+          [],
+        ).taken(names.pngPath);
+        ({ screenshot, screenshotError, images } = shot);
+        const stale = shot.stale;
+        did = withNote(did, stale?.short);
+        const listing = stale
+          ? { ...req.listing, lines: [`# note: ${stale.detail}`, ...req.listing.lines] }
+          : req.listing;
+        const text = renderListingFile(tool, listing, screenshot, screenshotError);
+        await store.writeText(names.txtPath, text);
+        await store.prune();
+        file = names.txtPath;
+        fileSize = Buffer.byteLength(text);
+      } catch (err) {
+        if (!(err instanceof ArtifactError) || err.code !== 'io') throw err;
+        // What the report says is in its summary too (a workflow's steps were done): not
+        // an error, and no half pair left.
+        if (names) await store.discard(names);
+        pairError = pairWriteFailure(err, store.dir);
+        did = withNote(did, unwrittenNote(pairError));
+        screenshot = undefined;
+        screenshotError = `not written: ${pairError.actionable}`;
+        images = [];
+      }
     }
     const { text, structured } = renderSummary({
       status: req.error ? 'error' : 'success',
@@ -479,9 +563,12 @@ export class Publisher {
       did,
       answer: req.answer,
     });
+    const unwritten = pairError
+      ? { pair_error: pairError.actionable, pair_error_code: pairError.code }
+      : {};
     return {
       text,
-      structured: capStructured({ ...structured, ...req.extra }),
+      structured: capStructured({ ...structured, ...req.extra, ...unwritten }),
       isError: Boolean(req.error),
       images: images.length > 0 ? images : undefined,
     };

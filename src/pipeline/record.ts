@@ -8,11 +8,19 @@
 import path from 'node:path';
 import type { SnapshotView } from '../model/view.js';
 import { ensurePrivateDir } from '../capture/index.js';
-import { AuditLog, CONTENT_ARGS, JsonLines, maskArgs } from '../guard/audit.js';
-import { escapeText } from '../tree/index.js';
+import { AuditLog, JsonLines } from '../guard/audit.js';
+import {
+  contentStrings,
+  loggedSummary,
+  maskArgs,
+  MIN_MASK_ANYWHERE,
+  type MaskOptions,
+} from '../guard/mask.js';
 import { isMutating, type GuardKind } from '../guard/policy.js';
 import { isCopyKey, SecretMemory } from './secrets.js';
 import type { ToolResponse } from './response.js';
+
+export { loggedSummary, TYPED_MASK } from '../guard/mask.js';
 
 /** The element a result names as what it acted on or read: `[AXRole] "text" e42`. */
 export interface RecordedTarget {
@@ -134,78 +142,23 @@ function basenameOf(file: unknown): string | undefined {
   return typeof file === 'string' && file !== '' ? path.basename(file) : undefined;
 }
 
-/** What typed text is replaced by in a logged summary. */
-export const TYPED_MASK = '(typed text)';
-/** Shorter typed text is masked only inside quoted values, not in running text. */
-const MIN_MASK_ANYWHERE = 3;
-const QUOTED = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'/g;
-
-/** The typed text a call's content arguments carry (text, value, script). */
+/**
+ * The typed text a call's content arguments carry (text, value, script, …), at any depth:
+ * a workflow step's too (see contentStrings).
+ */
 export function typedTexts(args: Record<string, unknown>): string[] {
-  return [...CONTENT_ARGS]
-    .map((key) => args[key])
-    .filter((v): v is string => typeof v === 'string' && v !== '');
-}
-
-/**
- * The summary as the session log keeps it. A secret call (password field): nothing. Else
- * each of `typed` is masked wherever the summary shows it: as typed, as escaped in a
- * quoted value, and as a cut piece of it (a long value is shown cut, ending or starting
- * with `…`).
- */
-export function loggedSummary(
-  text: string,
-  typed: readonly string[],
-  opts: { secret: boolean },
-): string | undefined {
-  if (opts.secret) return undefined;
-  let out = text;
-  for (const t of typed) {
-    if (t === '') continue;
-    const forms = [...new Set([t, escapeText(t, '"'), escapeText(t, "'"), escapeText(t, '')])];
-    const short = charCount(t) < MIN_MASK_ANYWHERE;
-    if (!short) for (const form of forms) out = out.split(form).join(TYPED_MASK);
-    out = out.replace(QUOTED, (whole: string, dq?: string, sq?: string) => {
-      const inner = dq ?? sq ?? '';
-      return showsTyped(inner, forms, short) ? whole[0] + TYPED_MASK + whole[0] : whole;
-    });
-  }
-  return out;
-}
-
-function charCount(text: string): number {
-  return [...text].length;
-}
-
-/**
- * A quoted value that still shows the typed text once its whole occurrences are masked.
- * A short text (a letter or two) counts only as the value or its end (typing appends at
- * the caret), so it does not mask every label that has the letter. A long one counts
- * when the value is cut (`…`) and its piece next to the cut is part of the typed text.
- */
-function showsTyped(inner: string, forms: readonly string[], short: boolean): boolean {
-  if (inner === '') return false;
-  if (short) return forms.some((f) => inner === f || inner.endsWith(f));
-  const cutStart = inner.startsWith('…');
-  const cutEnd = inner.endsWith('…');
-  const parts = inner.replace(/^…/, '').replace(/…$/, '').split(TYPED_MASK);
-  const partOfTyped = (piece: string) =>
-    charCount(piece) >= MIN_MASK_ANYWHERE && forms.some((f) => f.includes(piece));
-  return (cutEnd && partOfTyped(parts[parts.length - 1])) || (cutStart && partOfTyped(parts[0]));
+  return contentStrings(args);
 }
 
 /** The record of one call: pure, so its shape is tested on data. */
 export function buildRecord(input: RecordInput): CallRecord {
   const s = input.response.structured;
-  // A failed call may have been refused for its target being a password field (safe mode):
-  // nothing of its text is kept, not even with --record-text.
-  const failed = input.response.isError;
-  const keepText = input.keepText && !input.secret && !failed;
+  const { keepText } = maskOptions(input);
   const record: CallRecord = {
     seq: input.seq,
     time: input.at.toISOString(),
     tool: input.tool,
-    args: maskArgs(input.args, { keepText, secret: input.secret, withhold: failed }),
+    args: maskArgs(input.args, maskOptions(input)),
     outcome: input.response.isError ? 'error' : 'success',
     ms: input.ms,
     summary_bytes: Buffer.byteLength(input.response.text),
@@ -234,10 +187,21 @@ export function buildRecord(input: RecordInput): CallRecord {
   if (states.length > 0) record.state_changed = states;
   if (typeof s.effect === 'string') record.effect = s.effect;
   if (input.secret) record.secret = true;
-  else if (keepText && Object.keys(input.args).some((k) => k === 'text' || k === 'value')) {
-    record.text_kept = true;
-  }
+  else if (keepText && typedTexts(input.args).length > 0) record.text_kept = true;
   return record;
+}
+
+/** How a call's arguments are masked in its records (session log and audit log alike). */
+export function maskOptions(input: Pick<RecordInput, 'keepText' | 'secret' | 'response'>) {
+  // A failed call may have been refused for its target being a password field (safe mode):
+  // nothing of its text is kept, not even with --record-text.
+  const failed = input.response.isError;
+  return {
+    keepText: input.keepText && !input.secret && !failed,
+    secret: input.secret,
+    withhold: failed,
+    lengths: true,
+  } satisfies MaskOptions;
 }
 
 function stateTransitions(list: unknown, ref: string | undefined): string[] {
@@ -355,7 +319,7 @@ export class SessionRecorder {
     ms: number,
     pipeline: RecordedPipeline,
   ): Promise<CallRecord> {
-    const secret = await this.learnSecrets(args, response, pipeline);
+    const secret = await this.learnSecrets(args, response, (pid) => pipeline.views.last(pid));
     const record = buildRecord({
       seq: ++this.seq,
       at: this.opts.now?.() ?? new Date(),
@@ -384,6 +348,7 @@ export class SessionRecorder {
         {
           tool,
           args,
+          mask: maskOptions({ keepText: this.recordText, secret, response }),
           outcome: record.outcome,
           error_code: record.error_code,
           pid: record.pid,
@@ -415,10 +380,25 @@ export class SessionRecorder {
   private async learnSecrets(
     args: Record<string, unknown>,
     response: ToolResponse,
-    pipeline: RecordedPipeline,
+    viewOf: (pid: number) => SnapshotView | undefined,
+  ): Promise<boolean> {
+    // A workflow's steps: each as if it were a call of its own, at the view it left.
+    let nestedSecret = false;
+    for (const nested of response.calls ?? []) {
+      if (await this.learnSecrets(nested.args, nested.response, () => nested.view)) {
+        nestedSecret = true;
+      }
+    }
+    return (await this.learnOwnSecrets(args, response, viewOf)) || nestedSecret;
+  }
+
+  private async learnOwnSecrets(
+    args: Record<string, unknown>,
+    response: ToolResponse,
+    viewOf: (pid: number) => SnapshotView | undefined,
   ): Promise<boolean> {
     const pid = response.structured.pid;
-    const view = typeof pid === 'number' ? pipeline.views.last(pid) : undefined;
+    const view = typeof pid === 'number' ? viewOf(pid) : undefined;
     const target = targetOf(response.structured.summary);
     const secureTarget =
       target?.role === 'AXSecureTextField' ||

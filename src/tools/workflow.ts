@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { AxError, describeError } from '../errors.js';
-import type { ToolResponse } from '../pipeline/response.js';
+import type { NestedCall, ToolResponse } from '../pipeline/response.js';
 import { click, clickAt, drag, keyPress, scroll, setValue, type } from './act.js';
 import { assertTool } from './assert.js';
 import type { ToolContext } from './context.js';
@@ -102,12 +102,16 @@ async function runWorkflow(
   const results = new Map<string, unknown>();
   const outcomes: StepOutcome[] = [];
   const texts: string[][] = [];
+  // Each step's own call, for the session recorder: masked and checked for a password
+  // field like a call of its own.
+  const calls: NestedCall[] = [];
   let failed: StepOutcome | undefined;
   for (const step of plan) {
     if (ctx.signal.aborted) break;
     ctx.call.notify.progress(`step ${step.n}/${plan.length}: ${step.id} ${step.def.name}`);
     const before = pipeline.journal.mark;
-    const { outcome, response } = await runStep(step, results, ctx);
+    const { outcome, response, call } = await runStep(step, results, ctx);
+    if (call) calls.push(call);
     windows.push([before, pipeline.journal.mark]);
     outcomes.push(outcome);
     texts.push(response?.text.split('\n') ?? []);
@@ -118,7 +122,16 @@ async function runWorkflow(
     }
   }
   const rolled = failed && rollback ? await rollBack(ctx, windows) : undefined;
-  return report(ctx, plan.length, outcomes, texts, failed, rolled, ctx.signal.aborted);
+  const response = await report(
+    ctx,
+    plan.length,
+    outcomes,
+    texts,
+    failed,
+    rolled,
+    ctx.signal.aborted,
+  );
+  return { ...response, calls };
 }
 
 /** One step through its own handler, bounded by its timeout and the call's cancellation. */
@@ -126,12 +139,15 @@ async function runStep(
   step: PlannedStep,
   results: ReadonlyMap<string, unknown>,
   ctx: ToolContext,
-): Promise<{ outcome: StepOutcome; response?: ToolResponse }> {
+): Promise<{ outcome: StepOutcome; response?: ToolResponse; call?: NestedCall }> {
   const base = { id: step.id, tool: step.def.name };
   const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(step.timeoutMs)]);
   let response: ToolResponse;
+  // What the step was given, as far as it got: the plan's, then filled in.
+  let args: Record<string, unknown> = step.args;
   try {
     const filled = interpolate(step, results);
+    args = filled;
     const parsed = step.def.input.safeParse(filled);
     if (!parsed.success) {
       throw argumentError(`step ${step.n} (${step.id}, ${step.def.name})`, parsed.error);
@@ -155,8 +171,10 @@ async function runStep(
   const s = response.structured;
   // An assertion that does not hold is a result for ax_assert, but stops a workflow.
   const passed = !response.isError && s.passed !== false;
+  const view = typeof s.pid === 'number' ? ctx.pipeline.views.last(s.pid) : undefined;
   return {
     response,
+    call: { tool: step.def.name, args, response, view },
     outcome: {
       ...base,
       status: passed ? 'passed' : 'failed',

@@ -5,11 +5,14 @@
  * hundreds of pairs lists at once. Every file name comes from the dir's own listing or
  * is checked to be a pair name, so nothing outside the dir is ever read.
  */
-import { open, readFile, readdir, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AxError } from '../errors.js';
 import { compareBase, parseArtifactFile, type BaseName } from '../capture/names.js';
+import { contentStrings, loggedSummary, maskArgs } from '../guard/mask.js';
 import type { CallPage, ViewCall, ViewPair } from './model.js';
+import { openPairFile, readPairFile } from './files.js';
 import { parsePair } from './pair.js';
 import { captureOriginOf } from '../visual/elements.js';
 
@@ -33,11 +36,14 @@ export async function resolveRun(target: string): Promise<RunSource> {
   const full = path.resolve(target);
   const st = await stat(full).catch(() => undefined);
   if (st?.isDirectory()) {
-    const log = newestLog(await readdir(full));
+    const log = newestLog(await regularFiles(full));
     return log ? { dir: full, log: path.join(full, log) } : { dir: full };
   }
   if (st?.isFile() && SESSION_LOG.test(path.basename(full))) {
-    return { dir: path.dirname(full), log: full };
+    // A log named on the command line may be reached through a link the user chose: the
+    // real file stands for it, read like one found in the dir (never through a link).
+    const real = await realpath(full);
+    return { dir: path.dirname(real), log: real };
   }
   throw new AxError(
     'bad_argument',
@@ -46,6 +52,12 @@ export async function resolveRun(target: string): Promise<RunSource> {
       : `${target} does not exist`,
     'Pass the artifact dir of a run (AXPAGE_OUT) or one of its session-*.jsonl logs',
   );
+}
+
+/** The names in `dir` that are regular files (a link planted there is no log of the run). */
+async function regularFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => e.name);
 }
 
 /** The newest session log among `names`: by start time, then pid. */
@@ -87,8 +99,18 @@ export function callOfRecord(record: unknown, index: number): ViewCall | undefin
   const call: ViewCall = { index, time, tool, outcome };
   const seq = num(r.seq);
   if (seq !== undefined) call.seq = seq;
-  if (typeof r.args === 'object' && r.args !== null && !Array.isArray(r.args)) {
-    call.args = r.args as Record<string, unknown>;
+  const args =
+    typeof r.args === 'object' && r.args !== null && !Array.isArray(r.args)
+      ? (r.args as Record<string, unknown>)
+      : undefined;
+  if (args) {
+    // The recorder's own rule again: a log written by another version, or with typed
+    // text kept for replay, shows no content here either.
+    call.args = maskArgs(args, {
+      secret: r.secret === true,
+      withhold: r.outcome === 'error',
+      lengths: true,
+    });
   }
   const code = str(r.error_code);
   if (code !== undefined) call.error_code = code;
@@ -96,8 +118,14 @@ export function callOfRecord(record: unknown, index: number): ViewCall | undefin
   if (ms !== undefined) call.ms = ms;
   const bytes = num(r.summary_bytes);
   if (bytes !== undefined) call.summary_bytes = bytes;
+  // A log that kept typed text for replay shows it nowhere here: the summary is masked
+  // for the record's own content (none is left in a log that kept none).
   const summary = str(r.summary);
-  if (summary !== undefined) call.summary = summary;
+  const shown =
+    summary === undefined
+      ? undefined
+      : loggedSummary(summary, contentStrings(args ?? {}), { secret: r.secret === true });
+  if (shown !== undefined) call.summary = shown;
   const tree = pairName(r.tree, 'txt');
   if (tree) call.tree = tree;
   const png = pairName(r.png, 'png');
@@ -198,11 +226,12 @@ export class Run {
   /** Every call, in order (names and log lines only; no tree file is read). */
   async calls(): Promise<ViewCall[]> {
     const file = this.source.log ?? this.source.dir;
-    const st = await stat(file);
+    // The log itself, not through a link (readLog refuses one); the dir as given.
+    const st = this.source.log ? await lstat(file) : await stat(file);
     const stamp = `${st.mtimeMs}:${st.size}:${st.ino}`;
     if (this.cached?.stamp === stamp) return this.cached.calls;
     const calls = this.source.log
-      ? callsOfLog(await readFile(this.source.log, 'utf8'))
+      ? callsOfLog(await readLog(this.source.log))
       : callsOfNames(await readdir(this.source.dir));
     this.cached = { stamp, calls };
     return calls;
@@ -226,12 +255,11 @@ export class Run {
   async pairOf(index: number): Promise<ViewPair | undefined> {
     const call = await this.call(index);
     if (!call?.tree) return undefined;
-    const text = await readFile(path.join(this.source.dir, call.tree), 'utf8').catch(
-      () => undefined,
-    );
+    // Read only as a pair file of the dir: never through a link planted under its name.
+    const text = (await readPairFile(this.source.dir, call.tree))?.toString('utf8');
     if (text === undefined) return undefined;
     const png = call.png ?? `${call.tree.slice(0, -'.txt'.length)}.png`;
-    const size = await pngSize(path.join(this.source.dir, png));
+    const size = await pngSize(this.source.dir, png);
     const pair = parsePair(text, { tree: call.tree, ...(size ? { png } : {}) });
     if (!pair.capture && size) {
       // A file written before tree files stated their capture rect: guessed from the
@@ -250,9 +278,29 @@ export class Run {
   }
 }
 
-/** Width and height from a PNG's header; undefined when it is not there or not a PNG. */
-export async function pngSize(file: string): Promise<{ w: number; h: number } | undefined> {
-  const handle = await open(file, 'r').catch(() => undefined);
+/**
+ * A session log's text, never through a link planted under its name (a `session-*.jsonl`
+ * symlink in the dir would otherwise have any file read as the run's calls).
+ */
+async function readLog(file: string): Promise<string> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    if (!(await handle.stat()).isFile()) throw new Error(`${file} is not a regular file`);
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Width and height from a pair PNG's header (a pair file of `dir`, see openPairFile);
+ * undefined when it is not there, not one, or not a PNG.
+ */
+export async function pngSize(
+  dir: string,
+  name: string,
+): Promise<{ w: number; h: number } | undefined> {
+  const handle = await openPairFile(dir, name);
   if (!handle) return undefined;
   try {
     const head = Buffer.alloc(24);

@@ -2,8 +2,8 @@
  * The run viewer's web server: a read-only view of one artifact dir for a browser on this
  * machine. Loopback only, a random port, and a random token that the first URL carries
  * (`/?t=…`) and later requests carry as a cookie (or an `Authorization: Bearer` header);
- * without it every path is 403. Files leave the dir only by basename, as regular files
- * that really live in it (no `..`, no symlink out). The PNGs it serves are the ones the
+ * without it every path is 403. Files leave the dir only as pair files (their names are
+ * a pair's; regular files right in it, opened without following a link: see files.ts). The PNGs it serves are the ones the
  * server wrote, already redacted; it never renders anything else of a secure field.
  */
 import fs from 'node:fs';
@@ -18,6 +18,7 @@ import {
   LOOPBACK_HOSTS,
 } from '../transport/http-guard.js';
 import { decodePng, diffPixels, encodePng, SizeMismatchError } from '../visual/index.js';
+import { readPairFile } from './files.js';
 import type { CallPage, ViewCall, ViewPair } from './model.js';
 
 /** Where the viewer's data comes from (the data side's Run has this shape). */
@@ -60,8 +61,6 @@ const PAGE_FILES: Record<string, string> = {
   'app.js': 'text/javascript; charset=utf-8',
   'style.css': 'text/css; charset=utf-8',
 };
-/** A basename the dir may serve: no separators, no leading dot, a pair's file types only. */
-const SERVABLE = /^[A-Za-z0-9_][A-Za-z0-9._-]*\.(png|txt)$/;
 
 const HEADERS = {
   'Cache-Control': 'no-store',
@@ -160,9 +159,8 @@ async function handle(
   const file = /^\/files\/([^/]+)$/.exec(route);
   if (file) {
     const name = decodeURIComponent(file[1]);
-    const full = servablePath(ctx.dir, name);
     const type = name.endsWith('.png') ? 'image/png' : 'text/plain; charset=utf-8';
-    return send(res, 200, type, fs.readFileSync(full));
+    return send(res, 200, type, await servable(ctx.dir, name));
   }
   if (route === '/api/pixeldiff') {
     return send(res, 200, 'image/png', await pixelDiff(ctx, url));
@@ -184,7 +182,7 @@ async function pixelDiff(ctx: Context, url: URL): Promise<Buffer> {
   ]);
   if (!a.png || !b.png) throw new HttpError(404, 'both calls need a screenshot');
   const [before, after] = await Promise.all(
-    [a.png, b.png].map((png) => decodePng(fs.readFileSync(servablePath(ctx.dir, png)))),
+    [a.png, b.png].map(async (png) => decodePng(await servable(ctx.dir, png))),
   );
   try {
     return await encodePng(diffPixels(before, after).image);
@@ -195,21 +193,16 @@ async function pixelDiff(ctx: Context, url: URL): Promise<Buffer> {
 }
 
 /**
- * The full path of a basename in the dir, when it names a regular file really inside it;
- * anything else is the same 404, so a probe learns nothing about what exists outside.
+ * A pair file of the dir (see openPairFile: its name is a pair's, it is a regular file
+ * right in the dir, no link); anything else is the same 404, so a probe learns nothing
+ * about what exists outside.
  */
-export function servablePath(dir: string, name: string): string {
-  const missing = new HttpError(404, `no such file in the artifact dir: ${JSON.stringify(name)}`);
-  if (!SERVABLE.test(name) || name !== path.basename(name)) throw missing;
-  const full = path.join(dir, name);
-  let stat: fs.Stats;
-  try {
-    stat = fs.lstatSync(full);
-  } catch {
-    throw missing;
+async function servable(dir: string, name: string): Promise<Buffer> {
+  const data = await readPairFile(dir, name);
+  if (data === undefined) {
+    throw new HttpError(404, `no such file in the artifact dir: ${JSON.stringify(name)}`);
   }
-  if (!stat.isFile()) throw missing;
-  return full;
+  return data;
 }
 
 function sendPageFile(res: http.ServerResponse, name: string): void {

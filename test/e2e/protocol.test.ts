@@ -203,7 +203,7 @@ describe('axpage serve options', () => {
     expect(text).not.toContain('hunter2');
     const line = JSON.parse(text.trim().split('\n')[0]) as Record<string, unknown>;
     expect(line).toMatchObject({ tool: 'ax_type', outcome: 'error' });
-    expect(line.args).toMatchObject({ app: 'nothing-here', text: '(not recorded)' });
+    expect(line.args).toMatchObject({ app: 'nothing-here', text: { masked: 'withheld' } });
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   });
 });

@@ -150,7 +150,7 @@ describe('AuditLog', () => {
       skipped: undefined,
     });
     expect(JSON.stringify(out)).not.toMatch(/hunter2|s3cret/);
-    expect(out.text).toBe('(not recorded)');
+    expect(out.text).toEqual({ masked: 'text' });
     expect(String(out.query).length).toBeLessThanOrEqual(201);
     expect(out).toMatchObject({ ref: 'e3', modifiers: ['ctrl'], clear_first: true, x: 5 });
     expect('skipped' in out).toBe(false);

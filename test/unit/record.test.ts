@@ -7,7 +7,7 @@ import { readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isMasked, maskArgs } from '../../src/guard/audit.js';
+import { isMasked, maskArgs } from '../../src/guard/mask.js';
 import {
   buildRecord,
   SessionRecorder,
@@ -71,6 +71,11 @@ describe('maskArgs', () => {
     expect(secret.text).toEqual({ masked: 'secret' });
     expect(secret.key).toEqual({ masked: 'secret' });
     expect(JSON.stringify(secret)).not.toMatch(/pw123|5/);
+  });
+
+  it('masks a number given as a value, keeps numbers and flags elsewhere', () => {
+    const out = maskArgs({ value: 4321, x: 5, clear_first: true });
+    expect(out).toEqual({ value: { masked: 'text', length: 4 }, x: 5, clear_first: true });
   });
 
   it('caps long arguments', () => {
@@ -216,6 +221,44 @@ describe('SessionRecorder', () => {
 
   const noViews = { views: { last: () => undefined } };
 
+  it('a workflow step typed into a password field: nothing of it anywhere, not even a length', async () => {
+    const rec = new SessionRecorder(dir, { kindOf: () => 'action' });
+    const pw = 'nested-hunter2-pw';
+    const stepResponse: ToolResponse = {
+      text: 'status: success\nsummary: Typed 17 chars into [AXSecureTextField] "•••" e7\n',
+      isError: false,
+      structured: { status: 'success', pid: 4242, summary: 'Typed into [AXSecureTextField] e7' },
+    };
+    const steps = [
+      { tool: 'ax_type', args: { query: 'Name', text: 'plain-name' } },
+      { tool: 'ax_type', args: { query: 'Password', text: pw } },
+    ];
+    const workflowResponse: ToolResponse = {
+      text: `status: success\nsummary: Ran 2 steps, all passed; last (s2): typed ${pw}\n`,
+      isError: false,
+      structured: { status: 'success', steps_run: 2 },
+      calls: [
+        { tool: 'ax_type', args: steps[0].args, response: clickResponse },
+        { tool: 'ax_type', args: steps[1].args, response: stepResponse },
+      ],
+    };
+    const r = await rec.record('ax_workflow', { steps }, workflowResponse, 10, noViews);
+    expect(r.secret).toBe(true);
+    expect(r.summary).toBeUndefined();
+    const line = await readFile(rec.file, 'utf8');
+    const audit = await readFile(path.join(dir, 'audit.jsonl'), 'utf8');
+    for (const text of [line, audit]) {
+      expect(text).not.toContain(pw);
+      expect(text).not.toContain('plain-name');
+      expect(text).not.toMatch(/"length"/);
+    }
+    expect(JSON.parse(line).args.steps[1].args).toEqual({
+      query: 'Password',
+      text: { masked: 'secret' },
+    });
+    expect(rec.clipboardSecret(pw)).toBe('typed into a password field');
+  });
+
   it('appends one line per call to a 0600 log in a 0700 dir, and counts them', async () => {
     const rec = new SessionRecorder(dir, { kindOf: () => 'action' });
     await rec.record('ax_click', { query: '7' }, clickResponse, 10, noViews);
@@ -242,7 +285,7 @@ describe('SessionRecorder', () => {
     await new Promise((r) => setTimeout(r, 50));
     const audit = (await readFile(path.join(dir, 'audit.jsonl'), 'utf8')).trim().split('\n');
     expect(audit).toHaveLength(2);
-    expect(JSON.parse(audit[1]).args.text).toBe('(not recorded)');
+    expect(JSON.parse(audit[1]).args.text).toEqual({ masked: 'withheld' });
   });
 
   it('makes the dir again when it was removed, and never writes through one swapped for a link', async () => {

@@ -125,7 +125,7 @@ describe('ax_run_script calls', () => {
     }
     const text = readOr(log);
     expect(text).toContain('"tool":"ax_run_script"');
-    expect(text).toContain('"script":"(not recorded)"');
+    expect(text).toContain('"script":{"masked":"text"}');
     expect(text).not.toContain('hunter2');
   });
 

@@ -49,18 +49,25 @@ beforeAll(async () => {
   const changed = solid(20, 10, [255, 255, 255]);
   for (let y = 2; y < 5; y++)
     for (let x = 3; x < 7; x++) changed.data.set([0, 0, 0, 255], (y * 20 + x) * 4);
-  fs.writeFileSync(path.join(dir, 'a.png'), await encodePng(white));
-  fs.writeFileSync(path.join(dir, 'b.png'), await encodePng(changed));
-  fs.writeFileSync(path.join(dir, 'c.png'), await encodePng(solid(30, 10, [0, 0, 0])));
-  fs.writeFileSync(path.join(dir, 'a.txt'), '# tree\n');
+  fs.writeFileSync(path.join(dir, '1700000000001_click.png'), await encodePng(white));
+  fs.writeFileSync(path.join(dir, '1700000000002_click.png'), await encodePng(changed));
+  fs.writeFileSync(
+    path.join(dir, '1700000000003_click.png'),
+    await encodePng(solid(30, 10, [0, 0, 0])),
+  );
+  fs.writeFileSync(path.join(dir, '1700000000001_click.txt'), '# tree\n');
   fs.writeFileSync(path.join(outside, 'secret.txt'), 'not for the viewer\n');
   fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(dir, 'link.txt'));
+  // Planted under pair names: a symlink and a hard link out, and a .txt that is no pair's.
+  fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(dir, '1700000000009_click.txt'));
+  fs.linkSync(path.join(outside, 'secret.txt'), path.join(dir, '1700000000008_click.txt'));
+  fs.copyFileSync(path.join(outside, 'secret.txt'), path.join(dir, 'notes.txt'));
   for (let i = 0; i < 450; i++) {
     calls.push({ index: i, time: '', tool: 'ax_click', outcome: 'success' });
   }
-  Object.assign(calls[0], { tree: 'a.txt', png: 'a.png' });
-  Object.assign(calls[1], { png: 'b.png' });
-  Object.assign(calls[2], { png: 'c.png' });
+  Object.assign(calls[0], { tree: '1700000000001_click.txt', png: '1700000000001_click.png' });
+  Object.assign(calls[1], { png: '1700000000002_click.png' });
+  Object.assign(calls[2], { png: '1700000000003_click.png' });
   server = await startViewServer({ source, token: TOKEN });
 });
 
@@ -110,7 +117,13 @@ describe('view server', () => {
   });
 
   it('refuses every path without the token, and a wrong one', async () => {
-    for (const p of ['/', '/api/calls', '/files/a.png', '/page/app.js', '/api/pair/0']) {
+    for (const p of [
+      '/',
+      '/api/calls',
+      '/files/1700000000001_click.png',
+      '/page/app.js',
+      '/api/pair/0',
+    ]) {
       expect((await get(p)).status).toBe(403);
     }
     expect((await get('/?t=wrong-token-wrong-token-wrong')).status).toBe(403);
@@ -142,7 +155,7 @@ describe('view server', () => {
 
   it('is read-only', async () => {
     expect((await get('/api/calls', cookie(), 'POST')).status).toBe(405);
-    expect((await get('/files/a.png', cookie(), 'DELETE')).status).toBe(405);
+    expect((await get('/files/1700000000001_click.png', cookie(), 'DELETE')).status).toBe(405);
   });
 
   it('pages the calls, never more than its cap at once', async () => {
@@ -157,18 +170,21 @@ describe('view server', () => {
 
   it('serves a pair and a file by basename, nothing outside the dir', async () => {
     const pair = await get('/api/pair/0', cookie());
-    expect(JSON.parse(pair.body.toString()).tree).toBe('a.txt');
+    expect(JSON.parse(pair.body.toString()).tree).toBe('1700000000001_click.txt');
     expect((await get('/api/pair/1', cookie())).status).toBe(404);
-    const png = await get('/files/a.png', cookie());
+    const png = await get('/files/1700000000001_click.png', cookie());
     expect(png.status).toBe(200);
     expect(png.headers['content-type']).toBe('image/png');
-    expect(png.body).toEqual(fs.readFileSync(path.join(dir, 'a.png')));
+    expect(png.body).toEqual(fs.readFileSync(path.join(dir, '1700000000001_click.png')));
     for (const p of [
       '/files/..%2F..%2Fetc%2Fpasswd',
       '/files/%2Fetc%2Fpasswd',
       '/files/../../etc/passwd',
       `/files/..%2F${path.basename(outside)}%2Fsecret.txt`,
       '/files/link.txt',
+      '/files/1700000000009_click.txt',
+      '/files/1700000000008_click.txt',
+      '/files/notes.txt',
       '/files/.hidden.txt',
       '/files/no-such.png',
     ]) {

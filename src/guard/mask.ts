@@ -1,0 +1,271 @@
+/**
+ * The one masking rule for every place a call is recorded: the session log, the audit
+ * log, the viewer and replay. It walks the arguments whole (nested objects, arrays, the
+ * steps of a workflow and their own arguments) and decides by each field's name:
+ *
+ * - locator fields (which app, which element, how to act) are kept, capped;
+ * - key fields (`key`) are kept unless the call went to a password field;
+ * - every other string is content (typed text, a value set or asserted, a script, the
+ *   clipboard's text) and is masked. Unknown names count as content: a field added to a
+ *   tool is masked until it is named a locator here (test/unit/mask-schemas.test.ts walks
+ *   every tool's schema against these lists).
+ *
+ * A secret call (text typed, set or keys pressed into a password field) keeps nothing of
+ * its content or keys, not even a length; a failed call keeps no content either.
+ */
+
+import { escapeText } from '../tree/index.js';
+
+/** What a masked content string becomes. */
+export type MaskedText =
+  /** Content not kept: its length (session log), or nothing of it (audit log). */
+  | { masked: 'text'; length?: number }
+  /** Content of a call to a password field: nothing, not even its length. */
+  | { masked: 'secret' }
+  /** A failed call: its target may have been a password field that the error kept us from knowing. */
+  | { masked: 'withheld' };
+
+export interface MaskOptions {
+  /** Keep content strings as given (opt-in replay, never for a secret or failed call). */
+  keepText?: boolean;
+  /** The call typed into, set or copied from a password field: nothing of its content, nor its keys. */
+  secret?: boolean;
+  /** The call failed: nothing of its content, not even the length, and never kept. */
+  withhold?: boolean;
+  /** Keep the length of masked content (default; the session log does, so a replay can say what it skipped). */
+  lengths?: boolean;
+}
+
+/**
+ * Fields that say where and how a call acts, not what it types: kept (capped). A name
+ * here is a locator at every depth of every tool's arguments.
+ */
+export const LOCATOR_FIELDS: ReadonlySet<string> = new Set([
+  'app',
+  'alias',
+  'detail',
+  'root',
+  'root_query',
+  'query',
+  'strategy',
+  'scope',
+  'element',
+  'element_types',
+  'role',
+  'title',
+  'titleContains',
+  'descriptionContains',
+  'ref',
+  'click_type',
+  'delivery_mode',
+  'modifiers',
+  'direction',
+  'from_ref',
+  'from_query',
+  'to_ref',
+  'to_query',
+  'state',
+  'command',
+  'desktop',
+  'rules',
+  'language',
+  'before',
+  'after',
+  'prompt',
+  // A workflow step's tool and id.
+  'tool',
+  'id',
+]);
+
+/** Key names: kept, except in a call to a password field (each key is a letter of it). */
+export const KEY_FIELDS: ReadonlySet<string> = new Set(['key']);
+
+/**
+ * The fields known to carry content (masked like any unknown one): listed so the schema
+ * test can tell a known content field from one nobody has looked at yet.
+ */
+export const CONTENT_FIELDS: ReadonlySet<string> = new Set([
+  'text',
+  'value',
+  'script',
+  'contains_text',
+  'valueContains',
+]);
+
+/** Arguments that are safe to record, capped. */
+export const MAX_ARG_CHARS = 200;
+
+function capped(value: string): string {
+  return value.length > MAX_ARG_CHARS ? `${value.slice(0, MAX_ARG_CHARS)}…` : value;
+}
+
+export function isMasked(value: unknown): value is MaskedText {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'masked' in value &&
+    ['text', 'secret', 'withheld'].includes((value as MaskedText).masked)
+  );
+}
+
+type FieldKind = 'locator' | 'key' | 'content';
+
+function kindOf(field: string): FieldKind {
+  if (LOCATOR_FIELDS.has(field)) return 'locator';
+  if (KEY_FIELDS.has(field)) return 'key';
+  return 'content';
+}
+
+/** A content string as the options keep it. */
+function maskedContent(value: string, opts: MaskOptions): string | MaskedText {
+  if (opts.secret) return { masked: 'secret' };
+  if (opts.withhold) return { masked: 'withheld' };
+  if (opts.keepText) return value;
+  return opts.lengths === false ? { masked: 'text' } : { masked: 'text', length: value.length };
+}
+
+/**
+ * One value under a field of kind `kind`: strings by their kind, numbers and booleans as
+ * they are, arrays item by item and objects field by field (each field by its own name).
+ * A value already masked stays as it is, unless the call is secret: a log read back
+ * (the viewer, replay) is masked by the same rule without giving anything back.
+ */
+function maskValue(value: unknown, kind: FieldKind, opts: MaskOptions): unknown {
+  if (isMasked(value)) return opts.secret ? { masked: 'secret' } : value;
+  if (typeof value === 'string') {
+    if (kind === 'locator') return capped(value);
+    if (kind === 'key') return opts.secret ? { masked: 'secret' } : capped(value);
+    return maskedContent(value, opts);
+  }
+  if (Array.isArray(value)) return value.map((item) => maskValue(item, kind, opts));
+  if (typeof value === 'object' && value !== null) {
+    return maskFields(value as Record<string, unknown>, opts);
+  }
+  return value;
+}
+
+function maskFields(fields: Record<string, unknown>, opts: MaskOptions): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    // A number given where text goes (a PIN as a value) is content too.
+    const given = CONTENT_FIELDS.has(field) && typeof value === 'number' ? String(value) : value;
+    out[field] = maskValue(given, kindOf(field), opts);
+  }
+  return out;
+}
+
+/**
+ * A call's arguments as a record keeps them (see the module comment). A workflow's steps
+ * are walked like any other field: each step's `tool` and `id` are locators, its `args`
+ * are the step tool's own arguments, field by field.
+ */
+export function maskArgs(
+  args: Record<string, unknown>,
+  opts: MaskOptions = {},
+): Record<string, unknown> {
+  return maskFields(args, opts);
+}
+
+/**
+ * Every content string of a call's arguments, at any depth (a workflow step's text
+ * included): what a logged summary must not show either.
+ */
+export function contentStrings(args: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const walk = (value: unknown, kind: FieldKind): void => {
+    if (typeof value === 'string') {
+      if (kind === 'content' && value !== '') out.push(value);
+    } else if (Array.isArray(value)) {
+      for (const item of value) walk(item, kind);
+    } else if (typeof value === 'object' && value !== null && !isMasked(value)) {
+      for (const [field, v] of Object.entries(value)) {
+        walk(CONTENT_FIELDS.has(field) && typeof v === 'number' ? String(v) : v, kindOf(field));
+      }
+    }
+  };
+  walk(args, 'locator');
+  return out;
+}
+
+/** Each masked value of recorded arguments, with the path to it (`steps[1].args.text`). */
+export function maskedFields(args: Record<string, unknown>): Array<[string, MaskedText]> {
+  const out: Array<[string, MaskedText]> = [];
+  const walk = (value: unknown, at: string): void => {
+    if (isMasked(value)) out.push([at, value]);
+    else if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${at}[${i}]`));
+    else if (typeof value === 'object' && value !== null) {
+      for (const [field, v] of Object.entries(value)) walk(v, at === '' ? field : `${at}.${field}`);
+    }
+  };
+  walk(args, '');
+  return out;
+}
+
+/** Each string of recorded arguments that was cut to MAX_ARG_CHARS, with its path. */
+export function cutFields(args: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const walk = (value: unknown, at: string): void => {
+    if (typeof value === 'string') {
+      if (value.length > MAX_ARG_CHARS && value.endsWith('…')) out.push(at);
+    } else if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${at}[${i}]`));
+    else if (typeof value === 'object' && value !== null && !isMasked(value)) {
+      for (const [field, v] of Object.entries(value)) walk(v, at === '' ? field : `${at}.${field}`);
+    }
+  };
+  walk(args, '');
+  return out;
+}
+
+/** What typed text is replaced by in a logged summary. */
+export const TYPED_MASK = '(typed text)';
+/** Shorter typed text is masked only inside quoted values, not in running text. */
+export const MIN_MASK_ANYWHERE = 3;
+const QUOTED = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'/g;
+
+/**
+ * The summary as the session log keeps it. A secret call (password field): nothing. Else
+ * each of `typed` is masked wherever the summary shows it: as typed, as escaped in a
+ * quoted value, and as a cut piece of it (a long value is shown cut, ending or starting
+ * with `…`).
+ */
+export function loggedSummary(
+  text: string,
+  typed: readonly string[],
+  opts: { secret: boolean },
+): string | undefined {
+  if (opts.secret) return undefined;
+  let out = text;
+  for (const t of typed) {
+    if (t === '') continue;
+    const forms = [...new Set([t, escapeText(t, '"'), escapeText(t, "'"), escapeText(t, '')])];
+    const short = charCount(t) < MIN_MASK_ANYWHERE;
+    if (!short) for (const form of forms) out = out.split(form).join(TYPED_MASK);
+    out = out.replace(QUOTED, (whole: string, dq?: string, sq?: string) => {
+      const inner = dq ?? sq ?? '';
+      return showsTyped(inner, forms, short) ? whole[0] + TYPED_MASK + whole[0] : whole;
+    });
+  }
+  return out;
+}
+
+function charCount(text: string): number {
+  return [...text].length;
+}
+
+/**
+ * A quoted value that still shows the typed text once its whole occurrences are masked.
+ * A short text (a letter or two) counts only as the value or its end (typing appends at
+ * the caret), so it does not mask every label that has the letter. A long one counts
+ * when the value is cut (`…`) and its piece next to the cut is part of the typed text.
+ */
+function showsTyped(inner: string, forms: readonly string[], short: boolean): boolean {
+  if (inner === '') return false;
+  if (short) return forms.some((f) => inner === f || inner.endsWith(f));
+  const cutStart = inner.startsWith('…');
+  const cutEnd = inner.endsWith('…');
+  const parts = inner.replace(/^…/, '').replace(/…$/, '').split(TYPED_MASK);
+  const partOfTyped = (piece: string) =>
+    charCount(piece) >= MIN_MASK_ANYWHERE && forms.some((f) => f.includes(piece));
+  return (cutEnd && partOfTyped(parts[parts.length - 1])) || (cutStart && partOfTyped(parts[0]));
+}
