@@ -772,6 +772,14 @@ export class Pipeline {
     return adviseAccess(await desktop.checkAccess());
   }
 
+  /**
+   * For a side effect that does not go through act() (a launch, the clipboard): the
+   * artifact dir is still ours, writable, with room for the result, before anything is done.
+   */
+  readyToAct(): Promise<void> {
+    return this.publisher.ready();
+  }
+
   /** A response that is not about one app's tree (access check, app list). */
   report(call: ToolCall, req: ReportRequest): Promise<ToolResponse> {
     return this.publisher.report(call.tool, req);

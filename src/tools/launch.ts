@@ -29,6 +29,7 @@ export const launchAppTool = defineTool({
         'Pass command (e.g. ["mousepad"]) or desktop (e.g. "galculator")',
       );
     }
+    await pipeline.readyToAct();
     pipeline.policy.admitLaunch(isRunning);
     const response = await launchApp(pipeline, {
       ...call,

@@ -126,6 +126,7 @@ export const clipboardWrite = defineTool({
         'Pass a shorter text',
       );
     }
+    await pipeline.readyToAct();
     await (await clipboard()).write(args.text);
     session.clipboardWritten();
     const length = [...args.text].length;

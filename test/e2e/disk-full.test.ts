@@ -18,6 +18,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session, type CallResult } from '../../src/harness/session.js';
+import { readClipboard } from './helpers/oracle.js';
 
 const ci = process.env.CI === 'true';
 const mnt = fs.mkdtempSync(path.join(os.tmpdir(), 'axpage-small-disk-'));
@@ -128,6 +129,17 @@ describe.skipIf(mountFailure !== undefined)('artifact dir on a small tmpfs', () 
       expect(r.text).toMatch(/nothing was done/);
       expect(r.text).toMatch(/AXPAGE_OUT/);
     }
+    // Side effects outside an app's own actions are refused before they happen too.
+    const clip = await session.call('ax_clipboard_write', { text: 'written while full' });
+    results.push(clip);
+    expect(clip.structured.error_code, clip.text).toBe('disk_full');
+    expect(await readClipboard(session)).not.toBe('written while full');
+    const marker = path.join(os.tmpdir(), `axpage-launched-while-full-${process.pid}`);
+    fs.rmSync(marker, { force: true });
+    const launch = await session.call('ax_launch_app', { command: ['touch', marker] });
+    results.push(launch);
+    expect(launch.structured.error_code, launch.text).toBe('disk_full');
+    expect(fs.existsSync(marker), 'the launch ran').toBe(false);
     // Nothing new in the dir but the logs' lines, all of them whole.
     expect(fs.readdirSync(out).sort()).toEqual(before);
     expect(expectWholeLogLines()).toHaveLength(results.length);
