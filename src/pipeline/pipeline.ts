@@ -47,6 +47,7 @@ import { noteWalk, type ToolCall } from './notify.js';
 import { UndoJournal } from './undo.js';
 import { StageTimes } from './timing.js';
 import { fieldsOfWalk, type WalkedFields } from './secure.js';
+import { keepingSecrets, secretFields } from './secret-fields.js';
 
 /** What an observation tool sees: the view and, when it named one, its target. */
 export interface Observed {
@@ -153,7 +154,8 @@ export class Pipeline {
       (desktop) => {
         this.recoveredAfter = this.openFailures;
         this.openFailures = 0;
-        return desktop;
+        // Every read and capture goes through it: a field once a password field stays one.
+        return keepingSecrets(desktop);
       },
       (err: unknown) => {
         this.openFailures++;
@@ -611,6 +613,7 @@ export class Pipeline {
     settled: SettleResult,
   ): Promise<ToolResponse> {
     await this.views.forget(pid);
+    secretFields.forget(pid);
     const appSwitch = await this.handoff(pid, call, settled, undefined);
     return this.publisher.publish(call.tool, {
       view: before,

@@ -395,6 +395,7 @@ export class LinuxDesktop implements Desktop {
     region: Rect,
     timeoutMs: number,
     skip: readonly number[] = [],
+    remembered?: ReadonlyMap<number, readonly string[]>,
   ): Promise<SecureFieldScan> {
     return scanSecureFields(
       await this.live(),
@@ -406,6 +407,7 @@ export class LinuxDesktop implements Desktop {
         appRef: (pid) => this.appRef(pid),
       },
       skip,
+      remembered,
     );
   }
 
