@@ -48,6 +48,7 @@ import { UndoJournal } from './undo.js';
 import { StageTimes } from './timing.js';
 import { fieldsOfWalk, type WalkedFields } from './secure.js';
 import { keepingSecrets, secretFields } from './secret-fields.js';
+import { DeniedApps } from './denied.js';
 
 /** What an observation tool sees: the view and, when it named one, its target. */
 export interface Observed {
@@ -126,6 +127,8 @@ export class Pipeline {
   readonly refs = new RefRegistry();
   readonly apps = new AppDirectory();
   readonly policy: Policy;
+  /** What the deny list hides: windows in captures, points for pointer events, listings. */
+  readonly denied: DeniedApps;
   readonly views = new ViewCache(this.refs);
   /** The actions of this session that reached an app, for ax_undo and workflow rollback. */
   readonly journal = new UndoJournal();
@@ -144,8 +147,14 @@ export class Pipeline {
     private readonly openDesktop: () => Promise<Desktop>,
     readonly config: Config,
   ) {
-    this.publisher = new Publisher(() => this.desktop(), config);
     this.policy = new Policy(config.policy);
+    this.denied = new DeniedApps(this.policy);
+    this.publisher = new Publisher(
+      () => this.desktop(),
+      config,
+      config.visible,
+      (desktop) => this.denied.windowFrames(desktop),
+    );
   }
 
   /** The platform backend, opened on first use; a failure is retried on the next call. */
@@ -175,7 +184,19 @@ export class Pipeline {
 
   /** The app an argument names, when this server's policy lets it be touched. */
   async resolveApp(app: string | number | undefined): Promise<ResolvedApp> {
-    const resolved = await this.apps.resolve(await this.desktop(), app);
+    const desktop = await this.desktop();
+    if (this.denied.active) {
+      // Named outright (pid, name, command): refused as blocked. Otherwise denied apps are
+      // no candidates, and no error that lists apps or windows names them.
+      const text = String(app ?? '')
+        .trim()
+        .toLowerCase();
+      const named = (await desktop.listApps()).find(
+        (a) => String(a.pid) === text || a.name.toLowerCase() === text || a.command === text,
+      );
+      if (named) this.policy.checkApp(named);
+    }
+    const resolved = await this.apps.resolve(this.denied.hideApps(desktop), app);
     this.policy.checkApp(resolved);
     return resolved;
   }
@@ -375,7 +396,8 @@ export class Pipeline {
       });
       const startedAt = Date.now();
       const ctx: ActContext = {
-        desktop,
+        // Pointer events at a denied app's window are refused, whichever app this call is on.
+        desktop: this.denied.guardPointer(desktop),
         pid,
         view: before,
         target,

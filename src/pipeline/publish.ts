@@ -201,6 +201,8 @@ export class Publisher {
     private readonly desktop: () => Promise<Desktop>,
     private readonly config: Config,
     private readonly visibleMode: VisibleMode = config.visible,
+    /** Screen rects no capture may show (the windows of apps the deny list names). */
+    private readonly hidden: (desktop: Desktop) => Promise<Rect[]> = async () => [],
   ) {}
 
   /**
@@ -630,6 +632,8 @@ export class Publisher {
     walkedNow?: WalkedFields,
   ): Promise<{ png: Buffer; stale?: Redaction['stale'] }> {
     const image = await times.timeAsync('capture', () => desktop.capture(rect));
+    // Listed after the pixels are read, like the password fields: where they are now.
+    const hiding = this.hidden(desktop).catch(() => [rect]);
     const origin = { x: rect.x, y: rect.y };
     const bands = this.framesOf(rect);
     const walked = [
@@ -641,9 +645,11 @@ export class Publisher {
     );
     early.catch(() => undefined);
     // After the pixels are read, never before: the order this redaction has always had.
-    const redaction = await times.timeAsync('redact_scan', () =>
+    const located = await times.timeAsync('redact_scan', () =>
       this.secureFields.locate(desktop, rect, views, walkedNow),
     );
+    // A denied app's windows are filled whole; a listing that fails hides the whole region.
+    const redaction = { ...located, frames: [...located.frames, ...(await hiding)] };
     if (sameRedaction(image, origin, walked, redaction.frames)) {
       return { png: await early, stale: redaction.stale };
     }

@@ -13,6 +13,7 @@ import type { Element, Snapshot } from '../model/element.js';
 import type { Desktop, SecureFieldScan } from '../platform/desktop.js';
 import type { Rect } from '../model/element.js';
 import { SECURE_MASK } from '../tree/text.js';
+import { withOverrides } from './desktop-view.js';
 
 export class SecretFields {
   /** pid → ids of its elements seen as password fields. */
@@ -130,11 +131,5 @@ export function keepingSecrets(desktop: Desktop, fields: SecretFields = secretFi
       return scan;
     },
   };
-  return new Proxy(desktop, {
-    get(target, prop) {
-      if (Object.hasOwn(overrides, prop)) return overrides[prop as keyof Desktop];
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-    },
-  });
+  return withOverrides(desktop, overrides);
 }
