@@ -28,16 +28,21 @@ export class DeniedApps {
 
   /**
    * Which of `pids` belong to denied apps: by pid alone, else by the name the app
-   * registered (apps listed only when a pid alone does not tell).
+   * registered: the backend's own knowledge first (no call to the app), every app listed
+   * only for pids it does not know.
    */
   async deniedPids(desktop: Desktop, pids: Iterable<number>): Promise<Set<number>> {
     const out = new Set<number>();
     if (!this.active) return out;
     const unsure: number[] = [];
-    for (const pid of new Set(pids)) {
-      if (this.denies({ pid, name: '' })) out.add(pid);
-      else unsure.push(pid);
-    }
+    await Promise.all(
+      [...new Set(pids)].map(async (pid) => {
+        if (this.denies({ pid, name: '' })) return void out.add(pid);
+        const known = await desktop.knownApp?.(pid).catch(() => null);
+        if (!known) unsure.push(pid);
+        else if (this.denies(known)) out.add(pid);
+      }),
+    );
     if (unsure.length === 0) return out;
     const names = new Map((await desktop.listApps()).map((a) => [a.pid, a.name]));
     for (const pid of unsure) {

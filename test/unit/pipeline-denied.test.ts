@@ -45,6 +45,16 @@ describe('DeniedApps', () => {
     expect(await denying('vault*').deniedPids(desktop, [10, 20, 30, 40])).toEqual(
       new Set([10, 30]),
     );
+    expect(asked.listApps).toBe(2);
+    // Apps the backend already talks to are judged by the name it knows, with no listing.
+    const knowing = {
+      ...desktop,
+      knownApp: async (pid: number) => apps.find((a) => a.pid === pid) ?? null,
+    };
+    expect(await denying('vault*').deniedPids(knowing as Desktop, [10, 20, 30])).toEqual(
+      new Set([10, 30]),
+    );
+    expect(asked.listApps).toBe(2);
     expect(await denying().windowFrames(desktop)).toEqual([]);
   });
 
