@@ -92,6 +92,7 @@ describe('a password field revealed by its "show" toggle', () => {
     const r = await call('ax_get_value', { app: dialog.pid, query: 'Passphrase' });
     expect(r.isError, r.text).toBe(false);
     expect(r.structured.secure).toBe(true);
+    expect(r.text).toMatch(/is a password field: its value is never read/);
     expect(r.structured.value).not.toContain(SECRET.slice(0, 8));
   });
 
