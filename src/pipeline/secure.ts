@@ -183,7 +183,8 @@ export class SecureFieldLocator {
       frames.push(...found);
     }
     for (const { pid, windows } of failedApps) {
-      frames.push(...(windows ?? []), ...this.fallback(pid, walked));
+      // A backend that cannot say where the app's windows are: the whole region.
+      frames.push(...(windows ?? [region]), ...this.fallback(pid, walked));
     }
     // An app in hand that the scan did not see (its windows carry no pid): its walk's fields.
     const seen = new Set([...fresh, ...failedApps].map((a) => a.pid));

@@ -95,7 +95,8 @@ export interface SecureFieldScan {
   fresh: Array<{ pid: number; frames: Rect[]; ids?: string[] }>;
   /**
    * Apps with a window on the region whose fields could not be read fresh, why, and the
-   * frames of their windows (the caller fills them whole: nothing says where the fields are).
+   * frames of their windows (the caller fills them whole: nothing says where the fields are;
+   * without `windows`, nothing says where the app is either: the caller fills the region).
    */
   failed: Array<{ pid: number; reason: string; windows?: Rect[] }>;
   /**

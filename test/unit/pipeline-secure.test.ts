@@ -89,6 +89,15 @@ describe('SecureFieldLocator', () => {
     );
   });
 
+  it('an app that fails where nothing says where its windows are: the whole region', async () => {
+    const desktop = scanning({ fresh: [], failed: [{ pid: 4, reason: 'timed out' }] });
+    const r = await new SecureFieldLocator().locate(desktop, SCREEN, []);
+    expect(r.frames).toEqual([SCREEN]);
+    expect(r.stale?.short).toBe(
+      'windows of pid 4 filled whole: password fields not located in time',
+    );
+  });
+
   it('fills password prompts without accessibility whole, and says how many', async () => {
     const prompt = { x: 300, y: 200, w: 400, h: 150 };
     const r = await new SecureFieldLocator().locate(

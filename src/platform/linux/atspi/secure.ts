@@ -196,8 +196,9 @@ export async function scanSecureFields(
       Math.max(0, until - Date.now()),
       'its secure-field lookup',
     );
+  // Without X's window list nothing says where its windows are (the caller fills it all).
   const fail = (pid: number, reason: string): void =>
-    void scan.failed.push({ pid, reason, windows: windowsOf(pid) });
+    void scan.failed.push({ pid, reason, ...(onRegion ? { windows: windowsOf(pid) } : {}) });
   await Promise.all(
     [...new Set(pids)].map(async (pid) => {
       if (slow.has(pid)) {
