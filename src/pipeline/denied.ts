@@ -52,15 +52,28 @@ export class DeniedApps {
     return out;
   }
 
-  /** The frames of every denied app's windows on screen (filled whole in every capture). */
+  /**
+   * The parts of the screen that show a denied app's windows (filled in every capture):
+   * each window's frame less the windows of other apps stacked over it, so an allowed
+   * window in front stays as it is (a denied app maximized behind it would otherwise
+   * blank every capture of it).
+   */
   async windowFrames(desktop: Desktop): Promise<Rect[]> {
     if (!this.active) return [];
+    // Front to back.
     const windows = await desktop.listWindows();
     const denied = await this.deniedPids(
       desktop,
       windows.map((w) => w.pid),
     );
-    return windows.filter((w) => denied.has(w.pid)).map((w) => w.frame);
+    return windows.flatMap((w, i) =>
+      denied.has(w.pid)
+        ? subtractRects(
+            w.frame,
+            windows.slice(0, i).flatMap((above) => (denied.has(above.pid) ? [] : [above.frame])),
+          )
+        : [],
+    );
   }
 
   /**
@@ -142,3 +155,28 @@ export class DeniedApps {
 
 const holds = (f: Rect, x: number, y: number): boolean =>
   x >= f.x && y >= f.y && x < f.x + f.w && y < f.y + f.h;
+
+/** `base` less every rect of `cuts`, as disjoint rects (none when it is all covered). */
+export function subtractRects(base: Rect, cuts: readonly Rect[]): Rect[] {
+  let parts = [base];
+  for (const c of cuts) {
+    parts = parts.flatMap((p) => subtractOne(p, c));
+    if (parts.length === 0) break;
+  }
+  return parts;
+}
+
+/** `p` less `c`: up to four bands (above, below, left, right of the overlap). */
+function subtractOne(p: Rect, c: Rect): Rect[] {
+  const x0 = Math.max(p.x, c.x);
+  const y0 = Math.max(p.y, c.y);
+  const x1 = Math.min(p.x + p.w, c.x + c.w);
+  const y1 = Math.min(p.y + p.h, c.y + c.h);
+  if (x1 <= x0 || y1 <= y0) return [p];
+  const out: Rect[] = [];
+  if (y0 > p.y) out.push({ x: p.x, y: p.y, w: p.w, h: y0 - p.y });
+  if (y1 < p.y + p.h) out.push({ x: p.x, y: y1, w: p.w, h: p.y + p.h - y1 });
+  if (x0 > p.x) out.push({ x: p.x, y: y0, w: x0 - p.x, h: y1 - y0 });
+  if (x1 < p.x + p.w) out.push({ x: x1, y: y0, w: p.x + p.w - x1, h: y1 - y0 });
+  return out;
+}

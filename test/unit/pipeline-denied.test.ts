@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY, Policy } from '../../src/guard/policy.js';
-import { DeniedApps } from '../../src/pipeline/denied.js';
+import { DeniedApps, subtractRects } from '../../src/pipeline/denied.js';
 import type { AppInfo, Desktop, DesktopWindow } from '../../src/platform/desktop.js';
 
 const app = (pid: number, name: string): AppInfo => ({ pid, name, windows: 1, active: false });
@@ -61,6 +61,32 @@ describe('DeniedApps', () => {
   it('gives the frames of every denied window, for captures to fill whole', async () => {
     const { desktop } = desktopWith(apps, windows);
     expect(await denying('vault').windowFrames(desktop)).toEqual([windows[0].frame]);
+  });
+
+  it("leaves out the parts of a denied window that other apps' windows in front cover", async () => {
+    // 20 in front of 10: 10 shows only outside (50..150, 50..150); 30 denied too, in front.
+    const stack = [win(30, 0, 0), win(20, 50, 50), win(10, 0, 0)];
+    const { desktop } = desktopWith(apps, stack);
+    expect(await denying('vault*').windowFrames(desktop)).toEqual([
+      { x: 0, y: 0, w: 100, h: 100 },
+      { x: 0, y: 0, w: 100, h: 50 },
+      { x: 0, y: 50, w: 50, h: 50 },
+    ]);
+  });
+
+  it('subtracts rects into disjoint bands', () => {
+    const base = { x: 0, y: 0, w: 100, h: 100 };
+    expect(subtractRects(base, [])).toEqual([base]);
+    expect(subtractRects(base, [{ x: 200, y: 0, w: 10, h: 10 }])).toEqual([base]);
+    expect(subtractRects(base, [{ x: -5, y: -5, w: 200, h: 200 }])).toEqual([]);
+    const hole = subtractRects(base, [{ x: 40, y: 40, w: 20, h: 20 }]);
+    expect(hole).toEqual([
+      { x: 0, y: 0, w: 100, h: 40 },
+      { x: 0, y: 60, w: 100, h: 40 },
+      { x: 0, y: 40, w: 40, h: 20 },
+      { x: 60, y: 40, w: 40, h: 20 },
+    ]);
+    expect(hole.reduce((n, r) => n + r.w * r.h, 0)).toBe(100 * 100 - 20 * 20);
   });
 
   it('refuses a pointer event whose point is on a denied window in front, before sending', async () => {
