@@ -272,6 +272,11 @@ export class Policy {
       'Type it yourself, or run the server with AXPAGE_ALLOW_SECURE_TYPING=1 (--allow-secure-typing)',
     );
   }
+
+  /** Whether the deny list names this app (as checkApp matches it): nothing of it is shown. */
+  denies(app: { pid: number; name: string }): boolean {
+    return this.settings.denyApps.some((p) => matchesApp(p, app));
+  }
 }
 
 /** A pid, an exact name (any case), or a name with `*` wildcards. */

@@ -48,6 +48,8 @@ import { UndoJournal } from './undo.js';
 import { StageTimes } from './timing.js';
 import { fieldsOfWalk, type WalkedFields } from './secure.js';
 import { passwordGuardOf } from './password-field.js';
+import { keepingSecrets, secretFields } from './secret-fields.js';
+import { DeniedApps } from './denied.js';
 
 /** What an observation tool sees: the view and, when it named one, its target. */
 export interface Observed {
@@ -126,6 +128,8 @@ export class Pipeline {
   readonly refs = new RefRegistry();
   readonly apps = new AppDirectory();
   readonly policy: Policy;
+  /** What the deny list hides: windows in captures, points for pointer events, listings. */
+  readonly denied: DeniedApps;
   readonly views = new ViewCache(this.refs);
   /** The actions of this session that reached an app, for ax_undo and workflow rollback. */
   readonly journal = new UndoJournal();
@@ -146,8 +150,14 @@ export class Pipeline {
     /** A process's real executable, so the deny list sees through renamed and linked binaries. */
     executableOf?: ExecutableOf,
   ) {
-    this.publisher = new Publisher(() => this.desktop(), config);
     this.policy = new Policy(config.policy, Date.now, executableOf);
+    this.denied = new DeniedApps(this.policy);
+    this.publisher = new Publisher(
+      () => this.desktop(),
+      config,
+      config.visible,
+      (desktop) => this.denied.windowFrames(desktop),
+    );
   }
 
   /** The platform backend, opened on first use; a failure is retried on the next call. */
@@ -156,7 +166,8 @@ export class Pipeline {
       (desktop) => {
         this.recoveredAfter = this.openFailures;
         this.openFailures = 0;
-        return desktop;
+        // Every read and capture goes through it: a field once a password field stays one.
+        return keepingSecrets(desktop);
       },
       (err: unknown) => {
         this.openFailures++;
@@ -176,7 +187,19 @@ export class Pipeline {
 
   /** The app an argument names, when this server's policy lets it be touched. */
   async resolveApp(app: string | number | undefined): Promise<ResolvedApp> {
-    const resolved = await this.apps.resolve(await this.desktop(), app);
+    const desktop = await this.desktop();
+    if (this.denied.active) {
+      // Named outright (pid, name, command): refused as blocked. Otherwise denied apps are
+      // no candidates, and no error that lists apps or windows names them.
+      const text = String(app ?? '')
+        .trim()
+        .toLowerCase();
+      const named = (await desktop.listApps()).find(
+        (a) => String(a.pid) === text || a.name.toLowerCase() === text || a.command === text,
+      );
+      if (named) this.policy.checkApp(named);
+    }
+    const resolved = await this.apps.resolve(this.denied.hideApps(desktop), app);
     this.policy.checkApp(resolved);
     return resolved;
   }
@@ -375,7 +398,8 @@ export class Pipeline {
       });
       const startedAt = Date.now();
       const ctx: ActContext = {
-        desktop,
+        // Pointer events at a denied app's window are refused, whichever app this call is on.
+        desktop: this.denied.guardPointer(desktop),
         pid,
         view: before,
         target,
@@ -616,6 +640,7 @@ export class Pipeline {
     settled: SettleResult,
   ): Promise<ToolResponse> {
     await this.views.forget(pid);
+    secretFields.forget(pid);
     const appSwitch = await this.handoff(pid, call, settled, undefined);
     return this.publisher.publish(call.tool, {
       view: before,

@@ -204,6 +204,8 @@ export class Publisher {
     private readonly desktop: () => Promise<Desktop>,
     private readonly config: Config,
     private readonly visibleMode: VisibleMode = config.visible,
+    /** Screen rects no capture may show (the windows of apps the deny list names). */
+    private readonly hidden: (desktop: Desktop) => Promise<Rect[]> = async () => [],
   ) {}
 
   /**
@@ -717,20 +719,28 @@ export class Publisher {
     walkedNow?: WalkedFields,
   ): Promise<{ png: Buffer; stale?: Redaction['stale'] }> {
     const image = await times.timeAsync('capture', () => desktop.capture(rect));
+    // A denied app's windows are filled whole; a listing that fails hides the whole region.
+    // Listed after the pixels are read, like the password fields (where they are now), and
+    // before the first encode, which then fills them already (a few ms, one encode saved).
+    const denied = await times.timeAsync('redact_scan', () =>
+      this.hidden(desktop).catch(() => [rect]),
+    );
     const origin = { x: rect.x, y: rect.y };
     const bands = this.framesOf(rect);
     const walked = [
       ...(walkedNow?.frames ?? []),
       ...views.filter((v) => v.snapshot.pid !== walkedNow?.pid).flatMap((v) => secureFrames(v)),
+      ...denied,
     ];
     const early = times.timeAsync('encode', () =>
       encodePng(image, { origin, redact: walked, reuse: bands, fixedPixels: true }),
     );
     early.catch(() => undefined);
     // After the pixels are read, never before: the order this redaction has always had.
-    const redaction = await times.timeAsync('redact_scan', () =>
+    const located = await times.timeAsync('redact_scan', () =>
       this.secureFields.locate(desktop, rect, views, walkedNow),
     );
+    const redaction = { ...located, frames: [...located.frames, ...denied] };
     if (sameRedaction(image, origin, walked, redaction.frames)) {
       return { png: await early, stale: redaction.stale };
     }

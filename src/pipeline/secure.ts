@@ -6,23 +6,58 @@
  * the same moment, so it stands for the lookup of that app (asking the app again would
  * only slow its walk down).
  *
- * Fails closed: an app whose fields cannot be read fresh gets its last known frames (the
- * last fresh read of it, and any walk of it in hand), and the capture says so.
+ * Fails closed: an app whose fields cannot be read fresh in time (busy, frozen) has its
+ * windows on the region filled whole, and so has a window without accessibility that says
+ * it asks for a password; a lookup that cannot run at all fills the whole capture. The
+ * capture says so. The time the lookup may take grows with the load and with how long
+ * lookups lately took, within bounds: a busy desktop gets a longer look, not a blank one.
  */
+import os from 'node:os';
 import type { Rect, Snapshot } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import type { Desktop } from '../platform/desktop.js';
 import { describeError } from '../errors.js';
 import { secureFrames } from '../viewport/index.js';
 
-/** Longest the fresh lookup may add to a capture (a frozen app must not stall it). */
+/** Least time the fresh lookup gets: enough for an idle desktop (a few ms per app). */
 export const SECURE_LOOKUP_TIMEOUT_MS = 400;
+/** Most it gets, however loaded: a frozen app must not stall a capture for long. */
+export const SECURE_LOOKUP_MAX_MS = 4000;
+/** How many recent lookups the budget looks back on. */
+const RECENT_LOOKUPS = 8;
+/** A lookup that took this share of its budget ran out. */
+const RAN_OUT = 0.9;
+/** The budget is this many times the slowest recent lookup: room for a slower one. */
+const HEADROOM = 3;
+
+/**
+ * The time a lookup may take: the least, scaled by the run queue per CPU when the CPUs are
+ * busy, and at least HEADROOM times the slowest recent lookup; never past the most.
+ * `recentMs`: how long recent lookups took (one that ran out counts twice its budget).
+ * `loadPerCpu`: runnable tasks per CPU (1: all busy).
+ */
+export function lookupBudget(
+  recentMs: readonly number[],
+  loadPerCpu: number,
+  least = SECURE_LOOKUP_TIMEOUT_MS,
+  most = SECURE_LOOKUP_MAX_MS,
+): number {
+  const byLoad = least * Math.max(1, Number.isFinite(loadPerCpu) ? loadPerCpu : 1);
+  const byHistory = HEADROOM * Math.max(0, ...recentMs.filter(Number.isFinite));
+  return Math.round(Math.min(most, Math.max(least, byLoad, byHistory)));
+}
+
+/** Runnable tasks per CPU over the last minute. */
+function loadPerCpu(): number {
+  return os.loadavg()[0] / Math.max(1, os.availableParallelism());
+}
 
 export interface Redaction {
   frames: Rect[];
   /**
-   * Set when some frames are last known positions rather than fresh ones: `short` for the
-   * summary's line (it is capped), `detail` with the reasons for the tree file.
+   * Set when some frames stand for fields not located now (windows filled whole, last known
+   * positions): `short` for the summary's line (it is capped), `detail` with the reasons for
+   * the tree file.
    */
   stale?: { short: string; detail: string };
 }
@@ -32,20 +67,20 @@ function whose(pids: readonly number[]): string {
   return pids.length <= 2 ? pids.map((p) => `pid ${p}`).join(', ') : `${pids.length} apps`;
 }
 
-/**
- * The note for apps not located now: those with known positions were filled there; of
- * those never located nor walked nothing could be filled, and the note says that too.
- */
-function staleNote(known: number[], unknown: number[], why: string): Redaction['stale'] {
+/** The note for what was filled without a fresh location: apps not located, prompts. */
+function staleNote(failed: number[], prompts: number, why: string): Redaction['stale'] {
   const parts: string[] = [];
-  if (known.length > 0) {
-    parts.push(`password fields of ${whose(known)} filled at their last known positions`);
+  if (failed.length > 0) {
+    parts.push(`windows of ${whose(failed)} filled whole: password fields not located in time`);
   }
-  if (unknown.length > 0) {
-    parts.push(`password fields of ${whose(unknown)} not located: none filled`);
+  if (prompts > 0) {
+    parts.push(
+      `${prompts} window${prompts === 1 ? '' : 's'} without accessibility that ask${prompts === 1 ? 's' : ''} for a password filled whole`,
+    );
   }
+  if (parts.length === 0) return undefined;
   const short = parts.join('; ');
-  return { short, detail: `${short}: not located now (${why})` };
+  return { short, detail: why ? `${short} (${why})` : short };
 }
 
 /** An app's password fields as a complete walk of it just found them. */
@@ -75,16 +110,34 @@ export function fieldsOfWalk(snapshot: Snapshot): WalkedFields | undefined {
 }
 
 export class SecureFieldLocator {
-  /** pid → the frames of its last fresh read: the fallback when it stops answering. */
+  /** pid → the frames of its last fresh read: filled too when it stops answering. */
   private readonly lastKnown = new Map<number, Rect[]>();
+  /** How long recent lookups took, newest last (see lookupBudget). */
+  private readonly recentMs: number[] = [];
 
-  constructor(private readonly timeoutMs = SECURE_LOOKUP_TIMEOUT_MS) {}
+  /**
+   * `load`: runnable tasks per CPU now; `now`: a clock in ms (both for tests).
+   */
+  constructor(
+    private readonly load: () => number = loadPerCpu,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** The budget the next lookup gets. */
+  budget(): number {
+    return lookupBudget(this.recentMs, this.load());
+  }
+
+  private noteLookup(ms: number): void {
+    this.recentMs.push(ms);
+    if (this.recentMs.length > RECENT_LOOKUPS) this.recentMs.shift();
+  }
 
   /**
    * The frames to fill in a capture of `region`. `views` are the walks in hand for this
-   * call (the target app, an app switched to): their fields are the fallback for their app.
-   * `walkedNow`: the fields of the app the call has just walked in full (see fieldsOfWalk):
-   * they are that app's fresh frames, and only the other apps are looked up.
+   * call (the target app, an app switched to): their fields are filled too. `walkedNow`:
+   * the fields of the app the call has just walked in full (see fieldsOfWalk): they are
+   * that app's fresh frames, and only the other apps are looked up.
    */
   async locate(
     desktop: Desktop,
@@ -102,48 +155,49 @@ export class SecureFieldLocator {
     // them then fills the very same boxes in the very same order (see sameRedaction).
     const frames: Rect[] = [...(walkedNow?.frames ?? [])];
     if (walkedNow) this.lastKnown.set(walkedNow.pid, walkedNow.frames);
+    const budget = this.budget();
+    const started = this.now();
     let scan;
     try {
-      scan = await desktop.secureFieldFrames(
-        region,
-        this.timeoutMs,
-        own === undefined ? undefined : [own],
-      );
+      scan = await desktop.secureFieldFrames(region, budget, own === undefined ? [] : [own]);
     } catch (err) {
-      const pids = [...new Set([...walked.keys(), ...this.lastKnown.keys()])].filter(
-        (pid) => pid !== own,
-      );
+      // Nothing says which windows are where: nothing of the region can be shown.
+      const why = describeError(err).message;
       return {
-        frames: [...frames, ...pids.flatMap((pid) => this.fallback(pid, walked))],
+        frames: [...frames, region],
         stale: {
-          short: `password fields not located now: ${pids.length > 0 ? `those of ${whose(pids)} filled at their last known positions, no others` : 'none filled'}`,
-          detail: `password fields not located now (${describeError(err).message}); last known positions filled: ${pids.length > 0 ? whose(pids) : 'none'}`,
+          short: 'password fields not located now: the whole capture is filled',
+          detail: `password fields not located now (${why}): the whole capture is filled`,
         },
       };
     }
     // A backend that read the walked app anyway: its walk stands.
     const fresh = scan.fresh.filter((a) => a.pid !== own);
     const failedApps = scan.failed.filter((a) => a.pid !== own);
+    // A lookup that ran out (an app did not answer in time) would have taken longer: it
+    // counts twice, and the next one gets more. Apps skipped as not responding cost nothing.
+    const tookMs = this.now() - started;
+    this.noteLookup(tookMs >= budget * RAN_OUT ? 2 * tookMs : tookMs);
     for (const { pid, frames: found } of fresh) {
       this.lastKnown.set(pid, found);
       frames.push(...found);
     }
-    for (const { pid } of failedApps) frames.push(...this.fallback(pid, walked));
+    for (const { pid, windows } of failedApps) {
+      // A backend that cannot say where the app's windows are: the whole region.
+      frames.push(...(windows ?? [region]), ...this.fallback(pid, walked));
+    }
     // An app in hand that the scan did not see (its windows carry no pid): its walk's fields.
     const seen = new Set([...fresh, ...failedApps].map((a) => a.pid));
     for (const [pid, known] of walked) if (!seen.has(pid)) frames.push(...known);
-    if (failedApps.length === 0) return { frames };
-    const failed = failedApps.map((f) => f.pid);
-    const isKnown = (pid: number): boolean => this.lastKnown.has(pid) || walked.has(pid);
+    const prompts = scan.prompts ?? [];
+    frames.push(...prompts.map((p) => p.frame));
     const why = failedApps.map((f) => `pid ${f.pid}: ${f.reason}`).join('; ');
-    return {
-      frames,
-      stale: staleNote(
-        failed.filter(isKnown),
-        failed.filter((p) => !isKnown(p)),
-        why,
-      ),
-    };
+    const stale = staleNote(
+      failedApps.map((f) => f.pid),
+      prompts.length,
+      why,
+    );
+    return stale ? { frames, stale } : { frames };
   }
 
   private fallback(pid: number, walked: Map<number, Rect[]>): Rect[] {

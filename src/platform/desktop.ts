@@ -88,10 +88,22 @@ export interface AppsChange {
  * from every app with a window on the region, never from a cached walk.
  */
 export interface SecureFieldScan {
-  /** Apps read fresh, each with the on-screen frames of its secure fields (maybe none). */
-  fresh: Array<{ pid: number; frames: Rect[] }>;
-  /** Apps with a window on the region whose fields could not be read fresh, and why. */
-  failed: Array<{ pid: number; reason: string }>;
+  /**
+   * Apps read fresh, each with the on-screen frames of its secure fields (maybe none) and,
+   * where the backend knows them, those fields' element ids.
+   */
+  fresh: Array<{ pid: number; frames: Rect[]; ids?: string[] }>;
+  /**
+   * Apps with a window on the region whose fields could not be read fresh, why, and the
+   * frames of their windows (the caller fills them whole: nothing says where the fields are;
+   * without `windows`, nothing says where the app is either: the caller fills the region).
+   */
+  failed: Array<{ pid: number; reason: string; windows?: Rect[] }>;
+  /**
+   * Windows on the region that no accessible app stands behind and that say they ask for a
+   * secret (a password prompt, by their title or class): filled whole.
+   */
+  prompts?: Array<{ pid: number | null; frame: Rect }>;
 }
 
 export type MouseButton = 'left' | 'right' | 'middle';
@@ -193,11 +205,14 @@ export interface Desktop {
    * The secure fields of every app with a window intersecting `region`, located now
    * (bounded by `timeoutMs`): an app that does not answer in time is listed as failed.
    * Apps in `skip` are not read: the caller has their fields from a walk it just made.
+   * `remembered`: per pid, ids of elements known to hold a secret whatever their role now
+   * (a password field its app revealed as plain text): located along with the app's fields.
    */
   secureFieldFrames(
     region: Rect,
     timeoutMs: number,
     skip?: readonly number[],
+    remembered?: ReadonlyMap<number, readonly string[]>,
   ): Promise<SecureFieldScan>;
 
   // Semantic (background) actions on elements, addressed by Element.id.

@@ -9,10 +9,13 @@ import { completeFrom } from './complete.js';
 export async function completeAppNames(pipeline: Pipeline, typed: string): Promise<string[]> {
   try {
     const desktop = await pipeline.desktop();
-    const [apps, windows] = await Promise.all([
+    const [all, listed] = await Promise.all([
       desktop.listApps(),
       desktop.listWindows().catch(() => []),
     ]);
+    // Nothing of an app the deny list names is offered: not its name, not its titles.
+    const { apps } = pipeline.denied.visibleApps(all);
+    const windows = await pipeline.denied.visibleWindows(desktop, listed);
     return completeFrom([...apps.map((a) => a.name), ...windows.map((w) => w.title)], typed);
   } catch {
     return [];
@@ -29,7 +32,7 @@ export async function completeRefs(
     const desktop = await pipeline.desktop();
     const pids = app
       ? [(await pipeline.resolveApp(decodeSegment(app))).pid]
-      : (await desktop.listApps()).map((a) => a.pid);
+      : pipeline.denied.visibleApps(await desktop.listApps()).apps.map((a) => a.pid);
     const refs = pids.flatMap((pid) => pipeline.views.last(pid)?.refs ?? []);
     return completeFrom(refs, typed);
   } catch {

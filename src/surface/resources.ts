@@ -185,11 +185,15 @@ function json(uri: string, value: unknown): ReadResourceResult {
 async function runningApps(pipeline: Pipeline) {
   try {
     const desktop = await pipeline.desktop();
-    const [apps, windows] = await Promise.all([
+    const [all, listed] = await Promise.all([
       desktop.listApps(),
       desktop.listWindows().catch(() => []),
     ]);
+    // Apps the deny list names, and their windows, are left out: counted, never named.
+    const { apps, leftOut } = pipeline.denied.visibleApps(all);
+    const windows = await pipeline.denied.visibleWindows(desktop, listed);
     return {
+      ...(leftOut > 0 ? { left_out: leftOut } : {}),
       apps: apps.map((a) => ({
         name: a.name,
         pid: a.pid,

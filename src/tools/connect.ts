@@ -52,10 +52,13 @@ export const listApps = defineTool({
         responding: z.boolean(),
       }),
     ),
+    /** How many running apps the deny list left out of `apps`. */
+    left_out: z.number().optional(),
   }),
   async handle(_args, { pipeline, call }) {
     const desktop = await pipeline.desktop();
-    const apps = await desktop.listApps();
+    // Apps the deny list names are left out, counted and never named.
+    const { apps, leftOut } = pipeline.denied.visibleApps(await desktop.listApps());
     const rows = apps.map((a) => ({
       name: a.name,
       pid: a.pid,
@@ -66,19 +69,36 @@ export const listApps = defineTool({
       responding: a.responding !== false,
     }));
     const front = rows.find((r) => r.frontmost);
+    const hidden = leftOut > 0 ? [leftOutNote(leftOut)] : [];
     return pipeline.report(call, {
-      did: `${rows.length} apps with accessibility${front ? `; frontmost: ${front.name} (pid ${front.pid})` : ''}`,
+      did: [
+        `${rows.length} apps with accessibility${front ? `; frontmost: ${front.name} (pid ${front.pid})` : ''}`,
+        ...hidden,
+      ].join('; '),
       listing: {
         title: 'apps (pid, name, windows, frontmost)',
-        lines: rows.map(
-          (r) =>
-            `pid:${r.pid} "${r.name}" windows:${r.windows}${r.frontmost ? ' frontmost' : ''}${r.alias ? ` alias:${r.alias}` : ''}${r.responding ? '' : ' not responding'}`,
-        ),
+        lines: [...hidden.map((h) => `# ${h}`), ...rows.map(rowLine)],
       },
-      extra: { apps: rows },
+      extra: { apps: rows, ...(leftOut > 0 ? { left_out: leftOut } : {}) },
     });
   },
 });
+
+/** How many apps a listing leaves out, as its summary and file say it. */
+export function leftOutNote(count: number): string {
+  return `${count} app${count === 1 ? '' : 's'} left out by this server's deny list`;
+}
+
+function rowLine(r: {
+  pid: number;
+  name: string;
+  windows: number;
+  frontmost: boolean;
+  alias?: string;
+  responding: boolean;
+}): string {
+  return `pid:${r.pid} "${r.name}" windows:${r.windows}${r.frontmost ? ' frontmost' : ''}${r.alias ? ` alias:${r.alias}` : ''}${r.responding ? '' : ' not responding'}`;
+}
 
 export const connect = defineTool({
   name: 'ax_connect',

@@ -369,7 +369,10 @@ export const getValue = defineTool({
       detail: args.detail,
       answer: (_seen, facts) => ({ key: 'value', value: String(facts.value ?? '') }),
       results: ({ target }) => ({ title: 'element', indices: [target?.index as number] }),
-      describe: ({ target }) => `Read the value of ${target?.label}`,
+      describe: ({ target }, facts) =>
+        facts.secure
+          ? `${target?.label} is a password field: its value is never read`
+          : `Read the value of ${target?.label}`,
     });
   },
 });

@@ -204,27 +204,25 @@ describe('password fields are filled in every capture', () => {
     await expectFilled(part.fields.screenshot, region, 'B');
   });
 
-  it('an app that stops answering: its field is filled at its last known spot, and the call says so', async () => {
+  it('an app that stops answering: its windows are filled whole, and the call says so', async () => {
     process.kill(appB.pid, 'SIGSTOP');
     try {
       // The first capture waits for it (bounded); the next ones do not wait on it again.
       for (let i = 0; i < 2; i++) {
         const r = await call('ax_screenshot', { app: appA.pid, full_screen: true });
         expect(r.isError, r.text).toBe(false);
-        expect(r.text).toContain(
-          `password fields of pid ${appB.pid} filled at their last known positions`,
-        );
+        expect(r.text).toContain(`windows of pid ${appB.pid} filled whole`);
         expect(fs.readFileSync(r.fields.file, 'utf8')).toMatch(
-          new RegExp(`# note: .*last known positions: not located now \\(pid ${appB.pid}: `),
+          new RegExp(
+            `# note: .*filled whole: password fields not located in time \\(pid ${appB.pid}: `,
+          ),
         );
         await expectFilled(r.fields.screenshot, { x: 0, y: 0 }, 'A');
         await expectFilled(r.fields.screenshot, { x: 0, y: 0 }, 'B');
       }
       const listed = await call('ax_list_apps', {});
-      expect(listed.text).toContain(
-        `password fields of pid ${appB.pid} filled at their last known positions`,
-      );
-      expect(fs.readFileSync(listed.fields.file, 'utf8')).toMatch(/# note: .*last known positions/);
+      expect(listed.text).toContain(`windows of pid ${appB.pid} filled whole`);
+      expect(fs.readFileSync(listed.fields.file, 'utf8')).toMatch(/# note: .*filled whole/);
       await expectFilled(listed.fields.screenshot, { x: 0, y: 0 }, 'B');
     } finally {
       process.kill(appB.pid, 'SIGCONT');
@@ -233,7 +231,7 @@ describe('password fields are filled in every capture', () => {
     let fresh: CallResult | undefined;
     for (let i = 0; i < 20 && !fresh; i++) {
       const r = await call('ax_screenshot', { app: appA.pid, full_screen: true });
-      if (!r.text.includes('last known positions')) fresh = r;
+      if (!r.text.includes('filled whole')) fresh = r;
     }
     expect(fresh, 'a capture without the stale note').toBeDefined();
     await expectFilled(fresh!.fields.screenshot, { x: 0, y: 0 }, 'B');
@@ -265,7 +263,7 @@ describe('a window raised over a password field', () => {
       expect(r.isError, r.text).toBe(false);
       await expectFilled(r.fields.screenshot, region, 'C');
       // D, frozen, could not say where its own field is: the call says so.
-      expect(r.text).toContain(`password fields of pid ${d.app.pid}`);
+      expect(r.text).toContain(`windows of pid ${d.app.pid} filled whole`);
     } finally {
       process.kill(d.app.pid, 'SIGCONT');
     }

@@ -111,7 +111,7 @@ describe('SecureFieldLocator with the fields of a walk just made', () => {
     expect(r.stale).toBeUndefined();
   });
 
-  it('a scan that throws still fills the walked fields, and names only the others as stale', async () => {
+  it('a scan that throws fills the whole capture, the walked fields first', async () => {
     const desktop = scanning(
       { fresh: [{ pid: 3, frames: [at(700, 20)] }], failed: [] },
       new Error('the bus is gone'),
@@ -119,22 +119,24 @@ describe('SecureFieldLocator with the fields of a walk just made', () => {
     const locator = new SecureFieldLocator();
     await locator.locate(desktop, SCREEN, []);
     const r = await locator.locate(desktop, SCREEN, [], { pid: 1, frames: [at(100, 100)] });
-    expect(r.frames).toEqual([at(100, 100), at(700, 20)]);
-    expect(r.stale?.short).toBe(
-      'password fields not located now: those of pid 3 filled at their last known positions, no others',
-    );
+    expect(r.frames).toEqual([at(100, 100), SCREEN]);
+    expect(r.stale?.short).toBe('password fields not located now: the whole capture is filled');
+    expect(r.stale?.detail).toMatch(/\(the bus is gone\)/);
   });
 
   it("the walked frames become the app's last known ones, for a later lookup that fails", async () => {
+    const win = { x: 90, y: 90, w: 300, h: 200 };
     const desktop = scanning(
       { fresh: [], failed: [] },
-      { fresh: [], failed: [{ pid: 1, reason: 'did not answer within 400 ms' }] },
+      { fresh: [], failed: [{ pid: 1, reason: 'did not answer within 400 ms', windows: [win] }] },
     );
     const locator = new SecureFieldLocator();
     await locator.locate(desktop, SCREEN, [], { pid: 1, frames: [at(100, 100)] });
     const r = await locator.locate(desktop, SCREEN, []);
-    expect(desktop.asked[1].skip).toBeUndefined();
-    expect(r.frames).toEqual([at(100, 100)]);
-    expect(r.stale?.short).toBe('password fields of pid 1 filled at their last known positions');
+    expect(desktop.asked[1].skip).toEqual([]);
+    expect(r.frames).toEqual([win, at(100, 100)]);
+    expect(r.stale?.short).toBe(
+      'windows of pid 1 filled whole: password fields not located in time',
+    );
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Element, Rect, Snapshot } from '../../src/model/element.js';
 import type { SnapshotView } from '../../src/model/view.js';
 import type { Desktop, SecureFieldScan } from '../../src/platform/desktop.js';
-import { SecureFieldLocator } from '../../src/pipeline/secure.js';
+import { SecureFieldLocator, lookupBudget } from '../../src/pipeline/secure.js';
 
 const SCREEN: Rect = { x: 0, y: 0, w: 1280, h: 800 };
 
@@ -53,50 +53,61 @@ describe('SecureFieldLocator', () => {
     expect(desktop.regions).toEqual([SCREEN]);
   });
 
-  it('an app that fails gets its last fresh frames and its walk, and the redaction says so', async () => {
+  it('an app that fails has its windows filled whole, its last fresh frames too, and says so', async () => {
+    const win = { x: 0, y: 0, w: 400, h: 300 };
     const desktop = scanning(
       { fresh: [{ pid: 2, frames: [at(10, 10)] }], failed: [] },
-      { fresh: [], failed: [{ pid: 2, reason: 'did not answer within 400 ms' }] },
+      { fresh: [], failed: [{ pid: 2, reason: 'did not answer within 400 ms', windows: [win] }] },
     );
     const locator = new SecureFieldLocator();
     await locator.locate(desktop, SCREEN, []);
     const r = await locator.locate(desktop, SCREEN, [walkWithField(2, at(30, 30))]);
-    expect(r.frames).toEqual([at(10, 10), at(30, 30)]);
-    expect(r.stale?.short).toBe('password fields of pid 2 filled at their last known positions');
-    expect(r.stale?.detail).toMatch(/not located now \(pid 2: did not answer within 400 ms\)/);
-  });
-
-  it('a scan that throws falls back to every known frame, and says why', async () => {
-    const desktop = scanning(
-      { fresh: [{ pid: 3, frames: [at(700, 20)] }], failed: [] },
-      new Error('the bus is gone'),
-    );
-    const locator = new SecureFieldLocator();
-    await locator.locate(desktop, SCREEN, []);
-    const r = await locator.locate(desktop, SCREEN, [walkWithField(1, at(100, 100))]);
-    expect(r.frames).toEqual(expect.arrayContaining([at(700, 20), at(100, 100)]));
-    expect(r.frames).toHaveLength(2);
+    expect(r.frames).toEqual([win, at(10, 10), at(30, 30)]);
     expect(r.stale?.short).toBe(
-      'password fields not located now: those of pid 1, pid 3 filled at their last known positions, no others',
+      'windows of pid 2 filled whole: password fields not located in time',
     );
-    expect(r.stale?.detail).toMatch(/not located now \(the bus is gone\)/);
-    const none = await new SecureFieldLocator().locate(scanning(new Error('gone')), SCREEN, []);
-    expect(none.frames).toEqual([]);
-    expect(none.stale?.short).toBe('password fields not located now: none filled');
+    expect(r.stale?.detail).toMatch(/\(pid 2: did not answer within 400 ms\)/);
   });
 
-  it('says so when an app that fails was never located nor walked: nothing of it is filled', async () => {
+  it('a scan that throws fills the whole capture, and says why', async () => {
+    const r = await new SecureFieldLocator().locate(scanning(new Error('gone')), SCREEN, []);
+    expect(r.frames).toEqual([SCREEN]);
+    expect(r.stale?.short).toBe('password fields not located now: the whole capture is filled');
+    expect(r.stale?.detail).toMatch(/\(gone\)/);
+  });
+
+  it('an app never located nor walked that fails: its windows are filled, many apps are counted', async () => {
+    const win = (x: number) => ({ x, y: 0, w: 100, h: 100 });
     const desktop = scanning({
       fresh: [],
-      failed: [
-        { pid: 7, reason: 'did not answer within 400 ms' },
-        { pid: 2, reason: 'did not answer within 400 ms' },
-      ],
+      failed: [7, 2, 9].map((pid) => ({ pid, reason: 'stopped', windows: [win(pid)] })),
     });
-    const r = await new SecureFieldLocator().locate(desktop, SCREEN, [walkWithField(2, at(1, 1))]);
-    expect(r.frames).toEqual([at(1, 1)]);
+    const r = await new SecureFieldLocator().locate(desktop, SCREEN, []);
+    expect(r.frames).toEqual([win(7), win(2), win(9)]);
     expect(r.stale?.short).toBe(
-      'password fields of pid 2 filled at their last known positions; password fields of pid 7 not located: none filled',
+      'windows of 3 apps filled whole: password fields not located in time',
+    );
+  });
+
+  it('an app that fails where nothing says where its windows are: the whole region', async () => {
+    const desktop = scanning({ fresh: [], failed: [{ pid: 4, reason: 'timed out' }] });
+    const r = await new SecureFieldLocator().locate(desktop, SCREEN, []);
+    expect(r.frames).toEqual([SCREEN]);
+    expect(r.stale?.short).toBe(
+      'windows of pid 4 filled whole: password fields not located in time',
+    );
+  });
+
+  it('fills password prompts without accessibility whole, and says how many', async () => {
+    const prompt = { x: 300, y: 200, w: 400, h: 150 };
+    const r = await new SecureFieldLocator().locate(
+      scanning({ fresh: [], failed: [], prompts: [{ pid: null, frame: prompt }] }),
+      SCREEN,
+      [],
+    );
+    expect(r.frames).toEqual([prompt]);
+    expect(r.stale?.short).toBe(
+      '1 window without accessibility that asks for a password filled whole',
     );
   });
 
@@ -105,5 +116,49 @@ describe('SecureFieldLocator', () => {
     const r = await new SecureFieldLocator().locate(desktop, SCREEN, [walkWithField(4, at(5, 5))]);
     expect(r.frames).toEqual([at(5, 5)]);
     expect(r.stale).toBeUndefined();
+  });
+});
+
+describe('lookupBudget', () => {
+  it('is the least on an idle desktop with quick lookups', () => {
+    expect(lookupBudget([], 0.2)).toBe(400);
+    expect(lookupBudget([5, 30, 12], 0.9)).toBe(400);
+  });
+
+  it('grows with the run queue per CPU and with slow recent lookups, within the most', () => {
+    expect(lookupBudget([], 3)).toBe(1200);
+    expect(lookupBudget([10, 500], 0.5)).toBe(1500);
+    expect(lookupBudget([800], 2.5)).toBe(2400);
+    expect(lookupBudget([], 50)).toBe(4000);
+    expect(lookupBudget([60_000], 1)).toBe(4000);
+    expect(lookupBudget([Number.NaN], Number.NaN)).toBe(400);
+  });
+});
+
+describe('SecureFieldLocator budget', () => {
+  it('a lookup that ran out counts twice into the next budget; a quick one does not', async () => {
+    let clock = 0;
+    const failed = { pid: 1, reason: 'timed out', windows: [] };
+    const desktop = {
+      secureFieldFrames: async (_region: Rect, timeoutMs: number) => {
+        clock += timeoutMs; // every app but one answered; that one took the whole budget
+        return { fresh: [], failed: [failed] };
+      },
+    } as unknown as Desktop;
+    const locator = new SecureFieldLocator(
+      () => 0,
+      () => clock,
+    );
+    expect(locator.budget()).toBe(400);
+    await locator.locate(desktop, SCREEN, []);
+    expect(locator.budget()).toBe(2400);
+    await locator.locate(desktop, SCREEN, []);
+    expect(locator.budget()).toBe(4000);
+    const quick = new SecureFieldLocator(
+      () => 0,
+      () => clock,
+    );
+    await quick.locate(scanning({ fresh: [], failed: [failed] }), SCREEN, []);
+    expect(quick.budget()).toBe(400);
   });
 });

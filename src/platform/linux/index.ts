@@ -397,6 +397,7 @@ export class LinuxDesktop implements Desktop {
     region: Rect,
     timeoutMs: number,
     skip: readonly number[] = [],
+    remembered?: ReadonlyMap<number, readonly string[]>,
   ): Promise<SecureFieldScan> {
     return scanSecureFields(
       await this.live(),
@@ -408,6 +409,7 @@ export class LinuxDesktop implements Desktop {
         appRef: (pid) => this.appRef(pid),
       },
       skip,
+      remembered,
     );
   }
 

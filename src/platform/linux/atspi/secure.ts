@@ -18,6 +18,9 @@ import { placeGtk4Windows, type NativeWindowBox } from './gtk4.js';
 import { askExtents, frameOf } from './read.js';
 import { STATE } from './states.js';
 import { ROLE } from '../roles.js';
+import { PlatformError } from '../../../errors.js';
+import { formatId, parseId } from './ids.js';
+import { looksLikeSecretPrompt, type PromptFacts } from '../prompts.js';
 
 const COLLECTION = 'org.a11y.atspi.Collection';
 /** AtspiCollectionMatchType / AtspiCollectionSortOrder values. */
@@ -63,7 +66,7 @@ export async function secureFieldFrames(
   bus: AtspiBus,
   app: { bus: string; path: string },
   timeoutMs: number,
-): Promise<Rect[]> {
+): Promise<LocatedFields> {
   const call = await appCall(bus, app);
   const [matches] = await withTimeout(
     call(app.bus, app.path, COLLECTION, 'GetMatches', '(aiia{ss}iaiiasib)uib', [
@@ -75,26 +78,71 @@ export async function secureFieldFrames(
     timeoutMs,
     'its secure-field lookup',
   );
+  const refs = matches as ObjectRef[];
   const frames = await withTimeout(
-    Promise.all(
-      (matches as ObjectRef[]).map(async (ref) =>
-        frameOf((await askExtents(call, ref))[0] as number[]),
-      ),
-    ),
+    Promise.all(refs.map(async (ref) => frameOf((await askExtents(call, ref))[0] as number[]))),
     timeoutMs,
     'its secure-field frames',
+  );
+  return {
+    frames: frames.filter((f): f is Rect => f !== undefined && f.w > 0 && f.h > 0),
+    ids: refs.map(([dest, path]) => formatId(dest, path)),
+  };
+}
+
+/** An app's secure fields as located: their frames on screen and their element ids. */
+export interface LocatedFields {
+  frames: Rect[];
+  ids: string[];
+}
+
+/**
+ * The frames of elements known to hold a secret whatever their role says now (a password
+ * field revealed as plain text). An element gone from the app (its dialog closed) has no
+ * frame; any other failure (the app does not answer) fails the app.
+ */
+async function rememberedFrames(
+  bus: AtspiBus,
+  app: { bus: string; path: string },
+  ids: readonly string[],
+  timeoutMs: number,
+): Promise<Rect[]> {
+  if (ids.length === 0) return [];
+  const call = await appCall(bus, app);
+  const frames = await withTimeout(
+    Promise.all(
+      ids.map(async (id) => {
+        try {
+          return frameOf((await askExtents(call, parseId(id)))[0] as number[]);
+        } catch (err) {
+          if (err instanceof AtspiCallError && GONE.test(`${err.dbusName ?? ''} ${err.message}`)) {
+            return undefined;
+          }
+          throw err;
+        }
+      }),
+    ),
+    timeoutMs,
+    'its remembered password fields',
   );
   return frames.filter((f): f is Rect => f !== undefined && f.w > 0 && f.h > 0);
 }
 
+/** How a bridge answers for an object it no longer has. */
+const GONE = /UnknownObject|UnknownMethod|no such object|defunct/i;
+
 /** What the scan needs from the rest of the Linux backend. */
 export interface ScanContext {
   /** The X windows (mapped ones with a pid are the apps on screen); undefined: X can't say. */
-  windows(): Promise<NativeWindowBox[] | undefined>;
+  windows(): Promise<ScanWindow[] | undefined>;
   /** Every top-level X window, popups included (GTK4 popovers are placed by them). */
   popupWindows?(): NativeWindowBox[];
+  /** The app on the bus for a pid; a PlatformError 'app_gone' when there is none. */
   appRef(pid: number): Promise<AppRef>;
 }
+
+/** An X window as the scan sees it: where it is, whose, and what it says it is. */
+export type ScanWindow = NativeWindowBox & PromptFacts;
 
 const overlaps = (a: Rect, b: Rect): boolean =>
   a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
@@ -104,6 +152,11 @@ const overlaps = (a: Rect, b: Rect): boolean =>
  * parallel within `timeoutMs`. Without the window list (no X), every app on the bus is
  * read: slower, never less redacted. Apps in `skip` are left out (the caller walked them
  * just now, and asking an app that is being walked only slows its walk down).
+ *
+ * An app that cannot be read in time is failed with its windows' frames (the caller fills
+ * them whole). A window no app on the bus stands behind (no accessibility, or no pid) is
+ * no app to ask: it is a prompt to fill whole when it says it asks for a secret, else it
+ * has no field anyone can locate.
  */
 export async function scanSecureFields(
   bus: AtspiBus,
@@ -111,24 +164,41 @@ export async function scanSecureFields(
   timeoutMs: number,
   ctx: ScanContext,
   skip: readonly number[] = [],
+  remembered: ReadonlyMap<number, readonly string[]> = new Map(),
 ): Promise<SecureFieldScan> {
   // Listed once, as the capture is taken: which apps are on the region, and where a GTK4
   // app's windows are.
   const windows = await ctx.windows();
-  let pids = windows
-    ?.filter((w) => w.mapped && w.pid !== null && overlaps(w, region))
-    .map((w) => w.pid as number);
+  const onRegion = windows?.filter((w) => w.mapped && overlaps(w, region));
+  let pids = onRegion?.filter((w) => w.pid !== null).map((w) => w.pid as number);
   pids ??= (await bus.registeredApps()).flatMap((a) => (a.pid === null ? [] : [a.pid]));
   if (skip.length > 0) pids = pids.filter((pid) => !skip.includes(pid));
-  const scan: SecureFieldScan = { fresh: [], failed: [] };
+  const scan: SecureFieldScan = { fresh: [], failed: [], prompts: [] };
+  const windowsOf = (pid: number): Rect[] =>
+    (onRegion ?? []).filter((w) => w.pid === pid).map(boxOf);
+  const promptsOf = (pid: number | null): void => {
+    for (const w of onRegion ?? []) {
+      if (w.pid === pid && looksLikeSecretPrompt(w)) scan.prompts!.push({ pid, frame: boxOf(w) });
+    }
+  };
+  promptsOf(null);
   const deadline = Date.now() + timeoutMs;
   const slow = slowApps(bus);
-  const lookup = (pid: number, until: number): Promise<Rect[]> =>
+  const lookup = (pid: number, until: number): Promise<LocatedFields> =>
     withTimeout(
-      ctx.appRef(pid).then((app) => framesOf(bus, app, until, windows ?? [], ctx)),
+      ctx.appRef(pid).then(async (app) => {
+        const [own, kept] = await Promise.all([
+          framesOf(bus, app, until, windows ?? [], ctx),
+          rememberedFrames(bus, app, remembered.get(pid) ?? [], Math.max(1, until - Date.now())),
+        ]);
+        return { frames: [...own.frames, ...kept], ids: own.ids };
+      }),
       Math.max(0, until - Date.now()),
       'its secure-field lookup',
     );
+  // Without X's window list nothing says where its windows are (the caller fills it all).
+  const fail = (pid: number, reason: string): void =>
+    void scan.failed.push({ pid, reason, ...(onRegion ? { windows: windowsOf(pid) } : {}) });
   await Promise.all(
     [...new Set(pids)].map(async (pid) => {
       if (slow.has(pid)) {
@@ -140,19 +210,27 @@ export async function scanSecureFields(
           );
           slow.set(pid, probe);
         }
-        scan.failed.push({ pid, reason: 'not responding (it did not answer the last lookup)' });
+        fail(pid, 'not responding (it did not answer the last lookup)');
         return;
       }
       try {
-        scan.fresh.push({ pid, frames: await lookup(pid, deadline) });
+        scan.fresh.push({ pid, ...(await lookup(pid, deadline)) });
       } catch (err) {
+        if (err instanceof PlatformError && err.code === 'app_gone') {
+          // No accessibility: no field of it can be located, so none is claimed.
+          scan.fresh.push({ pid, frames: [] });
+          promptsOf(pid);
+          return;
+        }
         if (err instanceof AtspiTimeoutError) slow.set(pid, undefined);
-        scan.failed.push({ pid, reason: (err as Error).message });
+        fail(pid, (err as Error).message);
       }
     }),
   );
   return scan;
 }
+
+const boxOf = (w: NativeWindowBox): Rect => ({ x: w.x, y: w.y, w: w.w, h: w.h });
 
 /** How long a background lookup of an app that stopped answering may take. */
 const PROBE_TIMEOUT_MS = 3000;
@@ -188,7 +266,7 @@ async function framesOf(
   deadline: number,
   windows: NativeWindowBox[],
   ctx: ScanContext,
-): Promise<Rect[]> {
+): Promise<LocatedFields> {
   try {
     return await secureFieldFrames(bus, app, Math.max(1, deadline - Date.now()));
   } catch (err) {
@@ -206,5 +284,8 @@ async function framesOf(
   placeGtk4Windows(snapshot, () => windows, ctx.popupWindows);
   const placed = secure().filter((e) => e.frame);
   if (placed.length < before) throw new Error('its password fields could not be placed on screen');
-  return placed.map((e) => e.frame as Rect).filter((f) => f.w > 0 && f.h > 0);
+  return {
+    frames: placed.map((e) => e.frame as Rect).filter((f) => f.w > 0 && f.h > 0),
+    ids: secure().map((e) => e.id),
+  };
 }

@@ -1,0 +1,182 @@
+/**
+ * The deny list is a property of pixels and processes, not only of app arguments: nothing
+ * acts at a denied app's windows, no capture shows them, no listing names them.
+ *
+ * A window belongs to the app of its pid; an app is denied as checkApp judges it (by pid,
+ * or by the name it registered). Every answer is taken fresh, at the moment it is needed
+ * (a window listing, the apps' names): a denied app that opens a window now is hidden now.
+ * With an empty deny list none of this asks the desktop anything.
+ */
+import type { Rect } from '../model/element.js';
+import type { AppInfo, Desktop, DesktopWindow, MouseButton } from '../platform/desktop.js';
+import type { Policy } from '../guard/policy.js';
+import { AxError } from '../errors.js';
+import { withOverrides } from './desktop-view.js';
+
+export class DeniedApps {
+  constructor(private readonly policy: Policy) {}
+
+  /** Whether there is a deny list at all. */
+  get active(): boolean {
+    return this.policy.settings.denyApps.length > 0;
+  }
+
+  /** Whether the app is denied. */
+  denies(app: { pid: number; name: string }): boolean {
+    return this.policy.denies(app);
+  }
+
+  /**
+   * Which of `pids` belong to denied apps: by pid alone, else by the name the app
+   * registered: the backend's own knowledge first (no call to the app), every app listed
+   * only for pids it does not know.
+   */
+  async deniedPids(desktop: Desktop, pids: Iterable<number>): Promise<Set<number>> {
+    const out = new Set<number>();
+    if (!this.active) return out;
+    const unsure: number[] = [];
+    await Promise.all(
+      [...new Set(pids)].map(async (pid) => {
+        if (this.denies({ pid, name: '' })) return void out.add(pid);
+        const known = await desktop.knownApp?.(pid).catch(() => null);
+        if (!known) unsure.push(pid);
+        else if (this.denies(known)) out.add(pid);
+      }),
+    );
+    if (unsure.length === 0) return out;
+    const names = new Map((await desktop.listApps()).map((a) => [a.pid, a.name]));
+    for (const pid of unsure) {
+      const name = names.get(pid);
+      if (name !== undefined && this.denies({ pid, name })) out.add(pid);
+    }
+    return out;
+  }
+
+  /**
+   * The parts of the screen that show a denied app's windows (filled in every capture):
+   * each window's frame less the windows of other apps stacked over it, so an allowed
+   * window in front stays as it is (a denied app maximized behind it would otherwise
+   * blank every capture of it).
+   */
+  async windowFrames(desktop: Desktop): Promise<Rect[]> {
+    if (!this.active) return [];
+    // Front to back.
+    const windows = await desktop.listWindows();
+    const denied = await this.deniedPids(
+      desktop,
+      windows.map((w) => w.pid),
+    );
+    return windows.flatMap((w, i) =>
+      denied.has(w.pid)
+        ? subtractRects(
+            w.frame,
+            windows.slice(0, i).flatMap((above) => (denied.has(above.pid) ? [] : [above.frame])),
+          )
+        : [],
+    );
+  }
+
+  /**
+   * Throws when the topmost window at a screen point belongs to a denied app: a pointer
+   * event sent there would reach it, whichever app the call was about.
+   */
+  async checkPoint(desktop: Desktop, x: number, y: number): Promise<void> {
+    if (!this.active) return;
+    // Front to back: the first window holding the point is the one the pointer reaches.
+    const top = (await desktop.listWindows()).find((w) => holds(w.frame, x, y));
+    if (!top || !(await this.deniedPids(desktop, [top.pid])).has(top.pid)) return;
+    throw new AxError(
+      'blocked',
+      `the point (${x},${y}) is on a window of an app this server's policy blocks: nothing was sent there`,
+      'Pick a point on a window of the app you work with (bring its window to the front first if another covers it); the deny list is set by whoever runs the server (AXPAGE_DENY_APPS or --deny-apps)',
+    );
+  }
+
+  /** Apps to list, and how many the deny list leaves out (never which). */
+  visibleApps<T extends Pick<AppInfo, 'pid' | 'name'>>(
+    apps: readonly T[],
+  ): {
+    apps: T[];
+    leftOut: number;
+  } {
+    const shown = apps.filter((a) => !this.denies(a));
+    return { apps: shown, leftOut: apps.length - shown.length };
+  }
+
+  /** Windows to list: those of apps the deny list leaves out go (by their pids). */
+  async visibleWindows(
+    desktop: Desktop,
+    windows: readonly DesktopWindow[],
+  ): Promise<DesktopWindow[]> {
+    const denied = await this.deniedPids(
+      desktop,
+      windows.map((w) => w.pid),
+    );
+    return windows.filter((w) => !denied.has(w.pid));
+  }
+
+  /**
+   * The desktop as app arguments are resolved against it: denied apps and their windows
+   * are not listed, so no match and no list of candidates names them.
+   */
+  hideApps(desktop: Desktop): Desktop {
+    if (!this.active) return desktop;
+    return withOverrides(desktop, {
+      listApps: async () => this.visibleApps(await desktop.listApps()).apps,
+      listWindows: async (pid?: number) =>
+        this.visibleWindows(desktop, await desktop.listWindows(pid)),
+    });
+  }
+
+  /**
+   * The desktop as the pointer actions of a call see it: a click, scroll or drag whose
+   * point is on a denied app's window is refused before anything is sent.
+   */
+  guardPointer(desktop: Desktop): Desktop {
+    if (!this.active) return desktop;
+    const overrides: Partial<Desktop> = {
+      click: async (x: number, y: number, button: MouseButton, count: number) => {
+        await this.checkPoint(desktop, x, y);
+        return desktop.click(x, y, button, count);
+      },
+      scroll: async (x: number, y: number, dx: number, dy: number) => {
+        await this.checkPoint(desktop, x, y);
+        return desktop.scroll(x, y, dx, dy);
+      },
+      drag: async (from, to, durationMs) => {
+        await this.checkPoint(desktop, from.x, from.y);
+        await this.checkPoint(desktop, to.x, to.y);
+        return desktop.drag(from, to, durationMs);
+      },
+    };
+    return withOverrides(desktop, overrides);
+  }
+}
+
+const holds = (f: Rect, x: number, y: number): boolean =>
+  x >= f.x && y >= f.y && x < f.x + f.w && y < f.y + f.h;
+
+/** `base` less every rect of `cuts`, as disjoint rects (none when it is all covered). */
+export function subtractRects(base: Rect, cuts: readonly Rect[]): Rect[] {
+  let parts = [base];
+  for (const c of cuts) {
+    parts = parts.flatMap((p) => subtractOne(p, c));
+    if (parts.length === 0) break;
+  }
+  return parts;
+}
+
+/** `p` less `c`: up to four bands (above, below, left, right of the overlap). */
+function subtractOne(p: Rect, c: Rect): Rect[] {
+  const x0 = Math.max(p.x, c.x);
+  const y0 = Math.max(p.y, c.y);
+  const x1 = Math.min(p.x + p.w, c.x + c.w);
+  const y1 = Math.min(p.y + p.h, c.y + c.h);
+  if (x1 <= x0 || y1 <= y0) return [p];
+  const out: Rect[] = [];
+  if (y0 > p.y) out.push({ x: p.x, y: p.y, w: p.w, h: y0 - p.y });
+  if (y1 < p.y + p.h) out.push({ x: p.x, y: y1, w: p.w, h: p.y + p.h - y1 });
+  if (x0 > p.x) out.push({ x: p.x, y: y0, w: x0 - p.x, h: y1 - y0 });
+  if (x1 < p.x + p.w) out.push({ x: x1, y: y0, w: p.x + p.w - x1, h: y1 - y0 });
+  return out;
+}

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_POLICY, Policy } from '../../src/guard/policy.js';
+import { DeniedApps, subtractRects } from '../../src/pipeline/denied.js';
+import type { AppInfo, Desktop, DesktopWindow } from '../../src/platform/desktop.js';
+
+const app = (pid: number, name: string): AppInfo => ({ pid, name, windows: 1, active: false });
+const win = (pid: number, x: number, y: number, title = `w${pid}`): DesktopWindow => ({
+  pid,
+  title,
+  frame: { x, y, w: 100, h: 100 },
+  active: false,
+});
+
+/** A desktop with these apps and windows (front to back), recording what is sent. */
+function desktopWith(apps: AppInfo[], windows: DesktopWindow[]) {
+  const sent: string[] = [];
+  const asked = { listApps: 0 };
+  const desktop = {
+    listApps: async () => {
+      asked.listApps++;
+      return apps;
+    },
+    listWindows: async () => windows,
+    click: async (x: number, y: number) => void sent.push(`click ${x},${y}`),
+    scroll: async (x: number, y: number) => void sent.push(`scroll ${x},${y}`),
+    drag: async (a: { x: number }, b: { x: number }) => void sent.push(`drag ${a.x}->${b.x}`),
+  } as unknown as Desktop;
+  return { desktop, sent, asked };
+}
+
+const denying = (...denyApps: string[]) =>
+  new DeniedApps(new Policy({ ...DEFAULT_POLICY, denyApps }));
+
+describe('DeniedApps', () => {
+  const apps = [app(10, 'vault'), app(20, 'editor'), app(30, 'vault-helper')];
+  // 10's window lies over 20's at (50..100, 50..100); 40 has no accessibility.
+  const windows = [win(10, 0, 0), win(20, 50, 50), win(40, 300, 300), win(30, 600, 0)];
+
+  it('knows denied pids by pid or registered name, asking for names only when needed', async () => {
+    const { desktop, asked } = desktopWith(apps, windows);
+    expect(await denying('40').deniedPids(desktop, [10, 40])).toEqual(new Set([40]));
+    expect(asked.listApps).toBe(1);
+    expect(await denying('40').deniedPids(desktop, [40])).toEqual(new Set([40]));
+    expect(asked.listApps).toBe(1);
+    expect(await denying('vault*').deniedPids(desktop, [10, 20, 30, 40])).toEqual(
+      new Set([10, 30]),
+    );
+    expect(asked.listApps).toBe(2);
+    // Apps the backend already talks to are judged by the name it knows, with no listing.
+    const knowing = {
+      ...desktop,
+      knownApp: async (pid: number) => apps.find((a) => a.pid === pid) ?? null,
+    };
+    expect(await denying('vault*').deniedPids(knowing as Desktop, [10, 20, 30])).toEqual(
+      new Set([10, 30]),
+    );
+    expect(asked.listApps).toBe(2);
+    expect(await denying().windowFrames(desktop)).toEqual([]);
+  });
+
+  it('gives the frames of every denied window, for captures to fill whole', async () => {
+    const { desktop } = desktopWith(apps, windows);
+    expect(await denying('vault').windowFrames(desktop)).toEqual([windows[0].frame]);
+  });
+
+  it("leaves out the parts of a denied window that other apps' windows in front cover", async () => {
+    // 20 in front of 10: 10 shows only outside (50..150, 50..150); 30 denied too, in front.
+    const stack = [win(30, 0, 0), win(20, 50, 50), win(10, 0, 0)];
+    const { desktop } = desktopWith(apps, stack);
+    expect(await denying('vault*').windowFrames(desktop)).toEqual([
+      { x: 0, y: 0, w: 100, h: 100 },
+      { x: 0, y: 0, w: 100, h: 50 },
+      { x: 0, y: 50, w: 50, h: 50 },
+    ]);
+  });
+
+  it('subtracts rects into disjoint bands', () => {
+    const base = { x: 0, y: 0, w: 100, h: 100 };
+    expect(subtractRects(base, [])).toEqual([base]);
+    expect(subtractRects(base, [{ x: 200, y: 0, w: 10, h: 10 }])).toEqual([base]);
+    expect(subtractRects(base, [{ x: -5, y: -5, w: 200, h: 200 }])).toEqual([]);
+    const hole = subtractRects(base, [{ x: 40, y: 40, w: 20, h: 20 }]);
+    expect(hole).toEqual([
+      { x: 0, y: 0, w: 100, h: 40 },
+      { x: 0, y: 60, w: 100, h: 40 },
+      { x: 0, y: 40, w: 40, h: 20 },
+      { x: 60, y: 40, w: 40, h: 20 },
+    ]);
+    expect(hole.reduce((n, r) => n + r.w * r.h, 0)).toBe(100 * 100 - 20 * 20);
+  });
+
+  it('refuses a pointer event whose point is on a denied window in front, before sending', async () => {
+    const { desktop, sent } = desktopWith(apps, windows);
+    const guarded = denying('vault').guardPointer(desktop);
+    await expect(guarded.click(60, 60, 'left', 1)).rejects.toMatchObject({ code: 'blocked' });
+    await expect(guarded.scroll(5, 5, 0, 1)).rejects.toMatchObject({ code: 'blocked' });
+    await expect(guarded.drag({ x: 150, y: 150 }, { x: 20, y: 20 }, 10)).rejects.toMatchObject({
+      code: 'blocked',
+    });
+    expect(sent).toEqual([]);
+    // 20's own pixels, uncovered; a point on no window at all.
+    await guarded.click(120, 120, 'left', 1);
+    await guarded.click(900, 700, 'left', 1);
+    expect(sent).toEqual(['click 120,120', 'click 900,700']);
+  });
+
+  it('lists allowed apps and windows only, counting what it left out', async () => {
+    const { desktop } = desktopWith(apps, windows);
+    const denied = denying('vault');
+    expect(denied.visibleApps(apps)).toEqual({ apps: [apps[1], apps[2]], leftOut: 1 });
+    expect((await denied.visibleWindows(desktop, windows)).map((w) => w.pid)).toEqual([20, 40, 30]);
+    const hidden = denied.hideApps(desktop);
+    expect((await hidden.listApps()).map((a) => a.pid)).toEqual([20, 30]);
+    expect(denying().hideApps(desktop)).toBe(desktop);
+  });
+});
