@@ -66,8 +66,10 @@ export const listApps = defineTool({
       responding: a.responding !== false,
     }));
     const front = rows.find((r) => r.frontmost);
+    // Not read, only listed from their last answer: said in the summary, not left to the file.
+    const silent = rows.filter((r) => !r.responding).map((r) => `pid ${r.pid} not answering`);
     return pipeline.report(call, {
-      did: `${rows.length} apps with accessibility${front ? `; frontmost: ${front.name} (pid ${front.pid})` : ''}`,
+      did: `${rows.length} apps with accessibility${front ? `; frontmost: ${front.name} (pid ${front.pid})` : ''}${silent.length > 0 ? `; ${silent.join(', ')}` : ''}`,
       listing: {
         title: 'apps (pid, name, windows, frontmost)',
         lines: rows.map(

@@ -237,10 +237,27 @@ export class LinuxDesktop implements Desktop {
   async knownApp(pid: number): Promise<{ pid: number; name: string } | null> {
     const known = this.appRefs.get(pid);
     // No name (its read failed when the app was found): the policy must not judge ''.
-    if (!known?.name || this.bus.isClosed || this.bus.isSilent(known.bus)) return null;
+    if (!known?.name || this.bus.isClosed) return null;
     // The bus daemon never gives a unique name out again: while the app's has an owner,
     // the pid is still that app, not an exited one or a new process that got its pid.
-    return (await atspi.nameHasOwner(this.bus, known.bus)) ? { pid, name: known.name } : null;
+    const [owned, live] = await Promise.all([
+      atspi.nameHasOwner(this.bus, known.bus),
+      atspi.probeApp(this.bus, known),
+    ]);
+    return owned && live === 'answering' ? { pid, name: known.name } : null;
+  }
+
+  async appsAnswering(pids: number[]): Promise<Map<number, boolean>> {
+    const bus = await this.live();
+    const found = await Promise.all(
+      pids.map(async (pid): Promise<[number, boolean] | null> => {
+        const ref = await this.appRef(pid).catch(() => undefined);
+        if (!ref) return null;
+        const live = await atspi.probeApp(bus, ref);
+        return live === 'gone' ? null : [pid, live === 'answering'];
+      }),
+    );
+    return new Map(found.filter((f): f is [number, boolean] => f !== null));
   }
 
   async frontmost(): Promise<Frontmost | null> {
@@ -403,7 +420,15 @@ export class LinuxDesktop implements Desktop {
       {
         windows: () => this.windowsListed(),
         popupWindows: () => listPopupWindows(this.env),
-        appRef: (pid) => this.appRef(pid),
+        appRef: (pid) => {
+          // A stopped process answers no lookup: said at once, not after the lookup's bound.
+          if (atspi.stoppedProcess(pid)) {
+            return Promise.reject(
+              new PlatformError('not_responding', 'its process is stopped', { pid }),
+            );
+          }
+          return this.appRef(pid);
+        },
       },
       skip,
     );

@@ -174,6 +174,11 @@ export class AtspiBus {
     return false;
   }
 
+  /** Counts the app as not responding (its process was found stopped) until it answers anything. */
+  markSilent(busName: string): void {
+    this.silent.set(busName, Date.now() + NOT_RESPONDING_MEMORY_MS);
+  }
+
   /** Whether a bus name has an owner (asking activates nothing, unlike a call to it). */
   async nameHasOwner(name: string): Promise<boolean> {
     const [has] = await this.call(
@@ -228,7 +233,7 @@ export class AtspiBus {
       return (reply?.body ?? []) as unknown[];
     } catch (err) {
       if (err instanceof AtspiTimeoutError && destination.startsWith(':')) {
-        this.silent.set(destination, Date.now() + NOT_RESPONDING_MEMORY_MS);
+        this.markSilent(destination);
       }
       if (err instanceof AtspiCallError) throw err;
       const e = err as { type?: string; text?: string; message?: string };
