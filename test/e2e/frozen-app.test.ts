@@ -183,6 +183,12 @@ describe('an app stopped (SIGSTOP) beside a responsive one', () => {
         expect(listed.fields.summary).toContain(`pid ${pid} not answering`);
       }
       expect(listLine(listed, frozen.pid)).toMatch(/"toggles.py" windows:1/); // its last answer
+      // Its capture's password-field lookup did not wait for it either.
+      for (const pid of [frozen.pid, unseen.pid]) {
+        expect(fs.readFileSync(listed.fields.file, 'utf8')).toMatch(
+          new RegExp(`# note: .*not located now \\(.*pid ${pid}: its process is stopped`),
+        );
+      }
       expect(listLine(listed, other.pid)).toMatch(/"form.py" windows:1/);
       expect(listLine(listed, other.pid)).not.toMatch(/not responding/);
 
@@ -260,6 +266,10 @@ describe('an app stuck in a busy main loop beside a responsive one', () => {
       expect(listed.isError, listed.text).toBe(false);
       expect(listLine(listed, stuck.pid)).toMatch(/"stall.py" windows:1 not responding$/);
       expect(listed.fields.summary).toContain(`pid ${stuck.pid} not answering`);
+      // Its capture's password-field lookup, after the listing, did not wait for it again.
+      expect(fs.readFileSync(listed.fields.file, 'utf8')).toMatch(
+        new RegExp(`# note: .*not located now \\(.*pid ${stuck.pid}: it left calls unanswered`),
+      );
       expect(listLine(listed, other.pid)).not.toMatch(/not responding/);
 
       const tree = await session.call('ax_get_tree', { app: other.pid });

@@ -420,14 +420,20 @@ export class LinuxDesktop implements Desktop {
       {
         windows: () => this.windowsListed(),
         popupWindows: () => listPopupWindows(this.env),
-        appRef: (pid) => {
-          // A stopped process answers no lookup: said at once, not after the lookup's bound.
+        appRef: async (pid) => {
+          // An app found not answering (its process stopped, or a liveness check or call
+          // left unanswered lately) answers no lookup either: said at once, not after the
+          // lookup's bound. A check in the background tells when it answers again; the next
+          // capture then looks it up fresh.
           if (atspi.stoppedProcess(pid)) {
-            return Promise.reject(
-              new PlatformError('not_responding', 'its process is stopped', { pid }),
-            );
+            throw new PlatformError('not_responding', 'its process is stopped', { pid });
           }
-          return this.appRef(pid);
+          const ref = await this.appRef(pid);
+          if (this.bus.isSilent(ref.bus)) {
+            void atspi.probeApp(this.bus, ref);
+            throw new PlatformError('not_responding', 'it left calls unanswered lately', { pid });
+          }
+          return ref;
         },
       },
       skip,
