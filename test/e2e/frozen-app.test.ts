@@ -91,11 +91,15 @@ class CallWatch {
   private readonly seen: Array<SeenCall & { destination: string }> = [];
   private text = '';
   private marks = 0;
+  private failed = '';
 
   constructor(private readonly names: string[]) {
     const rules = names.map((n) => `type='method_call',destination='${n}'`);
     this.proc = spawn('dbus-monitor', ['--address', a11yAddress(), ...rules], {
       stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    this.proc.on('error', (err) => {
+      this.failed = `dbus-monitor could not run (${err.message}): install dbus-bin`;
     });
     this.proc.stdout!.setEncoding('utf8');
     this.proc.stdout!.on('data', (chunk: string) => this.parse(chunk));
@@ -136,6 +140,7 @@ class CallWatch {
         );
       }
       for (let i = 0; i < 20; i++) {
+        if (this.failed) throw new Error(this.failed);
         const at = this.seen.findIndex((c) => c.member === id);
         if (at >= 0 && this.seen.filter((c) => c.member === id).length === this.names.length) {
           return at;

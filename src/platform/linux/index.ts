@@ -313,7 +313,9 @@ export class LinuxDesktop implements Desktop {
         { pid },
       );
     }
-    this.appRefs.set(pid, ref);
+    // Found while not answering, its name is unread: not remembered, so the next call after
+    // it answers reads the name (a nameless entry would never be vouched for by pid).
+    if (ref.name || !bus.isSilent(ref.bus)) this.appRefs.set(pid, ref);
     return ref;
   }
 
