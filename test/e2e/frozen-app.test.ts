@@ -232,6 +232,12 @@ describe('an app stopped (SIGSTOP) beside a responsive one', () => {
       } finally {
         await backend.close();
       }
+      // The registry's list with names (a capture without X reads it): stopped apps are in
+      // it, unnamed, and asked nothing (the count below covers this process's calls too).
+      const registered = await bus.registeredApps();
+      for (const pid of [frozen.pid, unseen.pid]) {
+        expect(registered.find((a) => a.pid === pid)).toMatchObject({ pid, name: '' });
+      }
 
       // Nothing at all was sent to the stopped apps: no call could wait for them.
       const end = await watch.mark();

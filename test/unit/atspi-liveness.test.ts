@@ -3,12 +3,8 @@ import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AtspiBus } from '../../src/platform/linux/atspi/bus.js';
 import { AtspiCallError, AtspiTimeoutError } from '../../src/platform/linux/atspi/bus.js';
-import {
-  isFrozenState,
-  probeApp,
-  probeApps,
-  stoppedProcess,
-} from '../../src/platform/linux/atspi/liveness.js';
+import { probeApp, probeApps } from '../../src/platform/linux/atspi/liveness.js';
+import { isFrozenState, stoppedProcess } from '../../src/platform/linux/proc.js';
 
 /** A bus whose apps answer as `answer` says; it records every call and the silent marks. */
 function fakeBus(answer: (dest: string) => 'ok' | 'hang' | 'gone' | 'refuse') {

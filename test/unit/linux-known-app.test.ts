@@ -3,7 +3,7 @@ import { LinuxDesktop } from '../../src/platform/linux/index.js';
 import type * as Wire from '../../src/platform/linux/atspi/wire.js';
 import { AtspiTimeoutError } from '../../src/platform/linux/atspi/bus.js';
 import { spawn } from 'node:child_process';
-import { stoppedProcess } from '../../src/platform/linux/atspi/liveness.js';
+import { stoppedProcess } from '../../src/platform/linux/proc.js';
 
 // The bus daemon says every name still has its owner: the app is taken as still there.
 vi.mock('../../src/platform/linux/atspi/wire.js', async (original) => ({

@@ -38,7 +38,7 @@ import {
   placeGtk4Windows,
 } from './atspi/gtk4.js';
 import { scanSecureFields } from './atspi/secure.js';
-import { descendants } from './proc.js';
+import { descendants, stoppedProcess } from './proc.js';
 import * as launching from './launch.js';
 import { keysymOf, nativeAddonProblem, X11 } from './x11.js';
 import type { X11Window } from './x11.js';
@@ -427,7 +427,7 @@ export class LinuxDesktop implements Desktop {
           // left unanswered lately) answers no lookup either: said at once, not after the
           // lookup's bound. A check in the background tells when it answers again; the next
           // capture then looks it up fresh.
-          if (atspi.stoppedProcess(pid)) {
+          if (stoppedProcess(pid)) {
             throw new PlatformError('not_responding', 'its process is stopped', { pid });
           }
           const ref = await this.appRef(pid);

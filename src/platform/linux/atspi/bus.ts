@@ -6,6 +6,7 @@
  */
 import dbus from 'dbus-next';
 import { withTimeout as boundedBy } from '../../../model/timeout.js';
+import { stoppedProcess } from '../proc.js';
 
 const { Message } = dbus;
 
@@ -281,9 +282,13 @@ export class AtspiBus {
     const refs = children as ObjectRef[];
     const apps = await Promise.all(
       refs.map(async ([name, path]): Promise<RegisteredApp | null> => {
+        const pid = await this.pidOf(name).catch(() => null);
+        // A stopped process answers nothing: each read would wait out the call timeout.
+        if (pid !== null && stoppedProcess(pid)) {
+          return { bus: name, path, pid, name: '', childCount: 0 };
+        }
         // An app that exits between GetChildren and these calls is simply left out.
-        const [pid, appName, childCount] = await Promise.all([
-          this.pidOf(name).catch(() => null),
+        const [appName, childCount] = await Promise.all([
           this.getProperty(name, path, ATSPI + 'Accessible', 'Name').catch(() => null),
           this.getProperty(name, path, ATSPI + 'Accessible', 'ChildCount').catch(() => null),
         ]);

@@ -13,7 +13,7 @@
  * answers anything, the probe's own late reply included; while it does, it is probed
  * again in the background only, one probe at a time, so no call waits for it twice.
  */
-import { procStat } from '../proc.js';
+import { stoppedProcess } from '../proc.js';
 import type { AtspiBus } from './bus.js';
 import { AtspiTimeoutError } from './bus.js';
 import { IFACE } from './read.js';
@@ -38,18 +38,6 @@ export interface ProbedApp {
   bus: string;
   path: string;
   pid: number;
-}
-
-/** Whether /proc says the process is stopped or traced; null when it cannot tell (no such pid). */
-export function stoppedProcess(pid: number): boolean | null {
-  const stat = procStat(pid);
-  if (!stat) return null;
-  return isFrozenState(stat.state);
-}
-
-/** 'T' stopped (SIGSTOP, SIGTSTP), 't' stopped by a tracer (a debugger at a breakpoint). */
-export function isFrozenState(state: string): boolean {
-  return state === 'T' || state === 't';
 }
 
 /** Per connection: app bus name → its background probe under way. */
