@@ -16,6 +16,7 @@ import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session, type CallResult } from '../../src/harness/session.js';
 import { AtspiBus } from '../../src/platform/linux/atspi/bus.js';
 import { LinuxDesktop } from '../../src/platform/linux/index.js';
+import { stoppedProcess } from '../../src/platform/linux/proc.js';
 
 let session: Session;
 let bus: AtspiBus;
@@ -49,6 +50,12 @@ function signal(pid: number, sig: NodeJS.Signals): void {
   }
   if (sig === 'SIGSTOP') stopped.add(pid);
   if (sig === 'SIGCONT' || sig === 'SIGKILL') stopped.delete(pid);
+}
+
+/** SIGSTOP, and wait until the process has stopped: the signal is delivered asynchronously. */
+async function stop(pid: number): Promise<void> {
+  signal(pid, 'SIGSTOP');
+  while (!stoppedProcess(pid)) await new Promise((r) => setTimeout(r, 5));
 }
 
 /** The app's unique name on the accessibility bus, once it has registered. */
@@ -177,8 +184,8 @@ describe('an app stopped (SIGSTOP) beside a responsive one', () => {
     const watch = new CallWatch(names);
     try {
       const start = await watch.mark();
-      signal(frozen.pid, 'SIGSTOP');
-      signal(unseen.pid, 'SIGSTOP');
+      await stop(frozen.pid);
+      await stop(unseen.pid);
 
       // The first call after the freeze already knows.
       const listed = await session.call('ax_list_apps', {});

@@ -14,6 +14,7 @@ function fakeBus(answer: (dest: string) => 'ok' | 'hang' | 'gone' | 'refuse') {
   const bus = {
     isSilent: (name: string) => silent.has(name),
     markSilent: (name: string) => void silent.add(name),
+    clearSilent: (name: string) => void silent.delete(name),
     call(
       dest: string,
       _path: string,
@@ -26,7 +27,6 @@ function fakeBus(answer: (dest: string) => 'ok' | 'hang' | 'gone' | 'refuse') {
       calls.push({ dest, member, body, timeoutMs });
       switch (answer(dest)) {
         case 'ok':
-          silent.delete(dest);
           return Promise.resolve([{ value: 1 }]);
         case 'gone':
           return Promise.reject(
@@ -37,20 +37,22 @@ function fakeBus(answer: (dest: string) => 'ok' | 'hang' | 'gone' | 'refuse') {
             new AtspiCallError('unknown method', 'org.freedesktop.DBus.Error.UnknownMethod'),
           );
         case 'hang':
-          // As AtspiBus.call does: the deadline passes, the app is marked silent.
           return new Promise((_, reject) =>
-            hung.push(() => {
-              silent.add(dest);
-              reject(new AtspiTimeoutError('Properties.Get', timeoutMs));
-            }),
+            hung.push(() => reject(new AtspiTimeoutError('Properties.Get', timeoutMs))),
           );
       }
     },
   };
-  const expire = (): void => {
+  /** The deadline passes for every call sent so far (once `n` calls have been sent). */
+  const expire = async (n = 1): Promise<void> => {
+    await until(() => calls.length >= n);
     for (const fail of hung.splice(0)) fail();
   };
   return { bus: bus as unknown as AtspiBus, calls, silent, expire };
+}
+
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((r) => setTimeout(r, 1));
 }
 
 const children: ChildProcess[] = [];
@@ -123,13 +125,15 @@ describe('probeApp', () => {
   it('a missed deadline is silent; then it is answered for at once, one probe at a time behind', async () => {
     const f = fakeBus(() => 'hang');
     const first = probeApp(f.bus, app(':1.10'));
-    f.expire();
+    await f.expire();
     expect(await first).toBe('silent');
+    expect(f.silent.has(':1.10')).toBe(true);
     // Silent now: no caller waits, and the background probes are one, not one per caller.
     expect(await probeApp(f.bus, app(':1.10'))).toBe('silent');
     expect(await probeApp(f.bus, app(':1.10'))).toBe('silent');
+    await until(() => f.calls.length === 2);
     expect(f.calls).toHaveLength(2);
-    f.expire();
+    await f.expire(2);
   });
 
   it('a continued process is waited for again, not answered for from its stop', async () => {
@@ -154,9 +158,10 @@ describe('probeApps', () => {
       { bus: ':1.20', path: '/root', pid: process.pid },
       { bus: ':1.21', path: '/root', pid: process.pid },
     ]);
-    // Both probes are out before either answer is awaited.
-    expect(f.calls.map((c) => c.dest)).toEqual([':1.20', ':1.21']);
-    f.expire();
+    // Both probes are out before either answers.
+    await until(() => f.calls.length === 2);
+    expect(f.calls.map((c) => c.dest).sort()).toEqual([':1.20', ':1.21']);
+    await f.expire(2);
     expect(await pending).toEqual(
       new Map([
         [':1.20', 'silent'],

@@ -26,6 +26,7 @@ function remembering(name: string, answers = true, pid = process.pid): LinuxDesk
     isClosed: false,
     isSilent: (n: string) => silent.has(n),
     markSilent: (n: string) => void silent.add(n),
+    clearSilent: (n: string) => void silent.delete(n),
     call: (dest: string, ...rest: unknown[]) =>
       answers
         ? Promise.resolve([{ value: 1 }])

@@ -180,6 +180,11 @@ export class AtspiBus {
     this.silent.set(busName, Date.now() + NOT_RESPONDING_MEMORY_MS);
   }
 
+  /** The app answered (a liveness check on another connection): it counts as responding again. */
+  clearSilent(busName: string): void {
+    this.silent.delete(busName);
+  }
+
   /** Whether a bus name has an owner (asking activates nothing, unlike a call to it). */
   async nameHasOwner(name: string): Promise<boolean> {
     const [has] = await this.call(
