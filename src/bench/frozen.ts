@@ -13,6 +13,7 @@
 import type { LaunchedApp } from '../desktop/apps.js';
 import type { CallResult } from '../harness/session.js';
 import { AtspiBus } from '../platform/linux/atspi/bus.js';
+import { LIVENESS_DEADLINE_MS } from '../platform/linux/atspi/liveness.js';
 import { IFACE } from '../platform/linux/atspi/read.js';
 import type { BenchContext } from './context.js';
 import { fmt, out, table } from './report.js';
@@ -104,7 +105,7 @@ export async function frozenSection(ctx: BenchContext): Promise<void> {
   }
 
   out(
-    `form.py beside toggles.py stopped by SIGSTOP, or stall.py stuck in a busy main loop; ${REPS} reps (each of the first two rows is the first call after the freeze in half of them). Median ms (n); the call timeout is ${bus.callTimeoutMs} ms.`,
+    `form.py beside toggles.py stopped by SIGSTOP, or stall.py stuck in a busy main loop; ${REPS} reps (each of the first two rows is the first call after the freeze in half of them). Median ms (n); the call timeout is ${bus.callTimeoutMs} ms, the liveness check's deadline ${LIVENESS_DEADLINE_MS} ms.`,
   );
   out();
   const cell = (row: Row, mode: Mode): string => {

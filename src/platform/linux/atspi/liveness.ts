@@ -41,7 +41,7 @@ export interface ProbedApp {
   pid: number;
 }
 
-/** Per connection: app bus name → its background probe under way. */
+/** Per connection: app bus name → its probe under way, which every caller meanwhile shares. */
 const probing = new WeakMap<AtspiBus, Map<string, Promise<Liveness>>>();
 
 /** Per connection: apps marked silent because their process was seen stopped. */
