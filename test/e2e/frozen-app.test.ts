@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import dbus from 'dbus-next';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
-import { Session, type CallResult } from '../../src/harness/session.js';
+import { fixtureApp, Session, type CallResult } from '../../src/harness/session.js';
 import { AtspiBus } from '../../src/platform/linux/atspi/bus.js';
 import { LinuxDesktop } from '../../src/platform/linux/index.js';
 import { stoppedProcess } from '../../src/platform/linux/proc.js';
@@ -326,5 +326,24 @@ describe('an app stuck in a busy main loop beside a responsive one', () => {
     }
     expect(back.isError, back.text).toBe(false);
     await stuck.stop();
+  });
+});
+
+describe('an app whose main loop is busy right after its window shows', () => {
+  it('is launched once it answers, not reported ready while it cannot be read', async () => {
+    const r = await session.call('ax_launch_app', {
+      command: ['/usr/bin/python3', fixtureApp('stall.py'), '--stall-at-start-s', '2'],
+    });
+    const launched = r.structured.launched as { app_pid: number; log: string } | undefined;
+    try {
+      expect(r.isError, r.text).toBe(false);
+      expect(r.fields.summary).toMatch(/^Launched stall\.py \(pid \d+\)/);
+      expect(r.structured.error_code).toBeUndefined();
+      // Its stdout went to the launch log: the stall was over before the launch said ready.
+      const log = fs.readFileSync(launched!.log, 'utf8');
+      expect(log).toMatch(/"event": "stalled"[\s\S]*"event": "released"/);
+    } finally {
+      if (launched) signal(launched.app_pid, 'SIGKILL');
+    }
   });
 });
