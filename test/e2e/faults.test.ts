@@ -128,7 +128,8 @@ describe('an app killed while a call waits on it', () => {
   it('mid-walk: the walk ends with the exit, and the server carries on', async () => {
     const app = await session.launchFixture('big_table.py');
     expect((await session.call('ax_list_apps', {})).isError).toBe(false);
-    // Stopped first, so the walk is certainly under way (waiting on the app) when it dies.
+    // Stopped first: the call is refused at once when its liveness check sees the stop, and
+    // walks, waiting on the app until it dies, when the stop lands after the check.
     signal(app.pid, 'SIGSTOP');
     const walk = session.call('ax_get_tree', { app: app.pid });
     await sleep(1000);
@@ -136,9 +137,8 @@ describe('an app killed while a call waits on it', () => {
     await app.exited;
     const r = await walk;
     expect(r.isError).toBe(true);
-    // Killed during resolution the app is simply not found; during the walk it is gone. On
-    // a loaded machine the stopped app can be found not responding before the kill comes:
-    // true when it was said, and the call still ends in bounded time.
+    // Refused as not responding (stopped), or, when the walk went out first: killed during
+    // resolution the app is simply not found, during the walk it is gone.
     expect(r.fields.error).toMatch(
       /no longer\) an app on the accessibility bus. It has exited|no accessible app has pid|is not responding/,
     );
