@@ -56,7 +56,7 @@ export type ErrorCode =
   | 'bad_argument'
   | 'element_gone'
   | 'app_gone'
-  | 'not_responding'
+  | 'app_not_responding'
   | 'action_failed'
   | 'blocked'
   | 'rate_limited'

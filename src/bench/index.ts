@@ -15,6 +15,7 @@ import { packageRoot, Session } from '../harness/session.js';
 import { LinuxDesktop } from '../platform/linux/index.js';
 import { actionsSection } from './actions.js';
 import { chromiumSection } from './chromium.js';
+import { frozenSection } from './frozen.js';
 import { gtk4Section } from './gtk4.js';
 import { browserSection } from './browser.js';
 import { bigListSection } from './big-list.js';
@@ -123,6 +124,7 @@ async function main(): Promise<number> {
     await section('10. ax_get_tree round trip after the walk (issue 13)', () =>
       roundTripSection(ctx),
     );
+    await section('11. A frozen app beside the one in use', () => frozenSection(ctx));
     await section('3b. Summary size of every call in this run', async () => summaryTotals(ctx));
     await section('7. Soak (issue 8)', () => soakSection(ctx));
   } finally {

@@ -51,8 +51,9 @@ export class AppDirectory {
     // A pid: that app alone (reading every app costs ~8 ms each, more for a frozen one).
     const pid = pidArgument(app);
     if (pid !== undefined) {
+      // Not responding is the backend's liveness check speaking: refused without a listing.
       const one = await desktop.appByPid?.(pid);
-      if (one && one.responding !== false) return { ...one, matchedBy: 'pid' };
+      if (one) return { ...one, matchedBy: 'pid' };
     }
     const apps = await desktop.listApps();
     if (app === undefined || (typeof app === 'string' && app.trim() === '')) {
@@ -130,12 +131,22 @@ export class AppDirectory {
   }
 }
 
-/** The app let accessibility calls go unanswered lately: say so, and what to do. */
+/** The app is stopped, or left accessibility calls unanswered lately: say so, and what to do. */
 export function notResponding(app: AppInfo): AxError {
+  const who = `${app.name || 'the app'} (pid ${app.pid}) is not responding`;
+  const meanwhile = 'ax_list_apps marks it "not responding" until it answers again';
+  if (app.stopped) {
+    return new AxError(
+      'app_not_responding',
+      `${who}: its process is stopped (SIGSTOP, or a debugger holds it)`,
+      `Continue it (kill -CONT ${app.pid}, or let the debugger go on) and try again, or work with another app (${meanwhile})`,
+      { pid: app.pid, stopped: true },
+    );
+  }
   return new AxError(
-    'not_responding',
-    `${app.name || 'the app'} (pid ${app.pid}) is not responding: it left accessibility calls unanswered (it is busy, hung or stopped)`,
-    'Wait and try again (ax_list_apps marks it "not responding" until it answers again), or work with another app',
+    'app_not_responding',
+    `${who}: it left accessibility calls unanswered (it is busy or hung)`,
+    `Wait and try again (${meanwhile}), or work with another app`,
     { pid: app.pid },
   );
 }

@@ -186,7 +186,9 @@ async function waitForArrival(
     for (const p of await desktop.childProcesses(pid).catch(() => [])) family.add(p);
     const apps = await desktop.listApps().catch(() => [] as AppInfo[]);
     registered = apps.find((a) => family.has(a.pid));
-    if (registered) {
+    // Not answering yet (a big app's main loop is busy loading): its name is unread and
+    // it cannot be observed, so it has not arrived.
+    if (registered && registered.responding !== false) {
       registeredAt ||= Date.now();
       if (await showsWindow(desktop, registered, Date.now() - registeredAt)) {
         return { kind: 'ready', app: registered };

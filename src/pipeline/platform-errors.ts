@@ -20,7 +20,7 @@ const ADVICE: Record<PlatformErrorCode, Advice> = {
       'It has exited or closed its accessibility connection: call ax_list_apps for what runs now',
   },
   not_responding: {
-    code: 'not_responding',
+    code: 'app_not_responding',
     hint: () => 'The app may be busy or hung: wait for it (ax_wait_idle) and try again',
   },
   element_gone: {

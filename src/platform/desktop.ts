@@ -18,6 +18,8 @@ export interface AppInfo {
   active: boolean;
   /** False when the app lately left calls unanswered (hung or stopped): name and windows are its last known. */
   responding?: boolean;
+  /** Not responding because its process is stopped (SIGSTOP, or a debugger holds it). */
+  stopped?: boolean;
   /** The process's executable name (e.g. "firefox-esr"), when the platform knows it. */
   command?: string;
 }
@@ -181,11 +183,18 @@ export interface Desktop {
    */
   appByPid?(pid: number): Promise<AppInfo | null>;
   /**
-   * An app this backend already talks to, by pid, with the name it registered: nothing is
-   * asked of the app itself. Null when it is not known, has exited, or lately left calls
-   * unanswered (ask appByPid or listApps then).
+   * An app this backend already talks to, by pid, with the name it registered: the app is
+   * asked nothing but its liveness (see appsAnswering). Null when it is not known, has
+   * exited, or is not answering (ask appByPid or listApps then).
    */
   knownApp?(pid: number): Promise<{ pid: number; name: string } | null>;
+  /**
+   * Which of these apps answer now: checked in parallel with a short deadline, so a frozen
+   * app (stopped, or stuck in a busy main loop) costs a fraction of a call timeout, once.
+   * Call it before asking apps anything that could hang on them. False: stopped, busy or
+   * hung; absent: the pid is no app on the accessibility bus.
+   */
+  appsAnswering?(pids: number[]): Promise<Map<number, boolean>>;
   /** The process owning the active window, or null when nothing is active. */
   frontmost(): Promise<Frontmost | null>;
   /** Top-level windows of all apps (or one app), front to back where known. */

@@ -70,9 +70,12 @@ export const listApps = defineTool({
     }));
     const front = rows.find((r) => r.frontmost);
     const hidden = leftOut > 0 ? [leftOutNote(leftOut)] : [];
+    // Not read, only listed from their last answer: said in the summary, not left to the file.
+    const silent = rows.filter((r) => !r.responding).map((r) => `pid ${r.pid} not answering`);
     return pipeline.report(call, {
       did: [
         `${rows.length} apps with accessibility${front ? `; frontmost: ${front.name} (pid ${front.pid})` : ''}`,
+        ...(silent.length > 0 ? [silent.join(', ')] : []),
         ...hidden,
       ].join('; '),
       listing: {

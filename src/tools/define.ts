@@ -168,7 +168,7 @@ export function registerTool(
       } catch (err) {
         response = ctx.pipeline.errorResponse(def.name, err);
       }
-      if (response.structured.error_code === 'not_responding') {
+      if (response.structured.error_code === 'app_not_responding') {
         call.notify.log('warning', String(response.structured.error ?? 'an app is not responding'));
       }
       return toCallToolResult(response);

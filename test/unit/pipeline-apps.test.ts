@@ -37,14 +37,24 @@ describe('AppDirectory.resolve: an app that is not responding', () => {
       frontmost: { pid: 101, windowTitle: 'notes.txt - gedit' },
     });
 
-  it('is refused by pid, name and window title with not_responding and a next step', async () => {
+  it('is refused by pid, name and window title with app_not_responding and a next step', async () => {
     const dir = new AppDirectory();
     for (const arg of [202, 'toggles', 'Fixture Toggles']) {
-      const err = await axRejection(dir.resolve(frozen(), arg), 'not_responding');
-      expect(err.message).toMatch(/toggles \(pid 202\) is not responding/);
+      const err = await axRejection(dir.resolve(frozen(), arg), 'app_not_responding');
+      expect(err.message).toMatch(/toggles \(pid 202\) is not responding: .*busy or hung/);
       expect(err.message).not.toMatch(/exited/);
-      expect(err.hint).toMatch(/try again/);
+      expect(err.hint).toMatch(/Wait and try again/);
     }
+  });
+
+  it('says when its process is stopped, and how to continue it', async () => {
+    const stopped = dataDesktop({
+      apps: [app(101, 'gedit'), app(202, 'toggles', { responding: false, stopped: true })],
+    });
+    const err = await axRejection(new AppDirectory().resolve(stopped, 202), 'app_not_responding');
+    expect(err.message).toMatch(/pid 202\) is not responding: its process is stopped/);
+    expect(err.hint).toMatch(/kill -CONT 202/);
+    expect(err.details).toMatchObject({ pid: 202, stopped: true });
   });
 
   it('does not stand in the way of the other apps', async () => {
@@ -351,14 +361,17 @@ describe('AppDirectory.resolve: a pid the backend knows', () => {
     expect((await new AppDirectory().resolve(d, ' 304 ')).pid).toBe(304);
   });
 
-  it('lists every app when the backend cannot tell, or the app is not responding', async () => {
+  it('lists every app only when the backend cannot tell', async () => {
     const unknown = counting(() => null);
     expect((await new AppDirectory().resolve(unknown.d, 202)).name).toBe('gnome-terminal');
     expect(unknown.calls.list).toBe(1);
-    const hung = counting((pid) => app(pid, 'gnome-terminal', { responding: false }));
-    await new AppDirectory().resolve(hung.d, 202);
-    expect(hung.calls.list).toBe(1); // the listing's answer stands (here: responding)
     await axRejection(new AppDirectory().resolve(unknown.d, 777), 'app_not_found');
+  });
+
+  it('refuses an app its liveness check found not responding, without listing the others', async () => {
+    const hung = counting((pid) => app(pid, 'gnome-terminal', { responding: false }));
+    await axRejection(new AppDirectory().resolve(hung.d, 202), 'app_not_responding');
+    expect(hung.calls).toEqual({ list: 0, one: 1 });
   });
 });
 

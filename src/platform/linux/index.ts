@@ -39,7 +39,7 @@ import {
   placeGtk4Windows,
 } from './atspi/gtk4.js';
 import { scanSecureFields } from './atspi/secure.js';
-import { descendants } from './proc.js';
+import { descendants, stoppedProcess } from './proc.js';
 import * as launching from './launch.js';
 import { keysymOf, nativeAddonProblem, X11 } from './x11.js';
 import { keyKindOf } from './key-kinds.js';
@@ -239,10 +239,27 @@ export class LinuxDesktop implements Desktop {
   async knownApp(pid: number): Promise<{ pid: number; name: string } | null> {
     const known = this.appRefs.get(pid);
     // No name (its read failed when the app was found): the policy must not judge ''.
-    if (!known?.name || this.bus.isClosed || this.bus.isSilent(known.bus)) return null;
+    if (!known?.name || this.bus.isClosed) return null;
     // The bus daemon never gives a unique name out again: while the app's has an owner,
     // the pid is still that app, not an exited one or a new process that got its pid.
-    return (await atspi.nameHasOwner(this.bus, known.bus)) ? { pid, name: known.name } : null;
+    const [owned, live] = await Promise.all([
+      atspi.nameHasOwner(this.bus, known.bus),
+      atspi.probeApp(this.bus, known),
+    ]);
+    return owned && live === 'answering' ? { pid, name: known.name } : null;
+  }
+
+  async appsAnswering(pids: number[]): Promise<Map<number, boolean>> {
+    const bus = await this.live();
+    const found = await Promise.all(
+      pids.map(async (pid): Promise<[number, boolean] | null> => {
+        const ref = await this.appRef(pid).catch(() => undefined);
+        if (!ref) return null;
+        const live = await atspi.probeApp(bus, ref);
+        return live === 'gone' ? null : [pid, live === 'answering'];
+      }),
+    );
+    return new Map(found.filter((f): f is [number, boolean] => f !== null));
   }
 
   async frontmost(): Promise<Frontmost | null> {
@@ -298,7 +315,9 @@ export class LinuxDesktop implements Desktop {
         { pid },
       );
     }
-    this.appRefs.set(pid, ref);
+    // Found while not answering, its name is unread: not remembered, so the next call after
+    // it answers reads the name (a nameless entry would never be vouched for by pid).
+    if (ref.name || !bus.isSilent(ref.bus)) this.appRefs.set(pid, ref);
     return ref;
   }
 
@@ -406,7 +425,21 @@ export class LinuxDesktop implements Desktop {
       {
         windows: () => this.windowsListed(),
         popupWindows: () => listPopupWindows(this.env),
-        appRef: (pid) => this.appRef(pid),
+        appRef: async (pid) => {
+          // An app found not answering (its process stopped, or a liveness check or call
+          // left unanswered lately) answers no lookup either: said at once, not after the
+          // lookup's bound. A check in the background tells when it answers again; the next
+          // capture then looks it up fresh.
+          if (stoppedProcess(pid)) {
+            throw new PlatformError('not_responding', 'its process is stopped', { pid });
+          }
+          const ref = await this.appRef(pid);
+          if (this.bus.isSilent(ref.bus)) {
+            void atspi.probeApp(this.bus, ref);
+            throw new PlatformError('not_responding', 'it left calls unanswered lately', { pid });
+          }
+          return ref;
+        },
       },
       skip,
       remembered,

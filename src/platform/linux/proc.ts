@@ -21,6 +21,18 @@ export function procStat(pid: number): ProcStat | null {
   return { state: f[0], ppid: Number(f[1]), pgrp: Number(f[2]), start: Number(f[19]) };
 }
 
+/** Whether /proc says the process is stopped or traced; null when it cannot tell (no such pid). */
+export function stoppedProcess(pid: number): boolean | null {
+  const stat = procStat(pid);
+  if (!stat) return null;
+  return isFrozenState(stat.state);
+}
+
+/** 'T' stopped (SIGSTOP, SIGTSTP), 't' stopped by a tracer (a debugger at a breakpoint). */
+export function isFrozenState(state: string): boolean {
+  return state === 'T' || state === 't';
+}
+
 /** Live (non-zombie) descendants of `pid`: its children, their children, and so on. */
 export function descendants(pid: number): number[] {
   const children = new Map<number, number[]>();

@@ -13,6 +13,8 @@ import { AtspiTimeoutError, REGISTRY, ROOT_PATH } from './bus.js';
 import { formatId } from './ids.js';
 import { directCall, frameOf, getProp, IFACE } from './read.js';
 import type { CallFn } from './read.js';
+import { probeApp, probeApps } from './liveness.js';
+import type { Liveness } from './liveness.js';
 import { hasState, STATE } from './states.js';
 import type { StateBits } from './states.js';
 import { roleName } from '../roles.js';
@@ -154,10 +156,10 @@ async function readApp(call: CallFn, ref: ObjectRef, pid: number): Promise<AppIn
  * the app owning the top-level with STATE_ACTIVE.
  *
  * Each app is read on its own and concurrently, so one hung app (SIGSTOPped, busy, under
- * a modal grab) cannot hold the list up: an app that lately let a call time out is
- * listed from its last answer as not responding (one read in the background tells when
- * it is back), and an app listed before gets LIST_WAIT_MS before its last answer stands
- * in. Only an app never seen before is waited for up to the call timeout, once.
+ * a modal grab) cannot hold the list up: its liveness is checked first (see liveness.ts:
+ * a stopped process is asked nothing, a stuck one costs one short deadline), and an app
+ * not answering is listed from its last answer as not responding. An app that answers
+ * the check but is slow to read gets LIST_WAIT_MS before its last answer stands in.
  */
 export async function listApps(bus: AtspiBus): Promise<AppInfo[]> {
   const refs = await registryRefs(bus);
@@ -167,11 +169,11 @@ export async function listApps(bus: AtspiBus): Promise<AppInfo[]> {
   const present = new Set(refs.map((r) => r.ref[0]));
   for (const name of seen.keys()) if (!present.has(name)) seen.delete(name);
 
-  const notResponding = (ref: ObjectRef, pid: number): AppInfo => {
+  const notResponding = (ref: ObjectRef, pid: number, live: Liveness = 'silent'): AppInfo => {
     const entry = seen.get(ref[0]) ?? {};
     entry.info ??= { pid, name: processName(pid), windows: 0, active: false };
     seen.set(ref[0], entry);
-    return { ...entry.info, pid, active: false, responding: false };
+    return notAnswering(entry.info, live);
   };
 
   const read = (ref: ObjectRef, pid: number): Promise<AppInfo | null> => {
@@ -194,10 +196,9 @@ export async function listApps(bus: AtspiBus): Promise<AppInfo[]> {
   const apps = await Promise.all(
     refs.map(async ({ ref, pid }): Promise<AppInfo | null> => {
       const known = seen.get(ref[0])?.info;
-      if (bus.isSilent(ref[0])) {
-        void read(ref, pid);
-        return notResponding(ref, pid);
-      }
+      const live = await probeApp(bus, { bus: ref[0], path: ref[1], pid });
+      if (live === 'gone') return null;
+      if (live !== 'answering') return notResponding(ref, pid, live);
       const reading = read(ref, pid);
       const info = known
         ? await Promise.race([reading, delay(LIST_WAIT_MS).then(() => known)])
@@ -215,16 +216,31 @@ export async function listApps(bus: AtspiBus): Promise<AppInfo[]> {
 
 /**
  * One app as listApps gives it, read from its known registration alone (no registry scan,
- * no other app asked); null when it is not responding, gone, or slower than LIST_WAIT_MS
- * (listApps then answers, with its handling of hung and vanished apps).
+ * no other app asked). Not answering its liveness check: its last known info, marked not
+ * responding. Null when it is gone or answers the check but is slower than LIST_WAIT_MS
+ * to read (listApps then answers, with its handling of slow and vanished apps).
  */
 export async function appInfoFor(bus: AtspiBus, app: AppRef): Promise<AppInfo | null> {
-  if (bus.isSilent(app.bus)) return null;
+  const live = await probeApp(bus, app);
+  if (live === 'gone') return null;
+  if (live !== 'answering') {
+    const last = listed.get(bus)?.get(app.bus)?.info;
+    const info = last ?? { pid: app.pid, name: app.name || processName(app.pid), windows: 0 };
+    return { ...notAnswering({ ...info, active: false }, live), command: processName(app.pid) };
+  }
   // Peer-to-peer, as a walk reads: every call naming a pid takes this path.
   const read = async (): Promise<AppInfo> =>
     readApp(await appCall(bus, app), [app.bus, app.path], app.pid);
   const info = await Promise.race([read().catch(() => null), delay(LIST_WAIT_MS).then(() => null)]);
   return info && { ...info, command: processName(app.pid) };
+}
+
+/** An app's last known info, marked not responding (and why, when its process is stopped). */
+function notAnswering(info: AppInfo, live: Liveness): AppInfo {
+  const out: AppInfo = { ...info, active: false, responding: false };
+  if (live === 'stopped') out.stopped = true;
+  else delete out.stopped;
+  return out;
 }
 
 /** The process's own name (/proc/<pid>/comm), for an app that never told us its name. */
@@ -247,8 +263,14 @@ function delay(ms: number): Promise<void> {
 export async function appRefForPid(bus: AtspiBus, pid: number): Promise<AppRef | null> {
   const mine = (await registryRefs(bus)).filter((r) => r.pid === pid);
   if (mine.length === 0) return null;
+  const live = await probeApps(
+    bus,
+    mine.map(({ ref }) => ({ bus: ref[0], path: ref[1], pid })),
+  );
   const withInfo = await Promise.all(
     mine.map(async ({ ref }) => {
+      // Not answering: asked nothing more (each read would wait out the call timeout).
+      if (live.get(ref[0]) !== 'answering') return { ref, name: '', count: 0 };
       const [name, count] = await Promise.all([
         bus.getProperty(ref[0], ref[1], IFACE.Accessible, 'Name').catch(() => ''),
         bus.getProperty(ref[0], ref[1], IFACE.Accessible, 'ChildCount').catch(() => 0),
@@ -267,10 +289,14 @@ export async function appRefForPid(bus: AtspiBus, pid: number): Promise<AppRef |
  */
 export async function findFrontmost(bus: AtspiBus): Promise<Frontmost | null> {
   const refs = await registryRefs(bus);
+  const live = await probeApps(
+    bus,
+    refs.map(({ ref, pid }) => ({ bus: ref[0], path: ref[1], pid })),
+  );
   const hits = await Promise.all(
     refs.map(async ({ ref, pid }) => {
       // A hung app cannot be the one the user works in right now; asking it would stall.
-      if (bus.isSilent(ref[0])) return null;
+      if (live.get(ref[0]) !== 'answering') return null;
       const tops = await topLevels(directCall(bus), { bus: ref[0], path: ref[1] }).catch(() => []);
       const active = tops.find((t) => hasState(t.states, STATE.ACTIVE) && showing(t));
       return active ? { pid, top: active } : null;

@@ -6,6 +6,7 @@
  */
 import dbus from 'dbus-next';
 import { withTimeout as boundedBy } from '../../../model/timeout.js';
+import { stoppedProcess } from '../proc.js';
 
 const { Message } = dbus;
 
@@ -174,6 +175,16 @@ export class AtspiBus {
     return false;
   }
 
+  /** Counts the app as not responding (its process was found stopped) until it answers anything. */
+  markSilent(busName: string): void {
+    this.silent.set(busName, Date.now() + NOT_RESPONDING_MEMORY_MS);
+  }
+
+  /** The app answered (a liveness check on another connection): it counts as responding again. */
+  clearSilent(busName: string): void {
+    this.silent.delete(busName);
+  }
+
   /** Whether a bus name has an owner (asking activates nothing, unlike a call to it). */
   async nameHasOwner(name: string): Promise<boolean> {
     const [has] = await this.call(
@@ -228,7 +239,7 @@ export class AtspiBus {
       return (reply?.body ?? []) as unknown[];
     } catch (err) {
       if (err instanceof AtspiTimeoutError && destination.startsWith(':')) {
-        this.silent.set(destination, Date.now() + NOT_RESPONDING_MEMORY_MS);
+        this.markSilent(destination);
       }
       if (err instanceof AtspiCallError) throw err;
       const e = err as { type?: string; text?: string; message?: string };
@@ -276,9 +287,13 @@ export class AtspiBus {
     const refs = children as ObjectRef[];
     const apps = await Promise.all(
       refs.map(async ([name, path]): Promise<RegisteredApp | null> => {
+        const pid = await this.pidOf(name).catch(() => null);
+        // A stopped process answers nothing: each read would wait out the call timeout.
+        if (pid !== null && stoppedProcess(pid)) {
+          return { bus: name, path, pid, name: '', childCount: 0 };
+        }
         // An app that exits between GetChildren and these calls is simply left out.
-        const [pid, appName, childCount] = await Promise.all([
-          this.pidOf(name).catch(() => null),
+        const [appName, childCount] = await Promise.all([
           this.getProperty(name, path, ATSPI + 'Accessible', 'Name').catch(() => null),
           this.getProperty(name, path, ATSPI + 'Accessible', 'ChildCount').catch(() => null),
         ]);
