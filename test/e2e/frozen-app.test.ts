@@ -198,7 +198,7 @@ describe('an app stopped (SIGSTOP) beside a responsive one', () => {
       // Its capture's password-field lookup did not wait for it either.
       for (const pid of [frozen.pid, unseen.pid]) {
         expect(fs.readFileSync(listed.fields.file, 'utf8')).toMatch(
-          new RegExp(`# note: .*not located now \\(.*pid ${pid}: its process is stopped`),
+          new RegExp(`# note: .*filled whole.*\\(.*pid ${pid}: its process is stopped`),
         );
       }
       expect(listLine(listed, other.pid)).toMatch(/"form.py" windows:1/);
@@ -286,7 +286,7 @@ describe('an app stuck in a busy main loop beside a responsive one', () => {
       expect(listed.fields.summary).toContain(`pid ${stuck.pid} not answering`);
       // Its capture's password-field lookup, after the listing, did not wait for it again.
       expect(fs.readFileSync(listed.fields.file, 'utf8')).toMatch(
-        new RegExp(`# note: .*not located now \\(.*pid ${stuck.pid}: it left calls unanswered`),
+        new RegExp(`# note: .*filled whole.*\\(.*pid ${stuck.pid}: it left calls unanswered`),
       );
       expect(listLine(listed, other.pid)).not.toMatch(/not responding/);
 
