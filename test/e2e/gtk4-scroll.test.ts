@@ -7,12 +7,14 @@
  */
 import fs from 'node:fs';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session, type CallResult } from '../../src/harness/session.js';
 import { grace, readApp, viewportOf, waitForApp, type AtspiElement } from './helpers/oracle.js';
+import { allPresent, describeNeeding, file } from './helpers/needs.js';
 
-const haveGtk4Demo = fs.existsSync('/usr/bin/gtk4-demo');
+const GTK4_DEMO = file('/usr/bin/gtk4-demo', 'gtk-4-examples');
+const haveGtk4Demo = allPresent([GTK4_DEMO]);
 
 let session: Session;
 let app: LaunchedApp;
@@ -89,7 +91,7 @@ function overlapping(rows: Row[]): string[] {
   return out;
 }
 
-describe.skipIf(!haveGtk4Demo)('GTK4 scroll on gtk4-demo (gtk4-demo not installed)', () => {
+describeNeeding([GTK4_DEMO], 'GTK4 scroll on gtk4-demo', () => {
   it('refuses the background with the reason and offers the foreground', async () => {
     const r = await session.call('ax_scroll', {
       app: app.pid,

@@ -16,6 +16,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { itNeeding, runsAsRoot } from '../e2e/helpers/needs.js';
 import { FOREIGN_GRACE_MS } from '../../src/capture/artifacts.js';
 import {
   ArtifactError,
@@ -146,7 +147,8 @@ describe('ArtifactStore.open: a private directory', () => {
     );
   });
 
-  it.runIf(process.getuid?.() === 0)(
+  itNeeding(
+    [runsAsRoot()],
     'refuses a dir owned by another user (needs root to set up)',
     async () => {
       const dir = path.join(root, 'theirs');
