@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session } from '../../src/harness/session.js';
+import { eventsOf } from './helpers/oracle.js';
 
 let session: Session;
 let factory: LaunchedApp;
@@ -239,7 +240,7 @@ describe('waiting', () => {
     const app = await session.launchFixture('dialog.py', ['--open-after-ms', '700']);
     // Whether the dialog was already up when the wait began (a loaded machine may take
     // that long to register the app): the app's own log says, not a clock.
-    const openedBefore = (app.output?.events ?? []).some((e) => e.state === 'opened');
+    const openedBefore = eventsOf(app).some((e) => e.state === 'opened');
     const r = await session.call('ax_wait_for', {
       app: app.pid,
       query: 'button:OK',

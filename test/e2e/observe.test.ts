@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Session } from '../../src/harness/session.js';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
+import { mark } from './helpers/oracle.js';
 
 const SECRET = 'hunter2-Sup3rSecret';
 const SUMMARY_CAP = 2048;
@@ -176,7 +177,7 @@ describe('session memory: what visible_elements lists', () => {
   it('an action lists what it changed, with its state, and counts the rest', async () => {
     const app = await session.launchFixture('form.py');
     const first = await session.call('ax_get_tree', { app: app.pid });
-    const from = app.output?.events.length ?? 0;
+    const from = mark(app);
     const r = await session.call('ax_click', { app: app.pid, query: 'checkbox:Subscribe' });
     expect(r.isError, r.text).toBe(false);
     // The app's own word that the box is now ticked.

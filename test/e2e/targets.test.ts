@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session, type CallResult } from '../../src/harness/session.js';
+import { eventsOf } from './helpers/oracle.js';
 
 let session: Session;
 let keys: LaunchedApp;
@@ -23,7 +24,7 @@ afterAll(async () => {
   await session?.close();
 });
 
-const events = (): Array<Record<string, unknown>> => keys.output?.events ?? [];
+const events = (): Array<Record<string, unknown>> => eventsOf(keys);
 
 /** Keys pressed since event number `from`. */
 const pressedSince = (from: number): unknown[] =>
@@ -130,7 +131,7 @@ describe('app names', () => {
     expect(r.text).toMatch(/matches 2 apps/);
     expect(r.text).toContain(`pid ${keys.pid}, window "Fixture Keys"`);
     expect(r.text).toContain(`pid ${second.pid}, window "Second Keys"`);
-    const from = (second.output?.events ?? []).length;
+    const from = eventsOf(second).length;
     const ok = await session.call('ax_click', { app: 'Second Keys', query: 'button:8' });
     expect(ok.isError, ok.text).toBe(false);
     await second.output?.waitForEvent((e) => e.event === 'pressed' && e.key === '8', { from });

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session, type CallResult } from '../../src/harness/session.js';
+import { eventsOf } from './helpers/oracle.js';
 
 let session: Session;
 let form: LaunchedApp;
@@ -27,7 +28,7 @@ afterAll(async () => {
 });
 
 function events(app: LaunchedApp): Array<Record<string, unknown>> {
-  return app.output?.events ?? [];
+  return eventsOf(app);
 }
 
 /** The form's own report of a widget's value: its last `changed` event. */

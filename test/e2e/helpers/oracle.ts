@@ -69,27 +69,47 @@ export async function waitForApp<T>(
   }
 }
 
-/** The CLIPBOARD selection's text as another X client (xclip) reads it; '' when empty. */
+/**
+ * The CLIPBOARD selection's text as another X client (xclip) reads it; '' only when no
+ * owner offers text (xclip's "target STRING not available"). Any other failure (no
+ * display, xclip missing or killed) throws: an oracle that cannot read must not answer
+ * "empty".
+ */
 export async function readClipboard(session: Session): Promise<string> {
   try {
     const { stdout } = await run('xclip', ['-o', '-selection', 'clipboard'], {
       env: session.desktop.processEnv() as Record<string, string>,
-      timeout: 5000,
+      timeout: 20_000,
     });
     return stdout;
-  } catch {
-    return '';
+  } catch (err) {
+    const e = err as { code?: unknown; stderr?: string; killed?: boolean };
+    if (e.code === 1 && !e.killed && /target \S+ not available/.test(e.stderr ?? '')) return '';
+    throw new Error(`xclip -o could not read the clipboard: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
+}
+
+/** The JSON events a fixture printed; throws when its stdout is not piped to us. */
+function eventStream(app: LaunchedApp): Array<Record<string, unknown>> {
+  if (!app.output) {
+    throw new Error(
+      `pid ${app.pid} (${app.name}) has no output stream to read events from: ` +
+        "launch it with stdio: 'pipe' (launchFixture does)",
+    );
+  }
+  return app.output.events;
 }
 
 /** The events a fixture printed, from index `from` on (its own JSON lines). */
 export function eventsOf(app: LaunchedApp, from = 0): Array<Record<string, unknown>> {
-  return (app.output?.events ?? []).slice(from);
+  return eventStream(app).slice(from);
 }
 
 /** How many events a fixture has printed so far: pass it as `from` before acting. */
 export function mark(app: LaunchedApp): number {
-  return app.output?.events.length ?? 0;
+  return eventStream(app).length;
 }
 
 /**
