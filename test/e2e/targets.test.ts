@@ -92,9 +92,20 @@ describe('ambiguous queries', () => {
     expect(pressedSince(from)).toEqual(['C']);
   });
 
-  it('reads still answer with the best match and the count', async () => {
+  it('reads still answer, with the best match: the one ax_find ranks first', async () => {
+    const found = await session.call('ax_find', { app: keys.pid, query: 'M' });
+    expect(found.isError, found.text).toBe(false);
+    const { count, candidates } = found.structured as {
+      count: number;
+      candidates: Array<{ ref: string }>;
+    };
+    expect(count, found.text).toBeGreaterThanOrEqual(3);
     const r = await session.call('ax_get_value', { app: keys.pid, query: 'M' });
     expect(r.isError, r.text).toBe(false);
+    expect(r.structured).toMatchObject({ found: true, role: 'AXCheckBox', value: 'false' });
+    expect(['MS', 'MR', 'M+']).toContain(r.structured.title);
+    expect(r.structured.element_ref).toBe(candidates[0].ref);
+    expect(r.text).toContain(`"${String(r.structured.title)}" ${candidates[0].ref}`);
   });
 });
 
