@@ -27,6 +27,7 @@ import { screenshotSection } from './screenshot.js';
 import { sessionBytesSection } from './session-bytes.js';
 import { snapshotSection } from './snapshot.js';
 import { soakSection } from './soak.js';
+import { testTimingsSection } from './test-timings.js';
 import { summarySizeSection, summaryTotals } from './summary-size.js';
 import { workflowSection } from './workflow.js';
 
@@ -122,6 +123,10 @@ async function main(): Promise<number> {
     await section('9b. Browser page walk, Firefox ESR (issue 10)', () => browserSection(ctx));
     await section('10. ax_get_tree round trip after the walk (issue 13)', () =>
       roundTripSection(ctx),
+    );
+    await section(
+      '11. Timings the tests leave to the bench: a 1 ms walk budget, a paced drag',
+      () => testTimingsSection(ctx),
     );
     await section('3b. Summary size of every call in this run', async () => summaryTotals(ctx));
     await section('7. Soak (issue 8)', () => soakSection(ctx));

@@ -342,12 +342,13 @@ describe('AT-SPI backend on a headless desktop', () => {
     expect(shallow.elements.some((e) => e.depth === 3 && e.childCount > 0)).toBe(true);
   });
 
-  it('a 1 ms time budget truncates and returns at once', async () => {
-    const t0 = performance.now();
+  // How long the cut walk takes is the bench's (npm run bench, section 11): a clock
+  // asserted here would fail on a busy machine.
+  it('a 1 ms time budget truncates, keeping fewer elements than the full walk', async () => {
+    const full = await at.snapshotApp(bus, factoryRef, FULL);
     const s = await at.snapshotApp(bus, factoryRef, { ...FULL, timeBudgetMs: 1 });
-    const took = performance.now() - t0;
     expect(s.truncated).toBe('time budget 1 ms');
-    expect(took).toBeLessThan(100);
+    expect(s.elements.length).toBeLessThan(full.elements.length);
     expectWellFormed(s);
     // A budget that runs out mid-walk keeps only complete elements and their ancestors.
     const mid = await at.snapshotApp(bus, demoRef, { ...FULL, timeBudgetMs: 8 });

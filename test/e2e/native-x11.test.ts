@@ -649,9 +649,8 @@ describeNeeding([XVFB], 'native X11 addon on a real Xvfb (:91, else :191 or :291
 
     from = appA.messages.length;
     const to = { x: at.x - 150, y: at.y + 20 };
-    const t0 = performance.now();
+    // How long the paced drag takes is the bench's (npm run bench, section 11).
     await x.drag(at, to, 100, 5);
-    expect(performance.now() - t0).toBeGreaterThanOrEqual(95);
     await appA.waitFor('drag release', (m) => m.event === 'release', 5000, from);
     const seen = appA.messages.slice(from);
     expect(seen[0]).toEqual({ event: 'press', button: 1, ...at });
@@ -660,27 +659,15 @@ describeNeeding([XVFB], 'native X11 addon on a real Xvfb (:91, else :191 or :291
     expect(x.pointer()).toEqual(to);
   });
 
-  it('captures 1280x800 quickly (prints the timings)', () => {
-    const median = (fn: () => void): number => {
-      fn();
-      const ts: number[] = [];
-      for (let i = 0; i < 15; i++) {
-        const t = performance.now();
-        fn();
-        ts.push(performance.now() - t);
-      }
-      ts.sort((a, b) => a - b);
-      return Math.round(ts[7] * 100) / 100;
-    };
-    const times = Object.fromEntries(
-      SOURCES.map((s) => [s, median(() => x.captureRegion(undefined, s))]),
-    );
-    const small = median(() => x.captureRegion({ x: 100, y: 100, w: 400, h: 300 }, 'shm'));
-    console.log(
-      `capture 1280x800 median of 15 (ms): framebuffer ${times.framebuffer}, XShm ${times.shm}, ` +
-        `XGetImage ${times.getimage}; 400x300 XShm ${small}`,
-    );
-    for (const s of SOURCES) expect(times[s], s).toBeGreaterThan(0);
+  // Capture speed per source is the bench's (npm run bench, section 2).
+  it('captures the whole 1280x800 screen and a region from every source', () => {
+    for (const source of SOURCES) {
+      const whole = x.captureRegion(undefined, source);
+      expect([whole.width, whole.height], source).toEqual([SIZE.w, SIZE.h]);
+      expect(whole.data.length, source).toBe(SIZE.w * SIZE.h * whole.channels);
+      const part = x.captureRegion({ x: 100, y: 100, w: 400, h: 300 }, source);
+      expect([part.width, part.height], source).toEqual([400, 300]);
+    }
   });
 
   it('works without a window manager: tree listing, activation by input focus', async () => {
