@@ -441,10 +441,19 @@ describe('AT-SPI backend on a headless desktop', () => {
     } finally {
       await unsubscribe();
     }
-    // After unsubscribing, nothing more is delivered to the callback.
+    // After unsubscribing, nothing more is delivered to the callback: a watcher still
+    // subscribed sees the next event arrive, and by then the old callback got nothing.
     const n = events.length;
-    await at.doAction(bus, toggle.id);
-    await new Promise((r) => setTimeout(r, 150));
+    const later: AtspiEvent[] = [];
+    const stillWatching = await at.watchApp(bus, factoryRef.bus, (e) => later.push(e));
+    try {
+      await at.doAction(bus, toggle.id);
+      await until('the event, seen by a watcher still subscribed', async () =>
+        later.find((e) => e.id === toggle.id && e.type.startsWith('object:state-changed')),
+      );
+    } finally {
+      await stillWatching();
+    }
     expect(events.length).toBe(n);
     await at.doAction(bus, toggle.id);
   });

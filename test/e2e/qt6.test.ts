@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session } from '../../src/harness/session.js';
-import { eventsOf, grace, mark } from './helpers/oracle.js';
+import { eventsOf, mark, settled } from './helpers/oracle.js';
 import { allPresent, describeNeeding, pythonModule } from './helpers/needs.js';
 import { handOff } from './helpers/handoff.js';
 
@@ -78,7 +78,7 @@ describeNeeding([PYQT6], 'Qt 6: a PyQt6 form', () => {
     expect(opened.isError, opened.text).toBe(false);
     expect(opened.fields.dialog, opened.text).toMatch(/^AXWindow "Confirm"/);
     // Still open: the click that opened it answered nothing.
-    await grace();
+    await settled(session, app);
     expect(eventsOf(app).filter((e) => e.event === 'answered')).toEqual([]);
     const from = mark(app);
     const answer = await session.call('ax_click', { app: app.pid, query: 'button:No' });

@@ -508,7 +508,7 @@ describe('ArtifactStore.prune', () => {
     expect(left).toContain(path.basename(notOurs));
   });
 
-  it('stays cheap per call on a large directory (time printed)', async () => {
+  it('on a large directory, holds the cap of 2000 pairs call after call, pruning the oldest', async () => {
     const dir = path.join(root, 'large');
     await mkdir(dir, { mode: 0o700 });
     for (let i = 0; i < 2000; i++) {

@@ -113,11 +113,39 @@ export function mark(app: LaunchedApp): number {
 }
 
 /**
- * Lets a fixture's event loop run for a while so that a late, wrong event would show:
- * a bounded pause before asserting that something did NOT happen (no time is asserted).
+ * Resolves once `app`'s main loop has answered a full pyatspi read started now (one round
+ * trip per element): input sent to it before (X events, AT-SPI actions, idle handlers
+ * they queued) has been handled, and the events it printed for them are in its output.
+ * The barrier before asserting that something did NOT happen: it waits on the app, not
+ * on a clock, so a busy machine only makes it slower.
  */
-export function grace(ms = 600): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
+export async function settled(session: Session, app: LaunchedApp): Promise<void> {
+  await readApp(session, app.pid);
+  // The fixture wrote its lines before answering; let this process read its pipe.
+  await new Promise((r) => setImmediate(r));
+}
+
+/**
+ * Reads `read` until two reads in a row agree (an animation or a kinetic scroll has come
+ * to rest), and returns that value; bounded, with the last two reads in the error.
+ */
+export async function steady<T>(
+  what: string,
+  read: () => Promise<T>,
+  timeoutMs = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last = await read();
+  for (;;) {
+    const next = await read();
+    if (JSON.stringify(next) === JSON.stringify(last)) return next;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `${what} never came to rest within ${timeoutMs} ms: ${JSON.stringify([last, next])}`,
+      );
+    }
+    last = next;
+  }
 }
 
 /** The tree file's `# viewport: x,y wxh` header: where the screenshot sits on the screen. */
