@@ -13,7 +13,19 @@ export default defineConfig({
   root,
   test: {
     ...base.test,
-    include: (process.env.AXPAGE_LOAD_FILES ?? 'test/e2e/find.test.ts').split(' '),
+    // The files whose checks once leaned on time (a walk budget, a restore timer, pauses
+    // before "nothing happened"); AXPAGE_LOAD_FILES="a b" runs others the same way.
+    include: process.env.AXPAGE_LOAD_FILES?.split(' ') ?? [
+      'test/e2e/observe.test.ts',
+      'test/e2e/native-x11.test.ts',
+      'test/e2e/atspi.test.ts',
+      'test/e2e/find.test.ts',
+      'test/e2e/focus.test.ts',
+      'test/e2e/clipboard.test.ts',
+      'test/e2e/workflow.test.ts',
+      'test/e2e/scenarios/effects.test.ts',
+      'test/e2e/scenarios/targets.test.ts',
+    ],
     globalSetup: ['test/load/cpu-hog.ts'],
   },
 });
