@@ -36,7 +36,7 @@ function pageReport(): string {
 }
 
 /** Waits (bounded) until the page's report matches `re`: the page reacts asynchronously. */
-async function reportMatches(re: RegExp, timeoutMs = 10_000): Promise<string> {
+async function reportMatches(re: RegExp, timeoutMs = 30_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let last: string;
   for (;;) {

@@ -62,7 +62,7 @@ async function putFromOutside(text: string): Promise<void> {
 }
 
 async function clipboardBecomes(want: string): Promise<string> {
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + 30_000;
   let got = await readClipboard(session);
   while (got !== want && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 100));

@@ -162,7 +162,12 @@ class App {
   }
 
   /** The first message (from `from` on) matching pred. */
-  async waitFor(what: string, pred: (m: Msg) => boolean, timeoutMs = 5000, from = 0): Promise<Msg> {
+  async waitFor(
+    what: string,
+    pred: (m: Msg) => boolean,
+    timeoutMs = 30_000,
+    from = 0,
+  ): Promise<Msg> {
     return waitUntil(
       `${what} (app said: ${JSON.stringify(this.messages.slice(-5))}; stderr: ${this.stderr.slice(-300)})`,
       () => this.messages.slice(from).find(pred),

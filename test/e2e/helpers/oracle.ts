@@ -47,7 +47,7 @@ export async function waitForApp<T>(
   pid: number,
   pick: (elements: AtspiElement[]) => T | undefined,
   what: string,
-  timeoutMs = 5000,
+  timeoutMs = 30_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
