@@ -12,10 +12,17 @@ function hogCount(): number {
   return Number.isInteger(asked) && asked > 0 ? asked : os.availableParallelism();
 }
 
+const HOG = 'while read -r _ _ _ parent _ < /proc/$$/stat && [ "$parent" = "$PPID" ]; do :; done';
+
 export default function setup(): () => void {
   const hogs: ChildProcess[] = [];
   for (let i = 0; i < hogCount(); i++) {
-    hogs.push(spawn('sh', ['-c', 'while :; do :; done'], { stdio: 'ignore' }));
+    // Busy until stopped, or until this process is gone: a run killed even by SIGKILL
+    // leaves no loop behind, as each one stops once it is no longer our child (its parent
+    // in /proc changes; a dead parent's pid may linger as a zombie, so kill -0 would not do).
+    const hog = spawn('/bin/sh', ['-c', HOG], { stdio: 'ignore' });
+    hog.on('error', (err) => console.log(`load run: a busy loop did not start: ${err.message}`));
+    hogs.push(hog);
   }
   const pids = hogs.map((h) => h.pid).filter((p): p is number => p !== undefined);
   console.log(`load run: ${pids.length} busy loops beside the tests, pids ${pids.join(' ')}`);
@@ -28,8 +35,6 @@ export default function setup(): () => void {
       }
     }
   };
-  // A run stopped by a signal still stops them (vitest's own teardown may not get to run).
-  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, stop);
   process.once('exit', stop);
   return () => {
     stop();
