@@ -41,7 +41,7 @@ function expectOk(r: CallResult): void {
   expect(r.isError, r.text).toBe(false);
 }
 
-async function waitFor(check: () => boolean, what: string, ms = 5000): Promise<void> {
+async function waitFor(check: () => boolean, what: string, ms = 30_000): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
