@@ -28,6 +28,7 @@ import { screenshotSection } from './screenshot.js';
 import { sessionBytesSection } from './session-bytes.js';
 import { snapshotSection } from './snapshot.js';
 import { soakSection } from './soak.js';
+import { testTimingsSection } from './test-timings.js';
 import { summarySizeSection, summaryTotals } from './summary-size.js';
 import { workflowSection } from './workflow.js';
 
@@ -125,6 +126,10 @@ async function main(): Promise<number> {
       roundTripSection(ctx),
     );
     await section('11. A frozen app beside the one in use', () => frozenSection(ctx));
+    await section(
+      '12. Timings the tests leave to the bench: a 1 ms walk budget, a paced drag',
+      () => testTimingsSection(ctx),
+    );
     await section('3b. Summary size of every call in this run', async () => summaryTotals(ctx));
     await section('7. Soak (issue 8)', () => soakSection(ctx));
   } finally {

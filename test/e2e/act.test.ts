@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session, type CallResult } from '../../src/harness/session.js';
+import { eventsOf } from './helpers/oracle.js';
 
 let session: Session;
 let form: LaunchedApp;
@@ -28,7 +29,7 @@ function refIn(r: CallResult, pattern: RegExp): string {
 }
 
 function events(app: LaunchedApp): Array<Record<string, unknown>> {
-  return app.output?.events ?? [];
+  return eventsOf(app);
 }
 
 describe('clicking', () => {

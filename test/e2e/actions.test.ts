@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session } from '../../src/harness/session.js';
+import { eventsOf } from './helpers/oracle.js';
 
 let session: Session;
 let app: LaunchedApp;
@@ -24,7 +25,7 @@ afterAll(async () => {
 });
 
 function events(of: LaunchedApp = app): Array<Record<string, unknown>> {
-  return of.output?.events ?? [];
+  return eventsOf(of);
 }
 
 /** Events the app printed from index `from` up to (not including) the first matching `until`. */

@@ -2,7 +2,7 @@
  * The AT-SPI2 backend on a real headless desktop (display :93): snapshots of
  * gtk3-widget-factory, gtk3-demo, a 3,000-row zenity list and the fixture apps, checked
  * against pyatspi (libatspi, not our client) and against the apps' own stdout oracles;
- * semantic actions with read-backs; change events; and the snapshot timings.
+ * semantic actions with read-backs; change events; and walks that repeat.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -69,12 +69,11 @@ function roleHistogram(s: Snapshot): Record<string, number> {
   return h;
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
-async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 5000) {
+async function until<T>(
+  what: string,
+  fn: () => Promise<T | undefined | null | false>,
+  ms = 30_000,
+) {
   const end = Date.now() + ms;
   for (;;) {
     const v = await fn();
@@ -342,12 +341,13 @@ describe('AT-SPI backend on a headless desktop', () => {
     expect(shallow.elements.some((e) => e.depth === 3 && e.childCount > 0)).toBe(true);
   });
 
-  it('a 1 ms time budget truncates and returns at once', async () => {
-    const t0 = performance.now();
+  // How long the cut walk takes is the bench's (npm run bench, section 12): a clock
+  // asserted here would fail on a busy machine.
+  it('a 1 ms time budget truncates, keeping fewer elements than the full walk', async () => {
+    const full = await at.snapshotApp(bus, factoryRef, FULL);
     const s = await at.snapshotApp(bus, factoryRef, { ...FULL, timeBudgetMs: 1 });
-    const took = performance.now() - t0;
     expect(s.truncated).toBe('time budget 1 ms');
-    expect(took).toBeLessThan(100);
+    expect(s.elements.length).toBeLessThan(full.elements.length);
     expectWellFormed(s);
     // A budget that runs out mid-walk keeps only complete elements and their ancestors.
     const mid = await at.snapshotApp(bus, demoRef, { ...FULL, timeBudgetMs: 8 });
@@ -440,10 +440,19 @@ describe('AT-SPI backend on a headless desktop', () => {
     } finally {
       await unsubscribe();
     }
-    // After unsubscribing, nothing more is delivered to the callback.
+    // After unsubscribing, nothing more is delivered to the callback: a watcher still
+    // subscribed sees the next event arrive, and by then the old callback got nothing.
     const n = events.length;
-    await at.doAction(bus, toggle.id);
-    await new Promise((r) => setTimeout(r, 150));
+    const later: AtspiEvent[] = [];
+    const stillWatching = await at.watchApp(bus, factoryRef.bus, (e) => later.push(e));
+    try {
+      await at.doAction(bus, toggle.id);
+      await until('the event, seen by a watcher still subscribed', async () =>
+        later.find((e) => e.id === toggle.id && e.type.startsWith('object:state-changed')),
+      );
+    } finally {
+      await stillWatching();
+    }
     expect(events.length).toBe(n);
     await at.doAction(bus, toggle.id);
   });
@@ -659,28 +668,19 @@ describe('AT-SPI backend on a headless desktop', () => {
     expect(await at.appRefForPid(bus, app.pid)).toBeNull();
   });
 
-  it('snapshot timings (median of 5 after a warm-up)', async () => {
-    const lines: string[] = [];
-    for (const [name, ref] of [
-      ['gtk3-widget-factory', factoryRef],
-      ['gtk3-demo', demoRef],
-    ] as const) {
-      await at.snapshotApp(bus, ref, FULL);
-      const times: number[] = [];
-      let n = 0;
+  // How long a walk takes is the bench's (npm run bench, section 1): printed there beside
+  // a pyatspi walk of the same app, never asserted.
+  it('walks each app whole and the same way five times in a row', async () => {
+    for (const ref of [factoryRef, demoRef]) {
+      const counts: number[] = [];
       for (let i = 0; i < 5; i++) {
         const s = await at.snapshotApp(bus, ref, FULL);
-        times.push(s.elapsedMs);
-        n = s.elements.length;
+        expect(s.truncated).toBeNull();
+        expectWellFormed(s);
+        counts.push(s.elements.length);
       }
-      const med = median(times);
-      lines.push(
-        `[atspi] ${name}: ${n} elements, median ${med.toFixed(1)} ms ` +
-          `(${(med / n).toFixed(3)} ms/element; runs ${times.map((t) => t.toFixed(1)).join(', ')})`,
-      );
-      // Printed, not asserted: speed is measured by npm run bench.
-      expect(n).toBeGreaterThan(0);
+      expect(counts[0]).toBeGreaterThan(100);
+      expect(new Set(counts).size, counts.join(', ')).toBe(1);
     }
-    console.log(lines.join('\n'));
   });
 });

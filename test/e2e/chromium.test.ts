@@ -36,7 +36,7 @@ function pageReport(): string {
 }
 
 /** Waits (bounded) until the page's report matches `re`: the page reacts asynchronously. */
-async function reportMatches(re: RegExp, timeoutMs = 10_000): Promise<string> {
+async function reportMatches(re: RegExp, timeoutMs = 30_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let last: string;
   for (;;) {
@@ -180,7 +180,8 @@ describe('Chromium web content', () => {
     expect(r.isError, r.text).toBe(true);
     expect(r.text).toMatch(/cannot type in the background/);
     expect(r.text).toMatch(/delivery_mode: "foreground"/);
-    await new Promise((res) => setTimeout(res, 500));
+    // A walk of the page after the refusal: the browser has handled anything sent before.
+    await walkWithPage();
     expect(pageReport()).toBe(before);
     const set = await session.call('ax_set_value', { app: pid, query: 'Your name', value: 'Q' });
     expect(set.isError, set.text).toBe(true);

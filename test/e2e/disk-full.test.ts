@@ -15,12 +15,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session, type CallResult } from '../../src/harness/session.js';
 import { readClipboard } from './helpers/oracle.js';
+import { describeNeeding, type Need } from './helpers/needs.js';
 
-const ci = process.env.CI === 'true';
 const mnt = fs.mkdtempSync(path.join(os.tmpdir(), 'axpage-small-disk-'));
 const out = path.join(mnt, 'out');
 const filler = path.join(mnt, 'filler');
@@ -38,10 +38,11 @@ function mountTmpfs(size: string): string | undefined {
 }
 
 const mountFailure = mountTmpfs('8m');
-if (mountFailure && ci) {
-  // Never a skip on CI: the findings this file covers would go untested.
-  throw new Error(`cannot mount a tmpfs at ${mnt} (CI runs as root): ${mountFailure}`);
-}
+const smallDisk: Need = {
+  what: `a small tmpfs at ${mnt}${mountFailure ? ` (mount said: ${mountFailure})` : ''}`,
+  install: 'run the tests as root (CI does), where mount(8) can mount a tmpfs',
+  present: mountFailure === undefined,
+};
 
 let session: Session;
 let app: LaunchedApp;
@@ -115,7 +116,7 @@ function expectWholeLogLines(): string[] {
   return lines;
 }
 
-describe.skipIf(mountFailure !== undefined)('artifact dir on a small tmpfs', () => {
+describeNeeding([smallDisk], 'artifact dir on a small tmpfs', () => {
   it('nearly full: clicks are refused before acting, and say what to do', async () => {
     // A first click opens the dir and writes a pair: the app counts it.
     expect(await pressesAfterOneMore()).toBe(1);

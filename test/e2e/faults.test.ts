@@ -11,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session, type CallResult } from '../../src/harness/session.js';
+import { eventsOf } from './helpers/oracle.js';
 
 /** The per-call timeout of the AT-SPI client: one unanswered call costs at least this. */
 const CALL_TIMEOUT_MS = 3000;
@@ -40,7 +41,7 @@ function signal(pid: number, sig: NodeJS.Signals): void {
 }
 
 function events(app: LaunchedApp): Array<Record<string, unknown>> {
-  return app.output?.events ?? [];
+  return eventsOf(app);
 }
 
 /** Events other than the ready line: input the app acted on. */

@@ -9,7 +9,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { allPresent, describeNeeding, file } from './helpers/needs.js';
 
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { pollUntil, procStat } from '../../src/desktop/procs.js';
@@ -17,7 +18,8 @@ import { FIREFOX, launchFirefox, type LaunchedBrowser } from '../../src/harness/
 import { packageRoot, Session, type CallResult } from '../../src/harness/session.js';
 
 const PAGE = path.join(packageRoot(), 'test', 'fixtures', 'web', 'form.html');
-const haveFirefox = fs.existsSync(FIREFOX);
+const FIREFOX_NEED = file(FIREFOX, 'firefox-esr');
+const haveFirefox = allPresent([FIREFOX_NEED]);
 
 let session: Session;
 let browser: LaunchedBrowser;
@@ -76,7 +78,7 @@ afterAll(async () => {
   await session?.close();
 });
 
-describe.skipIf(!haveFirefox)('Firefox ESR (firefox-esr is not installed here)', () => {
+describeNeeding([FIREFOX_NEED], 'Firefox ESR', () => {
   it('has the page in the first walk, with positions and action names', async () => {
     const r = await session.call('ax_get_tree', { app: firefox.pid });
     expect(r.isError, r.text).toBe(false);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session } from '../../src/harness/session.js';
 import { rng } from '../unit/helpers/synthetic.js';
+import { eventsOf, mark } from './helpers/oracle.js';
 
 const SEEDS = (process.env.AXPAGE_FUZZ_SEEDS ?? '1,2,3').split(',').map(Number);
 const CALLS = Number(process.env.AXPAGE_FUZZ_CALLS ?? 300);
@@ -80,7 +81,7 @@ it.each(SEEDS)(
     const { tools } = await session.client.listTools();
     const random = rng(SEED);
     const pick = <T>(xs: T[]): T => xs[Math.floor(random() * xs.length)];
-    const eventsBefore = form.output?.events.length ?? 0;
+    const eventsBefore = mark(form);
     let errors = 0;
     for (let i = 0; i < CALLS; i++) {
       const tool = pick(tools);
@@ -123,7 +124,7 @@ it.each(SEEDS)(
     const after = await session.call('ax_get_value', { app: form.pid, query: 'Name' });
     expect(after.isError, after.text).toBe(false);
     // The fixture logs every change, click, toggle and selection: none happened.
-    expect(form.output?.events.slice(eventsBefore) ?? []).toEqual([]);
+    expect(eventsOf(form, eventsBefore)).toEqual([]);
     console.log(`fuzz: ${CALLS} calls, ${errors} errors, seed ${SEED}`);
   },
 );

@@ -7,12 +7,14 @@
  */
 import fs from 'node:fs';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session, type CallResult } from '../../src/harness/session.js';
-import { grace, readApp, viewportOf, waitForApp, type AtspiElement } from './helpers/oracle.js';
+import { readApp, viewportOf, waitForApp, steady, type AtspiElement } from './helpers/oracle.js';
+import { allPresent, describeNeeding, file } from './helpers/needs.js';
 
-const haveGtk4Demo = fs.existsSync('/usr/bin/gtk4-demo');
+const GTK4_DEMO = file('/usr/bin/gtk4-demo', 'gtk-4-examples');
+const haveGtk4Demo = allPresent([GTK4_DEMO]);
 
 let session: Session;
 let app: LaunchedApp;
@@ -89,7 +91,7 @@ function overlapping(rows: Row[]): string[] {
   return out;
 }
 
-describe.skipIf(!haveGtk4Demo)('GTK4 scroll on gtk4-demo (gtk4-demo not installed)', () => {
+describeNeeding([GTK4_DEMO], 'GTK4 scroll on gtk4-demo', () => {
   it('refuses the background with the reason and offers the foreground', async () => {
     const r = await session.call('ax_scroll', {
       app: app.pid,
@@ -172,8 +174,9 @@ describe.skipIf(!haveGtk4Demo)('GTK4 scroll on gtk4-demo (gtk4-demo not installe
         .filter((e) => e.role === 'label' && sized(e))
         .map((e) => `${e.name}@${e.extents!.join(',')}`)
         .sort();
-    await grace(1000);
-    const boxesBefore = boxes(await readApp(session, app.pid));
+    const boxesBefore = await steady('the list', async () =>
+      boxes(await readApp(session, app.pid)),
+    );
     expect(boxesBefore.some((b) => b.startsWith('Benchmark@'))).toBe(true);
     const again = await session.call('ax_scroll', {
       app: app.pid,
@@ -183,8 +186,9 @@ describe.skipIf(!haveGtk4Demo)('GTK4 scroll on gtk4-demo (gtk4-demo not installe
       delivery_mode: 'foreground',
     });
     expect(again.isError, again.text).toBe(false);
-    await grace(1000);
-    expect(boxes(await readApp(session, app.pid))).toEqual(boxesBefore);
+    expect(await steady('the list', async () => boxes(await readApp(session, app.pid)))).toEqual(
+      boxesBefore,
+    );
     expect(again.fields.route).not.toMatch(/effect: confirmed/);
     expect(again.text).not.toMatch(/Scrolled/);
   }, 120_000);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session } from '../../src/harness/session.js';
+import { eventsOf, mark } from './helpers/oracle.js';
 
 let session: Session;
 let form: LaunchedApp;
@@ -31,11 +32,9 @@ afterAll(async () => {
   await session?.close();
 });
 
-const eventsOf = (app: LaunchedApp, from: number) => (app.output?.events ?? []).slice(from);
-
 describe('guard rails', () => {
   it('refuses every tool on a denied app, by name and by pid, and it sees nothing', async () => {
-    const from = denied.output?.events.length ?? 0;
+    const from = mark(denied);
     for (const app of ['dialog.py', denied.pid]) {
       for (const [tool, args] of [
         ['ax_get_tree', {}],
@@ -53,7 +52,7 @@ describe('guard rails', () => {
   });
 
   it('safe mode refuses typing into a password field, and the field is untouched', async () => {
-    const from = form.output?.events.length ?? 0;
+    const from = mark(form);
     const r = await session.call('ax_type', { app: form.pid, query: 'Password', text: 'x' });
     expect(r.isError, r.text).toBe(true);
     expect(r.fields.error).toMatch(/password field, and this server runs in safe mode/);
@@ -77,7 +76,7 @@ describe('guard rails', () => {
     expect(limited[0].fields.error).toMatch(
       /rate limit: \d+ mutating calls on .* the limit is 4.*Wait \d+ s/,
     );
-    const toggles = (form.output?.events ?? []).filter((e) => e.event === 'toggled').length;
+    const toggles = eventsOf(form).filter((e) => e.event === 'toggled').length;
     expect(toggles).toBe(results.filter((r) => !r.isError).length);
     const read = await session.call('ax_get_value', { app: form.pid, query: 'Name' });
     expect(read.isError, read.text).toBe(false);

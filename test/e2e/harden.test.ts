@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { fixtureApp, Session } from '../../src/harness/session.js';
 import { startSamplingClient } from '../../src/harness/sampling-client.js';
+import { eventsOf, mark } from './helpers/oracle.js';
 
 let session: Session;
 let form: LaunchedApp;
@@ -24,11 +25,13 @@ afterAll(async () => {
 });
 
 const eventsAfter = (app: LaunchedApp, from: number) =>
-  (app.output?.events ?? []).slice(from).filter((e) => e.event !== 'ready');
+  eventsOf(app)
+    .slice(from)
+    .filter((e) => e.event !== 'ready');
 
 describe('unknown arguments', () => {
   it('refuses a typo with the closest name, and the app gets no input', async () => {
-    const from = form.output?.events.length ?? 0;
+    const from = mark(form);
     const r = await session.call('ax_click', { app: form.pid, qurey: 'checkbox:Subscribe' });
     expect(r.isError, r.text).toBe(true);
     expect(r.structured.error_code).toBe('bad_argument');
@@ -113,7 +116,7 @@ describe('ax_find_visual with a slow model', () => {
       },
     });
     try {
-      const from = form.output?.events.length ?? 0;
+      const from = mark(form);
       let findDone = false;
       const find = client
         .call(

@@ -6,12 +6,14 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { packageRoot } from '../../src/harness/session.js';
 import type * as NativeApi from '@axpage/native';
+import { allPresent, itNeeding, program } from './helpers/needs.js';
 
 const native = createRequire(import.meta.url)('@axpage/native') as typeof NativeApi;
-const xvfbPresent = spawnSync('sh', ['-c', 'command -v Xvfb']).status === 0;
+const XVFB = program('Xvfb', 'xvfb');
+const xvfbPresent = allPresent([XVFB]);
 
 let xvfb: ChildProcess | undefined;
 let display = '';
@@ -60,7 +62,8 @@ function journal(): string {
   }).stdout;
 }
 
-it.skipIf(!xvfbPresent)(
+itNeeding(
+  [XVFB],
   'a typer killed with SIGKILL leaves its spares in the journal; the next Display restores them',
   async () => {
     // A process that remaps every spare keycode and is then killed before it restores them.

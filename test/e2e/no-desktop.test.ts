@@ -43,9 +43,16 @@ it('a tool that needs the desktop fails clearly and the server stays up', async 
   expect(r.isError).toBe(true);
   const s = parseSummary(r.text);
   expect(s.fields.status).toBe('error');
-  expect(s.fields.error.length).toBeGreaterThan(20);
+  // Clearly: what is missing, and the command that brings a desktop up.
+  expect(s.fields.error).toMatch(/DBUS_SESSION_BUS_ADDRESS is set/);
+  expect(s.fields.error).toMatch(/`axpage desktop up`/);
+  expect(r.structured).toMatchObject({ status: 'error' });
+  // Up: the same server answers the next calls, a failing one and one that succeeds.
   const again = await client.call('ax_list_apps');
   expect(again.isError).toBe(true);
+  expect(parseSummary(again.text).fields.error).toMatch(/`axpage desktop up`/);
+  const report = await client.call('ax_is_accessible');
+  expect(report.structured).toMatchObject({ enabled: false });
   expect((await client.toolNames()).length).toBeGreaterThan(5);
 });
 

@@ -272,10 +272,28 @@ describe('a window raised over a password field', () => {
 
 describe('no secret and no secret length anywhere', () => {
   it('reads and typing on the password fields tell neither', async () => {
-    for (const app of [appA, appB]) {
-      await call('ax_find', { app: app.pid, query: 'password:Password' });
-      await call('ax_get_value', { app: app.pid, query: 'password:Password' });
-      await call('ax_get_attributes', { app: app.pid, query: 'password:Password' });
+    for (const [app, secret] of [
+      [appA, SECRET_A],
+      [appB, SECRET_B],
+    ] as const) {
+      const said = (r: CallResult): string => `${r.text}\n${JSON.stringify(r.structured)}`;
+      const found = await call('ax_find', { app: app.pid, query: 'password:Password' });
+      expect(found.isError, found.text).toBe(false);
+      expect(found.structured).toMatchObject({ found: true, count: 1, title: 'Password' });
+      const value = await call('ax_get_value', { app: app.pid, query: 'password:Password' });
+      expect(value.isError, value.text).toBe(false);
+      // The field was read, and its value is a fixed mask: as many bullets as the secret
+      // has characters would tell its length.
+      expect(value.structured).toMatchObject({ found: true, secure: true, value: '•••' });
+      const attrs = await call('ax_get_attributes', { app: app.pid, query: 'password:Password' });
+      expect(attrs.isError, attrs.text).toBe(false);
+      const attributes = attrs.structured.attributes as Record<string, unknown>;
+      expect(attributes).toMatchObject({ native_role: 'password text', value: '•••' });
+      for (const r of [found, value, attrs]) {
+        expect(said(r)).not.toContain(secret);
+        expect(said(r)).not.toMatch(new RegExp(`\\b${secret.length} (chars|characters)\\b`));
+        expect(said(r)).not.toMatch(new RegExp(`"length":\\s*${secret.length}\\b`));
+      }
     }
     const from = appB.output!.events.length;
     const typed = await call('ax_type', { app: appB.pid, query: 'password:Password', text: 'zz' });

@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { launchChromium, launchFirefox } from '../../src/harness/browser.js';
@@ -22,6 +22,7 @@ import { packageRoot, Session, type CallResult } from '../../src/harness/session
 import type { Rect } from '../../src/model/element.js';
 import { X11 } from '../../src/platform/linux/x11.js';
 import { browserPerSuite } from './helpers/browser-suite.js';
+import { describeNeeding, file, pythonModule } from './helpers/needs.js';
 import { readApp } from './helpers/oracle.js';
 import { windowTitled } from './helpers/windows.js';
 
@@ -31,11 +32,10 @@ const TYPED_SECRET = 'Gtk4-t0ps3cret-Vz2';
 const QT_SECRET = 'Qt-hidd3n-Jm5!unique';
 const PAGE = `file://${path.join(packageRoot(), 'test', 'fixtures', 'web', 'secret.html')}`;
 
-const have = (file: string): boolean => fs.existsSync(file);
-const haveFirefox = have('/usr/bin/firefox-esr');
-const haveChromium = have('/usr/bin/chromium');
-const haveGtk4 = have('/usr/bin/gtk4-demo');
-const havePyQt5 = have('/usr/lib/python3/dist-packages/PyQt5/QtWidgets.abi3.so');
+const FIREFOX = file('/usr/bin/firefox-esr', 'firefox-esr');
+const CHROMIUM = file('/usr/bin/chromium', 'chromium');
+const GTK4_DEMO = file('/usr/bin/gtk4-demo', 'gtk-4-examples');
+const PYQT5 = pythonModule('PyQt5.QtWidgets', 'python3-pyqt5');
 
 let session: Session;
 let x11: X11;
@@ -151,7 +151,7 @@ function frameInTree(r: CallResult, pattern: RegExp): Rect {
   return { x: +m![1], y: +m![2], w: +m![3], h: +m![4] };
 }
 
-describe.skipIf(!haveFirefox)('Firefox: a web password field (firefox-esr not installed)', () => {
+describeNeeding([FIREFOX], 'Firefox: a web password field', () => {
   const firefox = browserPerSuite(() => launchFirefox(session, PAGE));
 
   it('is filled in a screenshot taken before any walk', async () => {
@@ -166,7 +166,7 @@ describe.skipIf(!haveFirefox)('Firefox: a web password field (firefox-esr not in
   }, 120_000);
 });
 
-describe.skipIf(!haveChromium)('Chromium: a web password field (chromium not installed)', () => {
+describeNeeding([CHROMIUM], 'Chromium: a web password field', () => {
   const chromium = browserPerSuite(() => launchChromium(session, PAGE));
 
   it('is filled in a screenshot taken before any walk', async () => {
@@ -181,7 +181,7 @@ describe.skipIf(!haveChromium)('Chromium: a web password field (chromium not ins
   }, 120_000);
 });
 
-describe.skipIf(!haveGtk4)('GTK4: a password entry (gtk4-demo not installed)', () => {
+describeNeeding([GTK4_DEMO], 'GTK4: a password entry', () => {
   let app: LaunchedApp;
   beforeAll(async () => {
     app = await session.launch('/usr/bin/gtk4-demo', ['--run=password_entry'], {
@@ -203,26 +203,23 @@ describe.skipIf(!haveGtk4)('GTK4: a password entry (gtk4-demo not installed)', (
   }, 120_000);
 });
 
-describe.skipIf(!havePyQt5)(
-  'Qt 5: a QLineEdit in password mode (python3-pyqt5 not installed)',
-  () => {
-    let app: LaunchedApp;
-    beforeAll(async () => {
-      app = await session.launchFixture('qt_secret.py', [], {
-        env: { AXPAGE_FIXTURE_SECRET: QT_SECRET },
-        name: 'qt_secret.py',
-        timeoutMs: 60_000,
-      });
-    }, 90_000);
-    afterAll(async () => {
-      await app?.stop().catch(() => undefined);
+describeNeeding([PYQT5], 'Qt 5: a QLineEdit in password mode', () => {
+  let app: LaunchedApp;
+  beforeAll(async () => {
+    app = await session.launchFixture('qt_secret.py', [], {
+      env: { AXPAGE_FIXTURE_SECRET: QT_SECRET },
+      name: 'qt_secret.py',
+      timeoutMs: 60_000,
     });
+  }, 90_000);
+  afterAll(async () => {
+    await app?.stop().catch(() => undefined);
+  });
 
-    it('is masked in the walk and filled in the screenshot; the secret is nowhere', async () => {
-      const tree = await treeWith(app.pid, SECURE_LINE);
-      expect(fs.readFileSync(tree.fields.file, 'utf8')).toMatch(SECURE_LINE);
-      await expectFilled(await oracleField(app.pid));
-      expectNowhere(QT_SECRET);
-    }, 120_000);
-  },
-);
+  it('is masked in the walk and filled in the screenshot; the secret is nowhere', async () => {
+    const tree = await treeWith(app.pid, SECURE_LINE);
+    expect(fs.readFileSync(tree.fields.file, 'utf8')).toMatch(SECURE_LINE);
+    await expectFilled(await oracleField(app.pid));
+    expectNowhere(QT_SECRET);
+  }, 120_000);
+});

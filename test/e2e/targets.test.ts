@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session, type CallResult } from '../../src/harness/session.js';
+import { eventsOf } from './helpers/oracle.js';
 
 let session: Session;
 let keys: LaunchedApp;
@@ -23,7 +24,7 @@ afterAll(async () => {
   await session?.close();
 });
 
-const events = (): Array<Record<string, unknown>> => keys.output?.events ?? [];
+const events = (): Array<Record<string, unknown>> => eventsOf(keys);
 
 /** Keys pressed since event number `from`. */
 const pressedSince = (from: number): unknown[] =>
@@ -91,9 +92,20 @@ describe('ambiguous queries', () => {
     expect(pressedSince(from)).toEqual(['C']);
   });
 
-  it('reads still answer with the best match and the count', async () => {
+  it('reads still answer, with the best match: the one ax_find ranks first', async () => {
+    const found = await session.call('ax_find', { app: keys.pid, query: 'M' });
+    expect(found.isError, found.text).toBe(false);
+    const { count, candidates } = found.structured as {
+      count: number;
+      candidates: Array<{ ref: string }>;
+    };
+    expect(count, found.text).toBeGreaterThanOrEqual(3);
     const r = await session.call('ax_get_value', { app: keys.pid, query: 'M' });
     expect(r.isError, r.text).toBe(false);
+    expect(r.structured).toMatchObject({ found: true, role: 'AXCheckBox', value: 'false' });
+    expect(['MS', 'MR', 'M+']).toContain(r.structured.title);
+    expect(r.structured.element_ref).toBe(candidates[0].ref);
+    expect(r.text).toContain(`"${String(r.structured.title)}" ${candidates[0].ref}`);
   });
 });
 
@@ -130,7 +142,7 @@ describe('app names', () => {
     expect(r.text).toMatch(/matches 2 apps/);
     expect(r.text).toContain(`pid ${keys.pid}, window "Fixture Keys"`);
     expect(r.text).toContain(`pid ${second.pid}, window "Second Keys"`);
-    const from = (second.output?.events ?? []).length;
+    const from = eventsOf(second).length;
     const ok = await session.call('ax_click', { app: 'Second Keys', query: 'button:8' });
     expect(ok.isError, ok.text).toBe(false);
     await second.output?.waitForEvent((e) => e.event === 'pressed' && e.key === '8', { from });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session, type CallResult } from '../../src/harness/session.js';
 import { Run, type ViewPair } from '../../src/view/index.js';
-import { readApp } from './helpers/oracle.js';
+import { mark, readApp } from './helpers/oracle.js';
 
 let session: Session;
 let app: LaunchedApp;
@@ -37,7 +37,7 @@ beforeAll(async () => {
   calls.push(await session.call('ax_get_tree', { app: app.pid, detail: 'full' }));
   const open = itemsOf(calls[0]).find((i) => i.role === 'AXButton' && i.text === 'Open Dialog');
   if (!open) throw new Error(`no Open Dialog button in:\n${calls[0].text}`);
-  const from = app.output?.events.length ?? 0;
+  const from = mark(app);
   calls.push(await session.call('ax_click', { ref: open.ref }));
   await app.output?.waitForEvent((e) => e.event === 'dialog' && e.state === 'opened', { from });
   calls.push(await session.call('ax_click', { app: app.pid, query: 'button:"OK"' }));

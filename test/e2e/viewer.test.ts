@@ -17,7 +17,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { allPresent, describeNeeding, file } from './helpers/needs.js';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { packageRoot, Session } from '../../src/harness/session.js';
 import {
@@ -29,7 +30,8 @@ import {
 
 const CHROMIUM = '/usr/bin/chromium';
 const SECRET = 'viewer-e2e-hunter2';
-const haveChromium = fs.existsSync(CHROMIUM);
+const CHROMIUM_NEED = file(CHROMIUM, 'chromium');
+const haveChromium = allPresent([CHROMIUM_NEED]);
 
 let session: Session;
 let form: LaunchedApp;
@@ -222,7 +224,7 @@ function get(pathname: string, port: number): Promise<number> {
   });
 }
 
-describe.skipIf(!haveChromium)('axpage view in Chromium', () => {
+describeNeeding([CHROMIUM_NEED], 'axpage view in Chromium', () => {
   it('lists every call in order with its tool and outcome', async () => {
     const rows = await page.$$eval('#calls tr.call', (trs) =>
       trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
@@ -420,7 +422,7 @@ describe.skipIf(!haveChromium)('axpage view in Chromium', () => {
  * all four kinds written into its file: the timeline loads a page at a time as it scrolls
  * or as j walks past the last row loaded, and each kind gets its colour.
  */
-describe.skipIf(!haveChromium)('axpage view on a 500-pair dir', () => {
+describeNeeding([CHROMIUM_NEED], 'axpage view on a 500-pair dir', () => {
   const PAIRS = 500;
   const FOUR_KINDS_AT = 250;
   let bigPage: Page;

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Session } from '../../src/harness/session.js';
 import { startSamplingClient } from '../../src/harness/sampling-client.js';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
+import { mark } from './helpers/oracle.js';
 
 const MAGENTA = [255, 0, 255];
 
@@ -187,7 +188,7 @@ describe('ax_visual_diff over a password field', () => {
       const lines = fs.readFileSync(a.fields.file, 'utf8').split('\n');
       const refOf = (id: string) =>
         / (e\d+) /.exec(lines.find((l) => l.includes(` id:${id}`)) ?? '')?.[1];
-      const from = form.output?.events.length ?? 0;
+      const from = mark(form);
       const typed = await session.call('ax_type', { ref: refOf('password'), text: 'zz' });
       expect(typed.isError, typed.text).toBe(false);
       // The app's own report: the field's text did change.

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session, type CallResult } from '../../src/harness/session.js';
+import { eventsOf, settled } from './helpers/oracle.js';
 
 let session: Session;
 let form: LaunchedApp;
@@ -27,7 +28,7 @@ afterAll(async () => {
 });
 
 function events(app: LaunchedApp): Array<Record<string, unknown>> {
-  return app.output?.events ?? [];
+  return eventsOf(app);
 }
 
 /** The form's own report of a widget's value: its last `changed` event. */
@@ -40,7 +41,7 @@ function expectOk(r: CallResult): void {
   expect(r.isError, r.text).toBe(false);
 }
 
-async function waitFor(check: () => boolean, what: string, ms = 5000): Promise<void> {
+async function waitFor(check: () => boolean, what: string, ms = 30_000): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) throw new Error(`not within ${ms} ms: ${what}`);
@@ -110,7 +111,7 @@ describe('ax_undo', () => {
     expect(r.text).toMatch(
       /cannot be undone: ax_key_press .*Pressed Tab.*key press cannot be reversed/,
     );
-    await new Promise((res) => setTimeout(res, 300));
+    await settled(session, form);
     expect(
       events(form)
         .slice(from)
@@ -203,7 +204,7 @@ describe('ax_workflow on the form', () => {
       /error: check \(ax_assert\): assertion failed: value expected "not this", got "mid"/,
     );
     await waitFor(() => lastValue('name') === 'mid', 'name set by step 1');
-    await new Promise((res) => setTimeout(res, 500));
+    await settled(session, form);
     expect(
       events(form)
         .slice(from)
@@ -221,7 +222,7 @@ describe('ax_workflow on the form', () => {
     });
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(/step 2 \(s2, ax_click\), ref: \$\{nope.element_ref\} names 'nope'/);
-    await new Promise((res) => setTimeout(res, 300));
+    await settled(session, form);
     expect(events(form).slice(from)).toEqual([]);
   });
 

@@ -16,6 +16,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { itNeeding, runsAsRoot } from '../e2e/helpers/needs.js';
 import { FOREIGN_GRACE_MS } from '../../src/capture/artifacts.js';
 import {
   ArtifactError,
@@ -146,7 +147,8 @@ describe('ArtifactStore.open: a private directory', () => {
     );
   });
 
-  it.runIf(process.getuid?.() === 0)(
+  itNeeding(
+    [runsAsRoot()],
     'refuses a dir owned by another user (needs root to set up)',
     async () => {
       const dir = path.join(root, 'theirs');
@@ -506,7 +508,7 @@ describe('ArtifactStore.prune', () => {
     expect(left).toContain(path.basename(notOurs));
   });
 
-  it('stays cheap per call on a large directory (time printed)', async () => {
+  it('on a large directory, holds the cap of 2000 pairs call after call, pruning the oldest', async () => {
     const dir = path.join(root, 'large');
     await mkdir(dir, { mode: 0o700 });
     for (let i = 0; i < 2000; i++) {

@@ -5,6 +5,7 @@
 
 import { systemAtspiList } from './helpers/libatspi.js';
 import { describe, expect, it } from 'vitest';
+import { found, itNeeding } from '../e2e/helpers/needs.js';
 
 import { FLAG_ORDER } from '../../src/model/element.js';
 import type { Flag } from '../../src/model/element.js';
@@ -53,8 +54,9 @@ describe('AT-SPI state table', () => {
   });
 
   const system = systemStateNames();
-  it.skipIf(system === null)(
-    'matches the system libatspi state numbering (skipped when python3-gi with Atspi is not installed)',
+  itNeeding(
+    [found('libatspi through python3-gi', 'gir1.2-atspi-2.0', system !== null)],
+    'matches the system libatspi state numbering',
     () => {
       expect(system!.slice(0, ATSPI_STATES.length)).toEqual([...ATSPI_STATES]);
     },

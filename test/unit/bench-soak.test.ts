@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,13 +42,31 @@ describe('proc-usage readers', () => {
     expect(big[big.length - 1]).toBe(1);
   });
 
-  it('see CPU time go up while this process spins', () => {
+  it('see CPU time go up while this process spins, by what it spent, and not while one sleeps', async () => {
+    // Spin for 300 ms of this process's own CPU time (Node's count, the oracle), however
+    // long that takes on a busy machine: a wall clock would give fewer ticks under load.
     const c0 = cpuSeconds(process.pid);
-    const until = Date.now() + 200;
+    const u0 = process.cpuUsage();
     let x = 0;
-    while (Date.now() < until) x++;
+    for (;;) {
+      x++;
+      const used = process.cpuUsage(u0);
+      if (used.user + used.system >= 300_000) break;
+    }
     expect(x).toBeGreaterThan(0);
-    expect(cpuSeconds(process.pid)).toBeGreaterThan(c0);
+    // /proc counts in clock ticks (10 ms): within two ticks of Node's own figure, or more
+    // (other threads of this process ran too).
+    expect(cpuSeconds(process.pid) - c0).toBeGreaterThanOrEqual(0.28);
+    // A process that only sleeps gains (next to) nothing, however long the wall clock runs.
+    const sleeper = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      const pid = sleeper.pid as number;
+      const s0 = cpuSeconds(pid);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(cpuSeconds(pid) - s0).toBeLessThan(0.05);
+    } finally {
+      sleeper.kill();
+    }
   });
 
   it('read NaN for a process that is not there', () => {

@@ -26,6 +26,10 @@ describe('applyHeapGrowth (how far the old heap grows before a full collection)'
   it('is on by default, and AXPAGE_HEAP_GROWTH / --heap-growth set it', () => {
     expect(DEFAULT_CONFIG.heapGrowthPercent).toBe(DEFAULT_HEAP_GROWTH_PERCENT);
     expect(DEFAULT_HEAP_GROWTH_PERCENT).toBe(200);
+    // A server started with no setting (what `axpage serve` loads) sets V8's flag.
+    const set = vi.spyOn(v8, 'setFlagsFromString').mockImplementation(() => undefined);
+    applyHeapGrowth(loadConfig({}).heapGrowthPercent);
+    expect(set).toHaveBeenCalledWith('--heap-growing-percent=200');
     expect(loadConfig({ AXPAGE_HEAP_GROWTH: '0' }).heapGrowthPercent).toBe(0);
     expect(loadConfig({}, { 'heap-growth': '150' }).heapGrowthPercent).toBe(150);
     expect(() => loadConfig({ AXPAGE_HEAP_GROWTH: 'lots' })).toThrow(/AXPAGE_HEAP_GROWTH/);

@@ -69,11 +69,26 @@ describe('toUserError', () => {
     }
   });
 
-  it('maps every platform code to a user code', () => {
+  it('maps every platform code to its user code', () => {
+    const expected: Record<PlatformErrorCode, string> = {
+      app_gone: 'app_gone',
+      not_responding: 'not_responding',
+      element_gone: 'element_gone',
+      no_display: 'no_desktop',
+      no_bus: 'no_desktop',
+      no_registry: 'no_desktop',
+      no_window_manager: 'action_failed',
+      no_window: 'action_failed',
+      bad_key: 'bad_argument',
+      unsupported: 'unsupported',
+      failed: 'action_failed',
+    };
+    expect(Object.keys(expected).sort()).toEqual([...CODES].sort());
     for (const code of CODES) {
       const out = user(new PlatformError(code, `problem ${code}`));
-      expect(out.code, code).toMatch(/^[a-z_]+$/);
+      expect(out.code, code).toBe(expected[code]);
       expect(out.message).toBe(`problem ${code}`);
+      expect(out.details).toMatchObject({ platform_code: code });
     }
   });
 

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
 import { readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isMasked, maskArgs } from '../../src/guard/mask.js';
 import {
   buildRecord,
@@ -282,8 +282,13 @@ describe('SessionRecorder', () => {
     });
     expect(rec.recentPairs()).toEqual(['1763790000123-1_click.txt']);
     expect([...rec.appsSeen()]).toEqual([[4242, 'galculator']]);
-    await new Promise((r) => setTimeout(r, 50));
-    const audit = (await readFile(path.join(dir, 'audit.jsonl'), 'utf8')).trim().split('\n');
+    // The audit log is appended in the background: wait for its second line, not a pause.
+    const auditLines = async (): Promise<string[]> =>
+      (await readFile(path.join(dir, 'audit.jsonl'), 'utf8').catch(() => ''))
+        .split('\n')
+        .filter(Boolean);
+    await vi.waitFor(async () => expect(await auditLines()).toHaveLength(2), { timeout: 30_000 });
+    const audit = await auditLines();
     expect(audit).toHaveLength(2);
     expect(JSON.parse(audit[1]).args.text).toEqual({ masked: 'withheld' });
   });

@@ -6,6 +6,7 @@
 
 import { systemAtspiList } from './helpers/libatspi.js';
 import { describe, expect, it } from 'vitest';
+import { found, itNeeding } from '../e2e/helpers/needs.js';
 
 import {
   allAxRoles,
@@ -37,8 +38,9 @@ describe('AT-SPI role table', () => {
   });
 
   const system = systemRoleNames();
-  it.skipIf(system === null)(
-    'matches the system libatspi numbering name for name (skipped when python3-gi with Atspi is not installed)',
+  itNeeding(
+    [found('libatspi through python3-gi', 'gir1.2-atspi-2.0', system !== null)],
+    'matches the system libatspi numbering name for name',
     () => {
       // A newer libatspi may append roles; the ones we know must keep their numbers.
       expect(system!.slice(0, ATSPI_ROLES.length)).toEqual([...ATSPI_ROLES]);

@@ -883,7 +883,7 @@ describe('renderSummary from views', () => {
     expect(summaryShape.parse(r.structured)).toEqual(r.structured);
   });
 
-  it('ranks find results first in the visible list', () => {
+  it("ranks find results first for the visible list's cap, listed in tree order", () => {
     const kids: Spec[] = Array.from({ length: 40 }, (_, i) => ({
       role: 'AXButton',
       name: `B${i}`,
@@ -896,7 +896,14 @@ describe('renderSummary from views', () => {
       results: { title: 'name~B39', indices: [42] },
     });
     const items = r.structured.visible_elements!;
-    expect(items.map((i) => i.text)).toContain('B39');
+    // Ranked first for the cap of 30: B39 is in, the 12 left out are the plain B27..B38
+    // before it; the list itself keeps tree order.
+    expect(items.map((i) => i.text)).toEqual([
+      'Name',
+      'Save',
+      ...Array.from({ length: 27 }, (_, i) => `B${i}`),
+      'B39',
+    ]);
     expect(r.structured.visible_elements_omitted).toBe(12);
   });
 

@@ -47,7 +47,7 @@ export async function waitForApp<T>(
   pid: number,
   pick: (elements: AtspiElement[]) => T | undefined,
   what: string,
-  timeoutMs = 5000,
+  timeoutMs = 30_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -69,35 +69,83 @@ export async function waitForApp<T>(
   }
 }
 
-/** The CLIPBOARD selection's text as another X client (xclip) reads it; '' when empty. */
+/**
+ * The CLIPBOARD selection's text as another X client (xclip) reads it; '' only when no
+ * owner offers text (xclip's "target STRING not available"). Any other failure (no
+ * display, xclip missing or killed) throws: an oracle that cannot read must not answer
+ * "empty".
+ */
 export async function readClipboard(session: Session): Promise<string> {
   try {
     const { stdout } = await run('xclip', ['-o', '-selection', 'clipboard'], {
       env: session.desktop.processEnv() as Record<string, string>,
-      timeout: 5000,
+      timeout: 20_000,
     });
     return stdout;
-  } catch {
-    return '';
+  } catch (err) {
+    const e = err as { code?: unknown; stderr?: string; killed?: boolean };
+    if (e.code === 1 && !e.killed && /target \S+ not available/.test(e.stderr ?? '')) return '';
+    throw new Error(`xclip -o could not read the clipboard: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
+}
+
+/** The JSON events a fixture printed; throws when its stdout is not piped to us. */
+function eventStream(app: LaunchedApp): Array<Record<string, unknown>> {
+  if (!app.output) {
+    throw new Error(
+      `pid ${app.pid} (${app.name}) has no output stream to read events from: ` +
+        "launch it with stdio: 'pipe' (launchFixture does)",
+    );
+  }
+  return app.output.events;
 }
 
 /** The events a fixture printed, from index `from` on (its own JSON lines). */
 export function eventsOf(app: LaunchedApp, from = 0): Array<Record<string, unknown>> {
-  return (app.output?.events ?? []).slice(from);
+  return eventStream(app).slice(from);
 }
 
 /** How many events a fixture has printed so far: pass it as `from` before acting. */
 export function mark(app: LaunchedApp): number {
-  return app.output?.events.length ?? 0;
+  return eventStream(app).length;
 }
 
 /**
- * Lets a fixture's event loop run for a while so that a late, wrong event would show:
- * a bounded pause before asserting that something did NOT happen (no time is asserted).
+ * Resolves once `app`'s main loop has answered a full pyatspi read started now (one round
+ * trip per element): input sent to it before (X events, AT-SPI actions, idle handlers
+ * they queued) has been handled, and the events it printed for them are in its output.
+ * The barrier before asserting that something did NOT happen: it waits on the app, not
+ * on a clock, so a busy machine only makes it slower.
  */
-export function grace(ms = 600): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
+export async function settled(session: Session, app: LaunchedApp): Promise<void> {
+  await readApp(session, app.pid);
+  // The fixture wrote its lines before answering; let this process read its pipe.
+  await new Promise((r) => setImmediate(r));
+}
+
+/**
+ * Reads `read` until two reads in a row agree (an animation or a kinetic scroll has come
+ * to rest), and returns that value; bounded, with the last two reads in the error.
+ */
+export async function steady<T>(
+  what: string,
+  read: () => Promise<T>,
+  timeoutMs = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last = await read();
+  for (;;) {
+    const next = await read();
+    if (JSON.stringify(next) === JSON.stringify(last)) return next;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `${what} never came to rest within ${timeoutMs} ms: ${JSON.stringify([last, next])}`,
+      );
+    }
+    last = next;
+  }
 }
 
 /** The tree file's `# viewport: x,y wxh` header: where the screenshot sits on the screen. */

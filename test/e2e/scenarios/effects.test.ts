@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../../src/desktop/apps.js';
 import { Session, type CallResult } from '../../../src/harness/session.js';
-import { eventsOf, grace, mark, readApp, waitForApp } from '../helpers/oracle.js';
+import { eventsOf, mark, readApp, settled, waitForApp } from '../helpers/oracle.js';
 
 let session: Session;
 let states: LaunchedApp;
@@ -54,7 +54,7 @@ describe('a disabled target is an error for every action, named disabled', () =>
     expect(r.isError, r.text).toBe(true);
     expect(r.text).toMatch(/disabled/i);
     expectNoNoopAdvice(r);
-    await grace();
+    await settled(session, states);
     expect(eventsFor(states, from, 'disabled-button')).toEqual([]);
   });
 
@@ -68,7 +68,7 @@ describe('a disabled target is an error for every action, named disabled', () =>
     expect(r.isError, r.text).toBe(true);
     expect(r.text).toMatch(/disabled/i);
     expectNoNoopAdvice(r);
-    await grace();
+    await settled(session, states);
     expect(eventsFor(states, from, 'disabled-entry')).toEqual([]);
     expect(await textOf(states, 'Disabled Entry')).toBe('frozen');
   });
@@ -91,7 +91,7 @@ describe('a disabled target is an error for every action, named disabled', () =>
     expect(slider.isError, slider.text).toBe(true);
     expect(slider.text).toMatch(/disabled/i);
     expectNoNoopAdvice(slider);
-    await grace();
+    await settled(session, states);
     expect(eventsFor(states, from, 'disabled-check')).toEqual([]);
     expect(eventsFor(states, from, 'disabled-slider')).toEqual([]);
     expect(await valueOf(states, 'Disabled Slider')).toBe(30);
@@ -112,7 +112,7 @@ describe('a disabled target is an error for every action, named disabled', () =>
     expect(r.isError, r.text).toBe(true);
     expect(r.text).toMatch(/disabled/i);
     expectNoNoopAdvice(r);
-    await grace();
+    await settled(session, states);
     expect(eventsFor(states, from, 'disabled-slider')).toEqual([]);
   });
 
@@ -134,7 +134,7 @@ describe('a spin button validates its value as a slider does', () => {
     const from = mark(states);
     const r = await session.call('ax_set_value', { app: states.pid, query: 'Count', value: 'abc' });
     expect(r.isError, r.text).toBe(true);
-    await grace();
+    await settled(session, states);
     expect(eventsFor(states, from, 'count')).toEqual([]);
     expect(await valueOf(states, 'Count')).toBe(5);
   });
@@ -143,7 +143,7 @@ describe('a spin button validates its value as a slider does', () => {
     const from = mark(states);
     const r = await session.call('ax_set_value', { app: states.pid, query: 'Count', value: '42' });
     expect(r.isError, r.text).toBe(true);
-    await grace();
+    await settled(session, states);
     expect(eventsFor(states, from, 'count')).toEqual([]);
     expect(await valueOf(states, 'Count')).toBe(5);
   });
@@ -168,7 +168,7 @@ describe('suspected_noop only when nothing changed', () => {
     // Typing again on the advice would have typed the password twice.
     expectNoNoopAdvice(r);
     expect(r.text).not.toContain(secret);
-    await grace(300);
+    await settled(session, states);
     expect(eventsFor(states, from, 'pin').at(-1)?.length).toBe(secret.length);
   });
 });
@@ -192,7 +192,7 @@ describe('everything is validated before the first side effect', () => {
       key: 'NoSuchKeyName',
     });
     expect(r.isError, r.text).toBe(true);
-    await grace();
+    await settled(session, states);
     expect(eventsFor(states, from, 'apply')).toEqual([]);
   });
 
@@ -204,7 +204,7 @@ describe('everything is validated before the first side effect', () => {
       key: '\ud800',
     });
     expect(r.isError, r.text).toBe(true);
-    await grace();
+    await settled(session, states);
     expect(eventsFor(states, from, 'apply')).toEqual([]);
   });
 
@@ -212,7 +212,7 @@ describe('everything is validated before the first side effect', () => {
     const from = mark(states);
     const r = await session.call('ax_key_press', { app: states.pid, key: '\ud800' });
     expect(r.isError, r.text).toBe(true);
-    await grace();
+    await settled(session, states);
     expect(eventsOf(states, from)).toEqual([]);
   });
 
@@ -225,7 +225,7 @@ describe('everything is validated before the first side effect', () => {
       clear_first: true,
     });
     expect(r.isError, r.text).toBe(true);
-    await grace();
+    await settled(session, states);
     expect(eventsFor(states, from, 'note')).toEqual([]);
     expect(await textOf(states, 'Note')).toBe('keep me');
   });
@@ -239,7 +239,7 @@ describe('everything is validated before the first side effect', () => {
       key: 'NoSuchKeyName',
     });
     expect(r.isError, r.text).toBe(true);
-    await grace();
+    await settled(session, states);
     expect(eventsFor(states, from, 'note')).toEqual([]);
     expect(await textOf(states, 'Note')).toBe('keep me');
   });
@@ -256,7 +256,7 @@ describe('everything is validated before the first side effect', () => {
       // The desktop's screen is 1280x800 (Xvfb's default in Session.start).
       expect(r.text).toMatch(/1280\s*[x×]\s*800/);
     }
-    await grace();
+    await settled(session, states);
     expect(eventsOf(states, from)).toEqual([]);
   });
 });

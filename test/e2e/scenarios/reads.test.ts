@@ -48,7 +48,12 @@ describe('visible_elements on a repeated observation', () => {
   it('element lines carry the states and values an agent acts on', async () => {
     const r = await session.call('ax_get_tree', { app: states.pid, detail: 'full' });
     const lines = r.lists.visible_elements ?? [];
-    const line = (name: string): string => lines.find((l) => l.includes(`"${name}"`)) ?? '';
+    const line = (name: string): string => {
+      const found = lines.find((l) => l.includes(`"${name}"`));
+      // A missing line would pass every not.toMatch below: it is a failure of its own.
+      expect(found, `a line for "${name}" in ${r.text}`).toBeDefined();
+      return found ?? '';
+    };
     expect(line('PIN'), r.text).toMatch(/\bsecure\b/);
     expect(line('Disabled Entry'), r.text).toMatch(/\bdisabled\b/);
     expect(line('Note'), r.text).toContain('keep me');
