@@ -350,9 +350,16 @@ export class Pipeline {
     const target = req.target ? this.resolveTarget(view, req.target) : undefined;
     const seen: Observed = { view, target, desktop };
     const facts = req.inspect ? await req.inspect(seen) : {};
+    // A read takes the best match: the others are counted, so the agent knows it chose.
+    const others = target?.otherMatches ?? 0;
+    if (others > 0) facts.other_matches = others;
     const response = await this.publisher.publish(call.tool, {
       view,
-      did: req.describe(seen, facts),
+      did:
+        req.describe(seen, facts) +
+        (others > 0
+          ? `; the best of ${others + 1} matches (ax_find lists them all, nth:n picks one)`
+          : ''),
       error: req.failure?.(seen, facts),
       extra: facts,
       results: req.results?.(seen),

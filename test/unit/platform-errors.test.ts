@@ -72,7 +72,7 @@ describe('toUserError', () => {
   it('maps every platform code to its user code', () => {
     const expected: Record<PlatformErrorCode, string> = {
       app_gone: 'app_gone',
-      not_responding: 'not_responding',
+      not_responding: 'app_not_responding',
       element_gone: 'element_gone',
       no_display: 'no_desktop',
       no_bus: 'no_desktop',
