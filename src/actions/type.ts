@@ -3,8 +3,8 @@
  * real key events into the field in the foreground. Without a named field the text goes
  * to the focused element, else to the one editable field of the front window.
  */
-import type { Desktop } from '../platform/desktop.js';
 import { AxError } from '../errors.js';
+import { takeFocus } from './aim.js';
 import { backgroundImpossible, textUnreachable } from './escalation.js';
 import { fronted } from './front.js';
 import type { ActionTarget, Delivered, Delivery, Reading, Scene } from './types.js';
@@ -64,13 +64,20 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
       delivery: 'background',
       probe,
       undo,
+      into: field,
     };
   }
   const { restore } = await fronted(scene, async () => {
     // No field named: the text goes to what has the focus once the window is in front.
     if (!element) await guardTextAtFocus(scene, text);
     if (element) {
-      await focusForKeys(desktop, field);
+      // Typing is never sent to whatever happens to have the focus.
+      await takeFocus(
+        scene,
+        field,
+        'nothing was typed',
+        'Check that it is visible and enabled (ax_get_attributes), or use delivery_mode "background"',
+      );
       if (!clearFirst) {
         const multiline = element.flags.includes('multiline');
         await desktop.pressKey({ key: 'End', modifiers: multiline ? ['ctrl'] : [] });
@@ -89,6 +96,7 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
     restore,
     probe,
     undo,
+    into: element ? field : undefined,
   };
 }
 
@@ -137,33 +145,4 @@ export function fieldFor(
     );
   }
   return { label: 'the focused element' };
-}
-
-/**
- * Give the field the keyboard focus after its window was fronted (fronting lets the
- * toolkit put back its own focus): an accessibility focus request, then a real click
- * where it is on screen, each checked by reading the focus back. Typing is never sent
- * to whatever happens to have the focus.
- */
-async function focusForKeys(desktop: Desktop, field: ActionTarget): Promise<void> {
-  const element = field.element;
-  if (!element) return;
-  const focused = async (): Promise<boolean> => {
-    for (let i = 0; i < 10; i++) {
-      if (await desktop.hasFocus(element.id).catch(() => false)) return true;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    return false;
-  };
-  await desktop.focusElement(element.id).catch(() => undefined);
-  if (await focused()) return;
-  if (field.point) {
-    await desktop.click(field.point.x, field.point.y, 'left', 1);
-    if (await focused()) return;
-  }
-  throw new AxError(
-    'action_failed',
-    `${field.label} did not take the keyboard focus, so nothing was typed`,
-    'Check that it is visible and enabled (ax_get_attributes), or use delivery_mode "background"',
-  );
 }
