@@ -96,3 +96,29 @@ describe('keys land where they are aimed', () => {
     ).toEqual([]);
   });
 });
+
+describe('keys land where they are aimed in Qt', () => {
+  it('ax_type in the background, then Return: the search field gets it, not the focused combo box', async () => {
+    const qt = await session.launchFixture('qt_aim.py', [], { timeoutMs: 60_000 });
+    const log = (): Event[] => qt.output?.events ?? [];
+    const r = await session.call('ax_type', {
+      app: qt.pid,
+      query: 'Search',
+      text: 'ab',
+      key: 'Return',
+    });
+    expect(r.isError, r.text).toBe(false);
+    await qt.output!.waitForEvent((e) => e.event === 'returned' && e.value === 'ab', {
+      timeoutMs: 15_000,
+    });
+    // Barrier: a key to the spin box, logged once everything sent before it was handled.
+    const b = await session.call('ax_key_press', { app: qt.pid, query: 'Count', key: 'Up' });
+    expect(b.isError, b.text).toBe(false);
+    await qt.output!.waitForEvent((e) => e.event === 'value' && e.value === 8, {
+      timeoutMs: 15_000,
+    });
+    expect(log().filter((e) => e.event === 'kind')).toEqual([]);
+    expect(b.text).toMatch(/Pressed Up in \[AXIncrementor\] "Count"/);
+    expect(r.text).toMatch(/then pressed Return in \[AXTextField\] "Search"/);
+  });
+});
