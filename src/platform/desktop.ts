@@ -110,6 +110,13 @@ export interface KeyCombo {
  */
 export type KeyKind = 'focus' | 'caret' | 'cancel' | 'activate' | 'other';
 
+/**
+ * How a single click reaches an element without a pointer: an action whose effect is a
+ * click's, the keyboard focus (an element that takes text: its own "activate" is what
+ * Enter does), or nothing fitting (only a real click will do).
+ */
+export type ClickRoute = { via: 'action'; action: string } | { via: 'focus' } | { via: 'none' };
+
 /** What to start: a program with its arguments, or an installed app by the name users know. */
 export type LaunchRequest = { command: string[] } | { app: string };
 
@@ -192,6 +199,8 @@ export interface Desktop {
   ): Promise<SecureFieldScan>;
 
   // Semantic (background) actions on elements, addressed by Element.id.
+  /** How a click on this element goes through accessibility, from its role, states and actions. */
+  clickRoute(element: Element): ClickRoute;
   doAction(elementId: string, action: string): Promise<void>;
   setText(elementId: string, text: string): Promise<void>;
   insertText(elementId: string, text: string, position: number): Promise<void>;

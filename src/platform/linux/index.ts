@@ -9,6 +9,7 @@ import type {
   AppInfo,
   AppsChange,
   Change,
+  ClickRoute,
   Desktop,
   DesktopWindow,
   Frontmost,
@@ -43,6 +44,7 @@ import { descendants } from './proc.js';
 import * as launching from './launch.js';
 import { keysymOf, nativeAddonProblem, X11 } from './x11.js';
 import { keyKindOf } from './key-kinds.js';
+import { clickRouteOf } from './click-routes.js';
 import type { X11Window } from './x11.js';
 
 /** Bound on the window manager fronting a window (a loaded machine takes hundreds of ms). */
@@ -409,6 +411,10 @@ export class LinuxDesktop implements Desktop {
       },
       skip,
     );
+  }
+
+  clickRoute(element: Element): ClickRoute {
+    return clickRouteOf(element);
   }
 
   async doAction(elementId: string, action: string): Promise<void> {
