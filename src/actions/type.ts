@@ -7,6 +7,7 @@ import { AxError } from '../errors.js';
 import { takeFocus } from './aim.js';
 import { backgroundImpossible, textUnreachable } from './escalation.js';
 import { fronted } from './front.js';
+import { numberField } from './number-field.js';
 import type { ActionTarget, Delivered, Delivery, Reading, Scene } from './types.js';
 import { assertEnabled, assertTypeable } from './validate.js';
 import { guardTarget, guardTextAtFocus } from './password-guard.js';
@@ -37,11 +38,15 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
   // The text read for the verdict is also the way back (never a password's).
   const undo = secure ? SECRET_NOT_KEPT : restoreText(field, current);
   const expected = clearFirst ? text : current !== undefined ? current + text : undefined;
+  // A spin button: the text must make a number in its range, and its value is what lands.
+  const number = secure ? undefined : await numberField(scene, element, label, expected);
   const probe: (() => Promise<Reading>) | undefined = secure
     ? () => Promise.resolve('unreadable')
-    : element && expected !== undefined
-      ? async () => ((await desktop.readText(element.id)) === expected ? 'landed' : 'absent')
-      : undefined;
+    : number
+      ? number.probe
+      : element && expected !== undefined
+        ? async () => ((await desktop.readText(element.id)) === expected ? 'landed' : 'absent')
+        : undefined;
   if (background) {
     if (!element || !element.flags.includes('editable')) {
       throw backgroundImpossible(
@@ -58,8 +63,9 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
     } catch (err) {
       throw textUnreachable(err, label);
     }
+    const committed = number ? await number.commit('background') : '';
     return {
-      did: `Typed ${chars} into ${label}${clearFirst ? ' (replaced)' : ''}`,
+      did: `Typed ${chars} into ${label}${clearFirst ? ' (replaced)' : ''}${committed}`,
       route: 'ax',
       delivery: 'background',
       probe,
@@ -67,6 +73,7 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
       into: field,
     };
   }
+  let committed = '';
   const { restore } = await fronted(scene, async () => {
     // No field named: the text goes to what has the focus once the window is in front.
     if (!element) await guardTextAtFocus(scene, text);
@@ -88,9 +95,10 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
       await desktop.pressKey({ key: 'BackSpace', modifiers: [] });
     }
     await desktop.typeText(text);
+    if (number) committed = await number.commit('foreground');
   });
   return {
-    did: `Typed ${chars} into ${label} with key events${clearFirst ? ' (cleared first)' : ''}`,
+    did: `Typed ${chars} into ${label} with key events${clearFirst ? ' (cleared first)' : ''}${committed}`,
     route: 'xtest',
     delivery: 'foreground',
     restore,

@@ -14,7 +14,7 @@
  * - An element whose only fitting action moves the focus (Qt's "SetFocus") is focused.
  */
 import type { Element } from '../../model/element.js';
-import type { ClickRoute } from '../desktop.js';
+import type { ClickRoute, CommitRoute } from '../desktop.js';
 
 /** Press actions, most specific first (compared case-folded). */
 const PRESS: readonly string[] = [
@@ -57,4 +57,14 @@ export function clickRouteOf(el: Element): ClickRoute {
   }
   if (FOCUS.some((n) => named(n))) return { via: 'focus' };
   return { via: 'none' };
+}
+
+/**
+ * A spin button's typed text becomes its value on Enter: GTK's "activate" on a spin button
+ * is exactly that (gtk_spin_button_activate updates the value), with no focus needed;
+ * other toolkits (Qt's spin box, which offers none) take Return in the field.
+ */
+export function commitRouteOf(el: Element): CommitRoute {
+  const i = el.actions.findIndex((a) => a.toLowerCase() === 'activate');
+  return i >= 0 ? { via: 'action', action: el.actions[i] } : { via: 'key', key: 'Return' };
 }

@@ -10,6 +10,7 @@ import type {
   AppsChange,
   Change,
   ClickRoute,
+  CommitRoute,
   Desktop,
   DesktopWindow,
   Frontmost,
@@ -44,7 +45,7 @@ import { descendants } from './proc.js';
 import * as launching from './launch.js';
 import { keysymOf, nativeAddonProblem, X11 } from './x11.js';
 import { keyKindOf } from './key-kinds.js';
-import { clickRouteOf } from './click-routes.js';
+import { clickRouteOf, commitRouteOf } from './click-routes.js';
 import type { X11Window } from './x11.js';
 
 /** Bound on the window manager fronting a window (a loaded machine takes hundreds of ms). */
@@ -415,6 +416,10 @@ export class LinuxDesktop implements Desktop {
 
   clickRoute(element: Element): ClickRoute {
     return clickRouteOf(element);
+  }
+
+  commitRoute(element: Element): CommitRoute {
+    return commitRouteOf(element);
   }
 
   async doAction(elementId: string, action: string): Promise<void> {
