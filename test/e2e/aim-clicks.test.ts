@@ -78,6 +78,30 @@ describe('a click on a text field focuses it', () => {
   });
 });
 
+describe('a click on an entry of a dialog', () => {
+  it('in the background: focuses it and does not submit the dialog (Return would)', async () => {
+    const login = await session.launchFixture('login_dialog.py');
+    const log = (): Event[] => login.output?.events ?? [];
+    const r = await session.call('ax_click', { app: login.pid, query: 'User name' });
+    expect(r.isError, r.text).toBe(false);
+    await login.output!.waitForEvent((e) => e.event === 'focus' && e.widget === 'user', {
+      timeoutMs: 15_000,
+    });
+    // Barrier: a character typed with key events, logged after anything sent before it.
+    const b = await session.call('ax_type', {
+      app: login.pid,
+      query: 'User name',
+      text: '.',
+      delivery_mode: 'foreground',
+    });
+    expect(b.isError, b.text).toBe(false);
+    await login.output!.waitForEvent((e) => e.event === 'changed' && e.widget === 'user', {
+      timeoutMs: 15_000,
+    });
+    expect(log().filter((e) => e.event === 'submitted' || e.event === 'quit')).toEqual([]);
+  });
+});
+
 describe('a click on a Qt line edit', () => {
   it('in the background: focused through its SetFocus action, not refused', async () => {
     const qt = await session.launchFixture('qt_aim.py', [], { timeoutMs: 60_000 });
@@ -87,5 +111,12 @@ describe('a click on a Qt line edit', () => {
       timeoutMs: 15_000,
     });
     expect(r.text).toMatch(/gave it the keyboard focus/);
+    // The spin box offers SetFocus, Increase and Decrease: a click focuses it, no step.
+    const spin = await session.call('ax_click', { app: qt.pid, query: 'Count' });
+    expect(spin.isError, spin.text).toBe(false);
+    await qt.output!.waitForEvent((e) => e.event === 'focus' && e.widget === 'count', {
+      timeoutMs: 15_000,
+    });
+    expect((qt.output?.events ?? []).filter((e) => e.event === 'value')).toEqual([]);
   });
 });
