@@ -8,7 +8,7 @@ import { clickPoint, focusHolder } from '../../src/actions/aim.js';
 import { deliverKey, landsInPlace } from '../../src/actions/index.js';
 import type { AxError } from '../../src/errors.js';
 import { formView, recordingDesktop, sceneOf, target } from './helpers/recording-desktop.js';
-import { element, rect } from './helpers/synthetic.js';
+import { buildSnapshot, element, rect, viewOf } from './helpers/synthetic.js';
 
 const key = (k: string, ...modifiers: Array<'ctrl' | 'shift' | 'alt'>) => ({ key: k, modifiers });
 
@@ -44,6 +44,41 @@ describe('clickPoint: where a click focuses without doing anything else', () => 
 });
 
 describe('focusHolder', () => {
+  it('a combo box that takes no focus itself is focused through its one entry', () => {
+    const view = viewOf(
+      buildSnapshot([
+        {
+          role: 'AXWindow',
+          name: 'W',
+          id: 'win',
+          frame: [0, 0, 400, 300],
+          window: { active: true },
+          children: [
+            {
+              role: 'AXComboBox',
+              name: 'Flavour',
+              id: 'combo',
+              frame: [10, 10, 200, 30],
+              flags: ['enabled'],
+              children: [
+                {
+                  role: 'AXTextField',
+                  name: 'Flavour',
+                  id: 'entry',
+                  frame: [10, 10, 170, 30],
+                  flags: ['enabled', 'editable', 'focusable'],
+                },
+                { role: 'AXMenu', id: 'menu', flags: ['enabled'] },
+              ],
+            },
+          ],
+        },
+      ]),
+    );
+    const scene = sceneOf(view, recordingDesktop(view));
+    expect(focusHolder(scene, target(view, 'combo')).element.id).toBe('entry');
+  });
+
   it('the target when it takes focus; a window is not replaced by one of its many fields', () => {
     const view = formView();
     const scene = sceneOf(view, recordingDesktop(view));
