@@ -11,7 +11,7 @@ import { numberField } from './number-field.js';
 import type { ActionTarget, Delivered, Delivery, Reading, Scene } from './types.js';
 import { assertEnabled, assertTypeable } from './validate.js';
 import { guardTarget, guardTextAtFocus } from './password-guard.js';
-import { restoreText, SECRET_NOT_KEPT } from './undo.js';
+import { restoreText, restoreValue, SECRET_NOT_KEPT } from './undo.js';
 
 export interface TypeRequest {
   /** The field the call named; without one, see fieldFor. */
@@ -48,6 +48,18 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
         ? async () => ((await desktop.readText(element.id)) === expected ? 'landed' : 'absent')
         : undefined;
   if (background) {
+    // A spin button without editable text (Qt's spin box) still takes the number it means.
+    if (element && number && !element.flags.includes('editable')) {
+      await desktop.setValue(element.id, number.want);
+      return {
+        did: `Typed ${chars} into ${label}: it takes no text through accessibility, so its value was set (value ${number.was} → ${number.want})`,
+        route: 'ax-value',
+        delivery: 'background',
+        probe,
+        undo: restoreValue(field, number.was),
+        into: field,
+      };
+    }
     if (!element || !element.flags.includes('editable')) {
       throw backgroundImpossible(
         'type',

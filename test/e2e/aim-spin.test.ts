@@ -80,6 +80,22 @@ describe('typing into a spin button', () => {
 });
 
 describe('typing into a Qt spin box', () => {
+  it('background: it takes no text through accessibility, so the number is set as its value', async () => {
+    const qt = await session.launchFixture('qt_aim.py', [], { timeoutMs: 60_000 });
+    const r = await session.call('ax_type', {
+      app: qt.pid,
+      query: 'Count',
+      text: '33',
+      clear_first: true,
+    });
+    expect(r.isError, r.text).toBe(false);
+    await qt.output!.waitForEvent((e) => e.event === 'value' && e.value === 33, {
+      timeoutMs: 15_000,
+    });
+    expect(r.text).toMatch(/value 7 → 33/);
+    expect(r.text).toMatch(/effect: confirmed/);
+  });
+
   it('foreground: the value follows the text, and the summary reports it', async () => {
     const qt = await session.launchFixture('qt_aim.py', [], { timeoutMs: 60_000 });
     const r = await session.call('ax_type', {

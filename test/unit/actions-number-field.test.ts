@@ -55,6 +55,21 @@ describe('typing into a spin button', () => {
     );
   });
 
+  it('in the background, a spin button without editable text gets the number as its value', async () => {
+    const view = formView({ count: { flags: ['enabled', 'focusable'] } });
+    const desktop = recordingDesktop(view, { ranges });
+    const done = await deliverType(sceneOf(view, desktop), {
+      target: target(view, 'count'),
+      text: '8',
+      clearFirst: true,
+    });
+    expect(desktop.calls.find((c) => c.name === 'setValue')?.args).toEqual(['count', 8]);
+    expect(desktop.names()).not.toContain('setText');
+    expect(done.did).toMatch(/its value was set \(value 5 → 8\)$/);
+    expect(await done.probe?.()).toBe('landed');
+    expect(done.undo).toMatchObject({ kind: 'restore', previous: '5', what: 'value' });
+  });
+
   it('text that would not read as a number in range is refused before anything is sent', async () => {
     const view = formView();
     const desktop = recordingDesktop(view, { ranges });
