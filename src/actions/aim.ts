@@ -12,8 +12,8 @@ import type { ActionTarget, Scene } from './types.js';
 const FOCUS_WAIT_MS = 1000;
 const POLL_MS = 20;
 
-/** Roles whose pointer centre may be a sub-control (arrows), never clicked to focus them. */
-const STEPPER_ROLES: ReadonlySet<string> = new Set(['AXIncrementor', 'AXSpinButton']);
+/** Roles whose centre may be a sub-control (a spin button's arrows), never clicked there. */
+const STEPPER_ROLES: ReadonlySet<string> = new Set(['AXIncrementor']);
 
 /** The element that has the keyboard focus, as the summary names it. */
 export interface Focused {
