@@ -103,7 +103,7 @@ describe('a click on an entry of a dialog', () => {
 });
 
 describe('a click on a Qt line edit', () => {
-  it('in the background: focused through its SetFocus action, not refused', async () => {
+  it('in the background: a line edit and a spin box (SetFocus, Increase, Decrease) are focused, not refused', async () => {
     const qt = await session.launchFixture('qt_aim.py', [], { timeoutMs: 60_000 });
     const r = await session.call('ax_click', { app: qt.pid, query: 'textfield:Search' });
     expect(r.isError, r.text).toBe(false);
