@@ -7,6 +7,7 @@ import type { Element, Rect } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import type { MouseButton } from '../platform/desktop.js';
 import { AxError } from '../errors.js';
+import { clickPoint } from './aim.js';
 import { backgroundImpossible } from './escalation.js';
 import { fronted } from './front.js';
 import { watchElement } from './read-back.js';
@@ -63,19 +64,20 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
       ? restoreToggle(view, view.snapshot.elements.indexOf(element))
       : irreversible(`a ${clickType} click cannot be reversed`);
   if (background) {
-    const action = element && clickType === 'single' ? pressAction(element) : undefined;
-    if (!element || !action) {
+    const route = element && clickType === 'single' ? desktop.clickRoute(element) : undefined;
+    if (!element || !route || route.via === 'none') {
       const why = !element
         ? 'no element is under that point'
         : clickType !== 'single'
           ? `a ${clickType} click has no accessibility action`
-          : `${label} offers no press action (it has: ${element.actions.join(', ') || 'none'})`;
+          : `${label} offers no action a click does (it has: ${element.actions.join(', ') || 'none'})`;
       throw backgroundImpossible('click', why, 'Name another element');
     }
     const touched = await watchElement(desktop, element.id);
-    await desktop.doAction(element.id, action);
+    if (route.via === 'focus') return focusInstead(scene, element, label, touched, undo);
+    await desktop.doAction(element.id, route.action);
     return {
-      did: `${verb} ${label} (action '${action}')`,
+      did: `${verb} ${label} (action '${route.action}')`,
       route: 'ax',
       delivery: 'background',
       touched,
@@ -83,7 +85,9 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
       undo,
     };
   }
-  const point = requirePoint(target);
+  // Inside a text field's own text, never on its arrows or icons (a spin button's centre
+  // may be its minus button).
+  const point = (target.element && clickPoint(target.element)) ?? requirePoint(target);
   if (target.element) await assertOnScreen(desktop, point);
   const touched = element ? await watchElement(desktop, element.id) : undefined;
   const button: MouseButton = clickType === 'right' ? 'right' : 'left';
@@ -98,6 +102,37 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
     restore,
     touched,
     mayDismiss: mayDismiss(element),
+    undo,
+  };
+}
+
+/**
+ * A click on an element that takes text, without a pointer: the keyboard focus, which is
+ * what the click gives it (its own "activate" is Enter, which would submit a dialog).
+ */
+async function focusInstead(
+  scene: Scene,
+  element: Element,
+  label: string,
+  touched: (() => Promise<boolean>) | undefined,
+  undo: Delivered['undo'],
+): Promise<Delivered> {
+  const { desktop } = scene;
+  try {
+    await desktop.focusElement(element.id);
+  } catch {
+    throw backgroundImpossible(
+      'click',
+      `${label} takes text, and did not take the keyboard focus through accessibility`,
+      'Click it with delivery_mode "foreground" (a real click inside its text)',
+    );
+  }
+  return {
+    did: `Clicked ${label}: gave it the keyboard focus (it takes text, so no action is run)`,
+    route: 'ax-focus',
+    delivery: 'background',
+    touched,
+    probe: async () => ((await desktop.hasFocus(element.id)) ? 'landed' : 'absent'),
     undo,
   };
 }

@@ -12,7 +12,7 @@ export { deliverType, type TypeRequest } from './type.js';
 export { deliverSetValue } from './set-value.js';
 export { deliverScroll, type Direction, type ScrollRequest } from './scroll.js';
 export { deliverDrag, type DragRequest } from './drag.js';
-export { deliverKey, keyLabel } from './key.js';
+export { deliverKey, keyLabel, landsInPlace, type KeyAim } from './key.js';
 export {
   guardClickFollowUps,
   isRevealToggle,

@@ -1,9 +1,15 @@
-/** A key press (with modifiers) sent to the app's front window. */
-import type { KeyCombo } from '../platform/desktop.js';
+/**
+ * A key press (with modifiers) sent to the app's front window: to the element it is aimed
+ * at (the focus moved there and checked first), else to what has the focus. Either way
+ * the summary names the element that had the focus when the key went, and the key counts
+ * as landed only when that element changed (or, for Return and Escape, what it drives).
+ */
+import type { KeyCombo, KeyKind } from '../platform/desktop.js';
+import { focusedNow, takeFocus, watchFocused, type Focused } from './aim.js';
 import { fronted } from './front.js';
-import type { Delivered, Scene } from './types.js';
-import { assertKnownKey } from './validate.js';
-import { guardKey } from './password-guard.js';
+import type { ActionTarget, Delivered, Reading, Scene } from './types.js';
+import { assertEnabled, assertKnownKey } from './validate.js';
+import { guardKey, guardTarget, keyIsHarmless } from './password-guard.js';
 import { irreversible } from './undo.js';
 
 /** "ctrl+shift+s": the modifiers once, then the key. */
@@ -11,21 +17,72 @@ export function keyLabel(combo: KeyCombo): string {
   return [...combo.modifiers, combo.key].join('+');
 }
 
-export async function deliverKey(scene: Scene, combo: KeyCombo): Promise<Delivered> {
+export interface KeyAim {
+  /** The element the key must reach: the focus is moved there, and checked, before it goes. */
+  target: ActionTarget;
+  /** The key follows text just typed into the target: the caret goes to the text's end first. */
+  afterText?: boolean;
+}
+
+export async function deliverKey(scene: Scene, combo: KeyCombo, aim?: KeyAim): Promise<Delivered> {
   assertKnownKey(scene.desktop, combo);
+  const label = keyLabel(combo);
+  const kind = scene.desktop.keyKind(combo.key);
+  if (aim) {
+    assertEnabled(aim.target);
+    // Refused before the focus moves into a password field, not after.
+    if (!keyIsHarmless(kind, combo, 'field')) await guardTarget(scene, aim.target);
+  }
+  let focus: Focused | undefined;
+  let touched: (() => Promise<boolean>) | undefined;
   // Checked with the window in front: fronting can move the focus the key goes to.
   const { restore } = await fronted(scene, async () => {
-    await guardKey(scene, combo, keyLabel(combo));
+    if (aim) {
+      const { focused, moved } = await takeFocus(scene, aim.target, `${label} was not sent`);
+      focus = focused;
+      // Focusing may select the field's text or put the caret where it was: the key
+      // belongs after the text typed.
+      if (moved && aim.afterText && focused.element.flags.includes('editable')) {
+        const multiline = focused.element.flags.includes('multiline');
+        await scene.desktop.pressKey({ key: 'End', modifiers: multiline ? ['ctrl'] : [] });
+      }
+    } else {
+      focus = await focusedNow(scene);
+    }
+    await guardKey(scene, combo, label);
+    if (focus) touched = await watchFocused(scene, focus.element);
     await scene.desktop.pressKey(combo);
   });
   return {
-    did: `Pressed ${keyLabel(combo)}`,
+    did: focus
+      ? `Pressed ${label} in ${focus.label}`
+      : `Pressed ${label} (no element said it had the keyboard focus)`,
     route: 'xtest',
     delivery: 'foreground',
     restore,
+    touched,
+    probe: touched && landsInPlace(kind, combo) ? probeOf(touched, kind) : undefined,
     mayDismiss: DISMISS_KEYS.has(combo.key),
     undo: irreversible('a key press cannot be reversed (what it did depends on the app)'),
   };
+}
+
+/**
+ * Whether the key's effect shows on the element that had the focus. Return, Space and
+ * Escape drive something else as well (a dialog's default button, a menu closing), and so
+ * do shortcuts (Ctrl+S saves the document): any change in the app counts for them.
+ */
+export function landsInPlace(kind: KeyKind, combo: KeyCombo): boolean {
+  if (kind === 'activate' || kind === 'cancel' || combo.key === 'space') return false;
+  return combo.modifiers.every((m) => m === 'shift');
+}
+
+/**
+ * Landed when the focused element changed. A caret move shows nowhere, so an unchanged
+ * element after one cannot tell; after any other key it means the key did nothing there.
+ */
+function probeOf(changed: () => Promise<boolean>, kind: KeyKind): () => Promise<Reading> {
+  return async () => ((await changed()) ? 'landed' : kind === 'caret' ? 'unreadable' : 'absent');
 }
 
 /** Keys that activate a dialog's default or cancel button. */

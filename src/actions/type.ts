@@ -3,14 +3,15 @@
  * real key events into the field in the foreground. Without a named field the text goes
  * to the focused element, else to the one editable field of the front window.
  */
-import type { Desktop } from '../platform/desktop.js';
 import { AxError } from '../errors.js';
+import { takeFocus } from './aim.js';
 import { backgroundImpossible, textUnreachable } from './escalation.js';
 import { fronted } from './front.js';
+import { numberField } from './number-field.js';
 import type { ActionTarget, Delivered, Delivery, Reading, Scene } from './types.js';
 import { assertEnabled, assertTypeable } from './validate.js';
 import { guardTarget, guardTextAtFocus } from './password-guard.js';
-import { restoreText, SECRET_NOT_KEPT } from './undo.js';
+import { restoreText, restoreValue, SECRET_NOT_KEPT } from './undo.js';
 
 export interface TypeRequest {
   /** The field the call named; without one, see fieldFor. */
@@ -37,12 +38,28 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
   // The text read for the verdict is also the way back (never a password's).
   const undo = secure ? SECRET_NOT_KEPT : restoreText(field, current);
   const expected = clearFirst ? text : current !== undefined ? current + text : undefined;
+  // A spin button: the text must make a number in its range, and its value is what lands.
+  const number = secure ? undefined : await numberField(scene, element, label, expected);
   const probe: (() => Promise<Reading>) | undefined = secure
     ? () => Promise.resolve('unreadable')
-    : element && expected !== undefined
-      ? async () => ((await desktop.readText(element.id)) === expected ? 'landed' : 'absent')
-      : undefined;
+    : number
+      ? number.probe
+      : element && expected !== undefined
+        ? async () => ((await desktop.readText(element.id)) === expected ? 'landed' : 'absent')
+        : undefined;
   if (background) {
+    // A spin button without editable text (Qt's spin box) still takes the number it means.
+    if (element && number && !element.flags.includes('editable')) {
+      await desktop.setValue(element.id, number.want);
+      return {
+        did: `Typed ${chars} into ${label}: it takes no text through accessibility, so its value was set (value ${number.was} → ${number.want})`,
+        route: 'ax-value',
+        delivery: 'background',
+        probe,
+        undo: restoreValue(field, number.was),
+        into: field,
+      };
+    }
     if (!element || !element.flags.includes('editable')) {
       throw backgroundImpossible(
         'type',
@@ -58,19 +75,28 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
     } catch (err) {
       throw textUnreachable(err, label);
     }
+    const committed = number ? await number.commit('background') : '';
     return {
-      did: `Typed ${chars} into ${label}${clearFirst ? ' (replaced)' : ''}`,
+      did: `Typed ${chars} into ${label}${clearFirst ? ' (replaced)' : ''}${committed}`,
       route: 'ax',
       delivery: 'background',
       probe,
       undo,
+      into: field,
     };
   }
+  let committed = '';
   const { restore } = await fronted(scene, async () => {
     // No field named: the text goes to what has the focus once the window is in front.
     if (!element) await guardTextAtFocus(scene, text);
     if (element) {
-      await focusForKeys(desktop, field);
+      // Typing is never sent to whatever happens to have the focus.
+      await takeFocus(
+        scene,
+        field,
+        'nothing was typed',
+        'Check that it is visible and enabled (ax_get_attributes), or use delivery_mode "background"',
+      );
       if (!clearFirst) {
         const multiline = element.flags.includes('multiline');
         await desktop.pressKey({ key: 'End', modifiers: multiline ? ['ctrl'] : [] });
@@ -81,14 +107,16 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
       await desktop.pressKey({ key: 'BackSpace', modifiers: [] });
     }
     await desktop.typeText(text);
+    if (number) committed = await number.commit('foreground');
   });
   return {
-    did: `Typed ${chars} into ${label} with key events${clearFirst ? ' (cleared first)' : ''}`,
+    did: `Typed ${chars} into ${label} with key events${clearFirst ? ' (cleared first)' : ''}${committed}`,
     route: 'xtest',
     delivery: 'foreground',
     restore,
     probe,
     undo,
+    into: element ? field : undefined,
   };
 }
 
@@ -137,33 +165,4 @@ export function fieldFor(
     );
   }
   return { label: 'the focused element' };
-}
-
-/**
- * Give the field the keyboard focus after its window was fronted (fronting lets the
- * toolkit put back its own focus): an accessibility focus request, then a real click
- * where it is on screen, each checked by reading the focus back. Typing is never sent
- * to whatever happens to have the focus.
- */
-async function focusForKeys(desktop: Desktop, field: ActionTarget): Promise<void> {
-  const element = field.element;
-  if (!element) return;
-  const focused = async (): Promise<boolean> => {
-    for (let i = 0; i < 10; i++) {
-      if (await desktop.hasFocus(element.id).catch(() => false)) return true;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    return false;
-  };
-  await desktop.focusElement(element.id).catch(() => undefined);
-  if (await focused()) return;
-  if (field.point) {
-    await desktop.click(field.point.x, field.point.y, 'left', 1);
-    if (await focused()) return;
-  }
-  throw new AxError(
-    'action_failed',
-    `${field.label} did not take the keyboard focus, so nothing was typed`,
-    'Check that it is visible and enabled (ax_get_attributes), or use delivery_mode "background"',
-  );
 }

@@ -67,4 +67,6 @@ export interface Delivered {
   mayDismiss?: boolean;
   /** How to take the action back (the previous value, read before it was sent), or why not. */
   undo?: Reversal;
+  /** The element text went into: a key sent after the text is aimed there. */
+  into?: ActionTarget;
 }

@@ -124,6 +124,19 @@ export interface KeyCombo {
  */
 export type KeyKind = 'focus' | 'caret' | 'cancel' | 'activate' | 'other';
 
+/**
+ * How a single click reaches an element without a pointer: an action whose effect is a
+ * click's, the keyboard focus (an element that takes text: its own "activate" is what
+ * Enter does), or nothing fitting (only a real click will do).
+ */
+export type ClickRoute = { via: 'action'; action: string } | { via: 'focus' } | { via: 'none' };
+
+/**
+ * How text typed into a number field (a spin button) becomes its value, as its toolkit
+ * does it on Enter in the field: an action of its own, or the Return key sent to it.
+ */
+export type CommitRoute = { via: 'action'; action: string } | { via: 'key'; key: string };
+
 /** What to start: a program with its arguments, or an installed app by the name users know. */
 export type LaunchRequest = { command: string[] } | { app: string };
 
@@ -225,6 +238,10 @@ export interface Desktop {
   ): Promise<SecureFieldScan>;
 
   // Semantic (background) actions on elements, addressed by Element.id.
+  /** How a click on this element goes through accessibility, from its role, states and actions. */
+  clickRoute(element: Element): ClickRoute;
+  /** How text typed into this number field is committed to its value. */
+  commitRoute(element: Element): CommitRoute;
   doAction(elementId: string, action: string): Promise<void>;
   setText(elementId: string, text: string): Promise<void>;
   insertText(elementId: string, text: string, position: number): Promise<void>;

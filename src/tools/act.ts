@@ -23,6 +23,7 @@ import {
   deliverType,
   guardClickFollowUps,
   type ActionTarget,
+  type KeyAim,
   type Step,
 } from '../actions/index.js';
 import type { KeyCombo } from '../platform/desktop.js';
@@ -86,6 +87,7 @@ export const click = defineTool({
             }),
         ];
         const text = args.text;
+        let typedInto: ActionTarget | undefined;
         if (text !== undefined) {
           // Into the clicked field when it takes text; else, with real input, into what
           // the click gave the focus; in the background by the rules of ax_type.
@@ -97,10 +99,12 @@ export const click = defineTool({
           steps.push(async () => {
             // The field is what the click gave the focus: read after the click settled.
             if (!field) await ctx.refresh?.();
-            return deliverType(ctx, { target: field, text, clearFirst: false, mode });
+            const typed = await deliverType(ctx, { target: field, text, clearFirst: false, mode });
+            typedInto = typed.into;
+            return typed;
           });
         }
-        if (key) steps.push(() => deliverKey(ctx, key));
+        if (key) steps.push(() => deliverKey(ctx, key, aimAfter(typedInto)));
         return deliverChain(ctx, steps);
       },
     });
@@ -169,16 +173,21 @@ export const type = defineTool({
       target,
       perform: async (ctx) => {
         checkLaterSteps(ctx, args.text, key);
+        let typedInto: ActionTarget | undefined;
         const steps: Step[] = [
-          () =>
-            deliverType(ctx, {
+          async () => {
+            const typed = await deliverType(ctx, {
               target: ctx.target,
               text: args.text,
               clearFirst: args.clear_first ?? false,
               mode: args.delivery_mode,
-            }),
+            });
+            typedInto = typed.into;
+            return typed;
+          },
         ];
-        if (key) steps.push(() => deliverKey(ctx, key));
+        // The key goes to the field typed into, not to whatever had the focus.
+        if (key) steps.push(() => deliverKey(ctx, key, aimAfter(typedInto)));
         return deliverChain(ctx, steps);
       },
     });
@@ -216,11 +225,13 @@ export const keyPress = defineTool({
   name: 'ax_key_press',
   title: 'Press a key or shortcut',
   description:
-    'Press a key or combo in an app (fronted, then restored). Unknown keys are an error.',
+    'Press a key or combo in an app (fronted, then restored), into ref/query when given, else into the focus.',
   kind: 'action',
   input: z.object({
     detail: detailArg.optional(),
     app: optionalAppArg,
+    ref: refArg.optional().describe('The element the key goes to (it is given the focus first).'),
+    query: queryArg.optional(),
     key: z
       .string()
       .min(1)
@@ -231,10 +242,12 @@ export const keyPress = defineTool({
   }),
   async handle(args, { pipeline, call }) {
     const combo = parseKeyCombo(args.key, args.modifiers ?? []);
+    const target = targetOf(args);
     return pipeline.act(call, {
       detail: args.detail,
       app: args.app,
-      perform: (ctx) => deliverKey(ctx, combo),
+      target,
+      perform: (ctx) => deliverKey(ctx, combo, ctx.target ? { target: ctx.target } : undefined),
     });
   },
 });
@@ -320,6 +333,11 @@ export const drag = defineTool({
 });
 
 // ---- helpers ----------------------------------------------------------------------
+
+/** A key after text goes to the element the text went into (when the text named one). */
+function aimAfter(into: ActionTarget | undefined): KeyAim | undefined {
+  return into?.element ? { target: into, afterText: true } : undefined;
+}
 
 function requireTarget(ctx: ActContext): ActionTarget {
   if (!ctx.target) {

@@ -19,7 +19,13 @@ describe('deliverChain', () => {
     const done = await deliverChain(scene, [
       () =>
         deliverType(scene, { target: target(view, 'name'), text: 'report.txt', clearFirst: true }),
-      () => deliverKey(scene, { key: 'Return', modifiers: [] }),
+      // As ax_type sends it: to the field typed into.
+      () =>
+        deliverKey(
+          scene,
+          { key: 'Return', modifiers: [] },
+          { target: target(view, 'name'), afterText: true },
+        ),
     ]);
     expect(desktop.names()).toEqual([
       'readText',
@@ -27,10 +33,20 @@ describe('deliverChain', () => {
       'readText', // the read-back
       'settle', // change events quiet
       'activate',
+      'hasFocus', // not yet in the field: text went in through accessibility
+      'focusElement',
+      'hasFocus',
+      'pressKey', // End: the key goes after the text
+      'readElement', // the field watched for the key's effect
+      'readText',
       'pressKey',
     ]);
+    expect(desktop.calls.filter((c) => c.name === 'pressKey').map((c) => c.args)).toEqual([
+      ['End'],
+      ['Return'],
+    ]);
     expect(done.did).toBe(
-      'Typed 10 chars into [AXTextField] "Name" e2 (replaced) (confirmed), then pressed Return',
+      'Typed 10 chars into [AXTextField] "Name" e2 (replaced) (confirmed), then pressed Return in [AXTextField] "Name" e2',
     );
     expect(done.route).toBe('ax+xtest');
     expect(done.delivery).toBe('foreground');
@@ -46,7 +62,7 @@ describe('deliverChain', () => {
       () => deliverType(scene, { target: target(view, 'name'), text: 'x', clearFirst: true }),
       () => deliverKey(scene, { key: 'Tab', modifiers: [] }),
     ]);
-    expect(done.did).toMatch(/\(did not read back\), then pressed Tab$/);
+    expect(done.did).toMatch(/\(did not read back\), then pressed Tab \(no element said/);
   });
 
   it('a later step failing is reported with the earlier steps, and restore is kept', async () => {
@@ -102,7 +118,7 @@ describe('keys', () => {
     const view = formView();
     const desktop = recordingDesktop(view);
     const done = await deliverKey(sceneOf(view, desktop), { key: 'c', modifiers: ['ctrl'] });
-    expect(done.did).toBe('Pressed ctrl+c');
+    expect(done.did).toBe('Pressed ctrl+c (no element said it had the keyboard focus)');
     expect(desktop.names()).toEqual(['activate', 'pressKey']);
   });
 });

@@ -181,11 +181,12 @@ describe('keys go by what has the focus as they are sent', () => {
     expect(desktop.names()).not.toContain('pressKey');
   });
 
-  it('without the guard (full mode) nothing is read before the key', async () => {
+  it('without the guard (full mode) the focus is read only to name it', async () => {
     const view = loginView('password');
     const desktop = recordingDesktop(view);
-    await deliverKey(sceneOf(view, desktop), combo('a'));
-    expect(desktop.names()).toEqual(['activate', 'pressKey']);
+    const done = await deliverKey(sceneOf(view, desktop), combo('a'));
+    expect(desktop.names()).toEqual(['activate', 'hasFocus', 'readElement', 'pressKey']);
+    expect(done.did).toMatch(/^Pressed a in \[AXTextField\] "Password"/);
   });
 
   it('text to whatever has the focus is refused when the field has it', async () => {

@@ -178,14 +178,15 @@ describe('deliverType in the foreground', () => {
     expect(desktop.names()).toEqual([
       'readText',
       'activate',
+      'hasFocus',
       'focusElement',
       'hasFocus',
       'pressKey',
       'pressKey',
       'typeText',
     ]);
-    expect(desktop.calls[4].args).toEqual(['ctrl+a']);
-    expect(desktop.calls[5].args).toEqual(['BackSpace']);
+    expect(desktop.calls[5].args).toEqual(['ctrl+a']);
+    expect(desktop.calls[6].args).toEqual(['BackSpace']);
     expect(done.restore).toBeDefined();
   });
 

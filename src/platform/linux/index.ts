@@ -9,6 +9,8 @@ import type {
   AppInfo,
   AppsChange,
   Change,
+  ClickRoute,
+  CommitRoute,
   Desktop,
   DesktopWindow,
   Frontmost,
@@ -43,6 +45,7 @@ import { descendants, stoppedProcess } from './proc.js';
 import * as launching from './launch.js';
 import { keysymOf, nativeAddonProblem, X11 } from './x11.js';
 import { keyKindOf } from './key-kinds.js';
+import { clickRouteOf, commitRouteOf } from './click-routes.js';
 import type { X11Window } from './x11.js';
 
 /** Bound on the window manager fronting a window (a loaded machine takes hundreds of ms). */
@@ -444,6 +447,14 @@ export class LinuxDesktop implements Desktop {
       skip,
       remembered,
     );
+  }
+
+  clickRoute(element: Element): ClickRoute {
+    return clickRouteOf(element);
+  }
+
+  commitRoute(element: Element): CommitRoute {
+    return commitRouteOf(element);
   }
 
   async doAction(elementId: string, action: string): Promise<void> {

@@ -8,6 +8,7 @@ import type { Element } from '../../../src/model/element.js';
 import type { SnapshotView } from '../../../src/model/view.js';
 import type { Desktop, KeyCombo, KeyKind } from '../../../src/platform/desktop.js';
 import type { ActionTarget, Scene } from '../../../src/actions/index.js';
+import { clickRouteOf, commitRouteOf } from '../../../src/platform/linux/click-routes.js';
 import { buildSnapshot, viewOf, type Spec } from './synthetic.js';
 
 /** What the fake's keys do, as a platform's table says (see Desktop.keyKind). */
@@ -99,6 +100,8 @@ export function recordingDesktop(view: SnapshotView, opts: FakeOptions = {}): Re
       if (!r) throw new Error(`${id} has no Value interface`);
       return { ...r };
     },
+    clickRoute: clickRouteOf,
+    commitRoute: commitRouteOf,
     doAction: async (id: string, action: string) => {
       record('doAction', id, action);
       const e = el(id);

@@ -92,12 +92,14 @@ async function target(bus: AtspiBus, id: string): Promise<Target> {
     basics = await readBasics(directCall(bus), ref);
   } catch (err) {
     throw new AtspiActionError(
-      `element ${id} cannot be read (it may be gone): ${(err as Error).message}`,
+      `the element cannot be read (it may be gone): ${(err as Error).message}`,
       (err as AtspiCallError).dbusName,
     );
   }
   const role = roleName(basics.role);
-  const describe = `[${role}] "${basics.name}" (${id})`;
+  // Role and name only: these messages reach the user, who knows elements by ref, never by
+  // their bus path.
+  const describe = `[${role}] "${basics.name}"`;
   return { ref, basics, role, describe };
 }
 
@@ -169,7 +171,14 @@ export async function doAction(
 /** A toolkit that acknowledges text edits and ignores them gets none (see gecko.ts). */
 async function refuseIgnoredEdit(bus: AtspiBus, t: Target): Promise<void> {
   const why = await textEditIgnored(bus, t.ref[0]);
-  if (why) throw new AtspiActionError(`${t.describe} cannot take text this way: ${why}`);
+  // Its EditableText is there but does nothing: to the caller, as good as missing (real
+  // key events still reach the field).
+  if (why)
+    throw new AtspiActionError(
+      `${t.describe} cannot take text this way: ${why}`,
+      undefined,
+      'EditableText',
+    );
 }
 
 /** Replaces the whole text of an editable element. */

@@ -1,0 +1,161 @@
+/**
+ * Aiming keyboard input: the keyboard focus moved to the element a key or text is aimed
+ * at, and checked, before anything is sent; and which element had the focus when a key
+ * went, for the summary and the verdict. Keys go wherever the toolkit's focus is, so an
+ * element that does not have it afterwards gets nothing: the input is refused instead.
+ */
+import type { Element } from '../model/element.js';
+import { AxError, PlatformError } from '../errors.js';
+import type { ActionTarget, Scene } from './types.js';
+
+/** How long the toolkit may take to report the focus it was asked to move (a loaded machine is slow). */
+const FOCUS_WAIT_MS = 1000;
+const POLL_MS = 20;
+
+/** Roles whose centre may be a sub-control (a spin button's arrows), never clicked there. */
+const STEPPER_ROLES: ReadonlySet<string> = new Set(['AXIncrementor']);
+
+/** The element that has the keyboard focus, as the summary names it. */
+export interface Focused {
+  element: Element;
+  label: string;
+}
+
+/**
+ * Moves the keyboard focus to `target` (the app already fronted): the toolkit's focus call,
+ * then, for a text field only, a real click inside it, which places the caret and changes
+ * nothing else. Resolves to the element that has the focus (the target or the one part of
+ * it that takes focus) and whether it had it already; throws when the focus could not be
+ * put there, saying `consequence` ("nothing was typed") and advising `hint`.
+ */
+export async function takeFocus(
+  scene: Scene,
+  target: ActionTarget,
+  consequence: string,
+  hint = 'Aim at an element that takes keyboard input (a field, list or button: ax_get_attributes shows "focusable"), or leave the target out to send it to what has the focus now',
+): Promise<{ focused: Focused; moved: boolean }> {
+  const { desktop } = scene;
+  const element = target.element;
+  if (!element) {
+    throw new AxError(
+      'bad_argument',
+      `${target.label} is a point, not an element`,
+      'Name an element (ref or query)',
+    );
+  }
+  const holder = focusHolder(scene, target);
+  const check = async (): Promise<boolean> =>
+    desktop.hasFocus(holder.element.id).catch(() => false);
+  if (await check()) return { focused: holder, moved: false };
+  await desktop.focusElement(holder.element.id).catch(() => undefined);
+  if (await poll(check)) return { focused: holder, moved: true };
+  const point = clickPoint(holder.element);
+  if (point) {
+    await desktop.click(point.x, point.y, 'left', 1);
+    if (await poll(check)) return { focused: holder, moved: true };
+  }
+  throw new AxError(
+    'action_failed',
+    `${target.label} did not take the keyboard focus, so ${consequence}`,
+    hint,
+  );
+}
+
+/**
+ * What takes the focus for `target`: the target itself, or, when it is not focusable and
+ * has exactly one focusable descendant (a combo box's entry), that descendant. A window or
+ * pane holds many, and none of them is "the" one.
+ */
+export function focusHolder(scene: Scene, target: ActionTarget): Focused {
+  const element = target.element as Element;
+  const els = scene.view.snapshot.elements;
+  const index = target.index ?? els.indexOf(element);
+  if (element.flags.includes('focusable') || index < 0) return { element, label: target.label };
+  const parts = descendants(els, index).filter((i) => els[i].flags.includes('focusable'));
+  if (parts.length !== 1) return { element, label: target.label };
+  return { element: els[parts[0]], label: scene.targetAt(parts[0]).label };
+}
+
+/** Indices of the elements below `index` (snapshots list a subtree right after its root). */
+function descendants(els: readonly Element[], index: number): number[] {
+  const out: number[] = [];
+  for (let i = index + 1; i < els.length && els[i].depth > els[index].depth; i++) out.push(i);
+  return out;
+}
+
+/**
+ * Where a click focuses an element without doing anything else: inside a text field, left
+ * of its centre (where its text starts, clear of the icons and arrows some keep on the
+ * right); undefined for anything else, since a click would press it.
+ */
+export function clickPoint(el: Element): { x: number; y: number } | undefined {
+  const f = el.frame;
+  if (!f || f.w <= 0 || f.h <= 0 || !el.flags.includes('editable')) return undefined;
+  if (STEPPER_ROLES.has(el.role) || el.flags.includes('multiline')) {
+    // A spin button's arrows may sit at its centre; a text area's text starts top left.
+    const inset = Math.min(8, Math.floor(f.w / 4));
+    return {
+      x: f.x + inset,
+      y: el.flags.includes('multiline')
+        ? f.y + Math.min(8, Math.floor(f.h / 4))
+        : f.y + Math.floor(f.h / 2),
+    };
+  }
+  return { x: f.x + Math.floor(f.w / 4), y: f.y + Math.floor(f.h / 2) };
+}
+
+/**
+ * The element that has the keyboard focus now (the app fronted): the view's focused
+ * elements read fresh, else the app walked again. Undefined when none says it has it.
+ */
+export async function focusedNow(scene: Scene): Promise<Focused | undefined> {
+  const find = async (): Promise<Focused | undefined> => {
+    const els = scene.view.snapshot.elements;
+    for (let i = 0; i < els.length; i++) {
+      if (!els[i].flags.includes('focused')) continue;
+      if (await scene.desktop.hasFocus(els[i].id).catch(() => false)) {
+        return { element: els[i], label: scene.targetAt(i).label };
+      }
+    }
+    return undefined;
+  };
+  const seen = await find();
+  if (seen || !scene.refresh) return seen;
+  await scene.refresh();
+  return find();
+}
+
+/**
+ * Reads the element now and returns a function telling whether it has changed since (its
+ * states, value, text or name), or is gone: what a key that landed on it shows.
+ */
+export async function watchFocused(
+  scene: Scene,
+  element: Element,
+): Promise<(() => Promise<boolean>) | undefined> {
+  const digest = async (): Promise<string | undefined> => {
+    try {
+      const now = await scene.desktop.readElement(element.id);
+      const text = now.flags.includes('secure')
+        ? undefined
+        : await scene.desktop.readText(element.id).catch(() => undefined);
+      const flags = now.flags.filter((f) => f !== 'visible').sort();
+      return JSON.stringify([flags, now.value ?? null, now.name, text ?? null]);
+    } catch (err) {
+      if (err instanceof PlatformError && err.code === 'element_gone') return undefined;
+      throw err;
+    }
+  };
+  const before = await digest().catch(() => 'unreadable');
+  if (before === undefined || before === 'unreadable') return undefined;
+  return async () => (await digest()) !== before;
+}
+
+async function poll(check: () => Promise<boolean>): Promise<boolean> {
+  const deadline = Date.now() + FOCUS_WAIT_MS;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}

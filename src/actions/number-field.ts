@@ -1,0 +1,76 @@
+/**
+ * Text typed into a field that holds a number (a spin button): the text it will read is
+ * checked against the field's range before anything is typed, and after typing it is
+ * committed the way the toolkit commits it (Enter in the field), so the value follows the
+ * text. The summary says the value before and after, read from the value itself.
+ */
+import type { Element } from '../model/element.js';
+import { AxError } from '../errors.js';
+import { READ_BACK_MS } from './chain.js';
+import type { Reading, Scene } from './types.js';
+
+const POLL_MS = 20;
+
+/** Roles whose text is a number with a value behind it. */
+const NUMBER_FIELD_ROLES: ReadonlySet<string> = new Set(['AXIncrementor']);
+
+export interface NumberField {
+  was: number;
+  /** The value the typed text means. */
+  want: number;
+  /** Commits the typed text; resolves to what the summary says about the value. */
+  commit(delivery: 'background' | 'foreground'): Promise<string>;
+  probe(): Promise<Reading>;
+}
+
+/**
+ * The number field `element` is, with the number `text` will make it (`expected`: the
+ * whole text it will read); undefined when it is not one. Throws, before anything is
+ * typed, when the text is not a number in its range.
+ */
+export async function numberField(
+  scene: Scene,
+  element: Element | undefined,
+  label: string,
+  expected: string | undefined,
+): Promise<NumberField | undefined> {
+  const { desktop } = scene;
+  if (!element || !NUMBER_FIELD_ROLES.has(element.role) || expected === undefined) return undefined;
+  const range = await desktop.readValue(element.id).catch(() => undefined);
+  if (!range) return undefined;
+  const want = expected.trim() === '' ? NaN : Number(expected);
+  const bounds = `${range.min}..${range.max}`;
+  if (!Number.isFinite(want) || want < range.min || want > range.max) {
+    throw new AxError(
+      'bad_argument',
+      `${label} takes a number in ${bounds}, and its text would read '${expected}'`,
+      `Type a number in ${bounds} (clear_first replaces the text), or use ax_set_value; nothing was typed`,
+    );
+  }
+  const tolerance = Math.max(1e-9, range.step > 0 ? range.step / 2 : 0);
+  const landed = async (): Promise<boolean> =>
+    Math.abs((await desktop.readValue(element.id)).value - want) <= tolerance;
+  return {
+    was: range.value,
+    want,
+    probe: async () => ((await landed().catch(() => false)) ? 'landed' : 'absent'),
+    async commit(delivery) {
+      const route = desktop.commitRoute(element);
+      if (route.via === 'action') await desktop.doAction(element.id, route.action);
+      else if (delivery === 'foreground') {
+        await desktop.pressKey({ key: route.key, modifiers: [] });
+      } else {
+        return `; not committed: ${label} takes its value on ${route.key} in the field (delivery_mode "foreground" sends it)`;
+      }
+      const deadline = Date.now() + READ_BACK_MS;
+      while (!(await landed().catch(() => false))) {
+        if (Date.now() >= deadline) {
+          const now = await desktop.readValue(element.id).catch(() => undefined);
+          return `, committed: value ${range.value} → ${now?.value ?? 'unreadable'} (not ${want})`;
+        }
+        await new Promise((r) => setTimeout(r, POLL_MS));
+      }
+      return `, committed: value ${range.value} → ${want}`;
+    },
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * Text typed into a spin button is committed the way its toolkit commits it (Enter in the
+ * field), and the summary reports the value, not only the text. The oracle is the aim
+ * fixture's log of the spin button's committed value (test/fixtures/apps/aim.py).
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LaunchedApp } from '../../src/desktop/apps.js';
+import { Session, type CallResult } from '../../src/harness/session.js';
+import { waitForApp } from './helpers/oracle.js';
+
+type Event = Record<string, unknown>;
+
+let session: Session;
+let aim: LaunchedApp;
+
+beforeEach(async () => {
+  session = await Session.start();
+  aim = await session.launchFixture('aim.py');
+});
+
+afterEach(async () => {
+  await session?.close();
+});
+
+const events = (): Event[] => aim.output?.events ?? [];
+
+function call(tool: string, args: Record<string, unknown>): Promise<CallResult> {
+  return session.call(tool, { app: aim.pid, ...args });
+}
+
+/** The spin button's value as pyatspi reads it (the Value interface), once it is `want`. */
+function valueRead(want: number): Promise<number> {
+  return waitForApp(
+    session,
+    aim.pid,
+    (els) => els.find((e) => e.role === 'spin button' && e.value === want)?.value,
+    `the spin button's value ${want}`,
+  );
+}
+
+describe('typing into a spin button', () => {
+  for (const mode of ['background', 'foreground'] as const) {
+    it(`${mode}: the typed number is committed, and the summary says the value`, async () => {
+      const r = await call('ax_type', {
+        query: 'Amount',
+        text: '12',
+        clear_first: true,
+        delivery_mode: mode,
+      });
+      expect(r.isError, r.text).toBe(false);
+      await aim.output!.waitForEvent((e) => e.event === 'value' && e.value === 12, {
+        timeoutMs: 15_000,
+      });
+      await valueRead(12);
+      expect(r.text).toMatch(/value 70 → 12/);
+      expect(r.text).toMatch(/effect: confirmed/);
+    });
+  }
+
+  it('text that is not a number in its range is refused before anything is typed', async () => {
+    const from = events().length;
+    for (const text of ['abc', '5000']) {
+      const r = await call('ax_type', { query: 'Amount', text, clear_first: true });
+      expect(r.isError, r.text).toBe(true);
+      expect(r.text).toMatch(/takes a number in 0\.\.1000/);
+    }
+    // Appended to "70", "1" would read 701: in range, so it goes.
+    const ok = await call('ax_type', { query: 'Amount', text: '1' });
+    expect(ok.isError, ok.text).toBe(false);
+    await aim.output!.waitForEvent((e) => e.event === 'value' && e.value === 701, {
+      timeoutMs: 15_000,
+    });
+    expect(
+      events()
+        .slice(from)
+        .filter((e) => e.event === 'value')
+        .map((e) => e.value),
+    ).toEqual([701]);
+  });
+});
+
+describe('typing into a Qt spin box', () => {
+  it('background: it takes no text through accessibility, so the number is set as its value', async () => {
+    const qt = await session.launchFixture('qt_aim.py', [], { timeoutMs: 60_000 });
+    const r = await session.call('ax_type', {
+      app: qt.pid,
+      query: 'Count',
+      text: '33',
+      clear_first: true,
+    });
+    expect(r.isError, r.text).toBe(false);
+    await qt.output!.waitForEvent((e) => e.event === 'value' && e.value === 33, {
+      timeoutMs: 15_000,
+    });
+    expect(r.text).toMatch(/value 7 → 33/);
+    expect(r.text).toMatch(/effect: confirmed/);
+  });
+
+  it('foreground: the value follows the text, and the summary reports it', async () => {
+    const qt = await session.launchFixture('qt_aim.py', [], { timeoutMs: 60_000 });
+    const r = await session.call('ax_type', {
+      app: qt.pid,
+      query: 'Count',
+      text: '42',
+      clear_first: true,
+      delivery_mode: 'foreground',
+    });
+    expect(r.isError, r.text).toBe(false);
+    await qt.output!.waitForEvent((e) => e.event === 'value' && e.value === 42, {
+      timeoutMs: 15_000,
+    });
+    expect(r.text).toMatch(/value 7 → 42/);
+    expect(r.text).toMatch(/effect: confirmed/);
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * Text typed into a spin button: checked as a number in its range before anything is
+ * typed, committed after (GTK: its "activate" action; else Return in the field in the
+ * foreground), its value reported.
+ */
+import { describe, expect, it } from 'vitest';
+import { deliverType } from '../../src/actions/index.js';
+import { formView, recordingDesktop, sceneOf, target } from './helpers/recording-desktop.js';
+
+const ranges = { count: { value: 5, min: 0, max: 10, step: 1 } };
+
+describe('typing into a spin button', () => {
+  it('in the background: the text, then its activate action, then the value read back', async () => {
+    const view = formView({ count: { actions: ['activate'] } });
+    const desktop = recordingDesktop(view, { ranges });
+    const scene = sceneOf(view, desktop);
+    // The fake does not turn text into a value: the summary says it did not follow.
+    const done = await deliverType(scene, {
+      target: target(view, 'count'),
+      text: '7',
+      clearFirst: true,
+    });
+    const names = desktop.names();
+    expect(names.indexOf('setText')).toBeLessThan(names.indexOf('doAction'));
+    expect(desktop.calls.find((c) => c.name === 'doAction')?.args).toEqual(['count', 'activate']);
+    expect(done.did).toMatch(/committed: value 5 → 5 \(not 7\)$/);
+    expect(await done.probe?.()).toBe('absent');
+  });
+
+  it('in the background without a commit action: says it was not committed', async () => {
+    const view = formView();
+    const desktop = recordingDesktop(view, { ranges });
+    const done = await deliverType(sceneOf(view, desktop), {
+      target: target(view, 'count'),
+      text: '7',
+      clearFirst: true,
+    });
+    expect(done.did).toMatch(/not committed: .* takes its value on Return in the field/);
+    expect(desktop.names()).not.toContain('pressKey');
+  });
+
+  it('in the foreground without a commit action: Return in the field', async () => {
+    const view = formView();
+    const desktop = recordingDesktop(view, { ranges });
+    await deliverType(sceneOf(view, desktop), {
+      target: target(view, 'count'),
+      text: '7',
+      clearFirst: true,
+      mode: 'foreground',
+    });
+    const keys = desktop.calls.filter((c) => c.name === 'pressKey').map((c) => c.args[0]);
+    expect(keys.at(-1)).toBe('Return');
+    expect(desktop.names().indexOf('typeText')).toBeLessThan(
+      desktop.names().lastIndexOf('pressKey'),
+    );
+  });
+
+  it('in the background, a spin button without editable text gets the number as its value', async () => {
+    const view = formView({ count: { flags: ['enabled', 'focusable'] } });
+    const desktop = recordingDesktop(view, { ranges });
+    const done = await deliverType(sceneOf(view, desktop), {
+      target: target(view, 'count'),
+      text: '8',
+      clearFirst: true,
+    });
+    expect(desktop.calls.find((c) => c.name === 'setValue')?.args).toEqual(['count', 8]);
+    expect(desktop.names()).not.toContain('setText');
+    expect(done.did).toMatch(/its value was set \(value 5 → 8\)$/);
+    expect(await done.probe?.()).toBe('landed');
+    expect(done.undo).toMatchObject({ kind: 'restore', previous: '5', what: 'value' });
+  });
+
+  it('text that would not read as a number in range is refused before anything is sent', async () => {
+    const view = formView();
+    const desktop = recordingDesktop(view, { ranges });
+    const scene = sceneOf(view, desktop);
+    for (const [text, clearFirst] of [
+      ['x', true],
+      ['11', true],
+      ['1', false], // "5" + "1" reads 51
+    ] as const) {
+      await expect(
+        deliverType(scene, { target: target(view, 'count'), text, clearFirst }),
+      ).rejects.toThrow(/takes a number in 0\.\.10/);
+    }
+    expect(desktop.names()).not.toContain('setText');
+    expect(desktop.names()).not.toContain('insertText');
+  });
+});
