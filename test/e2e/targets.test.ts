@@ -92,7 +92,7 @@ describe('ambiguous queries', () => {
     expect(pressedSince(from)).toEqual(['C']);
   });
 
-  it('reads still answer, with the best match: the one ax_find ranks first', async () => {
+  it('reads still answer with the best match (the one ax_find ranks first) and the count', async () => {
     const found = await session.call('ax_find', { app: keys.pid, query: 'M' });
     expect(found.isError, found.text).toBe(false);
     const { count, candidates } = found.structured as {
@@ -106,6 +106,8 @@ describe('ambiguous queries', () => {
     expect(['MS', 'MR', 'M+']).toContain(r.structured.title);
     expect(r.structured.element_ref).toBe(candidates[0].ref);
     expect(r.text).toContain(`"${String(r.structured.title)}" ${candidates[0].ref}`);
+    expect(r.structured.other_matches, r.text).toBe(count - 1);
+    expect(r.text).toContain(`the best of ${count} matches`);
   });
 });
 
