@@ -6,13 +6,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Session, type CallResult } from '../../src/harness/session.js';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import type { Rect } from '../../src/model/element.js';
-import type { RawImage } from '../../src/platform/desktop.js';
 import { X11 } from '../../src/platform/linux/x11.js';
+import { coloursIn, decodePng } from './helpers/pixels.js';
 
 const SECRET = 'Revealed-Xq8#pass-unique-Rev'; // 28
 
@@ -34,28 +33,12 @@ async function call(tool: string, args: Record<string, unknown>): Promise<CallRe
   return r;
 }
 
-async function decode(file: string): Promise<RawImage> {
-  const { data, info } = await sharp(file).raw().toBuffer({ resolveWithObject: true });
-  return { width: info.width, height: info.height, channels: info.channels as 3 | 4, data };
-}
-
-function colours(img: RawImage, origin: { x: number; y: number }, r: Rect): number {
-  const seen = new Set<string>();
-  for (let y = r.y; y < r.y + r.h; y++) {
-    for (let x = r.x; x < r.x + r.w; x++) {
-      const at = ((y - origin.y) * img.width + (x - origin.x)) * img.channels;
-      seen.add(`${img.data[at]},${img.data[at + 1]},${img.data[at + 2]}`);
-    }
-  }
-  return seen.size;
-}
-
 /** The field's pixels are one colour in the PNG, while the screen shows its text there. */
 async function expectFilled(png: string, origin: { x: number; y: number }): Promise<void> {
   const inside = { x: field.x + 3, y: field.y + 3, w: field.w - 6, h: field.h - 6 };
   const raw = x11.captureRegion(inside);
-  expect(colours(raw, inside, inside), 'the app draws its text there').toBeGreaterThan(1);
-  expect(colours(await decode(png), origin, inside), `field filled in ${png}`).toBe(1);
+  expect(coloursIn(raw, inside, inside), 'the app draws its text there').toBeGreaterThan(1);
+  expect(coloursIn(await decodePng(png), origin, inside), `field filled in ${png}`).toBe(1);
 }
 
 beforeAll(async () => {

@@ -17,6 +17,7 @@ import type { LaunchedApp } from '../../src/desktop/apps.js';
 import type { Rect } from '../../src/model/element.js';
 import type { RawImage } from '../../src/platform/desktop.js';
 import { X11 } from '../../src/platform/linux/x11.js';
+import { coloursIn, decodePng } from './helpers/pixels.js';
 
 // Lengths no other number on these screens is likely to share.
 const SECRET_A = 'Alpha-s3cret-Qx7#unique'; // 23
@@ -88,11 +89,6 @@ afterAll(async () => {
   await session?.close();
 });
 
-async function decode(file: string): Promise<RawImage> {
-  const { data, info } = await sharp(file).raw().toBuffer({ resolveWithObject: true });
-  return { width: info.width, height: info.height, channels: info.channels as 3 | 4, data };
-}
-
 /** The field's inside (3 px in from its frame) on the part of the screen the image shows. */
 function insideOn(f: Rect, origin: { x: number; y: number }, img: RawImage): Rect | null {
   const x0 = Math.max(f.x + 3, origin.x);
@@ -100,18 +96,6 @@ function insideOn(f: Rect, origin: { x: number; y: number }, img: RawImage): Rec
   const x1 = Math.min(f.x + f.w - 3, origin.x + img.width);
   const y1 = Math.min(f.y + f.h - 3, origin.y + img.height);
   return x1 > x0 && y1 > y0 ? { x: x0, y: y0, w: x1 - x0, h: y1 - y0 } : null;
-}
-
-/** How many distinct colours the screen rect `r` has in `img` (taken at `origin`). */
-function colours(img: RawImage, origin: { x: number; y: number }, r: Rect): number {
-  const seen = new Set<string>();
-  for (let y = r.y; y < r.y + r.h; y++) {
-    for (let x = r.x; x < r.x + r.w; x++) {
-      const at = ((y - origin.y) * img.width + (x - origin.x)) * img.channels;
-      seen.add(`${img.data[at]},${img.data[at + 1]},${img.data[at + 2]}`);
-    }
-  }
-  return seen.size;
 }
 
 /**
@@ -124,12 +108,14 @@ async function expectFilled(
   origin: { x: number; y: number },
   which: keyof typeof field,
 ) {
-  const img = await decode(png);
+  const img = await decodePng(png);
   const inside = insideOn(field[which], origin, img);
   expect(inside, `field ${which} ${JSON.stringify(field[which])} is on the capture`).not.toBeNull();
   const raw = x11.captureRegion(inside!);
-  expect(colours(raw, inside!, inside!), `app ${which} draws its bullets there`).toBeGreaterThan(1);
-  expect(colours(img, origin, inside!), `field ${which} filled in ${png}`).toBe(1);
+  expect(coloursIn(raw, inside!, inside!), `app ${which} draws its bullets there`).toBeGreaterThan(
+    1,
+  );
+  expect(coloursIn(img, origin, inside!), `field ${which} filled in ${png}`).toBe(1);
 }
 
 function viewportOf(treeFile: string): Rect {

@@ -8,13 +8,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Session } from '../../src/harness/session.js';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import type { Rect } from '../../src/model/element.js';
 import type { RawImage } from '../../src/platform/desktop.js';
 import { X11 } from '../../src/platform/linux/x11.js';
+import { coloursIn, decodePng } from './helpers/pixels.js';
 
 let session: Session;
 let x11: X11;
@@ -46,22 +46,8 @@ async function launch(
   return { app, field: rectOf(ready.field) };
 }
 
-async function decode(file: string): Promise<RawImage> {
-  const { data, info } = await sharp(file).raw().toBuffer({ resolveWithObject: true });
-  return { width: info.width, height: info.height, channels: info.channels as 3 | 4, data };
-}
-
 /** How many colours the screen rect `r` has in `img` (a full-screen capture). */
-function colours(img: RawImage, r: Rect): number {
-  const seen = new Set<string>();
-  for (let y = r.y; y < r.y + r.h; y++) {
-    for (let x = r.x; x < r.x + r.w; x++) {
-      const at = (y * img.width + x) * img.channels;
-      seen.add(`${img.data[at]},${img.data[at + 1]},${img.data[at + 2]}`);
-    }
-  }
-  return seen.size;
-}
+const colours = (img: RawImage, r: Rect): number => coloursIn(img, { x: 0, y: 0 }, r);
 
 const inside = (f: Rect, by = 3): Rect => ({
   x: f.x + by,
@@ -135,7 +121,7 @@ describe('with the CPUs loaded', () => {
       // Nothing walked: every app is looked up, none was before.
       const listed = await session.call('ax_list_apps', {});
       expect(listed.isError, listed.text).toBe(false);
-      const img = await decode(listed.fields.screenshot);
+      const img = await decodePng(listed.fields.screenshot);
       for (const { app, field } of apps) expectFilled(img, inside(field), `pid ${app.pid}'s field`);
       // Two more, launched under load, captured through an app that is walked.
       for (const at of [
@@ -147,7 +133,7 @@ describe('with the CPUs loaded', () => {
       for (const { field } of apps) await drawn(inside(field));
       const shot = await session.call('ax_screenshot', { app: apps[0].app.pid, full_screen: true });
       expect(shot.isError, shot.text).toBe(false);
-      const again = await decode(shot.fields.screenshot);
+      const again = await decodePng(shot.fields.screenshot);
       for (const { app, field } of apps)
         expectFilled(again, inside(field), `pid ${app.pid}'s field`);
     } finally {
@@ -169,7 +155,11 @@ describe('apps that cannot say where their fields are', () => {
       const r = await session.call('ax_list_apps', {});
       expect(r.isError, r.text).toBe(false);
       expect(r.text).toMatch(new RegExp(`windows of pid ${app.pid} filled whole`));
-      expectFilled(await decode(r.fields.screenshot), inside(windowOf(app.pid), 1), 'its window');
+      expectFilled(
+        await decodePng(r.fields.screenshot),
+        inside(windowOf(app.pid), 1),
+        'its window',
+      );
     } finally {
       process.kill(app.pid, 'SIGCONT');
     }
@@ -187,7 +177,7 @@ describe('apps that cannot say where their fields are', () => {
     const r = await session.call('ax_list_apps', {});
     expect(r.isError, r.text).toBe(false);
     expect(JSON.stringify(r.structured)).not.toContain(`"pid":${prompt.app.pid}`);
-    const img = await decode(r.fields.screenshot);
+    const img = await decodePng(r.fields.screenshot);
     expectFilled(img, inside(windowOf(prompt.app.pid), 1), 'the prompt window');
     expect(
       colours(img, inside(plain.field)),

@@ -13,7 +13,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 import type { LaunchedApp } from '../../src/desktop/apps.js';
@@ -24,6 +23,7 @@ import { X11 } from '../../src/platform/linux/x11.js';
 import { browserPerSuite } from './helpers/browser-suite.js';
 import { describeNeeding, file, pythonModule } from './helpers/needs.js';
 import { readApp } from './helpers/oracle.js';
+import { coloursIn, decodePng } from './helpers/pixels.js';
 import { windowTitled } from './helpers/windows.js';
 
 /** The secret the web fixture puts in its field (test/fixtures/web/secret.html). */
@@ -58,22 +58,6 @@ async function call(tool: string, args: Record<string, unknown>): Promise<CallRe
   return r;
 }
 
-/** How many distinct colours `r` (screen coordinates) has in an image taken at `origin`. */
-function colours(
-  img: { width: number; channels: number; data: Uint8Array },
-  origin: { x: number; y: number },
-  r: Rect,
-): number {
-  const seen = new Set<string>();
-  for (let y = r.y; y < r.y + r.h; y++) {
-    for (let x = r.x; x < r.x + r.w; x++) {
-      const at = ((y - origin.y) * img.width + (x - origin.x)) * img.channels;
-      seen.add(`${img.data[at]},${img.data[at + 1]},${img.data[at + 2]}`);
-    }
-  }
-  return seen.size;
-}
-
 /** The field's inside: 3 px in from its frame, where its text is drawn. */
 const inside = (f: Rect): Rect => ({ x: f.x + 3, y: f.y + 3, w: f.w - 6, h: f.h - 6 });
 
@@ -85,14 +69,11 @@ async function expectFilled(field: Rect, taken?: CallResult): Promise<void> {
   const shot = taken ?? (await call('ax_screenshot', {}));
   const r = inside(field);
   const raw = x11.captureRegion(r);
-  expect(colours(raw, r, r), `the app draws its bullets in ${JSON.stringify(r)}`).toBeGreaterThan(
+  expect(coloursIn(raw, r, r), `the app draws its bullets in ${JSON.stringify(r)}`).toBeGreaterThan(
     1,
   );
-  const { data, info } = await sharp(shot.fields.screenshot)
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const img = { width: info.width, channels: info.channels, data };
-  expect(colours(img, { x: 0, y: 0 }, r), `field filled in ${shot.fields.screenshot}`).toBe(1);
+  const img = await decodePng(shot.fields.screenshot);
+  expect(coloursIn(img, { x: 0, y: 0 }, r), `field filled in ${shot.fields.screenshot}`).toBe(1);
 }
 
 /** The secret is nowhere: not in any result (text, structured) and not in any artifact. */
