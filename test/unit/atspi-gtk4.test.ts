@@ -13,6 +13,7 @@ import {
   parseWindowList,
   placeGtk4Windows,
   tidyGtk4,
+  nameTabsByLabel,
   windowOrigin,
 } from '../../src/platform/linux/atspi/gtk4.js';
 import { hasState, STATE, stateBits } from '../../src/platform/linux/atspi/states.js';
@@ -213,5 +214,38 @@ describe('GTK4 names and actions', () => {
       '',
     ]);
     expect(s.elements.map((e) => e.actions.join())).toEqual(['', 'click', '', 'click', '', '', '']);
+  });
+  it('names tabs that all share one name by their labels, and leaves named tabs alone', () => {
+    const tab = (name: string, parent: number) =>
+      el({ name, nativeRole: 'page tab', role: 'AXRadioButton', parent, depth: 2 });
+    const label = (name: string, parent: number) =>
+      el({ name, nativeRole: 'label', role: 'AXStaticText', parent, depth: 3 });
+    const elements = [
+      el({ name: 'Window', nativeRole: 'frame' }),
+      el({ name: 'Tab list', nativeRole: 'page tab list', parent: 0, depth: 1 }),
+      tab('Tab', 1),
+      label('Sunset', 2),
+      tab('Tab', 1),
+      label('NYC', 4),
+      el({ name: 'Tab list', nativeRole: 'page tab list', parent: 0, depth: 1 }),
+      tab('General', 6),
+      label('General', 7),
+      tab('Tab', 6),
+      label('Advanced', 9),
+    ];
+    nameTabsByLabel(elements);
+    expect(elements.map((e) => e.name)).toEqual([
+      'Window',
+      'Tab list',
+      'Sunset',
+      'Sunset',
+      'NYC',
+      'NYC',
+      'Tab list',
+      'General',
+      'General',
+      'Tab',
+      'Advanced',
+    ]);
   });
 });

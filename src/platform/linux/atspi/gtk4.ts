@@ -121,8 +121,32 @@ export function tidyGtk4(s: Snapshot): void {
     if (name !== e.name) e.name = name;
     e.actions = gtk4Actions(e.actions);
   });
+  nameTabsByLabel(s.elements);
   dropStaleRows(s.elements);
   for (const w of s.windows) w.title = s.elements[w.index].name || w.title;
+}
+
+/**
+ * GTK4's notebook gives every page tab one name of its own ("Tab", translated), so tabs
+ * are told apart only by position; what a person reads is each tab's label. Tabs of one
+ * list that all share a name take their only label's text. A tab list whose tabs carry
+ * names of their own is left as it is.
+ */
+export function nameTabsByLabel(elements: Element[]): void {
+  const tabsOf = new Map<number, number[]>();
+  elements.forEach((e, i) => {
+    if (e.nativeRole !== 'page tab') return;
+    const tabs = tabsOf.get(e.parent) ?? [];
+    tabs.push(i);
+    tabsOf.set(e.parent, tabs);
+  });
+  for (const tabs of tabsOf.values()) {
+    const shared = elements[tabs[0]].name;
+    if (tabs.length < 2 || tabs.some((i) => elements[i].name !== shared)) continue;
+    const labels = tabs.map((i) => labelsBelow(elements, i));
+    if (labels.some((l) => l.length !== 1)) continue;
+    tabs.forEach((i, k) => (elements[i].name = labels[k][0]));
+  }
 }
 
 /** Containers whose children are rows stacked top to bottom in model order. */
