@@ -54,7 +54,7 @@ export class DeniedApps {
 
   /**
    * The parts of the screen that show a denied app's windows (filled in every capture):
-   * each window's frame less the windows of other apps stacked over it, so an allowed
+   * each window with its title bar and borders, less the windows of other apps stacked over it, so an allowed
    * window in front stays as it is (a denied app maximized behind it would otherwise
    * blank every capture of it).
    */
@@ -69,8 +69,10 @@ export class DeniedApps {
     return windows.flatMap((w, i) =>
       denied.has(w.pid)
         ? subtractRects(
-            w.frame,
-            windows.slice(0, i).flatMap((above) => (denied.has(above.pid) ? [] : [above.frame])),
+            onScreen(w),
+            windows
+              .slice(0, i)
+              .flatMap((above) => (denied.has(above.pid) ? [] : [onScreen(above)])),
           )
         : [],
     );
@@ -83,7 +85,7 @@ export class DeniedApps {
   async checkPoint(desktop: Desktop, x: number, y: number): Promise<void> {
     if (!this.active) return;
     // Front to back: the first window holding the point is the one the pointer reaches.
-    const top = (await desktop.listWindows()).find((w) => holds(w.frame, x, y));
+    const top = (await desktop.listWindows()).find((w) => holds(onScreen(w), x, y));
     if (!top || !(await this.deniedPids(desktop, [top.pid])).has(top.pid)) return;
     throw new AxError(
       'blocked',
@@ -152,6 +154,9 @@ export class DeniedApps {
     return withOverrides(desktop, overrides);
   }
 }
+
+/** What a window covers on screen: its decorations too (a title bar shows its title and maximizes it). */
+const onScreen = (w: DesktopWindow): Rect => w.outer ?? w.frame;
 
 const holds = (f: Rect, x: number, y: number): boolean =>
   x >= f.x && y >= f.y && x < f.x + f.w && y < f.y + f.h;
