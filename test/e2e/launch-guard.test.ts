@@ -223,6 +223,9 @@ describe.each(['full', 'safe'] as const)('zenity denied, %s mode', (mode) => {
     const listed = await server.call('ax_list_apps', {});
     expect(listed.structured.left_out).toBe(2);
     const access = await server.call('ax_is_accessible', {});
-    expect((access.structured.details as Record<string, unknown>).left_out).toBe(2);
+    const details = access.structured.details as Record<string, unknown>;
+    expect(details.left_out).toBe(2);
+    // Counts only the apps it may touch, as ax_list_apps lists them.
+    expect(details.apps).toBe((listed.structured.apps as unknown[]).length);
   });
 });
