@@ -58,6 +58,7 @@ describe('ProgramIdentity', () => {
     expect(identity.filesNamed('vault')).toEqual([path.join(dir, 'bin', 'vault')]);
     expect(identity.filesNamed('VA*')).toContain(path.join(dir, 'bin', 'vault'));
     expect(identity.filesNamed('sleep')).toContain(sleep);
+    expect(identity.filesNamed('Vault')).toEqual([path.join(dir, 'bin', 'vault')]);
     expect(identity.filesNamed('1234')).toEqual([]);
     expect(identity.filesNamed('no-such-program-xyz')).toEqual([]);
   });

@@ -96,7 +96,8 @@ export class ProgramIdentity {
     const matches = nameMatcher(p);
     const files = new Set<string>();
     for (const dir of new Set(dirs)) {
-      const names = p.includes('*') ? listDir(dir).filter(matches) : [p];
+      // Names compare without case, as the policy compares them.
+      const names = p.includes('*') ? listDir(dir).filter(matches) : [p, p.toLowerCase()];
       for (const name of names) {
         const real = realExecutable(path.join(dir, name));
         if (real) files.add(real);
