@@ -3,7 +3,8 @@
  * acts at a denied app's windows, no capture shows them, no listing names them.
  *
  * A window belongs to the app of its pid; an app is denied as checkApp judges it (by pid,
- * or by the name it registered). Every answer is taken fresh, at the moment it is needed
+ * the name it registered, or what its executable is: a copy or link of a denied program).
+ * A window covers its title bar and borders too. Every answer is taken fresh, at the moment it is needed
  * (a window listing, the apps' names): a denied app that opens a window now is hidden now.
  * With an empty deny list none of this asks the desktop anything.
  */
