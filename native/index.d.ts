@@ -33,6 +33,11 @@ export interface NativeWindow {
   y: number;
   w: number;
   h: number;
+  /**
+   * _NET_FRAME_EXTENTS: the window manager's decorations (title bar, borders) around the
+   * client area, or null when the manager sets none.
+   */
+  frameExtents: { left: number; right: number; top: number; bottom: number } | null;
   /** Viewable (mapped, and all ancestors mapped). */
   mapped: boolean;
   overrideRedirect: boolean;

@@ -16,7 +16,7 @@ import { quietCall } from './pipeline/notify.js';
 import { SessionRecorder } from './pipeline/record.js';
 import type { ToolResponse } from './pipeline/response.js';
 import type { Clipboard } from './platform/desktop.js';
-import { executableOf, openClipboard } from './platform/index.js';
+import { executableOf, openClipboard, programIdentity } from './platform/index.js';
 import { registerSurface } from './surface/index.js';
 
 const require = createRequire(import.meta.url);
@@ -50,7 +50,7 @@ export function createServer(
     { name: 'axpage', version: pkg.version },
     { capabilities: { logging: {} }, instructions: INSTRUCTIONS },
   );
-  const pipeline = new Pipeline(openDesktop, config, executableOf);
+  const pipeline = new Pipeline(openDesktop, config, executableOf, programIdentity());
   const policy = pipeline.policy;
   let clipboardPromise: Promise<Clipboard> | undefined;
   const clipboard = (): Promise<Clipboard> =>

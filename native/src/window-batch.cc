@@ -114,6 +114,7 @@ WindowPending WindowBatch::Ask(uint32_t w, uint32_t root, const WindowAtoms& ato
       AskProperty(c, w, atoms.wmState, XCB_ATOM_ATOM, kMaxListLongs),
       AskProperty(c, w, atoms.wmWindowType, XCB_ATOM_ATOM, kMaxListLongs),
       AskProperty(c, w, XCB_ATOM_WM_CLASS, XCB_ATOM_STRING, kMaxTextLongs),
+      AskProperty(c, w, atoms.frameExtents, XCB_ATOM_CARDINAL, 4),
   };
 }
 
@@ -129,10 +130,10 @@ WindowFacts WindowBatch::Collect(const Pending& p, uint32_t window, std::string*
   auto* geom = r.Take(xcb_get_geometry_reply(c, p.geometry, &err), err);
   err = nullptr;
   auto* origin = r.Take(xcb_translate_coordinates_reply(c, p.origin, &err), err);
-  constexpr int kProps = 7;
+  constexpr int kProps = 8;
   xcb_get_property_reply_t* props[kProps];
   const xcb_get_property_cookie_t cookies[kProps] = {
-      p.pid, p.netName, p.name, p.transient, p.states, p.types, p.wmClass};
+      p.pid, p.netName, p.name, p.transient, p.states, p.types, p.wmClass, p.extents};
   for (int k = 0; k < kProps; k++) {
     err = nullptr;
     props[k] = r.Take(xcb_get_property_reply(c, cookies[k], &err), err);
@@ -168,6 +169,11 @@ WindowFacts WindowBatch::Collect(const Pending& p, uint32_t window, std::string*
       std::string rest = cls.substr(nul + 1);
       f.wmClass = rest.substr(0, rest.find('\0'));
     }
+  }
+  std::vector<uint32_t> extents = PropertyLongs(props[7]);
+  if (extents.size() == 4) {
+    f.hasExtents = true;
+    for (int k = 0; k < 4; k++) f.extents[k] = extents[k];
   }
   std::free(attrs);
   std::free(geom);

@@ -18,6 +18,7 @@ namespace axpage {
 struct WindowAtoms {
   uint32_t wmPid, netWmName, utf8String, wmState, wmWindowType;
   uint32_t supportingWmCheck, clientList, clientListStacking;
+  uint32_t frameExtents;
 };
 
 // The cookies of one window's requests, sent before any reply is read.
@@ -25,7 +26,7 @@ struct WindowPending {
   xcb_get_window_attributes_cookie_t attrs;
   xcb_get_geometry_cookie_t geometry;
   xcb_translate_coordinates_cookie_t origin;
-  xcb_get_property_cookie_t pid, netName, name, transient, states, types, wmClass;
+  xcb_get_property_cookie_t pid, netName, name, transient, states, types, wmClass, extents;
 };
 
 // What a window's properties and geometry say; text and atoms are left undecoded
@@ -50,6 +51,10 @@ struct WindowFacts {
   std::vector<uint32_t> types;
   bool hasClass = false;  // WM_CLASS: "instance\0class\0"
   std::string wmInstance, wmClass;
+  // _NET_FRAME_EXTENTS: the WM's decorations around the client area (its title bar shows
+  // the title too), left, right, top, bottom.
+  bool hasExtents = false;
+  uint32_t extents[4] = {0, 0, 0, 0};
 };
 
 // An XCB connection of its own, opened on first use. Its calls may come from a worker

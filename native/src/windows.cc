@@ -162,7 +162,8 @@ WindowAtoms XDisplay::BatchAtoms() {
   return {a("_NET_WM_PID"),         a("_NET_WM_NAME"),
           a("UTF8_STRING"),         a("_NET_WM_STATE"),
           a("_NET_WM_WINDOW_TYPE"), a("_NET_SUPPORTING_WM_CHECK"),
-          a("_NET_CLIENT_LIST"),    a("_NET_CLIENT_LIST_STACKING")};
+          a("_NET_CLIENT_LIST"),    a("_NET_CLIENT_LIST_STACKING"),
+          a("_NET_FRAME_EXTENTS")};
 }
 
 std::vector<WindowFacts> XDisplay::DescribeWindows(Call& c, const std::vector<Window>& windows) {
@@ -184,6 +185,16 @@ Napi::Object XDisplay::WindowObject(Napi::Env env, const WindowFacts& f) {
   o.Set("y", Napi::Number::New(env, f.y));
   o.Set("w", Napi::Number::New(env, f.w));
   o.Set("h", Napi::Number::New(env, f.h));
+  if (f.hasExtents) {
+    Napi::Object e = Napi::Object::New(env);
+    e.Set("left", Napi::Number::New(env, f.extents[0]));
+    e.Set("right", Napi::Number::New(env, f.extents[1]));
+    e.Set("top", Napi::Number::New(env, f.extents[2]));
+    e.Set("bottom", Napi::Number::New(env, f.extents[3]));
+    o.Set("frameExtents", e);
+  } else {
+    o.Set("frameExtents", env.Null());
+  }
   o.Set("mapped", Napi::Boolean::New(env, f.mapped));
   o.Set("overrideRedirect", Napi::Boolean::New(env, f.overrideRedirect));
   bool hasTransient = f.transientFor != 0;

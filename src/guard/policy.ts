@@ -13,8 +13,9 @@
  * App patterns (allow and deny lists): a pid (`1234`), a name compared without case
  * (`gedit`), or a name with `*` wildcards (`gnome-*`). Deny wins over allow; an empty
  * allow list allows every app not denied. A running app is matched by the name it
- * registered and by its real executable's file name, so a renamed or linked binary is
- * still the program it is.
+ * registered, by its real executable's file name, and by identity: a deny-list name
+ * stands for the programs it names on PATH, and a process or launch running one of them
+ * under any name (a hard link, a copy, through the dynamic loader) is that program.
  *
  * Launches are checked on everything they run (the platform works it out before
  * spawning): a denied name anywhere in the chain refuses it, and while any list or safe
@@ -79,12 +80,23 @@ export interface LaunchFacts {
   executable: string;
   /** Every name of every program it runs (links, real files, interpreters, wrapped commands). */
   programs: string[];
+  /** The real files of those programs (to know a copy or hard link of a denied one). */
+  executables?: string[];
   /** A launcher in the chain that runs a command that cannot be followed. */
   wrapper?: string;
 }
 
 /** A process's real executable file, for the deny list (undefined when unknown). */
 export type ExecutableOf = (pid: number) => string | undefined;
+
+/**
+ * Which deny-list pattern names the program a file or a running process is, by identity
+ * (the same file, or a copy of it) whatever it is called; the platform knows how.
+ */
+export interface ProgramIdentity {
+  ofFile(file: string, patterns: readonly string[]): string | undefined;
+  ofProcess(pid: number, patterns: readonly string[]): string | undefined;
+}
 
 export function isMutating(kind: GuardKind): boolean {
   return kind === 'action' || kind === 'idempotent-action' || kind === 'script';
@@ -102,6 +114,7 @@ export class Policy {
     readonly settings: PolicySettings,
     private readonly now: () => number = Date.now,
     private readonly executableOf: ExecutableOf = () => undefined,
+    private readonly identity?: ProgramIdentity,
   ) {}
 
   /** Whether a tool is listed (and callable) at all in this mode. */
@@ -123,21 +136,17 @@ export class Policy {
 
   /**
    * Throws a clear error when the app is blocked by the allow/deny lists. The deny list
-   * is matched against the registered name and the process's real executable (looked up
-   * by pid unless given), so a linked or renamed binary is still denied.
+   * is matched against the registered name, the process's real executable (looked up by
+   * pid unless given) and what that executable is (a copy or link of a denied program). A
+   * refusal names only the pid: the app's name and the list are the server's business.
    */
   checkApp(app: PolicyApp): void {
-    const { allowApps, denyApps } = this.settings;
-    const executable = app.pid > 0 ? (app.executable ?? this.executableOf(app.pid)) : undefined;
-    const exeName = executable === undefined ? undefined : baseName(executable);
-    for (const name of exeName === undefined ? [app.name] : [app.name, exeName]) {
-      const denied = denyApps.find((p) => matchesApp(p, { pid: app.pid, name }));
-      if (denied === undefined) continue;
-      const runs = name === app.name ? '' : ` (its executable is ${executable})`;
+    const { allowApps } = this.settings;
+    if (this.deniedApp(app)) {
       throw new AxError(
         'blocked',
-        `${app.name} (pid ${app.pid})${runs} is blocked by this server's policy (deny list: '${denied}')`,
-        'Pick another app; the deny list is set by whoever runs the server (AXPAGE_DENY_APPS or --deny-apps)',
+        `pid ${app.pid} is blocked by this server's policy`,
+        'Pick another app; which apps are blocked is set by whoever runs the server (AXPAGE_DENY_APPS or --deny-apps)',
       );
     }
     if (allowApps.length > 0 && !allowApps.some((p) => matchesApp(p, app))) {
@@ -165,6 +174,14 @@ export class Policy {
       throw new AxError(
         'blocked',
         `${name}${via} is blocked by this server's policy (deny list: '${denied}'); ${nothing}`,
+        'Pick another app; the deny list is set by whoever runs the server (AXPAGE_DENY_APPS or --deny-apps)',
+      );
+    }
+    for (const file of launch.executables ?? []) {
+      if (this.identity?.ofFile(file, denyApps) === undefined) continue;
+      throw new AxError(
+        'blocked',
+        `${launch.names[0]} runs ${file}, a copy or link of a program this server's policy blocks; ${nothing}`,
         'Pick another app; the deny list is set by whoever runs the server (AXPAGE_DENY_APPS or --deny-apps)',
       );
     }
@@ -275,7 +292,21 @@ export class Policy {
 
   /** Whether the deny list names this app (as checkApp matches it): nothing of it is shown. */
   denies(app: { pid: number; name: string }): boolean {
-    return this.settings.denyApps.some((p) => matchesApp(p, app));
+    return this.deniedApp(app);
+  }
+
+  /** By pid or registered name, by its executable's file name, or by what that file is. */
+  private deniedApp(app: PolicyApp): boolean {
+    const { denyApps } = this.settings;
+    if (denyApps.length === 0) return false;
+    if (denyApps.some((p) => matchesApp(p, app))) return true;
+    if (app.pid <= 0) return false;
+    const executable = app.executable ?? this.executableOf(app.pid);
+    if (executable !== undefined) {
+      const name = baseName(executable);
+      if (denyApps.some((p) => matchesApp(p, { pid: app.pid, name }))) return true;
+    }
+    return this.identity?.ofProcess(app.pid, denyApps) !== undefined;
   }
 }
 

@@ -3,7 +3,8 @@
  * acts at a denied app's windows, no capture shows them, no listing names them.
  *
  * A window belongs to the app of its pid; an app is denied as checkApp judges it (by pid,
- * or by the name it registered). Every answer is taken fresh, at the moment it is needed
+ * the name it registered, or what its executable is: a copy or link of a denied program).
+ * A window covers its title bar and borders too. Every answer is taken fresh, at the moment it is needed
  * (a window listing, the apps' names): a denied app that opens a window now is hidden now.
  * With an empty deny list none of this asks the desktop anything.
  */
@@ -54,7 +55,7 @@ export class DeniedApps {
 
   /**
    * The parts of the screen that show a denied app's windows (filled in every capture):
-   * each window's frame less the windows of other apps stacked over it, so an allowed
+   * each window with its title bar and borders, less the windows of other apps stacked over it, so an allowed
    * window in front stays as it is (a denied app maximized behind it would otherwise
    * blank every capture of it).
    */
@@ -69,8 +70,10 @@ export class DeniedApps {
     return windows.flatMap((w, i) =>
       denied.has(w.pid)
         ? subtractRects(
-            w.frame,
-            windows.slice(0, i).flatMap((above) => (denied.has(above.pid) ? [] : [above.frame])),
+            onScreen(w),
+            windows
+              .slice(0, i)
+              .flatMap((above) => (denied.has(above.pid) ? [] : [onScreen(above)])),
           )
         : [],
     );
@@ -83,7 +86,7 @@ export class DeniedApps {
   async checkPoint(desktop: Desktop, x: number, y: number): Promise<void> {
     if (!this.active) return;
     // Front to back: the first window holding the point is the one the pointer reaches.
-    const top = (await desktop.listWindows()).find((w) => holds(w.frame, x, y));
+    const top = (await desktop.listWindows()).find((w) => holds(onScreen(w), x, y));
     if (!top || !(await this.deniedPids(desktop, [top.pid])).has(top.pid)) return;
     throw new AxError(
       'blocked',
@@ -152,6 +155,9 @@ export class DeniedApps {
     return withOverrides(desktop, overrides);
   }
 }
+
+/** What a window covers on screen: its decorations too (a title bar shows its title and maximizes it). */
+const onScreen = (w: DesktopWindow): Rect => w.outer ?? w.frame;
 
 const holds = (f: Rect, x: number, y: number): boolean =>
   x >= f.x && y >= f.y && x < f.x + f.w && y < f.y + f.h;

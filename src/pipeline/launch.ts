@@ -50,6 +50,7 @@ export async function launchApp(pipeline: Pipeline, call: LaunchCall): Promise<T
     kind: 'command' in call.request ? 'command' : 'desktop',
     names: plan.names,
     executable: plan.executable,
+    executables: plan.executables,
     programs: plan.programs,
     wrapper: plan.wrapper,
   });

@@ -25,7 +25,7 @@ import {
   type Scene,
 } from '../actions/index.js';
 import { AppDirectory, type ResolvedApp } from './apps.js';
-import { Policy, type ExecutableOf } from '../guard/policy.js';
+import { Policy, type ExecutableOf, type ProgramIdentity } from '../guard/policy.js';
 import { AxError, describeError } from '../errors.js';
 import { KeyedLock } from './lock.js';
 import {
@@ -149,8 +149,10 @@ export class Pipeline {
     readonly config: Config,
     /** A process's real executable, so the deny list sees through renamed and linked binaries. */
     executableOf?: ExecutableOf,
+    /** What a file or process is, so the deny list sees through copies and hard links. */
+    identity?: ProgramIdentity,
   ) {
-    this.policy = new Policy(config.policy, Date.now, executableOf);
+    this.policy = new Policy(config.policy, Date.now, executableOf, identity);
     this.denied = new DeniedApps(this.policy);
     this.publisher = new Publisher(
       () => this.desktop(),

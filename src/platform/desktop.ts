@@ -54,7 +54,13 @@ export interface Frontmost {
 export interface DesktopWindow {
   pid: number;
   title: string;
+  /** The client area (the app's own pixels). */
   frame: Rect;
+  /**
+   * The client area with the window manager's decorations around it (title bar, borders:
+   * clicks there move, maximize or close the window); absent when the manager sets none.
+   */
+  outer?: Rect;
   active: boolean;
 }
 
@@ -152,6 +158,8 @@ export interface LaunchPlan {
   cwd?: string;
   /** The real file of the program that is spawned (every symlink followed). */
   executable: string;
+  /** The real files of every program the launch runs (the program, interpreters, what a launcher runs). */
+  executables: string[];
   /**
    * Every name of every program the launch runs: each symlink hop and real file of the
    * program, of a script's interpreter, of the command a launcher like `env` runs.

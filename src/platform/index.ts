@@ -2,6 +2,7 @@
 import { PlatformError } from '../errors.js';
 import type { Clipboard, Desktop } from './desktop.js';
 import { executableOf as linuxExecutableOf } from './linux/proc.js';
+import { ProgramIdentity as LinuxProgramIdentity } from './linux/program-identity.js';
 
 export async function openDesktop(env: NodeJS.ProcessEnv = process.env): Promise<Desktop> {
   if (process.platform === 'linux') {
@@ -31,6 +32,11 @@ export async function openClipboard(env: NodeJS.ProcessEnv = process.env): Promi
     return new XclipClipboard(env);
   }
   throw new PlatformError('unsupported', `axpage has no clipboard for ${process.platform} yet`);
+}
+
+/** What files and processes are by identity (for the deny list), where the platform can tell. */
+export function programIdentity(): LinuxProgramIdentity | undefined {
+  return process.platform === 'linux' ? new LinuxProgramIdentity() : undefined;
 }
 
 /** A process's real executable file (for the deny list), or undefined when unknown. */

@@ -17,6 +17,13 @@ export const isAccessible = defineTool({
   }),
   async handle(_args, { pipeline, call }) {
     const report = await pipeline.accessReport();
+    if (report.ok && pipeline.denied.active && typeof report.details.apps === 'number') {
+      // The deny list's apps are no apps to this server: counted apart, never named.
+      const desktop = await pipeline.desktop();
+      const { leftOut } = pipeline.denied.visibleApps(await desktop.listApps());
+      report.details.apps = Math.max(0, report.details.apps - leftOut);
+      if (leftOut > 0) report.details.left_out = leftOut;
+    }
     return pipeline.report(call, {
       did: report.ok
         ? `Accessibility is enabled (${Object.entries(report.details)

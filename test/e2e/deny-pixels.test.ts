@@ -2,7 +2,7 @@
  * The deny list is a property of pixels and processes: with an app denied, a pointer event
  * through another (allowed) app at the denied app's pixels is refused before anything is
  * sent (the denied app's own output shows nothing arrived), every capture fills its window
- * whole (checked on the PNG against the screen), and no listing, resource, completion or
+ * whole, title bar too (checked on the PNG against the screen), its title bar takes no click, and no listing, resource, completion or
  * error names it or its window titles; listings say how many apps they left out.
  */
 import fs from 'node:fs';
@@ -120,6 +120,31 @@ describe('a denied app', () => {
     expect(part.isError, part.text).toBe(false);
     const overlap = { x: win.x, y: win.y, w: 170, h: 90 };
     expect(colours(await decode(part.fields.screenshot), region, overlap)).toBe(1);
+  });
+
+  it('is never clicked on its title bar, which every capture fills too', async () => {
+    const w = x11.listWindows().find((w) => w.mapped && w.pid === denied.pid)!;
+    const e = w.frameExtents;
+    expect(e, 'the window manager frames it').not.toBeNull();
+    expect(e!.top).toBeGreaterThan(2);
+    const titleBar = { x: w.x - e!.left + 1, y: w.y - e!.top + 1, w: w.w - 2, h: e!.top - 2 };
+    // A double click on a title bar maximizes the window: it would cover the screen.
+    const r = await call('ax_click_at', {
+      app: allowed.pid,
+      ...centre(titleBar),
+      click_type: 'double',
+      delivery_mode: 'foreground',
+    });
+    expect(r.isError, r.text).toBe(true);
+    expect(r.structured.error_code).toBe('blocked');
+    expect(
+      colours(x11.captureRegion(titleBar), titleBar, titleBar),
+      'its title shows',
+    ).toBeGreaterThan(1);
+    const full = await call('ax_screenshot', { app: allowed.pid, full_screen: true });
+    expect(full.isError, full.text).toBe(false);
+    expect(colours(await decode(full.fields.screenshot), { x: 0, y: 0 }, titleBar)).toBe(1);
+    expect(x11.listWindows().find((v) => v.window === w.window)).toMatchObject({ w: w.w, h: w.h });
   });
 
   it('is left out of ax_list_apps, which says how many it left out', async () => {

@@ -135,10 +135,97 @@ describe('driving', () => {
     ] as const) {
       const r = await session.call(tool, { app: calc.pid, ...args });
       expect(r.isError, r.text).toBe(true);
-      expect(r.text).toMatch(
-        /its executable is \/usr\/bin\/galculator\) is blocked .*deny list: 'galculator'/,
+      // Blocked by its real executable; the refusal names neither it nor the list.
+      expect(r.fields.error).toMatch(
+        new RegExp(`^pid ${calc.pid} is blocked by this server's policy\\. `),
       );
+      expect(r.text).not.toMatch(/galculator/);
       expect(r.text).not.toMatch(/^file:/m);
     }
+  });
+});
+
+/**
+ * A denied app is known by what it is, not by what it is called: with zenity denied (full
+ * mode, and safe mode allowing every command), launching it through the dynamic loader,
+ * as a copy, as a hard link or from a desktop entry whose Exec is the copy starts nothing;
+ * a copy or a loader-run zenity started outside is not driven, and the refusal names only
+ * its pid.
+ */
+describe.each(['full', 'safe'] as const)('zenity denied, %s mode', (mode) => {
+  let server: Session;
+  let zdir: string;
+  let copy: string;
+  let hard: string;
+
+  beforeAll(async () => {
+    zdir = fs.mkdtempSync(path.join(os.tmpdir(), 'axpage-identity-guard-'));
+    copy = path.join(zdir, 'zcopy');
+    hard = path.join(zdir, 'zhard');
+    fs.copyFileSync('/usr/bin/zenity', copy);
+    fs.chmodSync(copy, 0o755);
+    fs.linkSync('/usr/bin/zenity', hard);
+    const apps = path.join(zdir, 'data', 'applications');
+    fs.mkdirSync(apps, { recursive: true });
+    fs.writeFileSync(
+      path.join(apps, 'zview.desktop'),
+      ['[Desktop Entry]', 'Type=Application', 'Name=Z View', `Exec=${copy} --entry`].join('\n'),
+    );
+    server = await Session.start({
+      serverEnv: {
+        AXPAGE_MODE: mode,
+        AXPAGE_DENY_APPS: 'zenity',
+        AXPAGE_LAUNCH_ALLOW: '*',
+        XDG_DATA_HOME: path.join(zdir, 'data'),
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    if (zdir) fs.rmSync(zdir, { recursive: true, force: true });
+  });
+
+  it('refuses to launch it through the dynamic loader, a copy, a hard link or a desktop entry', async () => {
+    const loader = '/lib64/ld-linux-x86-64.so.2';
+    const cases: Array<Record<string, unknown>> = [
+      { command: [loader, '--argv0', 'zz', '/usr/bin/zenity', '--entry'] },
+      { command: [loader, '/usr/bin/zenity', '--entry'] },
+      { command: [copy, '--entry'] },
+      { command: [hard, '--entry'] },
+      { desktop: 'zview' },
+    ];
+    for (const request of cases) {
+      const r = await server.call('ax_launch_app', request);
+      expect(r.isError, `${JSON.stringify(request)}: ${r.text}`).toBe(true);
+      expect(r.structured.error_code, r.text).toBe('blocked');
+      expect(r.text).toMatch(/nothing was started/);
+    }
+    expect(fs.readdirSync(server.artifactDir).filter((f) => f.startsWith('launch-'))).toEqual([]);
+  });
+
+  it('refuses to drive a copy or a loader-run zenity, naming only its pid', async () => {
+    const copied = await server.launch(copy, ['--entry', '--title', 'Copy Qz'], { name: 'zc' });
+    const loaded = await server.launch(
+      '/lib64/ld-linux-x86-64.so.2',
+      ['--argv0', 'zz', '/usr/bin/zenity', '--entry', '--title', 'Loaded Qz'],
+      { name: 'zl' },
+    );
+    for (const app of [copied, loaded]) {
+      const r = await server.call('ax_get_tree', { app: app.pid });
+      expect(r.isError, r.text).toBe(true);
+      expect(r.structured.error_code).toBe('blocked');
+      expect(r.fields.error).toMatch(
+        new RegExp(`^pid ${app.pid} is blocked by this server's policy\\. `),
+      );
+      expect(r.text).not.toMatch(/zenity|Qz/);
+    }
+    const listed = await server.call('ax_list_apps', {});
+    expect(listed.structured.left_out).toBe(2);
+    const access = await server.call('ax_is_accessible', {});
+    const details = access.structured.details as Record<string, unknown>;
+    expect(details.left_out).toBe(2);
+    // Counts only the apps it may touch, as ax_list_apps lists them.
+    expect(details.apps).toBe((listed.structured.apps as unknown[]).length);
   });
 });

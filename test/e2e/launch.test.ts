@@ -299,7 +299,7 @@ describe('policy', () => {
       command: ['/usr/bin/python3', fixtureApp('dialog.py')],
     });
     expect(r.isError, r.text).toBe(true);
-    expect(r.text).toMatch(/dialog\.py .* blocked .*stopped what was started \(pid (\d+)\)/);
+    expect(r.text).toMatch(/pid \d+ is blocked .*stopped what was started \(pid (\d+)\)/);
     const pid = Number(/stopped what was started \(pid (\d+)\)/.exec(r.text)?.[1]);
     started.add(pid);
     expect(await eventually(() => !alive(pid))).toBe(true);

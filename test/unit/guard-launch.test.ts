@@ -148,9 +148,7 @@ describe('Policy.checkApp', () => {
       (pid) => exe.get(pid),
     );
     const err = refusal(() => p.checkApp({ pid: 42, name: 'calc' }));
-    expect(err.message).toBe(
-      "calc (pid 42) (its executable is /usr/bin/galculator) is blocked by this server's policy (deny list: 'galculator')",
-    );
+    expect(err.message).toBe("pid 42 is blocked by this server's policy");
     expect(() => p.checkApp({ pid: 43, name: 'calc' })).not.toThrow();
     // A caller that knows the executable passes it; the old shape still works.
     expect(() => p.checkApp({ pid: 43, name: 'calc', executable: '/opt/galculator' })).toThrow(
@@ -159,5 +157,54 @@ describe('Policy.checkApp', () => {
     expect(() => policy({ denyApps: ['calc'] }).checkApp({ pid: 1, name: 'calc' })).toThrow(
       /blocked/,
     );
+  });
+});
+
+describe('the deny list by identity', () => {
+  // What the platform would say: /tmp/x/zcopy is a copy of zenity, pid 7 runs one.
+  const identity = {
+    ofFile: (file: string, patterns: readonly string[]) =>
+      file === '/tmp/x/zcopy' && patterns.includes('zenity') ? 'zenity' : undefined,
+    ofProcess: (pid: number, patterns: readonly string[]) =>
+      pid === 7 && patterns.includes('zenity') ? 'zenity' : undefined,
+  };
+  const p = new Policy(
+    { ...DEFAULT_POLICY, denyApps: ['zenity'] },
+    () => 0,
+    () => undefined,
+    identity,
+  );
+
+  it('refuses a launch that would run a copy of a denied program, whatever its name', () => {
+    const err = refusal(() =>
+      p.checkLaunch({
+        kind: 'desktop',
+        names: ['zview', 'Z View', 'zcopy'],
+        executable: '/tmp/x/zcopy',
+        executables: ['/tmp/x/zcopy'],
+        programs: ['zcopy'],
+      }),
+    );
+    expect(err.message).toBe(
+      "zview runs /tmp/x/zcopy, a copy or link of a program this server's policy blocks; nothing was started",
+    );
+    expect(() =>
+      p.checkLaunch({
+        kind: 'command',
+        names: ['notes'],
+        executable: '/usr/bin/notes',
+        executables: ['/usr/bin/notes'],
+        programs: ['notes'],
+      }),
+    ).not.toThrow();
+  });
+
+  it('refuses and hides a running copy, naming only its pid', () => {
+    expect(refusal(() => p.checkApp({ pid: 7, name: 'zz' })).message).toBe(
+      "pid 7 is blocked by this server's policy",
+    );
+    expect(p.denies({ pid: 7, name: '' })).toBe(true);
+    expect(p.denies({ pid: 8, name: 'zz' })).toBe(false);
+    expect(() => p.checkApp({ pid: 8, name: 'zz' })).not.toThrow();
   });
 });

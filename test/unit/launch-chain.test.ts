@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ChainError,
   envCommand,
+  loaderCommand,
   resolveChain,
   wrapperOf,
 } from '../../src/platform/linux/launch-chain.js';
@@ -76,6 +77,29 @@ describe('resolveChain', () => {
     expect(resolveChain(['/usr/bin/python3', '/x.py'], env).wrapper).toBeUndefined();
   });
 
+  it('follows the dynamic loader, under its name or a copy, past its options to its program', () => {
+    const loader = '/lib64/ld-linux-x86-64.so.2';
+    const renamed = path.join(dir, 'bin', 'helper');
+    fs.copyFileSync(loader, renamed);
+    fs.chmodSync(renamed, 0o755);
+    for (const first of [loader, renamed]) {
+      const chain = resolveChain([first, '--argv0', 'zz', '--library-path', '/x', sh, '-e'], env);
+      expect(chain.executable).toBe(fs.realpathSync(first));
+      expect(chain.programs).toContain(path.basename(sh));
+      expect(chain.executables).toContain(sh);
+      expect(chain.wrapper).toBeUndefined();
+    }
+    // Through the loader, to a script: its interpreter counts too.
+    expect(resolveChain([loader, path.join(dir, 'bin', 'direct')], env).executables).toContain(sh);
+    expect(resolveChain([loader, '--preload', '/x.so', sh], env).wrapper).toMatch(
+      /--preload \(the dynamic loader loading code/,
+    );
+    expect(() => resolveChain([loader, 'sh'], env)).toThrow(/not a full path/);
+    expect(() => resolveChain([loader, '--frob', sh], env)).toThrow(/option --frob/);
+    expect(() => resolveChain([loader, '--argv0'], env)).toThrow(/needs a value/);
+    expect(() => resolveChain([loader], env)).toThrow(/names no program/);
+  });
+
   it('refuses what cannot run or be worked out, saying why', () => {
     expect(() => resolveChain(['no-such-program'], env)).toThrow(/not on PATH/);
     expect(() => resolveChain(['/etc/passwd'], env)).toThrow(/not an executable file/);
@@ -93,6 +117,17 @@ describe('envCommand', () => {
     });
     expect(envCommand(['-S', 'a  b', 'c'], { PATH: '/p' })?.argv).toEqual(['a', 'b', 'c']);
     expect(envCommand(['A=1'], {})).toBeUndefined();
+  });
+});
+
+describe('loaderCommand', () => {
+  it('skips the options, stops at --, runs nothing after an information option', () => {
+    expect(loaderCommand('ld.so', ['--list', '--inhibit-cache', '/p', '-x'])).toEqual({
+      argv: ['/p', '-x'],
+    });
+    expect(loaderCommand('ld.so', ['--', '/p'])).toEqual({ argv: ['/p'] });
+    expect(loaderCommand('ld.so', ['--version'])).toEqual({});
+    expect(loaderCommand('ld.so', ['--audit', '/a.so', '/p']).wrapper).toMatch(/--audit/);
   });
 });
 

@@ -63,6 +63,22 @@ describe('DeniedApps', () => {
     expect(await denying('vault').windowFrames(desktop)).toEqual([windows[0].frame]);
   });
 
+  it('takes a window with its title bar and borders, where the window manager gives them', async () => {
+    // 10's title bar (y -20..0) lies over nothing of its client area; 20 in front covers part of it.
+    const framed = { ...win(10, 0, 20), outer: { x: -2, y: 0, w: 104, h: 122 } };
+    const front = { ...win(20, 50, 0), outer: { x: 50, y: -10, w: 100, h: 30 } };
+    const { desktop, sent } = desktopWith(apps, [front, framed]);
+    const denied = denying('vault');
+    expect(await denied.windowFrames(desktop)).toEqual([
+      { x: -2, y: 20, w: 104, h: 102 },
+      { x: -2, y: 0, w: 52, h: 20 },
+    ]);
+    const guarded = denied.guardPointer(desktop);
+    await expect(guarded.click(10, 5, 'left', 2)).rejects.toThrow(/policy blocks/);
+    await guarded.click(60, 5, 'left', 1);
+    expect(sent).toEqual(['click 60,5']);
+  });
+
   it("leaves out the parts of a denied window that other apps' windows in front cover", async () => {
     // 20 in front of 10: 10 shows only outside (50..150, 50..150); 30 denied too, in front.
     const stack = [win(30, 0, 0), win(20, 50, 50), win(10, 0, 0)];

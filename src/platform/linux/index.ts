@@ -43,7 +43,7 @@ import {
 import { scanSecureFields } from './atspi/secure.js';
 import { descendants, stoppedProcess } from './proc.js';
 import * as launching from './launch.js';
-import { keysymOf, nativeAddonProblem, X11 } from './x11.js';
+import { keysymOf, nativeAddonProblem, withDecorations, X11 } from './x11.js';
 import { keyKindOf } from './key-kinds.js';
 import { clickRouteOf, commitRouteOf } from './click-routes.js';
 import type { X11Window } from './x11.js';
@@ -295,6 +295,7 @@ export class LinuxDesktop implements Desktop {
         pid: w.pid as number,
         title: w.title,
         frame: { x: w.x, y: w.y, w: w.w, h: w.h },
+        ...(w.frameExtents ? { outer: withDecorations(w, w.frameExtents) } : {}),
         active: w.window === active,
       }));
   }

@@ -3,11 +3,14 @@
  * file (every symlink hop followed), the interpreter of a `#!` script, the command `env`
  * runs, and whether a launcher in the chain runs a command of its own choosing that we
  * cannot follow (xargs, find -exec, nice, sudo, busybox, `sh -c`, `python3 -c`...). The
+ * dynamic loader run directly (`ld-linux-x86-64.so.2 [options] program`, under any name or
+ * as a copy) is followed to its program like `env`. The
  * policy checks every name found here, so neither a link's name nor a wrapper hides what
  * runs. Reads the file system only; spawns nothing.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { ProgramIdentity } from './program-identity.js';
 
 export interface LaunchChain {
   /** The real file of the program argv[0] names: what is spawned. */
@@ -118,6 +121,26 @@ const CODE_RUNNERS: Array<{ program: RegExp; option?: RegExp; always?: boolean }
   { program: /^(?:awk|gawk|mawk|nawk)$/, always: true },
 ];
 
+/**
+ * The dynamic loader's options (glibc's ld.so, musl's ld-musl) that take a value; those
+ * that load code of their own into the program (`--preload`, `--audit`) make it a wrapper.
+ */
+const LOADER_VALUE_OPTIONS = new Set([
+  '--library-path',
+  '--inhibit-rpath',
+  '--audit',
+  '--preload',
+  '--argv0',
+  '--glibc-hwcaps-prefer',
+  '--glibc-hwcaps-mask',
+]);
+const LOADER_FLAGS = new Set(['--list', '--verify', '--inhibit-cache']);
+/** Options after which the loader runs no program (it prints and exits). */
+const LOADER_INFO = new Set(['--help', '--version', '--list-tunables', '--list-diagnostics']);
+const LOADER_CODE_OPTIONS = new Set(['--preload', '--audit']);
+
+const identity = new ProgramIdentity();
+
 /** How deep `#!` interpreters and `env` may nest before the chain is refused. */
 const MAX_DEPTH = 8;
 /** Symlink hops followed before a loop is assumed. */
@@ -154,6 +177,12 @@ function follow(
   if (interpreter) {
     // The kernel runs: interpreter [its one argument] script args...
     follow([...interpreter, real, ...args], env, chain, depth + 1);
+    return;
+  }
+  if (identity.isLoader(real)) {
+    const inner = loaderCommand(base, args);
+    if (inner.wrapper !== undefined) chain.wrapper ??= inner.wrapper;
+    if (inner.argv) follow(inner.argv, env, chain, depth + 1);
     return;
   }
   if (base === 'env') {
@@ -301,6 +330,46 @@ export function envCommand(
   if (rest.length === 0) return undefined;
   // env looks the command up on the PATH it was given (execvp's default when unset).
   return { argv: rest, env: { ...inner, PATH: inner.PATH ?? '/usr/local/bin:/usr/bin:/bin' } };
+}
+
+/**
+ * The program the dynamic loader runs, past its options, and whether one of them loads code
+ * we cannot follow. The loader opens a program named without a slash from its library
+ * path, not from PATH: only a full path is followed.
+ */
+export function loaderCommand(
+  loader: string,
+  args: readonly string[],
+): { argv?: string[]; wrapper?: string } {
+  let wrapper: string | undefined;
+  let i = 0;
+  for (; i < args.length && args[i].startsWith('--'); i++) {
+    const a = args[i];
+    if (a === '--') {
+      i++;
+      break;
+    }
+    if (LOADER_INFO.has(a)) return {};
+    if (LOADER_FLAGS.has(a)) continue;
+    if (!LOADER_VALUE_OPTIONS.has(a)) {
+      throw new ChainError(
+        `${loader} (the dynamic loader) option ${a} is not one this server can follow`,
+      );
+    }
+    if (args[i + 1] === undefined) throw new ChainError(`${loader} ${a} needs a value`);
+    if (LOADER_CODE_OPTIONS.has(a))
+      wrapper ??= `${loader} ${a} (the dynamic loader loading code of its choosing)`;
+    i++;
+  }
+  const program = args[i];
+  if (program === undefined)
+    throw new ChainError(`${loader} (the dynamic loader) names no program to run`);
+  if (!path.isAbsolute(program)) {
+    throw new ChainError(
+      `${loader} (the dynamic loader) runs ${program}, which is not a full path; give the program's full path`,
+    );
+  }
+  return { argv: args.slice(i), ...(wrapper !== undefined ? { wrapper } : {}) };
 }
 
 /** How a program runs a command or code we cannot follow, or undefined when it does not. */

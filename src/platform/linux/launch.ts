@@ -65,10 +65,10 @@ function chainOf(
   argv: string[],
   env: NodeJS.ProcessEnv,
   explain: (why: string) => string,
-): Pick<LaunchPlan, 'executable' | 'programs' | 'wrapper'> {
+): Pick<LaunchPlan, 'executable' | 'executables' | 'programs' | 'wrapper'> {
   try {
-    const { executable, programs, wrapper } = resolveChain(argv, env);
-    return { executable, programs, ...(wrapper !== undefined ? { wrapper } : {}) };
+    const { executable, executables, programs, wrapper } = resolveChain(argv, env);
+    return { executable, executables, programs, ...(wrapper !== undefined ? { wrapper } : {}) };
   } catch (err) {
     if (!(err instanceof ChainError)) throw err;
     throw new PlatformError('failed', explain(err.message), { program: argv[0] });

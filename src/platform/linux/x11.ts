@@ -176,6 +176,22 @@ export function keysymOf(name: string): number {
   return sym;
 }
 
+/**
+ * A window's rect with its window manager's decorations around it (_NET_FRAME_EXTENTS):
+ * the title bar shows the window's title and acts on the window as much as its inside.
+ */
+export function withDecorations(
+  client: Rect,
+  extents: { left: number; right: number; top: number; bottom: number },
+): Rect {
+  return {
+    x: client.x - extents.left,
+    y: client.y - extents.top,
+    w: client.w + extents.left + extents.right,
+    h: client.h + extents.top + extents.bottom,
+  };
+}
+
 function checkInt(value: number, what: string, min: number, max: number): void {
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new TypeError(`${what} must be an integer in [${min}, ${max}], got ${value}`);

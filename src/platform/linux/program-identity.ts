@@ -1,0 +1,231 @@
+/**
+ * Which program a file is, by identity rather than by name: a hard link is the same
+ * file (device and inode), a copy has the same content (size, then SHA-256). A deny-list
+ * name stands for the real executables it names on PATH and in the standard bin dirs, so
+ * a denied app copied to /tmp/x/anything, hard-linked there, or run by the dynamic loader
+ * is still recognised, at launch and while it runs (/proc/PID/exe reads the running
+ * binary's content even when it was renamed or removed). Reads the file system only.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Where programs are installed besides the server's PATH. */
+const STANDARD_BIN_DIRS = [
+  '/usr/local/sbin',
+  '/usr/local/bin',
+  '/usr/sbin',
+  '/usr/bin',
+  '/sbin',
+  '/bin',
+  '/usr/games',
+  '/usr/local/games',
+];
+
+/** Where the dynamic loader lives (glibc and musl, every multiarch layout). */
+const LOADER_DIRS = ['/lib', '/lib64', '/usr/lib', '/usr/lib64', '/lib32', '/usr/lib32', '/libx32'];
+const LOADER_NAME =
+  /^(?:ld-linux[\w.-]*\.so[\d.]*|ld\.so[\d.]*|ld64\.so[\d.]*|ld-musl-[\w.-]*\.so[\d.]*)$/;
+
+/** How long a name's resolution through PATH is reused (a listing of /usr/bin is not free). */
+const RESOLVE_TTL_MS = 5000;
+
+interface Identity {
+  dev: number;
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+export class ProgramIdentity {
+  private readonly resolved = new Map<string, { at: number; files: string[] }>();
+  /** SHA-256 per file version (dev, inode, mtime, size): each binary is read once. */
+  private readonly digests = new Map<string, string>();
+  private loaders?: string[];
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * The first of `patterns` (deny-list entries: names, `*` wildcards; pids are skipped)
+   * whose installed program `file` is: the same file or a copy of it.
+   */
+  ofFile(file: string, patterns: readonly string[]): string | undefined {
+    const candidate = identityOf(file);
+    if (!candidate) return undefined;
+    return patterns.find((p) =>
+      this.filesNamed(p).some((target) => this.same(file, candidate, target)),
+    );
+  }
+
+  /**
+   * The same for a running process: the binary it runs, and when that is the dynamic
+   * loader (`ld-linux.so program`), every file it mapped, the program among them.
+   */
+  ofProcess(pid: number, patterns: readonly string[]): string | undefined {
+    const exe = `/proc/${pid}/exe`;
+    const hit = this.ofFile(exe, patterns);
+    if (hit !== undefined || !this.isLoader(exe)) return hit;
+    for (const file of mappedFiles(pid)) {
+      const mapped = this.ofFile(file, patterns);
+      if (mapped !== undefined) return mapped;
+    }
+    return undefined;
+  }
+
+  /** Whether the file is the dynamic loader (under any name, or a copy of it). */
+  isLoader(file: string): boolean {
+    if (LOADER_NAME.test(path.basename(file))) return true;
+    const candidate = identityOf(file);
+    if (!candidate) return false;
+    this.loaders ??= findLoaders();
+    return this.loaders.some((target) => this.same(file, candidate, target));
+  }
+
+  /** The real executables a pattern names in PATH's dirs and the standard bin dirs. */
+  filesNamed(pattern: string): string[] {
+    const p = pattern.trim();
+    if (p === '' || /^\d+$/.test(p) || p.includes('/')) return [];
+    const cached = this.resolved.get(p);
+    if (cached && this.now() - cached.at < RESOLVE_TTL_MS) return cached.files;
+    const dirs = [...(this.env.PATH ?? '').split(':'), ...STANDARD_BIN_DIRS].filter((d) =>
+      path.isAbsolute(d),
+    );
+    const matches = nameMatcher(p);
+    const files = new Set<string>();
+    for (const dir of new Set(dirs)) {
+      // Names compare without case, as the policy compares them.
+      const names = p.includes('*') ? listDir(dir).filter(matches) : [p, p.toLowerCase()];
+      for (const name of names) {
+        const real = realExecutable(path.join(dir, name));
+        if (real) files.add(real);
+      }
+    }
+    const out = [...files];
+    this.resolved.set(p, { at: this.now(), files: out });
+    return out;
+  }
+
+  private same(file: string, candidate: Identity, target: string): boolean {
+    const t = identityOf(target);
+    if (!t) return false;
+    if (t.dev === candidate.dev && t.ino === candidate.ino) return true;
+    if (t.size !== candidate.size || t.size === 0) return false;
+    const a = this.digest(file, candidate);
+    return a !== undefined && a === this.digest(target, t);
+  }
+
+  private digest(file: string, id: Identity): string | undefined {
+    const key = `${id.dev}:${id.ino}:${id.mtimeMs}:${id.size}`;
+    let sum = this.digests.get(key);
+    if (sum === undefined) {
+      sum = sha256(file);
+      if (sum === undefined) return undefined;
+      this.digests.set(key, sum);
+    }
+    return sum;
+  }
+}
+
+function identityOf(file: string): Identity | undefined {
+  try {
+    const st = fs.statSync(file);
+    if (!st.isFile()) return undefined;
+    return { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+function sha256(file: string): string | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const hash = createHash('sha256');
+    const buf = Buffer.alloc(1 << 20);
+    for (;;) {
+      const n = fs.readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      hash.update(buf.subarray(0, n));
+    }
+    return hash.digest('hex');
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function realExecutable(file: string): string | undefined {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    const real = fs.realpathSync(file);
+    return fs.statSync(real).isFile() ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function listDir(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** A deny-list name as the policy compares it: any case, `*` any run of characters. */
+function nameMatcher(pattern: string): (name: string) => boolean {
+  const re = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+    'i',
+  );
+  return (name) => re.test(name);
+}
+
+/** The dynamic loaders installed (every multiarch dir one level down too). */
+function findLoaders(): string[] {
+  const out = new Set<string>();
+  for (const dir of LOADER_DIRS) {
+    const names = listDir(dir);
+    for (const name of names) {
+      const file = path.join(dir, name);
+      if (LOADER_NAME.test(name)) {
+        const real = realExecutable(file);
+        if (real) out.add(real);
+      } else if (/-linux-/.test(name)) {
+        for (const inner of listDir(file).filter((n) => LOADER_NAME.test(n))) {
+          const real = realExecutable(path.join(file, inner));
+          if (real) out.add(real);
+        }
+      }
+    }
+  }
+  return [...out];
+}
+
+/** The files a process mapped (/proc/PID/maps: program, loader, libraries). */
+function mappedFiles(pid: number): string[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(`/proc/${pid}/maps`, 'utf8');
+  } catch {
+    return [];
+  }
+  const files = new Set<string>();
+  for (const line of text.split('\n')) {
+    // address perms offset dev inode path
+    const m = /^\S+\s+\S+\s+\S+\s+\S+\s+(\d+)\s+(\/.*)$/.exec(line);
+    if (m && m[1] !== '0') files.add(m[2].replace(/ \(deleted\)$/, ''));
+  }
+  return [...files];
+}

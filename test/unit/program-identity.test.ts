@@ -1,0 +1,95 @@
+/**
+ * A deny-list name stands for the programs it names on PATH, and a file or a process is
+ * that program whatever it is called: a hard link (same inode), a copy (same content),
+ * or the program run by the dynamic loader (whose /proc/PID/exe is the loader). A file of
+ * the same size but other content is not it. On files made here and the system's sleep.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ProgramIdentity } from '../../src/platform/linux/program-identity.js';
+
+const LOADER = '/lib64/ld-linux-x86-64.so.2';
+const sleep = fs.realpathSync('/bin/sleep');
+let dir: string;
+let identity: ProgramIdentity;
+const children: ChildProcess[] = [];
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axpage-identity-'));
+  fs.mkdirSync(path.join(dir, 'bin'));
+  fs.mkdirSync(path.join(dir, 'other'));
+  // The denied program, installed on PATH as "vault".
+  fs.copyFileSync('/bin/true', path.join(dir, 'bin', 'vault'));
+  fs.chmodSync(path.join(dir, 'bin', 'vault'), 0o755);
+  fs.copyFileSync(path.join(dir, 'bin', 'vault'), path.join(dir, 'other', 'copy'));
+  fs.linkSync(path.join(dir, 'bin', 'vault'), path.join(dir, 'other', 'hard'));
+  // Same size, one byte different.
+  const bytes = fs.readFileSync('/bin/true');
+  bytes[bytes.length - 1] ^= 0xff;
+  fs.writeFileSync(path.join(dir, 'other', 'lookalike'), bytes, { mode: 0o755 });
+  fs.copyFileSync(sleep, path.join(dir, 'other', 'napper'));
+  fs.chmodSync(path.join(dir, 'other', 'napper'), 0o755);
+  identity = new ProgramIdentity({ PATH: `${path.join(dir, 'bin')}` });
+});
+
+afterAll(() => {
+  for (const c of children) c.kill('SIGKILL');
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A process started from argv, once its exe and maps are those of what it runs. */
+async function started(argv: string[], runs: string): Promise<number> {
+  const child = spawn(argv[0], argv.slice(1), { stdio: 'ignore' });
+  children.push(child);
+  const pid = child.pid as number;
+  // The exec is done once the process maps what it runs.
+  for (;;) {
+    const maps = fs.readFileSync(`/proc/${pid}/maps`, 'utf8');
+    if (maps.includes(runs)) return pid;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('ProgramIdentity', () => {
+  it('resolves a name, and a wildcard, to the real files on PATH and in the bin dirs', () => {
+    expect(identity.filesNamed('vault')).toEqual([path.join(dir, 'bin', 'vault')]);
+    expect(identity.filesNamed('VA*')).toContain(path.join(dir, 'bin', 'vault'));
+    expect(identity.filesNamed('sleep')).toContain(sleep);
+    expect(identity.filesNamed('Vault')).toEqual([path.join(dir, 'bin', 'vault')]);
+    expect(identity.filesNamed('1234')).toEqual([]);
+    expect(identity.filesNamed('no-such-program-xyz')).toEqual([]);
+  });
+
+  it('knows a hard link and a copy under any name; not a same-size lookalike', () => {
+    const other = (f: string) => path.join(dir, 'other', f);
+    expect(identity.ofFile(other('hard'), ['gedit', 'vault'])).toBe('vault');
+    expect(identity.ofFile(other('copy'), ['vault'])).toBe('vault');
+    expect(identity.ofFile(other('lookalike'), ['vault'])).toBeUndefined();
+    expect(identity.ofFile(other('copy'), ['gedit', '42'])).toBeUndefined();
+    expect(identity.ofFile(other('missing'), ['vault'])).toBeUndefined();
+  });
+
+  it('knows a running copy, and a program the dynamic loader runs', async () => {
+    const napper = path.join(dir, 'other', 'napper');
+    const copy = await started([napper, '30'], napper);
+    expect(identity.ofProcess(copy, ['sleep'])).toBe('sleep');
+    // Renamed away after it started: its running binary is still read through /proc.
+    fs.renameSync(napper, `${napper}-moved`);
+    expect(identity.ofProcess(copy, ['sleep'])).toBe('sleep');
+    const loaded = await started([LOADER, '--argv0', 'zz', sleep, '30'], sleep);
+    expect(fs.readlinkSync(`/proc/${loaded}/exe`)).not.toMatch(/sleep/);
+    expect(identity.ofProcess(loaded, ['sleep'])).toBe('sleep');
+    expect(identity.ofProcess(process.pid, ['sleep'])).toBeUndefined();
+  });
+
+  it('knows the dynamic loader under another name', () => {
+    const renamed = path.join(dir, 'other', 'helper');
+    fs.copyFileSync(LOADER, renamed);
+    expect(identity.isLoader(renamed)).toBe(true);
+    expect(identity.isLoader(LOADER)).toBe(true);
+    expect(identity.isLoader(sleep)).toBe(false);
+  });
+});
