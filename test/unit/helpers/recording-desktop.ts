@@ -15,6 +15,9 @@ import { buildSnapshot, viewOf, type Spec } from './synthetic.js';
 const KEY_KINDS: Record<string, KeyKind> = {
   Tab: 'focus',
   ISO_Left_Tab: 'focus',
+  '\t': 'focus',
+  '\n': 'activate',
+  '\r': 'activate',
   Left: 'caret',
   Right: 'caret',
   Up: 'caret',
