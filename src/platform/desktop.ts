@@ -266,6 +266,12 @@ export interface Desktop {
   readElement(elementId: string): Promise<Element>;
 
   // Input events (foreground): the target must be in front.
+  /**
+   * The input device a client other than the app `pid` holds grabbed now, if any (a
+   * password prompt grabs the keyboard): while it does, every key or click sent goes to
+   * that client, whatever window is in front. Asked before input is sent to `pid`.
+   */
+  grabbedInput(pid: number): Promise<'keyboard' | 'pointer' | undefined>;
   /** Bring the app's window to the front; resolves to a function restoring the previous one. */
   activate(pid: number): Promise<() => Promise<void>>;
   click(x: number, y: number, button: MouseButton, count: number): Promise<void>;

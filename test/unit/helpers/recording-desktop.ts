@@ -47,6 +47,8 @@ export interface FakeOptions {
   unfocusable?: string[];
   /** setText / insertText are accepted but the app does not change the text. */
   ignoresText?: boolean;
+  /** Another client holds this device grabbed (grabbedInput answers it; not recorded). */
+  grabbed?: 'keyboard' | 'pointer';
 }
 
 export interface RecordingDesktop extends Desktop {
@@ -135,6 +137,7 @@ export function recordingDesktop(view: SnapshotView, opts: FakeOptions = {}): Re
       record('hasFocus', id);
       return focus === id;
     },
+    grabbedInput: async () => opts.grabbed,
     activate: async (pid: number) => {
       record('activate', pid);
       return async () => {
