@@ -10,7 +10,8 @@
  * (Tab, arrows, Home, End, Page keys, not the keypad's, which type digits under Num Lock),
  * Escape and Return, alone or with Shift or Ctrl. Every other key may type, delete, paste
  * (Ctrl+V, Shift+Insert) or run a shortcut that inserts text, and is refused. A reveal
- * toggle with the focus takes no Space or Return.
+ * toggle with the focus takes no Space or Return. (Keys that click the pointer are sent by
+ * no tool, in any mode: validate.ts.)
  *
  * Text is typed key by key, and a character the platform types as a key that moves the
  * focus (Tab) would send the rest of the text wherever the focus goes: into a password

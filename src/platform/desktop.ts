@@ -120,9 +120,11 @@ export interface KeyCombo {
  * What a key does by itself in the toolkits of a platform: moves the keyboard focus (Tab,
  * Shift+Tab), moves the caret, selection or view (arrows, Home, Page_Down), cancels
  * (Escape), or activates (Return: a dialog's default button, a focused button or check
- * box). `other` is every other key: it may type a character, delete, paste or run a shortcut.
+ * box). `pointer`: it moves or clicks the pointer, or turns on the keys that do (X's mouse
+ * keys), so it clicks wherever the pointer is. `other` is every other key: it may type a
+ * character, delete, paste or run a shortcut.
  */
-export type KeyKind = 'focus' | 'caret' | 'cancel' | 'activate' | 'other';
+export type KeyKind = 'focus' | 'caret' | 'cancel' | 'activate' | 'pointer' | 'other';
 
 /**
  * How a single click reaches an element without a pointer: an action whose effect is a

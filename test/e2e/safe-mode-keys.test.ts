@@ -4,7 +4,8 @@
  * password field or the "Show passphrase" toggle), and the keypad's navigation keys, which
  * type their digit once Num Lock is on. The oracle is the login fixture's own log
  * (test/fixtures/apps/login_dialog.py: the password's length on every change, the toggle,
- * the submit), and for Qt the Name field's text read with pyatspi.
+ * the submit), and for Qt the Name field's text read with pyatspi. Keys that click the
+ * pointer (X's mouse keys) are refused too: their click would land on the toggle unchecked.
  *
  * Nothing-happened is checked against a barrier, as in safe-mode-routes.test.ts: a
  * character typed into the user name after the refused call; once the app logs it,
@@ -13,6 +14,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session, type CallResult } from '../../src/harness/session.js';
+import { X11 } from '../../src/platform/linux/x11.js';
 import { describeNeeding, pythonModule } from './helpers/needs.js';
 import { readApp } from './helpers/oracle.js';
 
@@ -135,12 +137,22 @@ describe('safe mode: text that moves the focus as it is typed', () => {
   });
 });
 
+/** A key pressed as the person at the desktop would (XTest, not through axpage). */
+function pressDirectly(keys: string[]): void {
+  const x = X11.open(session.desktop.processEnv().DISPLAY);
+  try {
+    x.pressKey(keys);
+  } finally {
+    x.close();
+  }
+}
+
 describe('safe mode: keypad keys type digits under Num Lock', () => {
   it('KP_Home, KP_Up, KP_Left, KP_End, KP_Page_Up are refused in the password field', async () => {
     const from = events().length;
     await barrier();
-    // Num Lock on, with the user name focused (a key that types nothing there).
-    expect((await call('ax_key_press', { key: 'Num_Lock' })).isError).toBe(false);
+    // Num Lock on, as the person may have left it.
+    pressDirectly(['Num_Lock']);
     try {
       const tab = events().length;
       expect((await call('ax_key_press', { key: 'Tab' })).isError).toBe(false);
@@ -153,10 +165,36 @@ describe('safe mode: keypad keys type digits under Num Lock', () => {
       }
       await expectUntouched(from);
     } finally {
-      // Num Lock off again, from the user name (the barrier focuses it).
-      await barrier();
-      expect((await call('ax_key_press', { key: 'Num_Lock' })).isError).toBe(false);
+      pressDirectly(['Num_Lock']);
     }
+  });
+});
+
+describe('keys that click the pointer (X mouse keys)', () => {
+  it('Pointer_EnableKeys, Shift+Num_Lock and Pointer_Button1 are sent by no tool', async () => {
+    const from = events().length;
+    await barrier();
+    // The pointer rests on the show-password toggle; a key click there would press it.
+    const box = (await readApp(session, login.pid)).find((e) => e.name === 'Show passphrase');
+    const [x, y, w, h] = box!.extents!;
+    const display = X11.open(session.desktop.processEnv().DISPLAY);
+    try {
+      display.mouseMove(x + Math.round(w / 2), y + Math.round(h / 2));
+    } finally {
+      display.close();
+    }
+    for (const args of [
+      { key: 'Pointer_EnableKeys' },
+      { key: 'Num_Lock', modifiers: ['shift'] },
+      { key: 'Pointer_Button1' },
+    ]) {
+      const r = await call('ax_key_press', args);
+      expect(r.isError, `${args.key}: ${r.text}`).toBe(true);
+      expect(r.text).toMatch(/clicks or moves the pointer.*nothing was sent/);
+    }
+    // Had mouse keys been turned on, the keypad's 5 would click the toggle now.
+    expect((await call('ax_key_press', { key: 'KP_Begin' })).isError).toBe(false);
+    await expectUntouched(from);
   });
 });
 

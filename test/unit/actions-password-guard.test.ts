@@ -259,6 +259,19 @@ describe('presses and named targets', () => {
   });
 });
 
+describe('keys that click the pointer', () => {
+  it('are sent by no tool, in any mode: refused before anything', async () => {
+    for (const key of ['Pointer_Button1', 'Num_Lock']) {
+      const view = loginView('name');
+      const desktop = recordingDesktop(view, { keys: [key] });
+      const err = await refusal(deliverKey(sceneOf(view, desktop), combo(key)));
+      expect(err.code).toBe('bad_argument');
+      expect(err.message).toContain('clicks or moves the pointer');
+      expect(desktop.names()).toEqual([]);
+    }
+  });
+});
+
 describe('text that moves the focus as it is typed', () => {
   it('a Tab anywhere in the text is refused whole, in both deliveries and after a click', async () => {
     const { desktop, scene } = guarded();

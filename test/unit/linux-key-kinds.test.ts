@@ -31,6 +31,13 @@ describe('keyKindOf', () => {
     ['Menu', 'other'],
     ['F10', 'other'],
     ['no_such_key', 'other'],
+    // X's mouse keys: they click or move the pointer, or turn on the keypad keys that do.
+    ['Pointer_Button1', 'pointer'],
+    ['Pointer_EnableKeys', 'pointer'],
+    ['Pointer_Left', 'pointer'],
+    ['Pointer_Drag5', 'pointer'],
+    ['Num_Lock', 'pointer'],
+    ['Caps_Lock', 'other'],
     // Characters of typed text: Tab and line breaks go as their keys.
     ['\t', 'focus'],
     ['\n', 'activate'],

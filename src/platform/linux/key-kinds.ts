@@ -9,6 +9,10 @@
  * keys that may type; the main block's arrows and Home do the same job whatever the locks.
  * KP_Tab goes with them (a layout that has it puts it on the keypad); KP_Enter stays: its
  * key types nothing under any lock.
+ *
+ * The keysyms of XKB's mouse keys (Pointer_Button1, Pointer_EnableKeys, Pointer_Left...)
+ * click or move the pointer, or make the keypad do it (KP_Begin clicks); Num_Lock counts
+ * with them, since Shift+Num_Lock is Pointer_EnableKeys in the standard keypad map.
  */
 import type { KeyKind } from '../desktop.js';
 import { keysymOf } from './x11.js';
@@ -19,6 +23,10 @@ const KINDS: ReadonlyArray<[KeyKind, readonly string[]]> = [
   ['cancel', ['Escape']],
   ['activate', ['Return', 'KP_Enter', 'ISO_Enter']],
 ];
+
+/** XK_Pointer_Left (0xfee0) to XK_Pointer_Drag5 (0xfefd), and Num_Lock (see above). */
+const POINTER_KEYSYMS = { first: 0xfee0, last: 0xfefd };
+const NUM_LOCK = 0xff7f;
 
 let byKeysym: Map<number, KeyKind> | undefined;
 
@@ -33,6 +41,9 @@ export function keyKindOf(key: string): KeyKind {
     sym = keysymOf(key);
   } catch {
     return 'other';
+  }
+  if ((sym >= POINTER_KEYSYMS.first && sym <= POINTER_KEYSYMS.last) || sym === NUM_LOCK) {
+    return 'pointer';
   }
   return table().get(sym) ?? 'other';
 }

@@ -29,6 +29,8 @@ const KEY_KINDS: Record<string, KeyKind> = {
   Escape: 'cancel',
   Return: 'activate',
   KP_Enter: 'activate',
+  Pointer_Button1: 'pointer',
+  Num_Lock: 'pointer',
 };
 
 export interface Call {
