@@ -12,6 +12,7 @@
             'src/addon.cc',
             'src/capturer.cc',
             'src/display.cc',
+            'src/grab.cc',
             'src/held.cc',
             'src/journal.cc',
             'src/keyboard.cc',

@@ -224,4 +224,16 @@ export declare function keysymName(keysym: number): string | null;
  * nothing. Throws code 'X11_OPEN_FAILED' when the display cannot be opened.
  */
 export declare function heldInput(display?: string | null): { keys: number[]; buttons: number };
+/**
+ * Whether another client holds the keyboard or the pointer grabbed (every key or click
+ * sent meanwhile goes to it), found by a grab attempt released at once, over a connection
+ * of its own. The attempt is made on the window that has the device, so no client sees
+ * focus or crossing events. Throws code 'X11_OPEN_FAILED' when the display cannot be opened.
+ */
+export declare function inputGrabs(display?: string | null): {
+  keyboard: boolean;
+  pointer: boolean;
+  /** With a grab: the pid of the topmost window when it is a popup (an app's open menu). */
+  popupPid: number | null;
+};
 export declare const platform: 'linux-x11';

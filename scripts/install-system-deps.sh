@@ -12,6 +12,7 @@
 #   - python3-pyatspi: the benchmark's baseline;
 #   - python3-pyqt5: the Qt 5 password-field fixture (test/fixtures/apps/qt_secret.py);
 #   - python3-pyqt6: the Qt 6 form fixture (test/fixtures/apps/qt6_form.py);
+#   - pinentry-gtk2: a real password prompt that grabs the keyboard (test/e2e/input-grab);
 #   - the native addon's build deps (g++, make, python3 for node-gyp, X11/XExt/XTest headers).
 # xdotool is deliberately not here: axpage never runs it.
 #
@@ -30,6 +31,7 @@ PACKAGES=(
   qt6ct
   python3-pyqt5
   python3-pyqt6
+  pinentry-gtk2
   firefox-esr
   g++ make python3 libx11-dev libxcb1-dev libxext-dev libxtst-dev
 )

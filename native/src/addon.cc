@@ -6,6 +6,7 @@
 #include "args.h"
 #include "capturer.h"
 #include "display.h"
+#include "grab.h"
 #include "keysyms.h"
 #include "xwd.h"
 
@@ -45,6 +46,7 @@ static Napi::Object InitAddon(Napi::Env env, Napi::Object exports) {
   exports.Set("keysymFromName", Napi::Function::New(env, KeysymFromNameJs, "keysymFromName"));
   exports.Set("keysymName", Napi::Function::New(env, KeysymNameJs, "keysymName"));
   exports.Set("heldInput", Napi::Function::New(env, HeldInput, "heldInput"));
+  exports.Set("inputGrabs", Napi::Function::New(env, InputGrabs, "inputGrabs"));
   exports.Set("platform", Napi::String::New(env, "linux-x11"));
   return exports;
 }

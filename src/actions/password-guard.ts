@@ -7,9 +7,16 @@
  * that sends it. A refusal comes before anything is sent.
  *
  * Keys that reach a password field: those that move the focus, the caret or the selection
- * (Tab, arrows, Home, End, Page keys), Escape and Return, alone or with Shift or Ctrl.
- * Every other key may type, delete, paste (Ctrl+V, Shift+Insert) or run a shortcut that
- * inserts text, and is refused. A reveal toggle with the focus takes no Space or Return.
+ * (Tab, arrows, Home, End, Page keys, not the keypad's, which type digits under Num Lock),
+ * Escape and Return, alone or with Shift or Ctrl. Every other key may type, delete, paste
+ * (Ctrl+V, Shift+Insert) or run a shortcut that inserts text, and is refused. A reveal
+ * toggle with the focus takes no Space or Return. (Keys that click the pointer are sent by
+ * no tool, in any mode: validate.ts.)
+ *
+ * Text is typed key by key, and a character the platform types as a key that moves the
+ * focus (Tab) would send the rest of the text wherever the focus goes: into a password
+ * field, or a Space onto a reveal toggle, after every check on the field named. Such text
+ * is refused whole before anything is sent (see guardTextKeys).
  */
 import type { Element } from '../model/element.js';
 import type { KeyCombo, KeyKind } from '../platform/desktop.js';
@@ -90,6 +97,37 @@ export async function guardTarget(scene: Scene, target: ActionTarget): Promise<v
 }
 
 /**
+ * Text that carries a key moving the focus, refused before anything is sent, whatever the
+ * field and the delivery: a Tab always (send it with a key press, then type the rest); a
+ * line break, typed as Return, when the app shows a password field or a reveal toggle
+ * (Return in a login form's user name often moves the focus to its password).
+ */
+export function guardTextKeys(scene: Scene, text: string): void {
+  const guard = scene.passwordGuard;
+  if (!guard) return;
+  const kinds = new Set([...new Set(text)].map((ch) => scene.desktop.keyKind(ch)));
+  if (kinds.has('focus')) {
+    throw new AxError(
+      'blocked',
+      'the text holds a Tab, which moves the keyboard focus as it is typed, so the rest would go wherever the focus lands (a password field?), and this server runs in safe mode; nothing was typed',
+      'Type the text in parts: press Tab with ax_key_press (or the key argument), then type the rest into the field you name',
+    );
+  }
+  if (!kinds.has('activate')) return;
+  const elements = scene.view.snapshot.elements;
+  const guarded = elements.some(
+    (el, i) => guard.isPasswordField(el) || isRevealToggle(elements, i, guard.isPasswordField),
+  );
+  if (guarded) {
+    throw new AxError(
+      'blocked',
+      'the text holds a line break, typed as Return, which may move the keyboard focus into the password field of this app (or press its show-password toggle), and this server runs in safe mode; nothing was typed',
+      'Type the text without line breaks, and press Return with the key argument (it goes to the field typed into)',
+    );
+  }
+}
+
+/**
  * A press (click, click at a point, drag from or onto it, set to checked) of a reveal
  * toggle: refused. `element` is what the press lands on (the target, or what is under
  * the point).
@@ -121,7 +159,8 @@ export function guardContextMenu(scene: Scene, element: Element | undefined, lab
 /**
  * A click that types or presses a key afterwards, checked before the click: on a password
  * field, text and any key that may put text there are refused with nothing clicked (a
- * click would focus the field, or activate it and submit its dialog).
+ * click would focus the field, or activate it and submit its dialog); anywhere, text that
+ * carries a focus key (guardTextKeys).
  */
 export async function guardClickFollowUps(
   scene: Scene,
@@ -130,6 +169,7 @@ export async function guardClickFollowUps(
   key: KeyCombo | undefined,
 ): Promise<void> {
   const guard = scene.passwordGuard;
+  if (guard && text !== undefined) guardTextKeys(scene, text);
   const element = clicked.element;
   if (!guard || !element) return;
   const keyTypes =
@@ -189,7 +229,7 @@ function refusedAtFocus(guard: PasswordGuard, label: string, what: string): AxEr
   const err = guard.refusal(`${label}, which has the focus,`);
   return new AxError(
     err.code,
-    `${err.message}; ${what} (only Tab, arrows, Home, End, Page keys, Escape and Return, with Shift or Ctrl at most, reach a password field)`,
+    `${err.message}; ${what} (only Tab, arrows, Home, End, Page keys, Escape and Return, with Shift or Ctrl at most, reach a password field; the keypad's keys type digits under Num Lock)`,
     err.hint,
   );
 }

@@ -10,7 +10,7 @@ import { fronted } from './front.js';
 import { numberField } from './number-field.js';
 import type { ActionTarget, Delivered, Delivery, Reading, Scene } from './types.js';
 import { assertEnabled, assertTypeable } from './validate.js';
-import { guardTarget, guardTextAtFocus } from './password-guard.js';
+import { guardTarget, guardTextAtFocus, guardTextKeys } from './password-guard.js';
 import { restoreText, restoreValue, SECRET_NOT_KEPT } from './undo.js';
 
 export interface TypeRequest {
@@ -25,6 +25,7 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
   const { desktop } = scene;
   const { text, clearFirst } = req;
   assertTypeable(text);
+  guardTextKeys(scene, text);
   const background = req.mode !== 'foreground';
   const field = fieldFor(scene, req.target, background);
   assertEnabled(field);

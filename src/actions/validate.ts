@@ -89,4 +89,13 @@ export function assertKnownKey(desktop: Desktop, combo: KeyCombo): void {
       'Use a key name like Return, Escape, Tab, BackSpace, Up, Page_Down, F5, or a single character',
     );
   }
+  // Its click would land wherever the pointer is, past every check a click gets (a
+  // show-password toggle, a denied app's window).
+  if (desktop.keyKind(combo.key) === 'pointer') {
+    throw new AxError(
+      'bad_argument',
+      `'${combo.key}' clicks or moves the pointer, or turns on the keypad keys that do (mouse keys), so no tool sends it; nothing was sent`,
+      'Click with ax_click or ax_click_at, which check what they press',
+    );
+  }
 }

@@ -126,9 +126,11 @@ export interface KeyCombo {
  * What a key does by itself in the toolkits of a platform: moves the keyboard focus (Tab,
  * Shift+Tab), moves the caret, selection or view (arrows, Home, Page_Down), cancels
  * (Escape), or activates (Return: a dialog's default button, a focused button or check
- * box). `other` is every other key: it may type a character, delete, paste or run a shortcut.
+ * box). `pointer`: it moves or clicks the pointer, or turns on the keys that do (X's mouse
+ * keys), so it clicks wherever the pointer is. `other` is every other key: it may type a
+ * character, delete, paste or run a shortcut.
  */
-export type KeyKind = 'focus' | 'caret' | 'cancel' | 'activate' | 'other';
+export type KeyKind = 'focus' | 'caret' | 'cancel' | 'activate' | 'pointer' | 'other';
 
 /**
  * How a single click reaches an element without a pointer: an action whose effect is a
@@ -274,6 +276,12 @@ export interface Desktop {
   readElement(elementId: string): Promise<Element>;
 
   // Input events (foreground): the target must be in front.
+  /**
+   * The input device a client other than the app `pid` holds grabbed now, if any (a
+   * password prompt grabs the keyboard): while it does, every key or click sent goes to
+   * that client, whatever window is in front. Asked before input is sent to `pid`.
+   */
+  grabbedInput(pid: number): Promise<'keyboard' | 'pointer' | undefined>;
   /** Bring the app's window to the front; resolves to a function restoring the previous one. */
   activate(pid: number): Promise<() => Promise<void>>;
   click(x: number, y: number, button: MouseButton, count: number): Promise<void>;

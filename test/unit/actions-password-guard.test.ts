@@ -259,6 +259,66 @@ describe('presses and named targets', () => {
   });
 });
 
+describe('keys that click the pointer', () => {
+  it('are sent by no tool, in any mode: refused before anything', async () => {
+    for (const key of ['Pointer_Button1', 'Num_Lock']) {
+      const view = loginView('name');
+      const desktop = recordingDesktop(view, { keys: [key] });
+      const err = await refusal(deliverKey(sceneOf(view, desktop), combo(key)));
+      expect(err.code).toBe('bad_argument');
+      expect(err.message).toContain('clicks or moves the pointer');
+      expect(desktop.names()).toEqual([]);
+    }
+  });
+});
+
+describe('text that moves the focus as it is typed', () => {
+  it('a Tab anywhere in the text is refused whole, in both deliveries and after a click', async () => {
+    const { desktop, scene } = guarded();
+    const name = target(scene.view, 'name');
+    for (const mode of ['background', 'foreground'] as const) {
+      const err = await refusal(
+        deliverType(scene, { target: name, text: 'ab\tSECRET', clearFirst: false, mode }),
+      );
+      expect(err.code).toBe('blocked');
+      expect(err.message).toMatch(/holds a Tab, which moves the keyboard focus/);
+      expect(err.hint).toMatch(/press Tab with ax_key_press/);
+    }
+    await refusal(guardClickFollowUps(scene, name, 'gh\tSECRET', undefined));
+    expect(desktop.names()).toEqual([]);
+  });
+
+  it('a line break is refused beside a password field, typed where there is none', async () => {
+    const { desktop, scene } = guarded();
+    const name = target(scene.view, 'name');
+    const err = await refusal(
+      deliverType(scene, { target: name, text: 'ef\nSECRET', clearFirst: false }),
+    );
+    expect(err.message).toMatch(/line break, typed as Return/);
+    expect(desktop.names()).toEqual([]);
+    const plain = formView({ password: { flags: ['enabled', 'editable', 'focusable'] } });
+    const free = recordingDesktop(plain);
+    const done = await deliverType(
+      { ...sceneOf(plain, free), passwordGuard: guard },
+      { target: target(plain, 'name'), text: 'two\nlines', clearFirst: false },
+    );
+    expect(done.did).toMatch(/^Typed 9 chars/);
+  });
+
+  it('full mode types a Tab as it is', async () => {
+    const view = loginView();
+    const desktop = recordingDesktop(view);
+    const name = target(view, 'name');
+    await deliverType(sceneOf(view, desktop), {
+      target: name,
+      text: 'a\tb',
+      clearFirst: false,
+      mode: 'foreground',
+    });
+    expect(desktop.names()).toContain('typeText');
+  });
+});
+
 describe('the guard follows the policy', () => {
   it('safe mode has one; full mode and --allow-secure-typing have none', () => {
     const guardFor = (s: Partial<typeof DEFAULT_POLICY>) =>

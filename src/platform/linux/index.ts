@@ -584,6 +584,10 @@ export class LinuxDesktop implements Desktop {
     }
   }
 
+  async grabbedInput(pid: number): Promise<'keyboard' | 'pointer' | undefined> {
+    return this.display().grabbedInput(pid);
+  }
+
   async click(x: number, y: number, button: MouseButton, count: number): Promise<void> {
     await this.display().click(x, y, button, count);
   }

@@ -553,6 +553,18 @@ export class X11 {
     }
   }
 
+  /**
+   * The device a client other than `pid` holds grabbed, if any (a password prompt grabs the
+   * keyboard): while it does, every key or click sent goes to that client, whatever window
+   * is in front. A grab held while `pid`'s popup (its open menu) is on top is its own.
+   * Asked over a connection of its own; the attempt that tells is seen by no client.
+   */
+  grabbedInput(pid: number): 'keyboard' | 'pointer' | undefined {
+    const grabs = native().inputGrabs(this.dpy.name);
+    if (grabs.popupPid === pid) return undefined;
+    return grabs.keyboard ? 'keyboard' : grabs.pointer ? 'pointer' : undefined;
+  }
+
   pointer(): Point {
     const { x, y } = this.dpy.pointer();
     return { x, y };

@@ -15,6 +15,9 @@ import { buildSnapshot, viewOf, type Spec } from './synthetic.js';
 const KEY_KINDS: Record<string, KeyKind> = {
   Tab: 'focus',
   ISO_Left_Tab: 'focus',
+  '\t': 'focus',
+  '\n': 'activate',
+  '\r': 'activate',
   Left: 'caret',
   Right: 'caret',
   Up: 'caret',
@@ -26,6 +29,8 @@ const KEY_KINDS: Record<string, KeyKind> = {
   Escape: 'cancel',
   Return: 'activate',
   KP_Enter: 'activate',
+  Pointer_Button1: 'pointer',
+  Num_Lock: 'pointer',
 };
 
 export interface Call {
@@ -44,6 +49,8 @@ export interface FakeOptions {
   unfocusable?: string[];
   /** setText / insertText are accepted but the app does not change the text. */
   ignoresText?: boolean;
+  /** Another client holds this device grabbed (grabbedInput answers it; not recorded). */
+  grabbed?: 'keyboard' | 'pointer';
 }
 
 export interface RecordingDesktop extends Desktop {
@@ -132,6 +139,7 @@ export function recordingDesktop(view: SnapshotView, opts: FakeOptions = {}): Re
       record('hasFocus', id);
       return focus === id;
     },
+    grabbedInput: async () => opts.grabbed,
     activate: async (pid: number) => {
       record('activate', pid);
       return async () => {
