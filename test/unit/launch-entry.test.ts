@@ -194,6 +194,11 @@ describe('findDesktopEntry', () => {
       names: ['calc2'],
       executable: expect.stringMatching(/\/bin\/calc2$/) as unknown,
       programs: expect.arrayContaining(['calc2', 'sh']) as unknown,
+      // Every file that would run, the script and its shell, for the identity check.
+      executables: expect.arrayContaining([
+        expect.stringMatching(/\/bin\/calc2$/),
+        expect.stringMatching(/sh$/),
+      ]) as unknown,
     });
     expect(() => planLaunch({ command: ['no-such-program'] }, env)).toThrow(PlatformError);
     expect(() => planLaunch({ command: ['/etc/passwd'] }, env)).toThrow(/not an executable/);
