@@ -27,3 +27,4 @@ export {
 } from './limits.js';
 export { parseArtifactFile } from './names.js';
 export { pairWriteFailure, unwrittenNote } from './room.js';
+export { appendToLog, claimNewFile, UnsafeFileError, writeNewFile } from './safe-file.js';
