@@ -23,7 +23,8 @@ import path from 'node:path';
 import { openPrivateDir, type PrivateDir } from './dir.js';
 import { ArtifactError } from './errors.js';
 import { checkLimits, retentionFromEnv } from './limits.js';
-import { checkRoom, pairNeed } from './room.js';
+import { checkRoom, noRoomForLogs, pairNeed } from './room.js';
+import { LogReserve } from './reserve.js';
 import {
   compareBase,
   formatBase,
@@ -137,6 +138,8 @@ export class ArtifactStore {
       opts.now ?? Date.now,
     );
     await store.scan();
+    // Room for the call logs, should another process fill the disk (see reserve.ts).
+    LogReserve.in(dir).refill();
     return store;
   }
 
@@ -171,6 +174,8 @@ export class ArtifactStore {
   async checkRoom(): Promise<void> {
     const recent = this.order.slice(-RECENT_FOR_ROOM).map((e) => e.txtBytes + e.pngBytes);
     await checkRoom(this.io, this.dir, pairNeed(recent));
+    // The logs' reserve was given to lines written on a full disk: no action until it is back.
+    if (!LogReserve.in(this.dir).refill()) throw noRoomForLogs(this.dir);
   }
 
   /**

@@ -28,3 +28,4 @@ export {
 export { parseArtifactFile } from './names.js';
 export { pairWriteFailure, unwrittenNote } from './room.js';
 export { appendToLog, claimNewFile, UnsafeFileError, writeNewFile } from './safe-file.js';
+export { LogReserve, RESERVE_BYTES, RESERVE_NAME } from './reserve.js';

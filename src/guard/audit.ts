@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { lstatSync } from 'node:fs';
+import { LogReserve } from '../capture/reserve.js';
 import { appendToLog, UnsafeFileError } from '../capture/safe-file.js';
 import { maskArgs, type MaskOptions } from './mask.js';
 
@@ -70,7 +71,10 @@ export class JsonLines {
       appendToLog(this.file, Buffer.from(line));
     } catch (err) {
       if (err instanceof UnsafeFileError) this.warnOnce(err.message);
-      throw err;
+      // The disk filled (by another process, perhaps mid-call): the dir's reserve is
+      // given back so that this line, and those of the calls refused after it, are kept.
+      if (!isDiskFull(err) || !LogReserve.in(path.dirname(this.file)).release()) throw err;
+      appendToLog(this.file, Buffer.from(line));
     }
   }
 
@@ -85,6 +89,11 @@ export class JsonLines {
 }
 
 export { appendWhole } from '../capture/safe-file.js';
+
+function isDiskFull(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
 
 export class AuditLog {
   private readonly lines: JsonLines;
