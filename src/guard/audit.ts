@@ -1,8 +1,9 @@
 /**
  * Call logs beside the artifacts: private JSON-lines files (0600, appended, one whole
- * line per write, never through a symlink or a planted hard link: see capture/safe-file), masked by the one rule of mask.ts. The audit
- * log (`audit.jsonl`) is one view of the session recorder's records: the mutating calls,
- * with typed text and values never recorded, not even their length.
+ * line per write, never through a symlink or a planted hard link: see capture/safe-file),
+ * masked by the one rule of mask.ts. The audit log (`audit.jsonl`) is one view of the
+ * session recorder's records: the mutating calls, with typed text and values never
+ * recorded, not even their length.
  */
 import path from 'node:path';
 import { lstatSync } from 'node:fs';
