@@ -6,9 +6,9 @@
  * - locator fields (which app, which element, how to act) are kept, capped;
  * - key fields (`key`) are kept only when the call succeeded and the key is a
  *   named key that prints nothing (Return, Tab, F5) or a shortcut held with ctrl, alt or
- *   super (ctrl+s): one printable character, with shift or not, is typed text and masked
- *   like text, and a key name the call did not know (a password typed as a key name) is
- *   withheld with the failed call's text;
+ *   super (ctrl+s); any other key (one printable character, with shift or not, or a name
+ *   not known here) may be typed text and is masked like it, and a failed call's key is
+ *   withheld with its text (an unknown key name may be a password typed as one);
  * - clipboard contents (what ax_clipboard_write puts there) are never kept, not even with
  *   keepText: the README promises the clipboard's text is never logged;
  * - every other string is content (typed text, a value set or asserted, a script, the
@@ -16,8 +16,8 @@
  *   tool is masked until it is named a locator here (test/unit/mask-schemas.test.ts walks
  *   every tool's schema against these lists).
  *
- * A secret call (text typed, set or keys pressed into a password field) keeps nothing of
- * its content or keys, not even a length; a failed call keeps no content either.
+ * A secret call (text typed, set, asserted or keys pressed into a password field) keeps
+ * nothing of its content or keys, not even a length; a failed call keeps no content either.
  */
 
 import { escapeText } from '../tree/index.js';
