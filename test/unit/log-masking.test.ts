@@ -13,6 +13,7 @@ import type { ToolResponse } from '../../src/pipeline/response.js';
 import type { SnapshotView } from '../../src/model/view.js';
 import type { Element } from '../../src/model/element.js';
 import { callOfRecord } from '../../src/view/calls.js';
+import { secretFields } from '../../src/pipeline/secret-fields.js';
 import { unreplayable } from '../../src/cli/replay.js';
 
 const SECRET = 'Zq7MARKERx9';
@@ -210,6 +211,24 @@ describe('a call that reads or asserts on a password field', () => {
       }
     },
   );
+
+  it('a field once seen as a password field (now shown as plain text) is one still', async () => {
+    const view = passwordView(8);
+    // Revealed: the toolkit gave it the plain text role, with no secure flag.
+    const revealed = { ...view.snapshot.elements[1], role: 'AXTextField', flags: [] };
+    view.snapshot.elements[1] = revealed;
+    secretFields.learn(8, ['p']);
+    try {
+      const rec = new SessionRecorder(dir);
+      const checked = response('PASSED: value (1 checks)', false, { pid: 8, element_ref: 'e5' });
+      const args = { query: 'Password', assertions: { value: SECRET } };
+      const r = await rec.record('ax_assert', args, checked, 1, { views: { last: () => view } });
+      expect(r.secret).toBe(true);
+      expect(JSON.stringify(r)).not.toMatch(/"length"|Zq7/);
+    } finally {
+      secretFields.forget(8);
+    }
+  });
 
   it('an assertion on an ordinary field keeps its length as before', async () => {
     const views = { views: { last: () => passwordView(7) } };
