@@ -23,7 +23,8 @@ export const LAYERS = {
   capture: [...PURE, PLATFORM_INTERFACE],
   platform: PURE,
   actions: [...PURE, PLATFORM_INTERFACE, 'viewport'],
-  guard: [...PURE, 'tree'],
+  // The audit log appends through the artifact dir's one safe writer.
+  guard: [...PURE, 'tree', 'capture'],
   audit: PURE,
   visual: [...PURE, 'tree', 'capture'],
   pipeline: [

@@ -16,14 +16,15 @@
  * /proc/self/fd), so a symlink swapped in for the directory's path is never followed;
  * each new name first checks that the path still is that directory.
  */
-import { randomBytes } from 'node:crypto';
-import { lstat, open, readdir, unlink } from 'node:fs/promises';
-import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { lstat, readdir, unlink } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { claimNewFile, writeNewFile } from './safe-file.js';
 import path from 'node:path';
 import { openPrivateDir, type PrivateDir } from './dir.js';
 import { ArtifactError } from './errors.js';
 import { checkLimits, retentionFromEnv } from './limits.js';
-import { checkRoom, pairNeed } from './room.js';
+import { checkRoom, noRoomForLogs, pairNeed } from './room.js';
+import { LogReserve } from './reserve.js';
 import {
   compareBase,
   formatBase,
@@ -137,6 +138,8 @@ export class ArtifactStore {
       opts.now ?? Date.now,
     );
     await store.scan();
+    // Room for the call logs, should another process fill the disk (see reserve.ts).
+    LogReserve.in(dir).refill();
     return store;
   }
 
@@ -171,6 +174,8 @@ export class ArtifactStore {
   async checkRoom(): Promise<void> {
     const recent = this.order.slice(-RECENT_FOR_ROOM).map((e) => e.txtBytes + e.pngBytes);
     await checkRoom(this.io, this.dir, pairNeed(recent));
+    // The logs' reserve was given to lines written on a full disk: no action until it is back.
+    if (!LogReserve.in(this.dir).refill()) throw noRoomForLogs(this.dir);
   }
 
   /**
@@ -216,8 +221,7 @@ export class ArtifactStore {
       const txtPath = path.join(this.dir, `${base}.txt`);
       const pngPath = path.join(this.dir, `${base}.png`);
       try {
-        const handle = await open(this.ioFile(`${base}.txt`), 'wx', 0o600);
-        await handle.close();
+        claimNewFile(this.ioFile(`${base}.txt`));
       } catch (err) {
         // Taken (by another server on this dir, or a leftover): try the next slot.
         if (errCode(err) === 'EEXIST') continue;
@@ -327,15 +331,12 @@ export class ArtifactStore {
 
   private async writeAtomic(filePath: string, data: string | Buffer | Uint8Array, size: number) {
     const { entry, kind } = this.entryFor(filePath);
-    const tmp = this.ioFile(`.${entry.base}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
     try {
       // Synchronous on purpose: a call's result waits for its files, which are small and
       // local. The tree file with its rename and prune takes 0.6-0.8 ms per call here; through
       // the thread pool, four hops back to a busy event loop took 1.0-1.4 (bench section 10).
-      writeFileSync(tmp, data, { mode: 0o600, flag: 'wx' });
-      renameSync(tmp, this.ioFile(path.basename(filePath)));
+      writeNewFile(this.ioFile(path.basename(filePath)), data);
     } catch (err) {
-      await unlink(tmp).catch(() => undefined);
       throw new ArtifactError('io', `cannot write ${filePath}: ${errText(err)}`, { cause: err });
     }
     // The entry may have been dropped by a re-scan meanwhile: account on the live one.

@@ -27,3 +27,5 @@ export {
 } from './limits.js';
 export { parseArtifactFile } from './names.js';
 export { pairWriteFailure, unwrittenNote } from './room.js';
+export { appendToLog, claimNewFile, UnsafeFileError, writeNewFile } from './safe-file.js';
+export { LogReserve, RESERVE_BYTES, RESERVE_NAME } from './reserve.js';

@@ -75,6 +75,15 @@ export async function checkRoom(ioDir: string, shown: string, need: number): Pro
   }
 }
 
+/** Refused: the room kept for the call logs (reserve.ts) was used up and cannot be made again. */
+export function noRoomForLogs(shown: string): AxError {
+  return new AxError(
+    'disk_full',
+    `the artifact dir ${shown} is full: the room kept for its call logs was used and cannot be made again; nothing was done`,
+    'Free space there (old pairs go with a lower AXPAGE_MAX_BYTES or AXPAGE_MAX_PAIRS), or restart with AXPAGE_OUT set to a dir with room, then call again',
+  );
+}
+
 /** The error for a dir that cannot be written: read-only, or not ours to write. */
 export function unwritable(shown: string, err: unknown): AxError {
   return new AxError(

@@ -5,7 +5,7 @@
  * step by step whether each call ended as recorded and, when not, what differs now.
  */
 import fs from 'node:fs';
-import { cutFields, maskArgs, maskedFields } from '../guard/mask.js';
+import { CLIPBOARD_TOOLS, cutFields, maskArgs, maskedFields } from '../guard/mask.js';
 import { buildRecord, type CallRecord } from '../pipeline/record.js';
 import { startServeClient, type ServeClient } from '../harness/serve-client.js';
 
@@ -76,12 +76,18 @@ export function parseLog(text: string, file = 'the log'): CallRecord[] {
   return records;
 }
 
+const CLIPBOARD_NOT_REPLAYED =
+  'the clipboard text is never recorded, so it cannot be replayed (put it there with ax_clipboard_write)';
+
 /** Why a recorded call cannot be run again, or undefined when it can. */
 export function unreplayable(rec: CallRecord): string | undefined {
+  // Even a log written before clipboard text was masked always: the text is not put back.
+  if (CLIPBOARD_TOOLS.has(rec.tool)) return CLIPBOARD_NOT_REPLAYED;
   // At any depth: a workflow step's text is masked like a call's own.
   for (const [field, value] of maskedFields(rec.args)) {
     if (value.masked === 'secret') return `${field} went to a password field and is never recorded`;
     if (value.masked === 'withheld') return `${field} of a failed call is never recorded`;
+    if (value.masked === 'clipboard') return CLIPBOARD_NOT_REPLAYED;
     const length = value.length === undefined ? '' : ` (${value.length} chars)`;
     return `${field}${length} was not recorded (record with --record-text / AXPAGE_RECORD_TEXT=1 to replay it)`;
   }

@@ -1,19 +1,14 @@
 /**
  * Call logs beside the artifacts: private JSON-lines files (0600, appended, one whole
- * line per write, never through a symlink), masked by the one rule of mask.ts. The audit
- * log (`audit.jsonl`) is one view of the session recorder's records: the mutating calls,
- * with typed text and values never recorded, not even their length.
+ * line per write, never through a symlink or a planted hard link: see capture/safe-file),
+ * masked by the one rule of mask.ts. The audit log (`audit.jsonl`) is one view of the
+ * session recorder's records: the mutating calls, with typed text and values never
+ * recorded, not even their length.
  */
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  ftruncateSync,
-  lstatSync,
-  openSync,
-  writeSync,
-} from 'node:fs';
 import path from 'node:path';
+import { lstatSync } from 'node:fs';
+import { LogReserve } from '../capture/reserve.js';
+import { appendToLog, UnsafeFileError } from '../capture/safe-file.js';
 import { maskArgs, type MaskOptions } from './mask.js';
 
 export interface AuditRecord {
@@ -72,39 +67,33 @@ export class JsonLines {
     if (!dir.isDirectory() || !mine || (dir.mode & 0o077) !== 0) {
       throw new Error(`${path.dirname(this.file)} is no longer a private dir of ours`);
     }
-    // 0600, and never through a symlink planted in its place.
-    const fd = openSync(
-      this.file,
-      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
-      0o600,
-    );
+    // 0600, and never through a symlink or a hard link planted in its place.
     try {
-      appendWhole(fd, Buffer.from(line));
-    } finally {
-      closeSync(fd);
+      appendToLog(this.file, Buffer.from(line));
+    } catch (err) {
+      if (err instanceof UnsafeFileError) this.warnOnce(err.message);
+      // The disk filled (by another process, perhaps mid-call): the dir's reserve is
+      // given back so that this line, and those of the calls refused after it, are kept.
+      if (!isDiskFull(err) || !LogReserve.in(path.dirname(this.file)).release()) throw err;
+      appendToLog(this.file, Buffer.from(line));
     }
+  }
+
+  private warned = false;
+
+  /** A planted file is said once on stderr (never into a call): the log is not written. */
+  private warnOnce(message: string): void {
+    if (this.warned) return;
+    this.warned = true;
+    process.stderr.write(`axpage: ${message}; its records are not kept until it is removed\n`);
   }
 }
 
-/**
- * Appends `data` to the O_APPEND file `fd` whole or not at all: a short write (a full
- * disk takes part of it) is cut off again, so the file never ends in a torn line that
- * would also spoil the next one. Throws when it was not written whole.
- */
-export function appendWhole(
-  fd: number,
-  data: Buffer,
-  write: (fd: number, data: Buffer) => number = writeSync,
-): void {
-  const written = write(fd, data);
-  if (written === data.length) return;
-  // O_APPEND put the piece at the end: take exactly that much back off.
-  if (written > 0) ftruncateSync(fd, fstatSync(fd).size - written);
-  const error: NodeJS.ErrnoException = new Error(
-    `only ${written} of ${data.length} bytes could be written (the disk is full?); the line was taken back`,
-  );
-  error.code = 'ENOSPC';
-  throw error;
+export { appendWhole } from '../capture/safe-file.js';
+
+function isDiskFull(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
 }
 
 export class AuditLog {

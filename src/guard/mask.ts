@@ -4,14 +4,20 @@
  * steps of a workflow and their own arguments) and decides by each field's name:
  *
  * - locator fields (which app, which element, how to act) are kept, capped;
- * - key fields (`key`) are kept unless the call went to a password field;
+ * - key fields (`key`) are kept only when the call succeeded and the key is a
+ *   named key that prints nothing (Return, Tab, F5) or a shortcut held with ctrl, alt or
+ *   super (ctrl+s); any other key (one printable character, with shift or not, or a name
+ *   not known here) may be typed text and is masked like it, and a failed call's key is
+ *   withheld with its text (an unknown key name may be a password typed as one);
+ * - clipboard contents (what ax_clipboard_write puts there) are never kept, not even with
+ *   keepText: the README promises the clipboard's text is never logged;
  * - every other string is content (typed text, a value set or asserted, a script, the
  *   clipboard's text) and is masked. Unknown names count as content: a field added to a
  *   tool is masked until it is named a locator here (test/unit/mask-schemas.test.ts walks
  *   every tool's schema against these lists).
  *
- * A secret call (text typed, set or keys pressed into a password field) keeps nothing of
- * its content or keys, not even a length; a failed call keeps no content either.
+ * A secret call (text typed, set, asserted or keys pressed into a password field) keeps
+ * nothing of its content or keys, not even a length; a failed call keeps no content either.
  */
 
 import { escapeText } from '../tree/index.js';
@@ -23,7 +29,9 @@ export type MaskedText =
   /** Content of a call to a password field: nothing, not even its length. */
   | { masked: 'secret' }
   /** A failed call: its target may have been a password field that the error kept us from knowing. */
-  | { masked: 'withheld' };
+  | { masked: 'withheld' }
+  /** Clipboard contents: never kept, whatever keepText says. */
+  | { masked: 'clipboard' };
 
 export interface MaskOptions {
   /** Keep content strings as given (opt-in replay, never for a secret or failed call). */
@@ -34,6 +42,8 @@ export interface MaskOptions {
   withhold?: boolean;
   /** Keep the length of masked content (default; the session log does, so a replay can say what it skipped). */
   lengths?: boolean;
+  /** The content is what goes on the clipboard: never kept, not even its length. */
+  clipboard?: boolean;
 }
 
 /**
@@ -77,8 +87,52 @@ export const LOCATOR_FIELDS: ReadonlySet<string> = new Set([
   'id',
 ]);
 
-/** Key names: kept, except in a call to a password field (each key is a letter of it). */
+/** Key names: kept only as keyKept says (a printable key is a letter of typed text). */
 export const KEY_FIELDS: ReadonlySet<string> = new Set(['key']);
+
+/** Tools whose content arguments are the clipboard's text. */
+export const CLIPBOARD_TOOLS: ReadonlySet<string> = new Set(['ax_clipboard_write']);
+
+/**
+ * Names of keys that print nothing, lower case, as agents write them (see
+ * src/tools/keys.ts): whatever else a call names as a key may be text.
+ */
+const SILENT_KEYS: ReadonlySet<string> = new Set([
+  ...['return', 'enter', 'ret', 'kp_enter', 'iso_enter', 'escape', 'esc', 'tab', 'iso_left_tab'],
+  ...['backspace', 'bksp', 'delete', 'del', 'forwarddelete', 'insert', 'ins', 'home', 'end'],
+  ...['page_up', 'pageup', 'pgup', 'prior', 'page_down', 'pagedown', 'pgdn', 'next'],
+  ...['up', 'down', 'left', 'right', 'arrowup', 'arrowdown', 'arrowleft', 'arrowright'],
+  ...['menu', 'contextmenu', 'caps_lock', 'capslock', 'print', 'printscreen', 'pause'],
+  ...['num_lock', 'numlock', 'scroll_lock', 'scrolllock', 'sys_req', 'break', 'clear'],
+  ...['shift_l', 'shift_r', 'control_l', 'control_r', 'alt_l', 'alt_r', 'super_l', 'super_r'],
+]);
+const FUNCTION_KEY = /^f([1-9]|[12][0-9]|3[0-5])$/i;
+/** Modifiers that make a key a command rather than text (shift only changes the letter). */
+const COMMAND_MODIFIERS: ReadonlySet<string> = new Set([
+  ...['ctrl', 'control', 'ctl', 'alt', 'opt', 'option', 'super', 'cmd', 'command', 'meta', 'win'],
+]);
+
+/** "ctrl+s" → its modifiers and its key; a lone "+" and the last "+" of "ctrl++" are the key. */
+function splitKey(key: string): { modifiers: string[]; main: string } {
+  if (key.length <= 1 || !key.includes('+')) return { modifiers: [], main: key };
+  if (key.endsWith('++')) return { modifiers: key.slice(0, -2).split('+'), main: '+' };
+  const parts = key.split('+');
+  return { modifiers: parts.slice(0, -1), main: parts[parts.length - 1] };
+}
+
+/**
+ * Whether a key argument may be kept: the call succeeded (a key name it did not know
+ * may be a password typed as one), nothing of it went to a password field, and the key
+ * prints nothing or is held with a command modifier.
+ */
+export function keyKept(key: string, modifiers: readonly unknown[], opts: MaskOptions): boolean {
+  if (opts.secret || opts.withhold) return false;
+  const split = splitKey(key);
+  const mods = [...split.modifiers, ...modifiers].map((m) => String(m).toLowerCase());
+  if (split.main === '') return false;
+  if (mods.some((m) => COMMAND_MODIFIERS.has(m))) return true;
+  return SILENT_KEYS.has(split.main.toLowerCase()) || FUNCTION_KEY.test(split.main);
+}
 
 /**
  * The fields known to carry content (masked like any unknown one): listed so the schema
@@ -104,7 +158,7 @@ export function isMasked(value: unknown): value is MaskedText {
     typeof value === 'object' &&
     value !== null &&
     'masked' in value &&
-    ['text', 'secret', 'withheld'].includes((value as MaskedText).masked)
+    ['text', 'secret', 'withheld', 'clipboard'].includes((value as MaskedText).masked)
   );
 }
 
@@ -120,6 +174,7 @@ function kindOf(field: string): FieldKind {
 function maskedContent(value: string, opts: MaskOptions): string | MaskedText {
   if (opts.secret) return { masked: 'secret' };
   if (opts.withhold) return { masked: 'withheld' };
+  if (opts.clipboard) return { masked: 'clipboard' };
   if (opts.keepText) return value;
   return opts.lengths === false ? { masked: 'text' } : { masked: 'text', length: value.length };
 }
@@ -130,27 +185,46 @@ function maskedContent(value: string, opts: MaskOptions): string | MaskedText {
  * A value already masked stays as it is, unless the call is secret: a log read back
  * (the viewer, replay) is masked by the same rule without giving anything back.
  */
-function maskValue(value: unknown, kind: FieldKind, opts: MaskOptions): unknown {
+function maskValue(
+  value: unknown,
+  kind: FieldKind,
+  opts: MaskOptions,
+  modifiers: readonly unknown[] = [],
+): unknown {
   if (isMasked(value)) return opts.secret ? { masked: 'secret' } : value;
   if (typeof value === 'string') {
     if (kind === 'locator') return capped(value);
-    if (kind === 'key') return opts.secret ? { masked: 'secret' } : capped(value);
+    if (kind === 'key') {
+      return keyKept(value, modifiers, opts) ? capped(value) : maskedContent(value, opts);
+    }
     return maskedContent(value, opts);
   }
-  if (Array.isArray(value)) return value.map((item) => maskValue(item, kind, opts));
+  if (Array.isArray(value)) return value.map((item) => maskValue(item, kind, opts, modifiers));
   if (typeof value === 'object' && value !== null) {
     return maskFields(value as Record<string, unknown>, opts);
   }
   return value;
 }
 
+/** The modifiers a call's key is held with (its sibling `modifiers` field). */
+function modifiersOf(fields: Record<string, unknown>): unknown[] {
+  return Array.isArray(fields.modifiers) ? fields.modifiers : [];
+}
+
+/** A workflow step of a clipboard tool: its arguments are the clipboard's text. */
+function clipboardStep(fields: Record<string, unknown>): boolean {
+  return typeof fields.tool === 'string' && CLIPBOARD_TOOLS.has(fields.tool);
+}
+
 function maskFields(fields: Record<string, unknown>, opts: MaskOptions): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  const stepOpts = clipboardStep(fields) ? { ...opts, clipboard: true } : opts;
   for (const [field, value] of Object.entries(fields)) {
     if (value === undefined) continue;
     // A number given where text goes (a PIN as a value) is content too.
     const given = CONTENT_FIELDS.has(field) && typeof value === 'number' ? String(value) : value;
-    out[field] = maskValue(given, kindOf(field), opts);
+    const fieldOpts = field === 'args' ? stepOpts : opts;
+    out[field] = maskValue(given, kindOf(field), fieldOpts, modifiersOf(fields));
   }
   return out;
 }
@@ -167,24 +241,55 @@ export function maskArgs(
   return maskFields(args, opts);
 }
 
-/**
- * Every content string of a call's arguments, at any depth (a workflow step's text
- * included): what a logged summary must not show either.
- */
-export function contentStrings(args: Record<string, unknown>): string[] {
-  const out: string[] = [];
-  const walk = (value: unknown, kind: FieldKind): void => {
+/** Each string of the arguments at any depth with its field's kind and its key's modifiers. */
+function walkStrings(
+  args: Record<string, unknown>,
+  visit: (value: string, kind: FieldKind, modifiers: readonly unknown[]) => void,
+): void {
+  const walk = (value: unknown, kind: FieldKind, modifiers: readonly unknown[]): void => {
     if (typeof value === 'string') {
-      if (kind === 'content' && value !== '') out.push(value);
+      if (value !== '') visit(value, kind, modifiers);
     } else if (Array.isArray(value)) {
-      for (const item of value) walk(item, kind);
+      for (const item of value) walk(item, kind, modifiers);
     } else if (typeof value === 'object' && value !== null && !isMasked(value)) {
-      for (const [field, v] of Object.entries(value)) {
-        walk(CONTENT_FIELDS.has(field) && typeof v === 'number' ? String(v) : v, kindOf(field));
+      const fields = value as Record<string, unknown>;
+      for (const [field, v] of Object.entries(fields)) {
+        const given = CONTENT_FIELDS.has(field) && typeof v === 'number' ? String(v) : v;
+        walk(given, kindOf(field), modifiersOf(fields));
       }
     }
   };
-  walk(args, 'locator');
+  walk(args, 'locator', []);
+}
+
+/**
+ * The keys a call's arguments name that a record does not keep (see keyKept, by `opts`):
+ * a summary naming the key pressed must not show them either.
+ */
+export function maskedKeys(
+  args: Record<string, unknown>,
+  opts: Pick<MaskOptions, 'secret' | 'withhold'> = {},
+): string[] {
+  const out: string[] = [];
+  walkStrings(args, (value, kind, modifiers) => {
+    if (kind === 'key' && !keyKept(value, modifiers, opts)) out.push(value);
+  });
+  return out;
+}
+
+/**
+ * Every content string of a call's arguments, at any depth (a workflow step's text
+ * included), and every key a record does not keep (maskedKeys): what a logged summary
+ * must not show either.
+ */
+export function contentStrings(
+  args: Record<string, unknown>,
+  opts: Pick<MaskOptions, 'secret' | 'withhold'> = {},
+): string[] {
+  const out: string[] = [];
+  walkStrings(args, (value, kind, modifiers) => {
+    if (kind === 'content' || (kind === 'key' && !keyKept(value, modifiers, opts))) out.push(value);
+  });
   return out;
 }
 
@@ -232,10 +337,20 @@ const QUOTED = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'/g;
 export function loggedSummary(
   text: string,
   typed: readonly string[],
-  opts: { secret: boolean },
+  opts: { secret: boolean; keys?: readonly string[] },
 ): string | undefined {
   if (opts.secret) return undefined;
   let out = text;
+  // A key not kept is masked wherever it stands as a word ("Pressed x."), short or not:
+  // a key press summary names its key outside quotes.
+  for (const key of opts.keys ?? []) {
+    const main = splitKey(key).main;
+    for (const k of new Set([key, main])) {
+      if (k === '') continue;
+      const word = new RegExp(`(?<![\\p{L}\\p{N}_])${escapeRegExp(k)}(?![\\p{L}\\p{N}_])`, 'gu');
+      out = out.replace(word, TYPED_MASK);
+    }
+  }
   for (const t of typed) {
     if (t === '') continue;
     const forms = [...new Set([t, escapeText(t, '"'), escapeText(t, "'"), escapeText(t, '')])];
@@ -247,6 +362,10 @@ export function loggedSummary(
     });
   }
   return out;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function charCount(text: string): number {

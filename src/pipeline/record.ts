@@ -10,14 +10,17 @@ import type { SnapshotView } from '../model/view.js';
 import { ensurePrivateDir } from '../capture/index.js';
 import { AuditLog, JsonLines } from '../guard/audit.js';
 import {
+  CLIPBOARD_TOOLS,
   contentStrings,
   loggedSummary,
   maskArgs,
+  maskedKeys,
   MIN_MASK_ANYWHERE,
   type MaskOptions,
 } from '../guard/mask.js';
 import { isMutating, type GuardKind } from '../guard/policy.js';
 import { isCopyKey, SecretMemory } from './secrets.js';
+import { isSecretField } from './secret-fields.js';
 import type { ToolResponse } from './response.js';
 
 export { loggedSummary, TYPED_MASK } from '../guard/mask.js';
@@ -150,25 +153,48 @@ export function typedTexts(args: Record<string, unknown>): string[] {
   return contentStrings(args);
 }
 
+/** Tools whose result is the clipboard's text. */
+const CLIPBOARD_READS = new Set(['ax_clipboard_read']);
+
+/**
+ * What the clipboard held as a call read it (its own and its workflow steps' reads): never
+ * kept in a record, whatever AXPAGE_RECORD_TEXT says.
+ */
+export function clipboardContents(tool: string, response: ToolResponse): string[] {
+  const own = response.structured.text;
+  const out = CLIPBOARD_READS.has(tool) && typeof own === 'string' && own !== '' ? [own] : [];
+  for (const nested of response.calls ?? [])
+    out.push(...clipboardContents(nested.tool, nested.response));
+  return out;
+}
+
 /** The record of one call: pure, so its shape is tested on data. */
 export function buildRecord(input: RecordInput): CallRecord {
   const s = input.response.structured;
-  const { keepText } = maskOptions(input);
+  const opts = maskOptions(input);
+  const { keepText } = opts;
   const record: CallRecord = {
     seq: input.seq,
     time: input.at.toISOString(),
     tool: input.tool,
-    args: maskArgs(input.args, maskOptions(input)),
+    args: maskArgs(input.args, opts),
     outcome: input.response.isError ? 'error' : 'success',
     ms: input.ms,
     summary_bytes: Buffer.byteLength(input.response.text),
     refs: refsOf(input.args, s),
   };
-  // Typed text kept in args (--record-text) is no secret in the summary either.
-  const own = keepText ? [] : typedTexts(input.args);
-  const summary = loggedSummary(input.response.text, [...own, ...(input.earlierTyped ?? [])], {
-    secret: input.secret,
-  });
+  // Typed text kept in args (--record-text) is no secret in the summary either; the
+  // clipboard's text is never kept, so it is masked wherever it shows.
+  const own = keepText ? [] : contentStrings(input.args, opts);
+  const clipboard = [
+    ...(CLIPBOARD_TOOLS.has(input.tool) ? contentStrings(input.args) : []),
+    ...clipboardContents(input.tool, input.response),
+  ];
+  const summary = loggedSummary(
+    input.response.text,
+    [...own, ...clipboard, ...(input.earlierTyped ?? [])],
+    { secret: input.secret, keys: keepText ? [] : maskedKeys(input.args, opts) },
+  );
   if (summary !== undefined) record.summary = summary;
   if (typeof s.error_code === 'string') record.error_code = s.error_code;
   const tree = basenameOf(s.file);
@@ -192,15 +218,19 @@ export function buildRecord(input: RecordInput): CallRecord {
 }
 
 /** How a call's arguments are masked in its records (session log and audit log alike). */
-export function maskOptions(input: Pick<RecordInput, 'keepText' | 'secret' | 'response'>) {
+export function maskOptions(
+  input: Pick<RecordInput, 'keepText' | 'secret' | 'response'> & { tool?: string },
+) {
   // A failed call may have been refused for its target being a password field (safe mode):
   // nothing of its text is kept, not even with --record-text.
   const failed = input.response.isError;
+  const clipboard = input.tool !== undefined && CLIPBOARD_TOOLS.has(input.tool);
   return {
-    keepText: input.keepText && !input.secret && !failed,
+    keepText: input.keepText && !input.secret && !failed && !clipboard,
     secret: input.secret,
     withhold: failed,
     lengths: true,
+    clipboard,
   } satisfies MaskOptions;
 }
 
@@ -332,6 +362,8 @@ export class SessionRecorder {
       earlierTyped: this.hiddenTyped,
     });
     if (!record.text_kept) this.rememberTyped(typedTexts(args));
+    // What the clipboard held is masked in later summaries too (a paste shows it).
+    this.rememberTyped(clipboardContents(tool, response));
     this.counts.calls++;
     if (record.outcome === 'error') this.counts.errors++;
     this.counts.summary_bytes += record.summary_bytes;
@@ -348,7 +380,7 @@ export class SessionRecorder {
         {
           tool,
           args,
-          mask: maskOptions({ keepText: this.recordText, secret, response }),
+          mask: maskOptions({ tool, keepText: this.recordText, secret, response }),
           outcome: record.outcome,
           error_code: record.error_code,
           pid: record.pid,
@@ -397,17 +429,24 @@ export class SessionRecorder {
     response: ToolResponse,
     viewOf: (pid: number) => SnapshotView | undefined,
   ): Promise<boolean> {
-    const pid = response.structured.pid;
+    const s = response.structured;
+    const pid = s.pid;
     const view = typeof pid === 'number' ? viewOf(pid) : undefined;
-    const target = targetOf(response.structured.summary);
+    const target = targetOf(s.summary);
+    // A read or an assertion names its element by ref rather than by label.
+    const refs = [target?.ref, s.element_ref, s.ref].filter((r) => typeof r === 'string');
     const secureTarget =
       target?.role === 'AXSecureTextField' ||
-      (view !== undefined && refIsSecure(view, target?.ref));
+      (view !== undefined && refs.some((ref) => refIsSecure(view, ref as string)));
     const secureFocus = view !== undefined && focusIsSecure(view);
     const text = typeof args.text === 'string' ? args.text : undefined;
     const value = typeof args.value === 'string' ? args.value : undefined;
-    const typedSecret = (secureTarget || secureFocus) && (text ?? value) !== undefined;
-    if (typedSecret) this.secrets.note((text ?? value) as string, 'typed into a password field');
+    if ((secureTarget || secureFocus) && (text ?? value) !== undefined) {
+      this.secrets.note((text ?? value) as string, 'typed into a password field');
+    }
+    // Any content aimed at a password field (typed, set, asserted or waited for) is its
+    // secret, and a wrong guess at it nearly as much: nothing of it is kept.
+    const typedSecret = (secureTarget || secureFocus) && contentStrings(args).length > 0;
     const key = typeof args.key === 'string' ? args.key : undefined;
     // Keys pressed in a password field are its text too (one letter at a time).
     const secret = typedSecret || ((secureTarget || secureFocus) && key !== undefined);
@@ -439,14 +478,17 @@ export class SessionRecorder {
   }
 }
 
+/** A password field now, or one once seen as one (see isSecretField). */
+function isSecure(view: SnapshotView, element: SnapshotView['snapshot']['elements'][number]) {
+  return element.flags.includes('secure') || isSecretField(view.snapshot.pid, element);
+}
+
 function refIsSecure(view: SnapshotView, ref: string | undefined): boolean {
   if (ref === undefined) return false;
   const i = view.refs.indexOf(ref);
-  return i >= 0 && view.snapshot.elements[i].flags.includes('secure');
+  return i >= 0 && isSecure(view, view.snapshot.elements[i]);
 }
 
 function focusIsSecure(view: SnapshotView): boolean {
-  return view.snapshot.elements.some(
-    (e) => e.flags.includes('focused') && e.flags.includes('secure'),
-  );
+  return view.snapshot.elements.some((e) => e.flags.includes('focused') && isSecure(view, e));
 }

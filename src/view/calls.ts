@@ -10,7 +10,16 @@ import { lstat, open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AxError } from '../errors.js';
 import { compareBase, parseArtifactFile, type BaseName } from '../capture/names.js';
-import { contentStrings, loggedSummary, maskArgs } from '../guard/mask.js';
+import {
+  CLIPBOARD_TOOLS,
+  contentStrings,
+  loggedSummary,
+  maskArgs,
+  maskedKeys,
+} from '../guard/mask.js';
+
+/** Tools whose summary shows the clipboard's text. */
+const CLIPBOARD_READS = new Set(['ax_clipboard_read']);
 import type { CallPage, ViewCall, ViewPair } from './model.js';
 import { openPairFile, readPairFile } from './files.js';
 import { parsePair } from './pair.js';
@@ -103,14 +112,16 @@ export function callOfRecord(record: unknown, index: number): ViewCall | undefin
     typeof r.args === 'object' && r.args !== null && !Array.isArray(r.args)
       ? (r.args as Record<string, unknown>)
       : undefined;
+  const masking = {
+    secret: r.secret === true,
+    withhold: r.outcome === 'error',
+    lengths: true,
+    clipboard: CLIPBOARD_TOOLS.has(tool),
+  };
   if (args) {
     // The recorder's own rule again: a log written by another version, or with typed
     // text kept for replay, shows no content here either.
-    call.args = maskArgs(args, {
-      secret: r.secret === true,
-      withhold: r.outcome === 'error',
-      lengths: true,
-    });
+    call.args = maskArgs(args, masking);
   }
   const code = str(r.error_code);
   if (code !== undefined) call.error_code = code;
@@ -121,10 +132,14 @@ export function callOfRecord(record: unknown, index: number): ViewCall | undefin
   // A log that kept typed text for replay shows it nowhere here: the summary is masked
   // for the record's own content (none is left in a log that kept none).
   const summary = str(r.summary);
+  // A clipboard read's summary is the clipboard's text: an older log may have kept it.
   const shown =
-    summary === undefined
+    summary === undefined || CLIPBOARD_READS.has(tool)
       ? undefined
-      : loggedSummary(summary, contentStrings(args ?? {}), { secret: r.secret === true });
+      : loggedSummary(summary, contentStrings(args ?? {}, masking), {
+          secret: r.secret === true,
+          keys: maskedKeys(args ?? {}, masking),
+        });
   if (shown !== undefined) call.summary = shown;
   const tree = pairName(r.tree, 'txt');
   if (tree) call.tree = tree;

@@ -2,11 +2,10 @@
  * A pair named by an earlier result (its basename, or the path of its tree file or its
  * PNG), resolved only inside the artifact directory; and the files written beside it.
  */
-import { constants } from 'node:fs';
-import { lstat, open, realpath } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { AxError } from '../errors.js';
-import { parseArtifactFile, resolveArtifactDir } from '../capture/index.js';
+import { parseArtifactFile, resolveArtifactDir, writeNewFile } from '../capture/index.js';
 
 export interface PairFiles {
   base: string;
@@ -49,21 +48,16 @@ export async function resolvePair(dir: string, arg: string, what: string): Promi
   return files;
 }
 
-/** Writes a new file beside a pair: 0600, never through a symlink, replacing an old one. */
+/**
+ * Writes a new file beside a pair (0600), replacing an old one: created new and renamed
+ * into place, so a link planted under its name is replaced, never written through.
+ */
 export async function writeBeside(file: string, data: Buffer): Promise<void> {
   const st = await lstat(file).catch(() => undefined);
-  if (st && !st.isFile()) throw new Error(`${file} exists and is not a regular file`);
-  const handle = await open(
-    file,
-    constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW,
-    0o600,
-  );
-  try {
-    await handle.chmod(0o600);
-    await handle.writeFile(data);
-  } finally {
-    await handle.close();
+  if (st && !st.isFile() && !st.isSymbolicLink()) {
+    throw new Error(`${file} exists and is not a regular file`);
   }
+  writeNewFile(file, data);
 }
 
 function clip(text: string): string {

@@ -5,10 +5,12 @@
  * - the dir is nearly full: every click is refused before it acts (`disk_full`, saying
  *   what to do) and the app's own count of its clicks shows none happened; nothing is
  *   left in the dir but whole log lines;
- * - the click itself fills the disk (the fixture's Fill disk button writes to the last
- *   byte inside its handler): the click is reported done, with its effect and why its
- *   pair is missing, not as an error; no empty or half pair is left; the calls refused
- *   after it leave the session log whole lines (a short append is taken back);
+ * - the click itself fills the disk (the fixture's Fill disk button, another process,
+ *   writes to the last byte inside its handler, mid-call): the click is reported done,
+ *   with its effect and why its pair is missing, not as an error; no empty or half pair
+ *   is left; it and every call refused after it keep their whole session and audit lines
+ *   (the dir's log reserve is given back for them), and the reserve is made again once
+ *   room returns;
  * - the dir is made read-only: refused (`artifacts_unwritable`), nothing done.
  */
 import { execFileSync } from 'node:child_process';
@@ -66,7 +68,11 @@ afterAll(async () => {
 // A test that fails half way leaves no filled disk to the next.
 afterEach(() => fs.rmSync(filler, { force: true }));
 
+/** Clicks made so far: each one has its audit line. */
+let clicksMade = 0;
+
 async function click(query: string): Promise<CallResult> {
+  clicksMade++;
   const r = await session.call('ax_click', { app: app.pid, query });
   results.push(r);
   return r;
@@ -91,15 +97,23 @@ function fillLeaving(leave: number): void {
   fs.writeFileSync(filler, Buffer.alloc(Math.max(0, free - leave)));
 }
 
+function auditClicks(): number {
+  const file = path.join(out, 'audit.jsonl');
+  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  return text.split('\n').filter((l) => l.includes('"tool":"ax_click"')).length;
+}
+
 function sessionLog(): string {
   const log = fs.readdirSync(out).find((f) => /^session-.*\.jsonl$/.test(f));
   return log ? fs.readFileSync(path.join(out, log), 'utf8') : '';
 }
 
-/** The dir holds no empty file, no temp file, no PNG without its tree. */
+/** The dir holds no empty file (but the logs' reserve), no temp file, no PNG without its tree. */
 function expectNoHalfPairs(): void {
   const names = fs.readdirSync(out);
   for (const name of names) {
+    // The logs' reserve is emptied on purpose when the disk is full.
+    if (name === '.reserve') continue;
     expect(name, 'a temp file left').not.toMatch(/\.tmp$/);
     expect(fs.statSync(path.join(out, name)).size, `${name} is empty`).toBeGreaterThan(0);
     if (name.endsWith('.png')) expect(names, name).toContain(name.replace(/\.png$/, '.txt'));
@@ -164,17 +178,19 @@ describeNeeding([smallDisk], 'artifact dir on a small tmpfs', () => {
     expect(r.text).toMatch(/Fill disk/);
     expect(r.structured.file).toBeUndefined();
     expectNoHalfPairs();
-    // Refused from now on, nothing done; their log lines fill the log's last page until
-    // one no longer fits: taken back, never torn.
+    // Refused from now on, nothing done; every call keeps its lines in both logs.
     for (let i = 0; i < 40; i++) {
       const refused = await click('button:Press');
       expect(refused.structured.error_code, refused.text).toBe('disk_full');
     }
-    expectWholeLogLines();
+    expect(expectWholeLogLines()).toHaveLength(results.length);
+    expect(auditClicks()).toBe(clicksMade);
     expectNoHalfPairs();
     fs.rmSync(filler);
     expect(await pressesAfterOneMore()).toBe(3);
     expectNoHalfPairs();
+    // Room is back: so is the reserve, whole.
+    expect(fs.statSync(path.join(out, '.reserve')).size).toBe(256 * 1024);
   });
 
   it('read-only: refused before acting as unwritable', async () => {

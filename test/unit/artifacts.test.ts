@@ -5,7 +5,7 @@ import {
   lstat,
   mkdir,
   readFile,
-  readdir,
+  readdir as readdirAll,
   rename,
   rm,
   stat,
@@ -24,6 +24,9 @@ import {
   parseArtifactFile,
   resolveArtifactDir,
 } from '../../src/capture/index.js';
+
+/** The dir's files but the call logs' reserve (made with the dir; see capture/reserve.ts). */
+const readdir = async (dir: string) => (await readdirAll(dir)).filter((n) => n !== '.reserve');
 
 let root: string;
 beforeEach(() => {

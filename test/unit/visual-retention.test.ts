@@ -1,9 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { readdir, writeFile } from 'node:fs/promises';
+import { readdir as readdirAll, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ArtifactStore } from '../../src/capture/index.js';
+
+/** The dir's files but the call logs' reserve (made with the dir; see capture/reserve.ts). */
+const readdir = async (dir: string) => (await readdirAll(dir)).filter((n) => n !== '.reserve');
 
 let root: string | undefined;
 afterEach(() => {
