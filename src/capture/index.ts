@@ -27,3 +27,4 @@ export {
 } from './limits.js';
 export { parseArtifactFile } from './names.js';
 export { pairWriteFailure, unwrittenNote } from './room.js';
+export { isPairFileName, openPairFile, readPairFile } from './pair-file.js';

@@ -12,7 +12,7 @@ import { AxError } from '../errors.js';
 import { compareBase, parseArtifactFile, type BaseName } from '../capture/names.js';
 import { contentStrings, loggedSummary, maskArgs } from '../guard/mask.js';
 import type { CallPage, ViewCall, ViewPair } from './model.js';
-import { openPairFile, readPairFile } from './files.js';
+import { openPairFile, readPairFile } from '../capture/index.js';
 import { parsePair } from './pair.js';
 import { captureOriginOf } from '../visual/elements.js';
 
