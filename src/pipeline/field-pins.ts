@@ -7,6 +7,10 @@
  * reading them). A window that changed between those listings, or between the pixels and
  * the lookup, or a field not inside any window of its app, cannot be pinned: the window
  * is filled whole, at every place it had around the pixels.
+ *
+ * Listings cannot see a window that left and came back between two of them (one that keeps
+ * moving, under load): a window seen moving lately is never pinned either (see
+ * MovingWindows), filled whole at every place it was seen.
  */
 import type { Rect } from '../model/element.js';
 import type { DesktopWindow } from '../platform/desktop.js';
@@ -40,6 +44,42 @@ function sameWindow(list: readonly DesktopWindow[], w: DesktopWindow): DesktopWi
   );
 }
 
+/** A window seen moving within this long is filled whole, wherever it was seen. */
+export const MOVING_MS = 3000;
+
+/** Windows (by id) seen at more than one place lately, and those places. */
+export class MovingWindows {
+  private readonly seen = new Map<number, { places: Rect[]; movedAt?: number; at: number }>();
+
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
+  /** Notes where each window of a listing is now. */
+  note(windows: readonly DesktopWindow[]): void {
+    const now = this.now();
+    for (const w of windows) {
+      if (w.id === undefined) continue;
+      const known = this.seen.get(w.id);
+      if (!known || now - known.at > MOVING_MS) {
+        this.seen.set(w.id, { places: [w.frame], at: now });
+        continue;
+      }
+      known.at = now;
+      if (!known.places.some((p) => sameRect(p, w.frame))) {
+        known.places.push(w.frame);
+        known.movedAt = now;
+      }
+    }
+    for (const [id, k] of this.seen) if (now - k.at > MOVING_MS) this.seen.delete(id);
+  }
+
+  /** The places of a window seen moving lately; undefined when it stood still. */
+  placesOf(w: DesktopWindow): Rect[] | undefined {
+    const known = w.id === undefined ? undefined : this.seen.get(w.id);
+    if (!known?.movedAt || this.now() - known.movedAt > MOVING_MS) return undefined;
+    return known.places;
+  }
+}
+
 /**
  * The frames to fill for `fields` (per app, frames as its lookup read them), given the
  * windows listed around the pixels and right after the lookup (`atLookup`). An app with no
@@ -50,6 +90,7 @@ export function pinFields(
   fields: ReadonlyArray<{ pid: number; frames: readonly Rect[] }>,
   around: CaptureWindows,
   atLookup: readonly DesktopWindow[],
+  moving?: MovingWindows,
 ): PinnedFields {
   const frames: Rect[] = [];
   const moved = new Set<number>();
@@ -64,7 +105,7 @@ export function pinFields(
       const home = mine.find((w) => contains(w.frame, field));
       const before = home && sameWindow(around.before, home);
       const after = home && sameWindow(around.after, home);
-      if (home && before && after) {
+      if (home && before && after && !moving?.placesOf(home)) {
         if (sameRect(before.frame, after.frame) && sameRect(after.frame, home.frame)) {
           frames.push({
             ...field,
@@ -77,6 +118,7 @@ export function pinFields(
       // Not pinned: every window of the app, wherever it was around the pixels.
       moved.add(pid);
       frames.push(field, ...aroundMine.map((w) => w.frame), ...mine.map((w) => w.frame));
+      for (const w of mine) frames.push(...(moving?.placesOf(w) ?? []));
     }
   }
   return { frames: dedupe(frames), moved: [...moved] };

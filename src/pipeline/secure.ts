@@ -18,7 +18,7 @@ import type { SnapshotView } from '../model/view.js';
 import type { Desktop } from '../platform/desktop.js';
 import { describeError } from '../errors.js';
 import { secureFrames } from '../viewport/index.js';
-import { pinFields, type CaptureWindows } from './field-pins.js';
+import { MovingWindows, pinFields, type CaptureWindows } from './field-pins.js';
 
 /** Least time the fresh lookup gets: enough for an idle desktop (a few ms per app). */
 export const SECURE_LOOKUP_TIMEOUT_MS = 400;
@@ -126,6 +126,8 @@ export class SecureFieldLocator {
   private readonly lastKnown = new Map<number, Rect[]>();
   /** How long recent lookups took, newest last (see lookupBudget). */
   private readonly recentMs: number[] = [];
+  /** Windows seen moving lately, from the listings around captures (see pinFields). */
+  private readonly moving: MovingWindows;
 
   /**
    * `load`: runnable tasks per CPU now; `now`: a clock in ms (both for tests).
@@ -133,7 +135,9 @@ export class SecureFieldLocator {
   constructor(
     private readonly load: () => number = loadPerCpu,
     private readonly now: () => number = () => performance.now(),
-  ) {}
+  ) {
+    this.moving = new MovingWindows(now);
+  }
 
   /** The budget the next lookup gets. */
   budget(): number {
@@ -233,11 +237,14 @@ export class SecureFieldLocator {
     around: CaptureWindows | undefined,
   ): Promise<{ frames: Rect[]; moved: number[] }> {
     const withFields = fresh.filter((a) => a.frames.length > 0);
+    if (around) this.moving.note([...around.before, ...around.after]);
     if (!around || withFields.length === 0) {
       return { frames: withFields.flatMap((a) => a.frames), moved: [] };
     }
     try {
-      return pinFields(withFields, around, await desktop.listWindows());
+      const atLookup = await desktop.listWindows();
+      this.moving.note(atLookup);
+      return pinFields(withFields, around, atLookup, this.moving);
     } catch {
       return { frames: [region], moved: withFields.map((a) => a.pid) };
     }

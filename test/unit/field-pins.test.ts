@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Rect } from '../../src/model/element.js';
 import type { DesktopWindow } from '../../src/platform/desktop.js';
-import { pinFields } from '../../src/pipeline/field-pins.js';
+import { MOVING_MS, MovingWindows, pinFields } from '../../src/pipeline/field-pins.js';
 
 const rect = (x: number, y: number, w: number, h: number): Rect => ({ x, y, w, h });
 const win = (id: number, pid: number, frame: Rect): DesktopWindow => ({
@@ -70,6 +70,35 @@ describe('pinFields', () => {
 
   it('an app with no window listed keeps its frames as read', () => {
     const r = pinFields([{ pid: 9, frames: [fieldIn(A)] }], { before: [], after: [] }, []);
+    expect(r).toEqual({ frames: [fieldIn(A)], moved: [] });
+  });
+});
+
+describe('MovingWindows', () => {
+  it('a window seen at two places lately is not pinned: filled whole at both, even when still now', () => {
+    let now = 0;
+    const moving = new MovingWindows(() => now);
+    moving.note([win(1, 7, A)]);
+    now = 100;
+    moving.note([win(1, 7, B)]);
+    now = 200;
+    // It left and came back between the listings of this capture: they all say A.
+    const at = [win(1, 7, A)];
+    moving.note(at);
+    const r = pinFields([{ pid: 7, frames: [fieldIn(A)] }], { before: at, after: at }, at, moving);
+    expect(r.moved).toEqual([7]);
+    expect(r.frames).toEqual(expect.arrayContaining([A, B]));
+  });
+
+  it('a window that stopped moving long enough ago is pinned again', () => {
+    let now = 0;
+    const moving = new MovingWindows(() => now);
+    moving.note([win(1, 7, B)]);
+    moving.note([win(1, 7, A)]);
+    now = MOVING_MS + 1;
+    const at = [win(1, 7, A)];
+    moving.note(at);
+    const r = pinFields([{ pid: 7, frames: [fieldIn(A)] }], { before: at, after: at }, at, moving);
     expect(r).toEqual({ frames: [fieldIn(A)], moved: [] });
   });
 });
