@@ -9,8 +9,8 @@
  * is filled whole, at every place it had around the pixels.
  *
  * Listings cannot see a window that left and came back between two of them (one that keeps
- * moving, under load): a window seen moving lately is never pinned either (see
- * MovingWindows), filled whole at every place it was seen.
+ * moving, under load): a window seen moving again and again lately is never pinned either
+ * (see MovingWindows), filled whole at every place it was seen.
  */
 import type { Rect } from '../model/element.js';
 import type { DesktopWindow } from '../platform/desktop.js';
@@ -44,12 +44,14 @@ function sameWindow(list: readonly DesktopWindow[], w: DesktopWindow): DesktopWi
   );
 }
 
-/** A window seen moving within this long is filled whole, wherever it was seen. */
-export const MOVING_MS = 3000;
+/** A window that moved twice within this long is moving (one move is a window relocated). */
+export const MOVING_MS = 2000;
+/** How many moves within MOVING_MS make a window one that keeps moving. */
+const MOVES = 2;
 
-/** Windows (by id) seen at more than one place lately, and those places. */
+/** Windows (by id) seen moving lately: each one's places and when it moved. */
 export class MovingWindows {
-  private readonly seen = new Map<number, { places: Rect[]; movedAt?: number; at: number }>();
+  private readonly seen = new Map<number, { last: Rect; places: Rect[]; moves: number[] }>();
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
@@ -59,23 +61,29 @@ export class MovingWindows {
     for (const w of windows) {
       if (w.id === undefined) continue;
       const known = this.seen.get(w.id);
-      if (!known || now - known.at > MOVING_MS) {
-        this.seen.set(w.id, { places: [w.frame], at: now });
+      if (!known) {
+        this.seen.set(w.id, { last: w.frame, places: [w.frame], moves: [] });
         continue;
       }
-      known.at = now;
-      if (!known.places.some((p) => sameRect(p, w.frame))) {
-        known.places.push(w.frame);
-        known.movedAt = now;
+      known.moves = known.moves.filter((t) => now - t <= MOVING_MS);
+      if (known.moves.length === 0) known.places = [known.last];
+      if (sameRect(known.last, w.frame)) continue;
+      known.last = w.frame;
+      known.moves.push(now);
+      if (!known.places.some((p) => sameRect(p, w.frame))) known.places.push(w.frame);
+    }
+    for (const [id, k] of this.seen) {
+      if (k.moves.every((t) => now - t > MOVING_MS) && !windows.some((w) => w.id === id)) {
+        this.seen.delete(id);
       }
     }
-    for (const [id, k] of this.seen) if (now - k.at > MOVING_MS) this.seen.delete(id);
   }
 
-  /** The places of a window seen moving lately; undefined when it stood still. */
+  /** The places of a window that keeps moving; undefined when it did not lately. */
   placesOf(w: DesktopWindow): Rect[] | undefined {
     const known = w.id === undefined ? undefined : this.seen.get(w.id);
-    if (!known?.movedAt || this.now() - known.movedAt > MOVING_MS) return undefined;
+    const now = this.now();
+    if (!known || known.moves.filter((t) => now - t <= MOVING_MS).length < MOVES) return undefined;
     return known.places;
   }
 }

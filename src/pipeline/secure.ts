@@ -200,14 +200,16 @@ export class SecureFieldLocator {
     const tookMs = this.now() - started;
     this.noteLookup(tookMs >= budget * RAN_OUT ? 2 * tookMs : tookMs);
     for (const { pid, frames: found } of fresh) this.lastKnown.set(pid, found);
+    if (around) this.moving.note([...around.before, ...around.after]);
     const pinned = await this.pin(desktop, region, fresh, around);
     frames.push(...pinned.frames);
     for (const { pid, windows } of failedApps) {
       // A backend that cannot say where the app's windows are: the whole region.
       frames.push(...(windows ?? [region]), ...this.fallback(pid, walked));
-      // Where its windows were when the pixels were read, too.
+      // Where its windows were when the pixels were read too, and wherever one that keeps
+      // moving was seen lately (it may have left and come back between the listings).
       for (const w of [...(around?.before ?? []), ...(around?.after ?? [])]) {
-        if (w.pid === pid) frames.push(w.frame);
+        if (w.pid === pid) frames.push(w.frame, ...(this.moving.placesOf(w) ?? []));
       }
     }
     // An app in hand that the scan did not see (its windows carry no pid): its walk's fields.
@@ -237,7 +239,6 @@ export class SecureFieldLocator {
     around: CaptureWindows | undefined,
   ): Promise<{ frames: Rect[]; moved: number[] }> {
     const withFields = fresh.filter((a) => a.frames.length > 0);
-    if (around) this.moving.note([...around.before, ...around.after]);
     if (!around || withFields.length === 0) {
       return { frames: withFields.flatMap((a) => a.frames), moved: [] };
     }

@@ -75,7 +75,7 @@ describe('pinFields', () => {
 });
 
 describe('MovingWindows', () => {
-  it('a window seen at two places lately is not pinned: filled whole at both, even when still now', () => {
+  it('a window that keeps moving is not pinned: filled whole at every place, even when still now', () => {
     let now = 0;
     const moving = new MovingWindows(() => now);
     moving.note([win(1, 7, A)]);
@@ -90,9 +90,19 @@ describe('MovingWindows', () => {
     expect(r.frames).toEqual(expect.arrayContaining([A, B]));
   });
 
+  it('a window moved once (relocated) is pinned at once', () => {
+    const moving = new MovingWindows(() => 0);
+    moving.note([win(1, 7, A)]);
+    const at = [win(1, 7, B)];
+    moving.note(at);
+    const r = pinFields([{ pid: 7, frames: [fieldIn(B)] }], { before: at, after: at }, at, moving);
+    expect(r).toEqual({ frames: [fieldIn(B)], moved: [] });
+  });
+
   it('a window that stopped moving long enough ago is pinned again', () => {
     let now = 0;
     const moving = new MovingWindows(() => now);
+    moving.note([win(1, 7, A)]);
     moving.note([win(1, 7, B)]);
     moving.note([win(1, 7, A)]);
     now = MOVING_MS + 1;

@@ -187,6 +187,38 @@ describe('SecureFieldLocator with the windows around the capture', () => {
     );
   });
 
+  it('an app that fails while its window keeps moving: filled wherever the window was seen', async () => {
+    let now = 0;
+    const locator = new SecureFieldLocator(
+      () => 0,
+      () => now,
+    );
+    const failing = {
+      secureFieldFrames: async () => ({
+        fresh: [],
+        failed: [{ pid: 3, reason: 'did not answer', windows: [A] }],
+      }),
+      listWindows: async () => [win(A)],
+    } as unknown as Desktop;
+    for (const [before, after] of [
+      [A, B],
+      [B, A],
+    ]) {
+      now += 100;
+      await locator.locate(failing, SCREEN, [], undefined, {
+        before: [win(before)],
+        after: [win(after)],
+      });
+    }
+    // It left for B and came back between this capture's listings: they both say A.
+    now += 100;
+    const r = await locator.locate(failing, SCREEN, [], undefined, {
+      before: [win(A)],
+      after: [win(A)],
+    });
+    expect(r.frames).toEqual(expect.arrayContaining([A, B]));
+  });
+
   it('a walked app with password fields is looked up again: its walk is older than the pixels', async () => {
     const field = { x: 120, y: 120, w: 320, h: 30 };
     const skipped: number[][] = [];
