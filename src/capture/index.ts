@@ -29,3 +29,4 @@ export { parseArtifactFile } from './names.js';
 export { pairWriteFailure, unwrittenNote } from './room.js';
 export { appendToLog, claimNewFile, UnsafeFileError, writeNewFile } from './safe-file.js';
 export { LogReserve, RESERVE_BYTES, RESERVE_NAME } from './reserve.js';
+export { isPairFileName, openPairFile, readPairFile } from './pair-file.js';

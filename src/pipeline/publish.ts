@@ -8,7 +8,7 @@ import type { Config } from '../config.js';
 import type { Rect } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import type { TreeDiff } from '../model/diff.js';
-import type { Desktop, RawImage } from '../platform/desktop.js';
+import type { Desktop, DesktopWindow, RawImage } from '../platform/desktop.js';
 import {
   ArtifactError,
   ArtifactStore,
@@ -718,7 +718,19 @@ export class Publisher {
     times: StageTimes,
     walkedNow?: WalkedFields,
   ): Promise<{ png: Buffer; stale?: Redaction['stale'] }> {
+    // The windows right before and right after the pixels: where each was when they were
+    // read, to pin the password fields found later to (see pinFields).
+    const listed = async (): Promise<DesktopWindow[] | undefined> => {
+      try {
+        return await desktop.listWindows();
+      } catch {
+        return undefined;
+      }
+    };
+    const before = await times.timeAsync('redact_scan', listed);
     const image = await times.timeAsync('capture', () => desktop.capture(rect));
+    const after = await times.timeAsync('redact_scan', listed);
+    const around = before && after ? { before, after } : undefined;
     // A denied app's windows are filled whole; a listing that fails hides the whole region.
     // Listed after the pixels are read, like the password fields (where they are now), and
     // before the first encode, which then fills them already (a few ms, one encode saved).
@@ -738,7 +750,7 @@ export class Publisher {
     early.catch(() => undefined);
     // After the pixels are read, never before: the order this redaction has always had.
     const located = await times.timeAsync('redact_scan', () =>
-      this.secureFields.locate(desktop, rect, views, walkedNow),
+      this.secureFields.locate(desktop, rect, views, walkedNow, around),
     );
     const redaction = { ...located, frames: [...located.frames, ...denied] };
     if (sameRedaction(image, origin, walked, redaction.frames)) {

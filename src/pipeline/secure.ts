@@ -18,6 +18,7 @@ import type { SnapshotView } from '../model/view.js';
 import type { Desktop } from '../platform/desktop.js';
 import { describeError } from '../errors.js';
 import { secureFrames } from '../viewport/index.js';
+import { MovingWindows, pinFields, type CaptureWindows } from './field-pins.js';
 
 /** Least time the fresh lookup gets: enough for an idle desktop (a few ms per app). */
 export const SECURE_LOOKUP_TIMEOUT_MS = 400;
@@ -67,9 +68,20 @@ function whose(pids: readonly number[]): string {
   return pids.length <= 2 ? pids.map((p) => `pid ${p}`).join(', ') : `${pids.length} apps`;
 }
 
-/** The note for what was filled without a fresh location: apps not located, prompts. */
-function staleNote(failed: number[], prompts: number, why: string): Redaction['stale'] {
+/**
+ * The note for what was filled without a fresh location: apps not located, windows that
+ * moved around the capture, prompts.
+ */
+function staleNote(
+  failed: number[],
+  prompts: number,
+  why: string,
+  moved: number[] = [],
+): Redaction['stale'] {
   const parts: string[] = [];
+  if (moved.length > 0) {
+    parts.push(`windows of ${whose(moved)} filled whole: they moved while the screen was read`);
+  }
   if (failed.length > 0) {
     parts.push(`windows of ${whose(failed)} filled whole: password fields not located in time`);
   }
@@ -114,6 +126,8 @@ export class SecureFieldLocator {
   private readonly lastKnown = new Map<number, Rect[]>();
   /** How long recent lookups took, newest last (see lookupBudget). */
   private readonly recentMs: number[] = [];
+  /** Windows seen moving lately, from the listings around captures (see pinFields). */
+  private readonly moving: MovingWindows;
 
   /**
    * `load`: runnable tasks per CPU now; `now`: a clock in ms (both for tests).
@@ -121,7 +135,9 @@ export class SecureFieldLocator {
   constructor(
     private readonly load: () => number = loadPerCpu,
     private readonly now: () => number = () => performance.now(),
-  ) {}
+  ) {
+    this.moving = new MovingWindows(now);
+  }
 
   /** The budget the next lookup gets. */
   budget(): number {
@@ -138,14 +154,19 @@ export class SecureFieldLocator {
    * call (the target app, an app switched to): their fields are filled too. `walkedNow`:
    * the fields of the app the call has just walked in full (see fieldsOfWalk): they are
    * that app's fresh frames, and only the other apps are looked up.
+   * `around`: the windows listed right before and right after the pixels were read. With
+   * them, every field found is pinned to its window as it was at the pixels (see
+   * pinFields), and a walked app with password fields is looked up too: its walk is older
+   * than the pixels.
    */
   async locate(
     desktop: Desktop,
     region: Rect,
     views: readonly SnapshotView[],
     walkedNow?: WalkedFields,
+    around?: CaptureWindows,
   ): Promise<Redaction> {
-    const own = walkedNow?.pid;
+    const own = around && walkedNow && walkedNow.frames.length > 0 ? undefined : walkedNow?.pid;
     const walked = new Map<number, Rect[]>();
     for (const v of views) {
       if (v.snapshot.pid === own) continue;
@@ -153,7 +174,7 @@ export class SecureFieldLocator {
     }
     // The walked app's frames come first, in the walk's order: an early encode made with
     // them then fills the very same boxes in the very same order (see sameRedaction).
-    const frames: Rect[] = [...(walkedNow?.frames ?? [])];
+    const frames: Rect[] = own === undefined ? [] : [...(walkedNow?.frames ?? [])];
     if (walkedNow) this.lastKnown.set(walkedNow.pid, walkedNow.frames);
     const budget = this.budget();
     const started = this.now();
@@ -178,13 +199,18 @@ export class SecureFieldLocator {
     // counts twice, and the next one gets more. Apps skipped as not responding cost nothing.
     const tookMs = this.now() - started;
     this.noteLookup(tookMs >= budget * RAN_OUT ? 2 * tookMs : tookMs);
-    for (const { pid, frames: found } of fresh) {
-      this.lastKnown.set(pid, found);
-      frames.push(...found);
-    }
+    for (const { pid, frames: found } of fresh) this.lastKnown.set(pid, found);
+    if (around) this.moving.note([...around.before, ...around.after]);
+    const pinned = await this.pin(desktop, region, fresh, around);
+    frames.push(...pinned.frames);
     for (const { pid, windows } of failedApps) {
       // A backend that cannot say where the app's windows are: the whole region.
       frames.push(...(windows ?? [region]), ...this.fallback(pid, walked));
+      // Where its windows were when the pixels were read too, and wherever one that keeps
+      // moving was seen lately (it may have left and come back between the listings).
+      for (const w of [...(around?.before ?? []), ...(around?.after ?? [])]) {
+        if (w.pid === pid) frames.push(w.frame, ...(this.moving.placesOf(w) ?? []));
+      }
     }
     // An app in hand that the scan did not see (its windows carry no pid): its walk's fields.
     const seen = new Set([...fresh, ...failedApps].map((a) => a.pid));
@@ -196,8 +222,33 @@ export class SecureFieldLocator {
       failedApps.map((f) => f.pid),
       prompts.length,
       why,
+      pinned.moved,
     );
     return stale ? { frames, stale } : { frames };
+  }
+
+  /**
+   * The fresh fields placed on the pixels (see pinFields); without the windows around the
+   * capture, as read. A listing that fails after the lookup leaves nothing to pin to: the
+   * region is filled whenever there is a field.
+   */
+  private async pin(
+    desktop: Desktop,
+    region: Rect,
+    fresh: ReadonlyArray<{ pid: number; frames: Rect[] }>,
+    around: CaptureWindows | undefined,
+  ): Promise<{ frames: Rect[]; moved: number[] }> {
+    const withFields = fresh.filter((a) => a.frames.length > 0);
+    if (!around || withFields.length === 0) {
+      return { frames: withFields.flatMap((a) => a.frames), moved: [] };
+    }
+    try {
+      const atLookup = await desktop.listWindows();
+      this.moving.note(atLookup);
+      return pinFields(withFields, around, atLookup, this.moving);
+    } catch {
+      return { frames: [region], moved: withFields.map((a) => a.pid) };
+    }
   }
 
   private fallback(pid: number, walked: Map<number, Rect[]>): Rect[] {

@@ -52,6 +52,8 @@ export interface Frontmost {
 
 /** A top-level window as the window system sees it (for connecting by title). */
 export interface DesktopWindow {
+  /** The window system's id of the window, where it has one: the same window across listings. */
+  id?: number;
   pid: number;
   title: string;
   /** The client area (the app's own pixels). */

@@ -12,7 +12,12 @@ import type { z } from 'zod';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import type { ToolDefinition } from '../tools/define.js';
 import type { ToolResponse } from '../pipeline/response.js';
-import { parseArtifactFile, resolveArtifactDir } from '../capture/index.js';
+import {
+  openPairFile,
+  parseArtifactFile,
+  readPairFile,
+  resolveArtifactDir,
+} from '../capture/index.js';
 import { getTree, listWindows } from '../tools/observe.js';
 import { getAttributes } from '../tools/find.js';
 import {
@@ -95,10 +100,12 @@ export function registerResources(server: McpServer, pipeline: Pipeline, run: To
         app: decodeSegment(String(name)),
       });
       const file = String(response.structured.file);
+      const text = await readPairFile(path.dirname(file), path.basename(file));
+      if (text === undefined) {
+        throw invalid(`the tree file ${file} cannot be read back; read the app-tree again`);
+      }
       return {
-        contents: [
-          { uri: uri.href, mimeType: 'text/plain', text: await fs.readFile(file, 'utf8') },
-        ],
+        contents: [{ uri: uri.href, mimeType: 'text/plain', text: text.toString('utf8') }],
       };
     },
   );
@@ -215,8 +222,9 @@ export async function artifactIndex(dir: string) {
     names
       .filter((n) => parseArtifactFile(n) !== null)
       .map(async (name) => {
-        const stat = await fs.stat(path.join(dir, name)).catch(() => undefined);
-        if (stat?.isFile()) entries.push({ name, bytes: stat.size });
+        // Not followed: a link planted under a pair's name is no pair (see openPairFile).
+        const stat = await fs.lstat(path.join(dir, name)).catch(() => undefined);
+        if (stat?.isFile() && stat.nlink === 1) entries.push({ name, bytes: stat.size });
       }),
   );
   const pairs = groupPairs(entries);
@@ -230,7 +238,7 @@ export async function artifactIndex(dir: string) {
 }
 
 async function firstLine(dir: string, pair: PairFiles): Promise<string> {
-  const handle = await fs.open(path.join(dir, pair.tree!.name), 'r').catch(() => undefined);
+  const handle = await openPairFile(dir, pair.tree!.name);
   if (!handle) return '';
   try {
     const buf = Buffer.alloc(512);
@@ -248,10 +256,12 @@ async function readPair(dir: string, uri: string, id: string): Promise<ReadResou
       `'${id}' is not a pair id (ids look like 1732441234567_get_tree); read ${ARTIFACTS_URI} for the recent ones`,
     );
   }
-  const [text, png] = await Promise.all([
-    fs.readFile(path.join(dir, `${id}.txt`), 'utf8').catch(() => undefined),
-    fs.readFile(path.join(dir, `${id}.png`)).catch(() => undefined),
+  // Read as the viewer reads: a link planted under a pair's name is not there.
+  const [tree, png] = await Promise.all([
+    readPairFile(dir, `${id}.txt`),
+    readPairFile(dir, `${id}.png`),
   ]);
+  const text = tree?.toString('utf8');
   if (text === undefined && png === undefined) {
     throw invalid(
       `no pair ${id} in ${dir} (it may have been pruned by retention); read ${ARTIFACTS_URI} for the recent ones`,

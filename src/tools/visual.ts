@@ -23,6 +23,7 @@ import {
   parseChoice,
   pngSize,
   regionLine,
+  readPairPath,
   resolvePair,
   writeBeside,
   type Mark,
@@ -57,19 +58,19 @@ export const visualDiff = defineTool({
   async handle(args, { pipeline, call }) {
     const dir = artifactDirOf(pipeline.config.outDir);
     const before = await resolvePair(dir, args.before, 'before');
-    const beforePng = await readFile(before.png);
+    const beforePng = await readPairPath(before.png, 'before');
     if (args.after !== undefined) {
       const after = await resolvePair(dir, args.after, 'after');
       const [afterPng, afterTree] = await Promise.all([
-        readFile(after.png),
-        readFile(after.txt, 'utf8'),
+        readPairPath(after.png, 'after'),
+        readPairPath(after.txt, 'after').then((b) => b.toString('utf8')),
       ]);
       const cmp = await compareOrExplain(beforePng, afterPng, afterTree, undefined);
       const diffPath = path.join(path.dirname(after.png), `${after.base}.diff.png`);
       await writeBeside(diffPath, cmp.diffPng);
       return pipeline.report(call, diffResult(before, after.base, cmp, diffPath));
     }
-    const pid = pidOf(await readFile(before.txt, 'utf8'), before);
+    const pid = pidOf((await readPairPath(before.txt, 'before')).toString('utf8'), before);
     return pipeline.observe(call, {
       app: pid,
       describe: ({ view }) => `Looked at ${view.snapshot.app} again to compare`,

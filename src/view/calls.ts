@@ -21,7 +21,7 @@ import {
 /** Tools whose summary shows the clipboard's text. */
 const CLIPBOARD_READS = new Set(['ax_clipboard_read']);
 import type { CallPage, ViewCall, ViewPair } from './model.js';
-import { openPairFile, readPairFile } from './files.js';
+import { openPairFile, readPairFile } from '../capture/index.js';
 import { parsePair } from './pair.js';
 import { captureOriginOf } from '../visual/elements.js';
 

@@ -18,7 +18,7 @@ import {
   LOOPBACK_HOSTS,
 } from '../transport/http-guard.js';
 import { decodePng, diffPixels, encodePng, SizeMismatchError } from '../visual/index.js';
-import { readPairFile } from './files.js';
+import { readPairFile } from '../capture/index.js';
 import type { CallPage, ViewCall, ViewPair } from './model.js';
 
 /** Where the viewer's data comes from (the data side's Run has this shape). */

@@ -12,6 +12,6 @@ export {
   type PairElement,
 } from './elements.js';
 export { MARK_RGB, drawMarks, legendLines, marksFor, type Mark } from './marks.js';
-export { artifactDirOf, resolvePair, writeBeside, type PairFiles } from './pairs.js';
+export { artifactDirOf, readPairPath, resolvePair, writeBeside, type PairFiles } from './pairs.js';
 export { parseChoice, type Choice } from './choice.js';
 export { comparePngs, regionLine, type ChangedRegion, type PairComparison } from './compare.js';

@@ -5,7 +5,12 @@
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { AxError } from '../errors.js';
-import { parseArtifactFile, resolveArtifactDir, writeNewFile } from '../capture/index.js';
+import {
+  parseArtifactFile,
+  readPairFile,
+  resolveArtifactDir,
+  writeNewFile,
+} from '../capture/index.js';
 
 export interface PairFiles {
   base: string;
@@ -37,7 +42,7 @@ export async function resolvePair(dir: string, arg: string, what: string): Promi
   };
   for (const file of [files.txt, files.png]) {
     const st = await lstat(file).catch(() => undefined);
-    if (!st?.isFile()) {
+    if (!st?.isFile() || st.nlink !== 1) {
       throw new AxError(
         'bad_argument',
         `${what}: ${path.basename(file)} is not in ${dir} (pruned, or taken with screenshots off)`,
@@ -46,6 +51,22 @@ export async function resolvePair(dir: string, arg: string, what: string): Promi
     }
   }
   return files;
+}
+
+/**
+ * One file of a resolved pair, read as every pair file is read back (see openPairFile): a
+ * link planted under its name since it was resolved is not read.
+ */
+export async function readPairPath(file: string, what: string): Promise<Buffer> {
+  const data = await readPairFile(path.dirname(file), path.basename(file));
+  if (data === undefined) {
+    throw new AxError(
+      'bad_argument',
+      `${what}: ${path.basename(file)} cannot be read from ${path.dirname(file)} (gone, or not a plain file of its own)`,
+      'Pass a recent pair that has a screenshot, or take a new one',
+    );
+  }
+  return data;
 }
 
 /**

@@ -162,3 +162,82 @@ describe('SecureFieldLocator budget', () => {
     expect(quick.budget()).toBe(400);
   });
 });
+
+describe('SecureFieldLocator with the windows around the capture', () => {
+  const A = { x: 100, y: 100, w: 360, h: 120 };
+  const B = { x: 560, y: 420, w: 360, h: 120 };
+  const win = (frame: Rect) => ({ id: 1, pid: 3, title: 'w', frame, active: false });
+
+  function scanningAt(field: Rect, atLookup: Rect): Desktop {
+    return {
+      secureFieldFrames: async () => ({ fresh: [{ pid: 3, frames: [field] }], failed: [] }),
+      listWindows: async () => [win(atLookup)],
+    } as unknown as Desktop;
+  }
+
+  it('a window that moved while the pixels were read is filled whole, and the summary says so', async () => {
+    const field = { x: 580, y: 440, w: 320, h: 30 };
+    const r = await new SecureFieldLocator().locate(scanningAt(field, B), SCREEN, [], undefined, {
+      before: [win(A)],
+      after: [win(B)],
+    });
+    expect(r.frames).toEqual(expect.arrayContaining([A, B]));
+    expect(r.stale?.short).toBe(
+      'windows of pid 3 filled whole: they moved while the screen was read',
+    );
+  });
+
+  it('an app that fails while its window keeps moving: filled wherever the window was seen', async () => {
+    let now = 0;
+    const locator = new SecureFieldLocator(
+      () => 0,
+      () => now,
+    );
+    const failing = {
+      secureFieldFrames: async () => ({
+        fresh: [],
+        failed: [{ pid: 3, reason: 'did not answer', windows: [A] }],
+      }),
+      listWindows: async () => [win(A)],
+    } as unknown as Desktop;
+    for (const [before, after] of [
+      [A, B],
+      [B, A],
+    ]) {
+      now += 100;
+      await locator.locate(failing, SCREEN, [], undefined, {
+        before: [win(before)],
+        after: [win(after)],
+      });
+    }
+    // It left for B and came back between this capture's listings: they both say A.
+    now += 100;
+    const r = await locator.locate(failing, SCREEN, [], undefined, {
+      before: [win(A)],
+      after: [win(A)],
+    });
+    expect(r.frames).toEqual(expect.arrayContaining([A, B]));
+  });
+
+  it('a walked app with password fields is looked up again: its walk is older than the pixels', async () => {
+    const field = { x: 120, y: 120, w: 320, h: 30 };
+    const skipped: number[][] = [];
+    const desktop = {
+      secureFieldFrames: async (_r: Rect, _t: number, skip: number[]) => {
+        skipped.push(skip);
+        return { fresh: [{ pid: 3, frames: [field] }], failed: [] };
+      },
+      listWindows: async () => [win(A)],
+    } as unknown as Desktop;
+    const r = await new SecureFieldLocator().locate(
+      desktop,
+      SCREEN,
+      [],
+      { pid: 3, frames: [{ x: 580, y: 440, w: 320, h: 30 }] },
+      { before: [win(A)], after: [win(A)] },
+    );
+    expect(skipped).toEqual([[]]);
+    expect(r.frames).toEqual([field]);
+    expect(r.stale).toBeUndefined();
+  });
+});

@@ -292,6 +292,7 @@ export class LinuxDesktop implements Desktop {
     return (await x.listWindowsAsync())
       .filter((w) => w.mapped && w.pid !== null && (pid === undefined || w.pid === pid))
       .map((w) => ({
+        id: w.window,
         pid: w.pid as number,
         title: w.title,
         frame: { x: w.x, y: w.y, w: w.w, h: w.h },

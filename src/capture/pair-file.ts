@@ -1,5 +1,6 @@
 /**
- * The only way the viewer reads a file of the artifact dir: a pair file (its name is one
+ * The only way a file of the artifact dir is read back (the viewer, the pair resources,
+ * the artifact index): a pair file (its name is one
  * the capture store gives, src/capture/names.ts) directly in the dir, opened without
  * following a link (O_NOFOLLOW) and checked on its descriptor to be a regular file with
  * no other name. A symlink or a hard link planted in the dir could otherwise point the
@@ -8,7 +9,7 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArtifactFile, type ArtifactKind } from '../capture/names.js';
+import { parseArtifactFile, type ArtifactKind } from './names.js';
 
 /** Whether `name` is a pair file's name of `kind` (any kind when not given), and a bare name. */
 export function isPairFileName(name: string, kind?: ArtifactKind): boolean {
