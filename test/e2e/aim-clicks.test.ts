@@ -4,33 +4,13 @@
  * and a real click lands inside its text, never on a spin button's arrows. The oracle is
  * the aim fixtures' own logs (test/fixtures/apps/aim.py, qt_aim.py).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LaunchedApp } from '../../src/desktop/apps.js';
-import { Session, type CallResult } from '../../src/harness/session.js';
+import { describe, expect, it } from 'vitest';
+import { fixtureRun, type FixtureEvent } from './helpers/fixture-run.js';
 
-type Event = Record<string, unknown>;
+type Event = FixtureEvent;
 
-let session: Session;
-let aim: LaunchedApp;
-
-beforeEach(async () => {
-  session = await Session.start();
-  aim = await session.launchFixture('aim.py');
-});
-
-afterEach(async () => {
-  await session?.close();
-});
-
-const events = (): Event[] => aim.output?.events ?? [];
-
-function call(tool: string, args: Record<string, unknown>): Promise<CallResult> {
-  return session.call(tool, { app: aim.pid, ...args });
-}
-
-function waitFor(pred: (e: Event) => boolean, from = 0): Promise<Event> {
-  return aim.output!.waitForEvent(pred, { from, timeoutMs: 15_000 });
-}
+const run = fixtureRun('aim.py', { perTest: true });
+const { events, call, waitFor } = run;
 
 /** A character typed into the notes with key events: once logged, earlier input was handled. */
 async function barrier(): Promise<void> {
@@ -80,15 +60,15 @@ describe('a click on a text field focuses it', () => {
 
 describe('a click on an entry of a dialog', () => {
   it('in the background: focuses it and does not submit the dialog (Return would)', async () => {
-    const login = await session.launchFixture('login_dialog.py');
+    const login = await run.session.launchFixture('login_dialog.py');
     const log = (): Event[] => login.output?.events ?? [];
-    const r = await session.call('ax_click', { app: login.pid, query: 'User name' });
+    const r = await run.session.call('ax_click', { app: login.pid, query: 'User name' });
     expect(r.isError, r.text).toBe(false);
     await login.output!.waitForEvent((e) => e.event === 'focus' && e.widget === 'user', {
       timeoutMs: 15_000,
     });
     // Barrier: a character typed with key events, logged after anything sent before it.
-    const b = await session.call('ax_type', {
+    const b = await run.session.call('ax_type', {
       app: login.pid,
       query: 'User name',
       text: '.',
@@ -104,15 +84,15 @@ describe('a click on an entry of a dialog', () => {
 
 describe('a click on a Qt line edit', () => {
   it('in the background: a line edit and a spin box (SetFocus, Increase, Decrease) are focused, not refused', async () => {
-    const qt = await session.launchFixture('qt_aim.py', [], { timeoutMs: 60_000 });
-    const r = await session.call('ax_click', { app: qt.pid, query: 'textfield:Search' });
+    const qt = await run.session.launchFixture('qt_aim.py', [], { timeoutMs: 60_000 });
+    const r = await run.session.call('ax_click', { app: qt.pid, query: 'textfield:Search' });
     expect(r.isError, r.text).toBe(false);
     await qt.output!.waitForEvent((e) => e.event === 'focus' && e.widget === 'search', {
       timeoutMs: 15_000,
     });
     expect(r.text).toMatch(/gave it the keyboard focus/);
     // The spin box offers SetFocus, Increase and Decrease: a click focuses it, no step.
-    const spin = await session.call('ax_click', { app: qt.pid, query: 'Count' });
+    const spin = await run.session.call('ax_click', { app: qt.pid, query: 'Count' });
     expect(spin.isError, spin.text).toBe(false);
     await qt.output!.waitForEvent((e) => e.event === 'focus' && e.widget === 'count', {
       timeoutMs: 15_000,

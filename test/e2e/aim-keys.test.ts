@@ -5,33 +5,13 @@
  * The oracle is the aim fixture's own log (test/fixtures/apps/aim.py), whose spin button
  * holds the focus at start, as the widget a user last worked in would.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LaunchedApp } from '../../src/desktop/apps.js';
-import { Session, type CallResult } from '../../src/harness/session.js';
+import { describe, expect, it } from 'vitest';
+import { fixtureRun, type FixtureEvent } from './helpers/fixture-run.js';
 
-type Event = Record<string, unknown>;
+type Event = FixtureEvent;
 
-let session: Session;
-let aim: LaunchedApp;
-
-beforeEach(async () => {
-  session = await Session.start();
-  aim = await session.launchFixture('aim.py');
-});
-
-afterEach(async () => {
-  await session?.close();
-});
-
-const events = (): Event[] => aim.output?.events ?? [];
-
-function call(tool: string, args: Record<string, unknown>): Promise<CallResult> {
-  return session.call(tool, { app: aim.pid, ...args });
-}
-
-function waitFor(pred: (e: Event) => boolean, from = 0): Promise<Event> {
-  return aim.output!.waitForEvent(pred, { from, timeoutMs: 15_000 });
-}
+const run = fixtureRun('aim.py', { perTest: true });
+const { events, call, waitFor } = run;
 
 /**
  * A character typed into the entry with key events, logged by the app: the app handles
@@ -99,9 +79,9 @@ describe('keys land where they are aimed', () => {
 
 describe('keys land where they are aimed in Qt', () => {
   it('ax_type in the background, then Return: the search field gets it, not the focused combo box', async () => {
-    const qt = await session.launchFixture('qt_aim.py', [], { timeoutMs: 60_000 });
+    const qt = await run.session.launchFixture('qt_aim.py', [], { timeoutMs: 60_000 });
     const log = (): Event[] => qt.output?.events ?? [];
-    const r = await session.call('ax_type', {
+    const r = await run.session.call('ax_type', {
       app: qt.pid,
       query: 'Search',
       text: 'ab',
@@ -112,7 +92,7 @@ describe('keys land where they are aimed in Qt', () => {
       timeoutMs: 15_000,
     });
     // Barrier: a key to the spin box, logged once everything sent before it was handled.
-    const b = await session.call('ax_key_press', { app: qt.pid, query: 'Count', key: 'Up' });
+    const b = await run.session.call('ax_key_press', { app: qt.pid, query: 'Count', key: 'Up' });
     expect(b.isError, b.text).toBe(false);
     await qt.output!.waitForEvent((e) => e.event === 'value' && e.value === 8, {
       timeoutMs: 15_000,

@@ -3,36 +3,18 @@
  * field), and the summary reports the value, not only the text. The oracle is the aim
  * fixture's log of the spin button's committed value (test/fixtures/apps/aim.py).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LaunchedApp } from '../../src/desktop/apps.js';
-import { Session, type CallResult } from '../../src/harness/session.js';
+import { describe, expect, it } from 'vitest';
+import { fixtureRun } from './helpers/fixture-run.js';
 import { waitForApp } from './helpers/oracle.js';
 
-type Event = Record<string, unknown>;
-
-let session: Session;
-let aim: LaunchedApp;
-
-beforeEach(async () => {
-  session = await Session.start();
-  aim = await session.launchFixture('aim.py');
-});
-
-afterEach(async () => {
-  await session?.close();
-});
-
-const events = (): Event[] => aim.output?.events ?? [];
-
-function call(tool: string, args: Record<string, unknown>): Promise<CallResult> {
-  return session.call(tool, { app: aim.pid, ...args });
-}
+const run = fixtureRun('aim.py', { perTest: true });
+const { events, call } = run;
 
 /** The spin button's value as pyatspi reads it (the Value interface), once it is `want`. */
 function valueRead(want: number): Promise<number> {
   return waitForApp(
-    session,
-    aim.pid,
+    run.session,
+    run.app.pid,
     (els) => els.find((e) => e.role === 'spin button' && e.value === want)?.value,
     `the spin button's value ${want}`,
   );
@@ -48,7 +30,7 @@ describe('typing into a spin button', () => {
         delivery_mode: mode,
       });
       expect(r.isError, r.text).toBe(false);
-      await aim.output!.waitForEvent((e) => e.event === 'value' && e.value === 12, {
+      await run.app.output!.waitForEvent((e) => e.event === 'value' && e.value === 12, {
         timeoutMs: 15_000,
       });
       await valueRead(12);
@@ -67,7 +49,7 @@ describe('typing into a spin button', () => {
     // Appended to "70", "1" would read 701: in range, so it goes.
     const ok = await call('ax_type', { query: 'Amount', text: '1' });
     expect(ok.isError, ok.text).toBe(false);
-    await aim.output!.waitForEvent((e) => e.event === 'value' && e.value === 701, {
+    await run.app.output!.waitForEvent((e) => e.event === 'value' && e.value === 701, {
       timeoutMs: 15_000,
     });
     expect(
@@ -81,8 +63,8 @@ describe('typing into a spin button', () => {
 
 describe('typing into a Qt spin box', () => {
   it('background: it takes no text through accessibility, so the number is set as its value', async () => {
-    const qt = await session.launchFixture('qt_aim.py', [], { timeoutMs: 60_000 });
-    const r = await session.call('ax_type', {
+    const qt = await run.session.launchFixture('qt_aim.py', [], { timeoutMs: 60_000 });
+    const r = await run.session.call('ax_type', {
       app: qt.pid,
       query: 'Count',
       text: '33',
@@ -97,8 +79,8 @@ describe('typing into a Qt spin box', () => {
   });
 
   it('foreground: the value follows the text, and the summary reports it', async () => {
-    const qt = await session.launchFixture('qt_aim.py', [], { timeoutMs: 60_000 });
-    const r = await session.call('ax_type', {
+    const qt = await run.session.launchFixture('qt_aim.py', [], { timeoutMs: 60_000 });
+    const r = await run.session.call('ax_type', {
       app: qt.pid,
       query: 'Count',
       text: '42',

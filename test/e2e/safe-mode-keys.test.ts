@@ -13,25 +13,16 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
-import { Session, type CallResult } from '../../src/harness/session.js';
+import type { CallResult } from '../../src/harness/session.js';
+import { fixtureRun, type FixtureEvent } from './helpers/fixture-run.js';
 import { X11 } from '../../src/platform/linux/x11.js';
 import { describeNeeding, pythonModule } from './helpers/needs.js';
 import { readApp } from './helpers/oracle.js';
 
-let session: Session;
-let login: LaunchedApp;
+type Event = FixtureEvent;
 
-beforeAll(async () => {
-  session = await Session.start({ serverEnv: { AXPAGE_MODE: 'safe' } });
-  login = await session.launchFixture('login_dialog.py');
-});
-
-afterAll(async () => {
-  await session?.close();
-});
-
-type Event = Record<string, unknown>;
-const events = (): Event[] => login.output?.events ?? [];
+const run = fixtureRun('login_dialog.py', { session: { serverEnv: { AXPAGE_MODE: 'safe' } } });
+const { events, call } = run;
 
 /** What would show that input reached the password field or its reveal toggle. */
 const reached = (from: number): Event[] =>
@@ -44,12 +35,8 @@ const reached = (from: number): Event[] =>
         e.event === 'submitted',
     );
 
-async function call(tool: string, args: Record<string, unknown>): Promise<CallResult> {
-  return session.call(tool, { app: login.pid, ...args });
-}
-
 function waitFor(pred: (e: Event) => boolean, from: number): Promise<Event> {
-  return login.output!.waitForEvent(pred, { from, timeoutMs: 15_000 });
+  return run.app.output!.waitForEvent(pred, { from, timeoutMs: 15_000 });
 }
 
 /** Types one character into the user name with key events and waits until the app logs it. */
@@ -139,7 +126,7 @@ describe('safe mode: text that moves the focus as it is typed', () => {
 
 /** A key pressed as the person at the desktop would (XTest, not through axpage). */
 function pressDirectly(keys: string[]): void {
-  const x = X11.open(session.desktop.processEnv().DISPLAY);
+  const x = X11.open(run.session.desktop.processEnv().DISPLAY);
   try {
     x.pressKey(keys);
   } finally {
@@ -175,9 +162,9 @@ describe('keys that click the pointer (X mouse keys)', () => {
     const from = events().length;
     await barrier();
     // The pointer rests on the show-password toggle; a key click there would press it.
-    const box = (await readApp(session, login.pid)).find((e) => e.name === 'Show passphrase');
+    const box = (await readApp(run.session, run.app.pid)).find((e) => e.name === 'Show passphrase');
     const [x, y, w, h] = box!.extents!;
-    const display = X11.open(session.desktop.processEnv().DISPLAY);
+    const display = X11.open(run.session.desktop.processEnv().DISPLAY);
     try {
       display.mouseMove(x + Math.round(w / 2), y + Math.round(h / 2));
     } finally {
@@ -204,7 +191,7 @@ describeNeeding(
   () => {
     let qt: LaunchedApp;
     beforeAll(async () => {
-      qt = await session.launchFixture('qt_secret.py', [], {
+      qt = await run.session.launchFixture('qt_secret.py', [], {
         env: { AXPAGE_FIXTURE_SECRET: 'qt-secret' },
         name: 'qt_secret.py',
         timeoutMs: 60_000,
@@ -216,7 +203,7 @@ describeNeeding(
 
     it('typing "n<Tab>QTTABSECRET" into Name is refused in both deliveries; Name stays empty', async () => {
       for (const delivery_mode of ['background', 'foreground']) {
-        const r = await session.call('ax_type', {
+        const r = await run.session.call('ax_type', {
           app: qt.pid,
           query: 'Name',
           text: 'n\tQTTABSECRET',
@@ -224,7 +211,7 @@ describeNeeding(
         });
         expectBlocked(r, /holds a Tab/);
       }
-      const name = (await readApp(session, qt.pid)).find(
+      const name = (await readApp(run.session, qt.pid)).find(
         (e) => e.role === 'text' && e.name === 'Name',
       );
       expect(name, 'the Name field').toBeDefined();

@@ -12,25 +12,15 @@
  * field with real key events, after the refused call. The app handles its input in order,
  * so once the barrier's change is logged, anything the refused call had sent would be too.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { LaunchedApp } from '../../src/desktop/apps.js';
-import { Session, type CallResult } from '../../src/harness/session.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { CallResult } from '../../src/harness/session.js';
+import { fixtureRun, type FixtureEvent } from './helpers/fixture-run.js';
 import { readApp } from './helpers/oracle.js';
 
-let session: Session;
-let login: LaunchedApp;
+type Event = FixtureEvent;
 
-beforeAll(async () => {
-  session = await Session.start({ serverEnv: { AXPAGE_MODE: 'safe' } });
-  login = await session.launchFixture('login_dialog.py');
-});
-
-afterAll(async () => {
-  await session?.close();
-});
-
-type Event = Record<string, unknown>;
-const events = (): Event[] => login.output?.events ?? [];
+const run = fixtureRun('login_dialog.py', { session: { serverEnv: { AXPAGE_MODE: 'safe' } } });
+const { events, call } = run;
 
 /** What would show that input reached the password field or its reveal toggle. */
 const reached = (from: number): Event[] =>
@@ -42,10 +32,6 @@ const reached = (from: number): Event[] =>
         e.event === 'toggled' ||
         e.event === 'submitted',
     );
-
-async function call(tool: string, args: Record<string, unknown>): Promise<CallResult> {
-  return session.call(tool, { app: login.pid, ...args });
-}
 
 /** Types one character into the user name with key events and waits until the app logs it. */
 async function barrier(): Promise<void> {
@@ -69,7 +55,7 @@ async function focusPassword(): Promise<void> {
 }
 
 function waitFor(pred: (e: Event) => boolean, from: number): Promise<Event> {
-  return login.output!.waitForEvent(pred, { from, timeoutMs: 15_000 });
+  return run.app.output!.waitForEvent(pred, { from, timeoutMs: 15_000 });
 }
 
 function expectPasswordRefusal(r: CallResult): void {
@@ -86,7 +72,7 @@ function expectRevealRefusal(r: CallResult): void {
 async function expectUntouched(from: number): Promise<void> {
   await barrier();
   expect(reached(from)).toEqual([]);
-  const els = await readApp(session, login.pid);
+  const els = await readApp(run.session, run.app.pid);
   expect(els.filter((e) => e.role === 'password text').map((e) => e.name)).toEqual(['Password']);
 }
 
@@ -116,7 +102,7 @@ describe('safe mode: no route types into a password field', () => {
   });
 
   it('ax_clipboard_write, then Ctrl+V or Shift+Insert', async () => {
-    const w = await session.call('ax_clipboard_write', { text: 'pasted' });
+    const w = await run.session.call('ax_clipboard_write', { text: 'pasted' });
     expect(w.isError, w.text).toBe(false);
     await focusPassword();
     expectPasswordRefusal(await call('ax_key_press', { key: 'ctrl+v' }));
@@ -126,11 +112,11 @@ describe('safe mode: no route types into a password field', () => {
 
   it('a workflow of key presses stops at the step that would type, naming it', async () => {
     await barrier();
-    const r = await session.call('ax_workflow', {
+    const r = await run.session.call('ax_workflow', {
       steps: [
-        { tool: 'ax_key_press', args: { app: login.pid, key: 'Tab' } },
-        { tool: 'ax_key_press', args: { app: login.pid, key: 'x' } },
-        { tool: 'ax_key_press', args: { app: login.pid, key: 'y' } },
+        { tool: 'ax_key_press', args: { app: run.app.pid, key: 'Tab' } },
+        { tool: 'ax_key_press', args: { app: run.app.pid, key: 'x' } },
+        { tool: 'ax_key_press', args: { app: run.app.pid, key: 'y' } },
       ],
     });
     expect(r.isError, r.text).toBe(true);
@@ -188,7 +174,7 @@ describe('safe mode: no route types into a password field', () => {
     // The user name's text selected, then dragged by its first letters onto the password
     // field (a press past the end of the text would not pick the selection up).
     expect((await call('ax_key_press', { key: 'ctrl+a' })).isError).toBe(false);
-    const user = (await readApp(session, login.pid)).find(
+    const user = (await readApp(run.session, run.app.pid)).find(
       (e) => e.name === 'User name' && e.role === 'text',
     );
     const [x, y, , h] = user!.extents!;
@@ -206,7 +192,7 @@ describe('safe mode: no route types into a password field', () => {
     await focusPassword();
     // Another app takes the front; the key fronts the login window again, whose own focus
     // is still the password field.
-    const other = await session.launchFixture('secret_window.py', [], {
+    const other = await run.session.launchFixture('secret_window.py', [], {
       env: { AXPAGE_FIXTURE_TITLE: 'In Front', AXPAGE_FIXTURE_X: '60', AXPAGE_FIXTURE_Y: '60' },
     });
     try {
@@ -242,7 +228,7 @@ describe('safe mode: the reveal toggle is pressed by no tool', () => {
     expectRevealRefusal(
       await call('ax_click', { query: 'checkbox:Show passphrase', delivery_mode: 'foreground' }),
     );
-    const box = (await readApp(session, login.pid)).find((e) => e.name === 'Show passphrase');
+    const box = (await readApp(run.session, run.app.pid)).find((e) => e.name === 'Show passphrase');
     const [x, y, w, h] = box!.extents!;
     for (const delivery_mode of ['background', 'foreground']) {
       expectRevealRefusal(
@@ -256,8 +242,8 @@ describe('safe mode: the reveal toggle is pressed by no tool', () => {
     expectRevealRefusal(
       await call('ax_set_value', { query: 'checkbox:Show passphrase', value: 'true' }),
     );
-    const wf = await session.call('ax_workflow', {
-      steps: [{ tool: 'ax_click', args: { app: login.pid, query: 'checkbox:Show passphrase' } }],
+    const wf = await run.session.call('ax_workflow', {
+      steps: [{ tool: 'ax_click', args: { app: run.app.pid, query: 'checkbox:Show passphrase' } }],
     });
     expect(wf.isError, wf.text).toBe(true);
     expect(wf.text).toMatch(/s1 \(ax_click\): .*plain view/);
