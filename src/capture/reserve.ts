@@ -58,7 +58,7 @@ export class LogReserve {
   release(): boolean {
     let fd: number;
     try {
-      fd = openSync(this.file, constants.O_WRONLY | constants.O_NOFOLLOW);
+      fd = openSync(this.file, constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     } catch {
       return false;
     }

@@ -87,15 +87,21 @@ export function claimNewFile(file: string): void {
 export function appendToLog(file: string, data: Buffer): void {
   let fd: number;
   try {
+    // O_NONBLOCK: a FIFO planted under the log's name must not hang the open (no reader:
+    // ENXIO at once); on a regular file it changes nothing.
     fd = openSync(
       file,
-      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
+      constants.O_WRONLY |
+        constants.O_APPEND |
+        constants.O_CREAT |
+        constants.O_NOFOLLOW |
+        constants.O_NONBLOCK,
       0o600,
     );
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOOP') {
-      throw new UnsafeFileError(`${file} is a symlink: not written through`);
-    }
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw new UnsafeFileError(`${file} is a symlink: not written through`);
+    if (code === 'ENXIO') throw new UnsafeFileError(`${file} is not a regular file: not written`);
     throw err;
   }
   try {

@@ -1,4 +1,5 @@
 /** The artifact dir's one writer, on a real dir: planted links are never written through. */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,6 +39,20 @@ describe('appendToLog', () => {
     plant(log);
     expect(() => appendToLog(log, Buffer.from('x\n'))).toThrow();
     expect(fs.readFileSync(outside, 'utf8')).toBe('keep\n');
+  });
+
+  it('refuses a FIFO planted under the name at once, with nobody reading it', () => {
+    const log = path.join(dir, 'audit.jsonl');
+    execFileSync('mkfifo', [log]);
+    // In a child: an open that waits for a reader would hang this worker beyond any timeout.
+    const built = path.resolve('dist/capture/safe-file.js');
+    const script = `import { appendToLog } from ${JSON.stringify(built)};
+      try { appendToLog(${JSON.stringify(log)}, Buffer.from('x\\n')); console.log('written'); }
+      catch (err) { console.log(err.code + ': ' + err.message); }`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      timeout: 30_000,
+    }).toString();
+    expect(out).toMatch(/EUNSAFE: .* is not a regular file/);
   });
 
   it('says so once on stderr and never throws into the call', () => {
