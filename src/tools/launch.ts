@@ -29,6 +29,7 @@ export const launchAppTool = defineTool({
         'Pass command (e.g. ["mousepad"]) or desktop (e.g. "galculator")',
       );
     }
+    if (args.command !== undefined) assertCommandSize(commandArgv(args.command));
     await pipeline.readyToAct();
     pipeline.policy.admitLaunch(isRunning);
     const response = await launchApp(pipeline, {
@@ -49,6 +50,23 @@ export const launchAppTool = defineTool({
     return response;
   },
 });
+
+/**
+ * Longest command line a launch takes, in bytes. A GUI app needs nothing near it; a system
+ * refuses far less than its total limit for one argument (Linux: 128 KiB) with a bare E2BIG.
+ */
+const MAX_COMMAND_BYTES = 128 * 1024;
+
+function assertCommandSize(argv: readonly string[]): void {
+  const bytes = argv.reduce((n, a) => n + Buffer.byteLength(a) + 1, 0);
+  if (bytes > MAX_COMMAND_BYTES) {
+    throw new AxError(
+      'bad_argument',
+      `command is ${bytes} bytes long, more than the ${MAX_COMMAND_BYTES} a launch takes; nothing was started`,
+      'Pass large input through a file the app opens, not on its command line',
+    );
+  }
+}
 
 /** Whether a process still runs (signal 0 checks without sending; EPERM: it runs, not ours). */
 function isRunning(pid: number): boolean {

@@ -214,6 +214,12 @@ describe('ax_launch_app', () => {
       expect(r.text).not.toMatch(/^file:/m);
       expect(pidsOf('mousepad').length).toBe(before);
     }
+    // A command line longer than a launch takes: said plainly, not the system's bare E2BIG.
+    const before = pidsOf('mousepad').length;
+    const long = await session.call('ax_launch_app', { command: ['mousepad', 'x'.repeat(3e6)] });
+    expect(long.structured.error_code, long.text).toBe('bad_argument');
+    expect(long.text).toMatch(/bytes long, more than the \d+ a launch takes; nothing was started/);
+    expect(pidsOf('mousepad').length).toBe(before);
   });
 
   it('says why when the app exits without a window, with the tail of its output', async () => {
