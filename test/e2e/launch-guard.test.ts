@@ -148,8 +148,8 @@ describe('driving', () => {
 /**
  * A denied app is known by what it is, not by what it is called: with zenity denied (full
  * mode, and safe mode allowing every command), launching it through the dynamic loader,
- * as a copy, as a hard link or from a desktop entry whose Exec is the copy starts nothing;
- * a copy or a loader-run zenity started outside is not driven, and the refusal names only
+ * as a copy (even one with bytes appended), as a hard link or from a desktop entry whose Exec is the copy starts nothing;
+ * a copy, a padded copy or a loader-run zenity started outside is not driven, and the refusal names only
  * its pid.
  */
 describe.each(['full', 'safe'] as const)('zenity denied, %s mode', (mode) => {
@@ -157,6 +157,7 @@ describe.each(['full', 'safe'] as const)('zenity denied, %s mode', (mode) => {
   let zdir: string;
   let copy: string;
   let hard: string;
+  let padded: string;
 
   beforeAll(async () => {
     zdir = fs.mkdtempSync(path.join(os.tmpdir(), 'axpage-identity-guard-'));
@@ -165,6 +166,15 @@ describe.each(['full', 'safe'] as const)('zenity denied, %s mode', (mode) => {
     fs.copyFileSync('/usr/bin/zenity', copy);
     fs.chmodSync(copy, 0o755);
     fs.linkSync('/usr/bin/zenity', hard);
+    // One byte appended: other size and SHA-256, same ELF build-id.
+    padded = path.join(zdir, 'zpad');
+    fs.writeFileSync(
+      padded,
+      Buffer.concat([fs.readFileSync('/usr/bin/zenity'), Buffer.from([0])]),
+      {
+        mode: 0o755,
+      },
+    );
     const apps = path.join(zdir, 'data', 'applications');
     fs.mkdirSync(apps, { recursive: true });
     fs.writeFileSync(
@@ -193,6 +203,7 @@ describe.each(['full', 'safe'] as const)('zenity denied, %s mode', (mode) => {
       { command: [loader, '/usr/bin/zenity', '--entry'] },
       { command: [copy, '--entry'] },
       { command: [hard, '--entry'] },
+      { command: [padded, '--entry'] },
       { desktop: 'zview' },
     ];
     for (const request of cases) {
@@ -204,14 +215,15 @@ describe.each(['full', 'safe'] as const)('zenity denied, %s mode', (mode) => {
     expect(fs.readdirSync(server.artifactDir).filter((f) => f.startsWith('launch-'))).toEqual([]);
   });
 
-  it('refuses to drive a copy or a loader-run zenity, naming only its pid', async () => {
+  it('refuses to drive a copy, a padded copy or a loader-run zenity, naming only its pid', async () => {
     const copied = await server.launch(copy, ['--entry', '--title', 'Copy Qz'], { name: 'zc' });
     const loaded = await server.launch(
       '/lib64/ld-linux-x86-64.so.2',
       ['--argv0', 'zz', '/usr/bin/zenity', '--entry', '--title', 'Loaded Qz'],
       { name: 'zl' },
     );
-    for (const app of [copied, loaded]) {
+    const pad = await server.launch(padded, ['--entry', '--title', 'Pad Qz'], { name: 'zp' });
+    for (const app of [copied, loaded, pad]) {
       const r = await server.call('ax_get_tree', { app: app.pid });
       expect(r.isError, r.text).toBe(true);
       expect(r.structured.error_code).toBe('blocked');
@@ -221,10 +233,10 @@ describe.each(['full', 'safe'] as const)('zenity denied, %s mode', (mode) => {
       expect(r.text).not.toMatch(/zenity|Qz/);
     }
     const listed = await server.call('ax_list_apps', {});
-    expect(listed.structured.left_out).toBe(2);
+    expect(listed.structured.left_out).toBe(3);
     const access = await server.call('ax_is_accessible', {});
     const details = access.structured.details as Record<string, unknown>;
-    expect(details.left_out).toBe(2);
+    expect(details.left_out).toBe(3);
     // Counts only the apps it may touch, as ax_list_apps lists them.
     expect(details.apps).toBe((listed.structured.apps as unknown[]).length);
   });

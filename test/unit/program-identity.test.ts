@@ -4,7 +4,7 @@
  * or the program run by the dynamic loader (whose /proc/PID/exe is the loader). A file of
  * the same size but other content is not it. On files made here and the system's sleep.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,14 +26,34 @@ beforeAll(() => {
   fs.chmodSync(path.join(dir, 'bin', 'vault'), 0o755);
   fs.copyFileSync(path.join(dir, 'bin', 'vault'), path.join(dir, 'other', 'copy'));
   fs.linkSync(path.join(dir, 'bin', 'vault'), path.join(dir, 'other', 'hard'));
-  // Same size, one byte different.
+  // Same size, one byte of its GNU build-id different: a rebuilt program.
   const bytes = fs.readFileSync('/bin/true');
-  bytes[bytes.length - 1] ^= 0xff;
+  const id = buildIdOfTrue();
+  const at = bytes.indexOf(id);
+  expect(at).toBeGreaterThan(0);
+  bytes[at] ^= 0xff;
   fs.writeFileSync(path.join(dir, 'other', 'lookalike'), bytes, { mode: 0o755 });
+  // Bytes appended, and a data byte patched: other size and SHA-256, same build-id.
+  fs.writeFileSync(
+    path.join(dir, 'other', 'padded'),
+    Buffer.concat([fs.readFileSync('/bin/true'), Buffer.from([0])]),
+    { mode: 0o755 },
+  );
+  const patched = fs.readFileSync('/bin/true');
+  patched[patched.length - 1] ^= 0xff;
+  fs.writeFileSync(path.join(dir, 'other', 'patched'), patched, { mode: 0o755 });
   fs.copyFileSync(sleep, path.join(dir, 'other', 'napper'));
   fs.chmodSync(path.join(dir, 'other', 'napper'), 0o755);
   identity = new ProgramIdentity({ PATH: `${path.join(dir, 'bin')}` });
 });
+
+/** /bin/true's GNU build-id, as readelf prints it. */
+function buildIdOfTrue(): Buffer {
+  const out = execFileSync('readelf', ['-n', '/bin/true'], { encoding: 'utf8' });
+  const m = /Build ID: ([0-9a-f]+)/.exec(out);
+  expect(m, out).not.toBeNull();
+  return Buffer.from((m as RegExpExecArray)[1], 'hex');
+}
 
 afterAll(() => {
   for (const c of children) c.kill('SIGKILL');
@@ -63,13 +83,23 @@ describe('ProgramIdentity', () => {
     expect(identity.filesNamed('no-such-program-xyz')).toEqual([]);
   });
 
-  it('knows a hard link and a copy under any name; not a same-size lookalike', () => {
+  it('knows a hard link and a copy under any name; not a same-size rebuilt lookalike', () => {
     const other = (f: string) => path.join(dir, 'other', f);
     expect(identity.ofFile(other('hard'), ['gedit', 'vault'])).toBe('vault');
     expect(identity.ofFile(other('copy'), ['vault'])).toBe('vault');
     expect(identity.ofFile(other('lookalike'), ['vault'])).toBeUndefined();
     expect(identity.ofFile(other('copy'), ['gedit', '42'])).toBeUndefined();
     expect(identity.ofFile(other('missing'), ['vault'])).toBeUndefined();
+  });
+
+  it('knows an ELF copy with bytes appended or data patched by its GNU build-id', () => {
+    const other = (f: string) => path.join(dir, 'other', f);
+    expect(fs.statSync(other('padded')).size).not.toBe(fs.statSync(other('copy')).size);
+    expect(identity.ofFile(other('padded'), ['vault'])).toBe('vault');
+    expect(identity.ofFile(other('patched'), ['vault'])).toBe('vault');
+    // Another binary keeps its own build-id.
+    expect(identity.ofFile(other('napper'), ['vault'])).toBeUndefined();
+    expect(identity.ofFile(other('padded'), ['sleep'])).toBeUndefined();
   });
 
   it('knows a running copy, and a program the dynamic loader runs', async () => {

@@ -1,6 +1,7 @@
 /**
  * Which program a file is, by identity rather than by name: a hard link is the same
- * file (device and inode), a copy has the same content (size, then SHA-256). A deny-list
+ * file (device and inode), a copy has the same content (size, then SHA-256), and an ELF
+ * copy with bytes appended or data patched keeps its GNU build-id. A deny-list
  * name stands for the real executables it names on PATH and in the standard bin dirs, so
  * a denied app copied to /tmp/x/anything, hard-linked there, or run by the dynamic loader
  * is still recognised, at launch and while it runs (/proc/PID/exe reads the running
@@ -9,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { gnuBuildIdOfFile } from './elf-build-id.js';
 
 /** Where programs are installed besides the server's PATH. */
 const STANDARD_BIN_DIRS = [
@@ -41,6 +43,8 @@ export class ProgramIdentity {
   private readonly resolved = new Map<string, { at: number; files: string[] }>();
   /** SHA-256 per file version (dev, inode, mtime, size): each binary is read once. */
   private readonly digests = new Map<string, string>();
+  /** GNU build-id per file version ('' for none: a script, or an ELF without one). */
+  private readonly buildIds = new Map<string, string>();
   private loaders?: string[];
 
   constructor(
@@ -112,13 +116,27 @@ export class ProgramIdentity {
     const t = identityOf(target);
     if (!t) return false;
     if (t.dev === candidate.dev && t.ino === candidate.ino) return true;
+    // The candidate first: a script has none, and then no target is read for it.
+    const id = this.buildId(file, candidate);
+    if (id !== '' && id === this.buildId(target, t)) return true;
     if (t.size !== candidate.size || t.size === 0) return false;
     const a = this.digest(file, candidate);
     return a !== undefined && a === this.digest(target, t);
   }
 
+  private buildId(file: string, id: Identity): string {
+    const key = versionKey(id);
+    let found = this.buildIds.get(key);
+    if (found === undefined) {
+      found = gnuBuildIdOfFile(file);
+      if (found === undefined) return '';
+      this.buildIds.set(key, found);
+    }
+    return found;
+  }
+
   private digest(file: string, id: Identity): string | undefined {
-    const key = `${id.dev}:${id.ino}:${id.mtimeMs}:${id.size}`;
+    const key = versionKey(id);
     let sum = this.digests.get(key);
     if (sum === undefined) {
       sum = sha256(file);
@@ -127,6 +145,10 @@ export class ProgramIdentity {
     }
     return sum;
   }
+}
+
+function versionKey(id: Identity): string {
+  return `${id.dev}:${id.ino}:${id.mtimeMs}:${id.size}`;
 }
 
 function identityOf(file: string): Identity | undefined {
