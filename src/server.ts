@@ -16,7 +16,13 @@ import { quietCall } from './pipeline/notify.js';
 import { SessionRecorder } from './pipeline/record.js';
 import type { ToolResponse } from './pipeline/response.js';
 import type { Clipboard } from './platform/desktop.js';
-import { executableOf, openClipboard, programIdentity } from './platform/index.js';
+import {
+  executableOf,
+  openClipboard,
+  programIdentity,
+  secretFieldStore,
+} from './platform/index.js';
+import { secretFields } from './pipeline/secret-fields.js';
 import { registerSurface } from './surface/index.js';
 
 const require = createRequire(import.meta.url);
@@ -41,6 +47,27 @@ export interface ServerOptions {
   openClipboard?: () => Promise<Clipboard>;
 }
 
+let secretFieldsPersisted = false;
+
+/**
+ * The process's memory of password fields, kept for the next server on this desktop too (an
+ * app may reveal a field between two servers). Once per process: HTTP serves many servers.
+ */
+function persistSecretFields(): void {
+  if (secretFieldsPersisted) return;
+  secretFieldsPersisted = true;
+  const store = secretFieldStore();
+  if (!store) return;
+  let warned = false;
+  secretFields.persistIn(store, (err) => {
+    if (warned) return;
+    warned = true;
+    process.stderr.write(
+      `axpage: password fields seen here are not kept for the next server (${err instanceof Error ? err.message : String(err)}); this server still keeps them secret\n`,
+    );
+  });
+}
+
 export function createServer(
   openDesktop: () => Promise<Desktop>,
   config: Config,
@@ -50,6 +77,7 @@ export function createServer(
     { name: 'axpage', version: pkg.version },
     { capabilities: { logging: {} }, instructions: INSTRUCTIONS },
   );
+  persistSecretFields();
   const pipeline = new Pipeline(openDesktop, config, executableOf, programIdentity());
   const policy = pipeline.policy;
   let clipboardPromise: Promise<Clipboard> | undefined;

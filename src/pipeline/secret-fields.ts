@@ -6,8 +6,9 @@
  * its text is dropped from every walk and fresh read, readers are told it is one, and every
  * capture fills it.
  *
- * The memory is the process's: whether a field holds a secret is a fact about the app,
- * not about the session that saw it.
+ * The memory is the app process's, not the session's nor the server's: whether a field holds
+ * a secret is a fact about the app. A store keeps it for the next server on the same desktop
+ * (an app can reveal the field while no server runs, or between two servers).
  */
 import type { Element, Snapshot } from '../model/element.js';
 import type { Desktop, SecureFieldScan } from '../platform/desktop.js';
@@ -15,17 +16,65 @@ import type { Rect } from '../model/element.js';
 import { SECURE_MASK } from '../tree/text.js';
 import { withOverrides } from './desktop-view.js';
 
+/** Where the memory outlives this process (the platform's; ids of dead processes are its to drop). */
+export interface SecretFieldStore {
+  /** The ids remembered per live pid, or null when nothing changed since the last load or save. */
+  loadIfChanged(): ReadonlyMap<number, readonly string[]> | null;
+  /** Adds these ids to what the store holds. */
+  save(byPid: ReadonlyMap<number, Iterable<string>>): void;
+}
+
 export class SecretFields {
   /** pid → ids of its elements seen as password fields. */
   private readonly byPid = new Map<number, Set<string>>();
+  private store?: SecretFieldStore;
+  private onStoreError?: (err: unknown) => void;
+
+  /**
+   * Keeps the memory in `store` too: loads what earlier servers learned, and saves every id
+   * learned from now on. A store that fails leaves the memory of this process whole.
+   */
+  persistIn(store: SecretFieldStore, onError?: (err: unknown) => void): void {
+    this.store = store;
+    this.onStoreError = onError;
+    this.refresh();
+  }
 
   /** Remembers `ids` of `pid` as password fields (ids the platform has none for are skipped). */
   learn(pid: number, ids: Iterable<string>): void {
+    if (this.add(pid, ids) && this.store) {
+      const known = this.byPid.get(pid)!;
+      this.guard(() => this.store!.save(new Map([[pid, known]])));
+    }
+  }
+
+  /** Adds to the memory; whether any id was new. */
+  private add(pid: number, ids: Iterable<string>): boolean {
     let known = this.byPid.get(pid);
+    let added = false;
     for (const id of ids) {
-      if (id === '') continue;
+      if (id === '' || known?.has(id)) continue;
       if (!known) this.byPid.set(pid, (known = new Set()));
       known.add(id);
+      added = true;
+    }
+    return added;
+  }
+
+  /** Takes in what other servers on the desktop learned since the last look. */
+  private refresh(): void {
+    const store = this.store;
+    if (!store) return;
+    this.guard(() => {
+      for (const [pid, ids] of store.loadIfChanged() ?? []) this.add(pid, ids);
+    });
+  }
+
+  private guard(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.onStoreError?.(err);
     }
   }
 
@@ -37,6 +86,7 @@ export class SecretFields {
 
   /** The remembered ids, per pid (for a capture's lookup). */
   remembered(): ReadonlyMap<number, readonly string[]> {
+    this.refresh();
     return new Map([...this.byPid].map(([pid, ids]) => [pid, [...ids]]));
   }
 
@@ -50,6 +100,7 @@ export class SecretFields {
    * it again (in place: the walk is fresh and nobody else holds it yet).
    */
   keep(snapshot: Snapshot): Snapshot {
+    this.refresh();
     this.learn(
       snapshot.pid,
       snapshot.elements.filter((e) => e.flags.includes('secure')).map((e) => e.id),
@@ -68,6 +119,7 @@ export class SecretFields {
    */
   has(id: string): boolean {
     if (id === '') return false;
+    this.refresh();
     for (const ids of this.byPid.values()) if (ids.has(id)) return true;
     return false;
   }

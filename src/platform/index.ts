@@ -3,6 +3,8 @@ import { PlatformError } from '../errors.js';
 import type { Clipboard, Desktop } from './desktop.js';
 import { executableOf as linuxExecutableOf } from './linux/proc.js';
 import { ProgramIdentity as LinuxProgramIdentity } from './linux/program-identity.js';
+import type { SecretFieldFile } from './linux/secret-field-file.js';
+import { secretFieldFile } from './linux/secret-field-file.js';
 
 export async function openDesktop(env: NodeJS.ProcessEnv = process.env): Promise<Desktop> {
   if (process.platform === 'linux') {
@@ -32,6 +34,13 @@ export async function openClipboard(env: NodeJS.ProcessEnv = process.env): Promi
     return new XclipClipboard(env);
   }
   throw new PlatformError('unsupported', `axpage has no clipboard for ${process.platform} yet`);
+}
+
+/** Where the memory of password fields outlives the server, for the desktop of `env`. */
+export function secretFieldStore(
+  env: NodeJS.ProcessEnv = process.env,
+): SecretFieldFile | undefined {
+  return process.platform === 'linux' ? secretFieldFile(env) : undefined;
 }
 
 /** What files and processes are by identity (for the deny list), where the platform can tell. */

@@ -97,3 +97,67 @@ describe('keepingSecrets', () => {
     expect(fields.has(':1.9/p/3')).toBe(true);
   });
 });
+
+describe('SecretFields kept in a store', () => {
+  /** A store shared by two "servers", as the file on one desktop is. */
+  function sharedStore() {
+    const held = new Map<number, Set<string>>();
+    let version = 0;
+    const seenBy = new WeakMap<object, number>();
+    return (owner: object) => ({
+      loadIfChanged() {
+        if (seenBy.get(owner) === version) return null;
+        seenBy.set(owner, version);
+        return new Map([...held].map(([pid, ids]) => [pid, [...ids]]));
+      },
+      save(byPid: ReadonlyMap<number, Iterable<string>>) {
+        for (const [pid, ids] of byPid) {
+          const known = held.get(pid) ?? new Set<string>();
+          for (const id of ids) known.add(id);
+          held.set(pid, known);
+        }
+        version++;
+        seenBy.set(owner, version);
+      },
+    });
+  }
+
+  it('a field the first memory saw as a password field is one to the next memory', () => {
+    const store = sharedStore();
+    const first = new SecretFields();
+    first.persistIn(store(first));
+    first.keep(walk(7, field(':1.5/a/1', true)));
+    const second = new SecretFields();
+    second.persistIn(store(second));
+    const revealed = second.keep(walk(7, field(':1.5/a/1', false, SECRET)));
+    expect(revealed.elements[0].flags).toContain('secure');
+    expect(JSON.stringify(revealed)).not.toContain(SECRET);
+  });
+
+  it('ids learned by another memory after start are taken in at the next look', () => {
+    const store = sharedStore();
+    const first = new SecretFields();
+    const second = new SecretFields();
+    first.persistIn(store(first));
+    second.persistIn(store(second));
+    first.learn(7, [':1.5/a/1']);
+    expect(second.has(':1.5/a/1')).toBe(true);
+  });
+
+  it('a failing store leaves the memory whole and is reported', () => {
+    const errors: unknown[] = [];
+    const fields = new SecretFields();
+    const broken = {
+      loadIfChanged: () => {
+        throw new Error('unreadable');
+      },
+      save: () => {
+        throw new Error('disk full');
+      },
+    };
+    fields.persistIn(broken, (err) => errors.push(err));
+    fields.learn(7, [':1.5/a/1']);
+    expect(fields.has(':1.5/a/1')).toBe(true);
+    expect(errors.length).toBeGreaterThan(0);
+  });
+});
