@@ -1,10 +1,12 @@
 /**
  * Safe mode's guard on password fields, whatever route the input takes: text typed or set
  * into a field, keys and pastes sent to whatever has the focus, a click followed by text,
- * a drop on a field, and the "Show password" toggles that would put a field's text in
- * plain view. The decision is made from the element that will receive the input, read as
- * the input is about to go (the focus after the window was fronted), never from the tool
- * that sends it. A refusal comes before anything is sent.
+ * a drop on a field, and the reveal controls that would put a field's text in plain view
+ * (isRevealToggle: it errs on the side of refusing, since a control it fails to recognise
+ * leaves the text in plain view for every later read). The decision is made from the
+ * element that will receive the input, read as the input is about to go (the focus after
+ * the window was fronted), never from the tool that sends it. A refusal comes before
+ * anything is sent.
  *
  * Keys that reach a password field: those that move the focus, the caret or the selection
  * (Tab, arrows, Home, End, Page keys, not the keypad's, which type digits under Num Lock),
@@ -38,8 +40,22 @@ const HARMLESS_ON_TOGGLE: ReadonlySet<KeyKind> = new Set(['focus', 'caret', 'can
 /** Modifiers that keep those keys what they are; Alt runs mnemonics, Super the window manager. */
 const PLAIN_MODIFIERS: ReadonlySet<string> = new Set(['shift', 'ctrl']);
 
-const TOGGLE_ROLES: ReadonlySet<string> = new Set(['AXCheckBox', 'AXToggleButton', 'AXSwitch']);
-const REVEAL_WORDS = /\b(show|reveal|visible|unmask|unhide)\b/i;
+/** Controls that a press may turn into a reveal: toggles of every kind, and push buttons. */
+const TOGGLE_ROLES: ReadonlySet<string> = new Set([
+  'AXCheckBox',
+  'AXToggleButton',
+  'AXSwitch',
+  'AXRadioButton',
+]);
+const BUTTON_ROLES: ReadonlySet<string> = new Set(['AXButton']);
+/**
+ * Words that name a reveal, matched at the start of a word (so "Plaintext", "Displayed"):
+ * English and the common translations of "show". A CJK word stands anywhere.
+ */
+const REVEAL_WORDS =
+  /(?<![\p{L}\p{N}])(show|reveal|visib|unmask|unhide|peek|display|plain|clear|hide|anzeigen|zeigen|einblenden|afficher|montrer|mostrar|mostra|tonen|weergeven|visa|näytä|pokaż|pokaz|показать|отобразить|zobrazit|göster)|显示|顯示|表示|보기/iu;
+/** Words that say the control hides: checked, it is a reveal when pressed. */
+const HIDE_WORDS = /(?<![\p{L}\p{N}])(hide|mask|conceal|verbergen|ausblenden|masquer|ocultar)/iu;
 
 /** Index of the top-level window an element is in (its depth-0 ancestor). */
 function windowOf(elements: readonly Element[], index: number): number {
@@ -48,9 +64,26 @@ function windowOf(elements: readonly Element[], index: number): number {
   return i;
 }
 
+/** The element's parent and grandparent, short of the top-level window (which holds all). */
+function containersOf(elements: readonly Element[], index: number): number[] {
+  const out: number[] = [];
+  let i = elements[index].parent;
+  while (out.length < 2 && i >= 0 && elements[i].depth > 0) {
+    out.push(i);
+    i = elements[i].parent;
+  }
+  return out;
+}
+
 /**
- * Whether pressing the element would show a password field's text: an unchecked toggle
- * or check box whose name says show, reveal or visible, in a window with a password field.
+ * Whether pressing the element may show a password field's text. In a window with a
+ * password field, a toggle (check box, toggle button, switch, radio button) or push button
+ * is taken for a reveal control when it stands beside a field (its parent or grandparent is
+ * the field's parent or grandparent, the window aside: a toggle there of any name, a push
+ * button with no name or a reveal word), or when its name says reveal anywhere in the window
+ * (show, peek, plain, clear, hide... and translations of "show"). A checked control is
+ * passed over (pressing it hides again) unless it says hide. The price is a "Remember me"
+ * check box in the password's container: refused too.
  */
 export function isRevealToggle(
   elements: readonly Element[],
@@ -58,10 +91,20 @@ export function isRevealToggle(
   isPasswordField: (el: Element) => boolean,
 ): boolean {
   const el = elements[index];
-  if (!el || !TOGGLE_ROLES.has(el.role) || el.flags.includes('checked')) return false;
-  if (!REVEAL_WORDS.test(`${el.name} ${el.description ?? ''}`)) return false;
+  if (!el) return false;
+  const toggle = TOGGLE_ROLES.has(el.role);
+  if (!toggle && !BUTTON_ROLES.has(el.role)) return false;
+  const text = `${el.name} ${el.description ?? ''}`.trim();
+  if (toggle && el.flags.includes('checked') && !HIDE_WORDS.test(text)) return false;
   const win = windowOf(elements, index);
-  return elements.some((e, i) => isPasswordField(e) && windowOf(elements, i) === win);
+  const fields = elements.flatMap((e, i) =>
+    isPasswordField(e) && windowOf(elements, i) === win ? [i] : [],
+  );
+  if (fields.length === 0) return false;
+  if (REVEAL_WORDS.test(text)) return true;
+  if (!toggle && text !== '') return false;
+  const mine = containersOf(elements, index);
+  return fields.some((f) => containersOf(elements, f).some((c) => mine.includes(c)));
 }
 
 /** Whether the key, with its modifiers, stays out of a password field or a focused toggle. */

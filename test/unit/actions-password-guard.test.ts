@@ -13,7 +13,7 @@ import {
   isRevealToggle,
   keyIsHarmless,
 } from '../../src/actions/index.js';
-import type { Element } from '../../src/model/element.js';
+import type { Element, Flag } from '../../src/model/element.js';
 import type { KeyCombo, KeyKind } from '../../src/platform/desktop.js';
 import { AxError } from '../../src/errors.js';
 import { Policy, DEFAULT_POLICY } from '../../src/guard/policy.js';
@@ -92,16 +92,89 @@ describe('reveal toggles', () => {
     }
   });
 
-  it('is not one when checked, named otherwise, a button, or with no password field', () => {
+  it('a toggle, radio button or push button whose name says reveal, in any language, is one', () => {
+    const els = (o: Parameters<typeof formView>[0]) => formView(o).snapshot.elements;
+    const at = indexOf(formView(), 'subscribe');
+    const cases: Array<[string, string, Flag[]]> = [
+      ['Show password', 'AXButton', []],
+      ['Passwort anzeigen', 'AXCheckBox', []],
+      ['Peek', 'AXToggleButton', []],
+      ['Display characters', 'AXCheckBox', []],
+      ['Plain text', 'AXCheckBox', []],
+      ['Clear', 'AXRadioButton', []],
+      ['Hide password', 'AXCheckBox', ['checked']],
+      ['Afficher le mot de passe', 'AXSwitch', []],
+      ['Näytä salasana', 'AXCheckBox', []],
+      ['Показать пароль', 'AXCheckBox', []],
+      ['显示密码', 'AXCheckBox', []],
+    ];
+    for (const [name, role, flags] of cases) {
+      const view = els({ subscribe: { name, role, flags } });
+      expect(isRevealToggle(view, at, isPw), name).toBe(true);
+    }
+  });
+
+  it('is not one when checked, named otherwise, or with no password field', () => {
     const els = (o: Parameters<typeof formView>[0]) => formView(o).snapshot.elements;
     const at = indexOf(formView(), 'subscribe');
     expect(isRevealToggle(els({ subscribe: { name: 'Subscribe' } }), at, isPw)).toBe(false);
     const checked = els({ subscribe: { name: 'Show password', flags: ['checked'] } });
     expect(isRevealToggle(checked, at, isPw)).toBe(false);
-    const button = els({ subscribe: { name: 'Show password', role: 'AXButton' } });
+    const button = els({ subscribe: { name: 'Log in', role: 'AXButton' } });
     expect(isRevealToggle(button, at, isPw)).toBe(false);
+    const version = els({ subscribe: { name: 'Version history', role: 'AXButton' } });
+    expect(isRevealToggle(version, at, isPw)).toBe(false);
     const plain = els({ subscribe: { name: 'Show password' }, password: { flags: [] } });
     expect(isRevealToggle(plain, at, isPw)).toBe(false);
+  });
+
+  it('beside a password field, any toggle and an unnamed push button are ones; farther, not', () => {
+    const row = (id: string, extra: Spec[]): Spec => ({
+      role: 'AXPanel',
+      id,
+      children: [{ role: 'AXTextField', id: `${id}-pw`, flags: ['secure', 'editable'] }, ...extra],
+    });
+    const view = viewOf(
+      buildSnapshot([
+        {
+          role: 'AXWindow',
+          id: 'w',
+          window: {},
+          children: [
+            {
+              role: 'AXPanel',
+              id: 'form',
+              children: [
+                row('r1', [{ role: 'AXCheckBox', id: 'remember', name: 'Remember me' }]),
+                row('r2', [{ role: 'AXButton', id: 'icon', name: '' }]),
+                row('r3', [
+                  {
+                    role: 'AXPanel',
+                    id: 'radios',
+                    children: [{ role: 'AXRadioButton', id: 'mode', name: 'Second' }],
+                  },
+                ]),
+                { role: 'AXButton', id: 'login', name: 'Log in' },
+              ],
+            },
+            {
+              role: 'AXPanel',
+              id: 'footer',
+              children: [
+                {
+                  role: 'AXPanel',
+                  id: 'inner',
+                  children: [{ role: 'AXCheckBox', id: 'far', name: 'Subscribe' }],
+                },
+              ],
+            },
+          ],
+        },
+      ]),
+    );
+    const at = (id: string) => isRevealToggle(view.snapshot.elements, indexOf(view, id), isPw);
+    expect([at('remember'), at('icon'), at('mode')]).toEqual([true, true, true]);
+    expect([at('login'), at('far')]).toEqual([false, false]);
   });
 
   it('a toggle in another window than the password field is not one', () => {

@@ -1,0 +1,69 @@
+/**
+ * Safe mode presses no control that may reveal a password field's text, whatever its kind,
+ * name or language: a push button, a check box in German, an icon-only toggle, a toggle
+ * named "Plain text", a checked "Hide password" box (unchecking reveals), a radio button
+ * "Clear". The oracle is the fixture's own log (test/fixtures/apps/reveal_controls.py: each
+ * entry's masking as it changes) behind a barrier: the "Ping" button, clicked after the
+ * refused calls; the app handles its input in order, so once its ping is logged anything a
+ * refused call had sent would be too. Full mode still presses every control.
+ */
+import { describe, expect, it } from 'vitest';
+import { fixtureRun } from './helpers/fixture-run.js';
+import { readApp } from './helpers/oracle.js';
+
+/** Each reveal control's name, and the entry it reveals. */
+const CONTROLS: Array<[string, string]> = [
+  ['Show password', 'pw1'],
+  ['Passwort anzeigen', 'pw2'],
+  ['Peek', 'pw3'],
+  ['Display characters', 'pw4'],
+  ['Plain text', 'pw5'],
+  ['Hide password', 'pw6'],
+  ['Clear', 'pw7'],
+];
+
+describe('safe mode: no reveal control is pressed', () => {
+  const run = fixtureRun('reveal_controls.py', {
+    session: { serverEnv: { AXPAGE_MODE: 'safe' } },
+  });
+
+  it.each(CONTROLS)(
+    '%s: ax_click and ax_click_at refused, the entry stays masked',
+    async (name) => {
+      const from = run.events().length;
+      const byName = (await readApp(run.session, run.app.pid)).find((e) => e.name === name);
+      const [x, y, w, h] = byName!.extents!;
+      for (const r of [
+        await run.call('ax_click', { query: name }),
+        await run.call('ax_click', { query: name, delivery_mode: 'foreground' }),
+        await run.call('ax_click_at', { x: x + Math.round(w / 2), y: y + Math.round(h / 2) }),
+      ]) {
+        expect(r.isError, r.text).toBe(true);
+        expect(r.text).toMatch(/would show a password field's text in plain view/);
+      }
+      const ping = await run.call('ax_click', { query: 'Ping' });
+      expect(ping.isError, ping.text).toBe(false);
+      await run.waitFor((e) => e.event === 'ping', from);
+      expect(
+        run
+          .events()
+          .slice(from)
+          .filter((e) => e.event === 'visibility'),
+      ).toEqual([]);
+    },
+  );
+});
+
+describe('full mode: every reveal control still works', () => {
+  const run = fixtureRun('reveal_controls.py', {
+    session: { serverEnv: { AXPAGE_MODE: 'full' } },
+  });
+
+  it.each(CONTROLS)('%s reveals its entry', async (name, entry) => {
+    const from = run.events().length;
+    const r = await run.call('ax_click', { query: name });
+    expect(r.isError, r.text).toBe(false);
+    const shown = await run.waitFor((e) => e.event === 'visibility' && e.widget === entry, from);
+    expect(shown.visible).toBe(true);
+  });
+});
