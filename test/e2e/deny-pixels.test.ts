@@ -247,6 +247,8 @@ describe('a denied app', () => {
       const inside = intersect(frame, { x: at.x, y: at.y, w: img.width, h: img.height });
       expect(inside, 'the capture holds part of it').not.toBeNull();
       expect(colours(img, at, inside!)).toBe(1);
+      const listed = await call('ax_list_apps', {});
+      expect(colours(await decode(listed.fields.screenshot), { x: 0, y: 0 }, frame)).toBe(1);
     } finally {
       await xm.stop();
     }
