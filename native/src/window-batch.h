@@ -27,6 +27,8 @@ struct WindowPending {
   xcb_get_geometry_cookie_t geometry;
   xcb_translate_coordinates_cookie_t origin;
   xcb_get_property_cookie_t pid, netName, name, transient, states, types, wmClass, extents;
+  // X-Resource QueryClientIds for the window's client pid; 0 when the server lacks it.
+  unsigned int clientPid = 0;
 };
 
 // What a window's properties and geometry say; text and atoms are left undecoded
@@ -34,6 +36,8 @@ struct WindowPending {
 struct WindowFacts {
   uint32_t window = 0;
   bool vanished = false;  // destroyed while we asked: left out of a listing
+  // _NET_WM_PID, else the pid the X server knows for the window's client (X-Resource): an
+  // app that never set the property (an Xt app such as xmessage) still has one.
   bool hasPid = false;
   uint32_t pid = 0;
   bool hasNetName = false;
@@ -96,6 +100,8 @@ class WindowBatch {
   std::mutex mu_;
   bool shut_ = false;
   xcb_connection_t* conn_ = nullptr;
+  // Whether the server has X-Resource 1.2 (client pids), asked once per connection.
+  bool xres_ = false;
 };
 
 }  // namespace axpage

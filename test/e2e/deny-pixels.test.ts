@@ -13,6 +13,8 @@ import type { LaunchedApp } from '../../src/desktop/apps.js';
 import type { Rect } from '../../src/model/element.js';
 import type { RawImage } from '../../src/platform/desktop.js';
 import { X11 } from '../../src/platform/linux/x11.js';
+import { pollUntil } from '../../src/desktop/procs.js';
+import { viewportOf } from './helpers/oracle.js';
 
 const DENIED_TITLE = 'Vault Qz7 Ledger';
 
@@ -60,10 +62,18 @@ function windowOf(pid: number): Rect {
   return { x: w!.x + 1, y: w!.y + 1, w: w!.w - 2, h: w!.h - 2 };
 }
 
+const intersect = (a: Rect, b: Rect): Rect | null => {
+  const x = Math.max(a.x, b.x);
+  const y = Math.max(a.y, b.y);
+  const w = Math.min(a.x + a.w, b.x + b.w) - x;
+  const h = Math.min(a.y + a.h, b.y + b.h) - y;
+  return w > 0 && h > 0 ? { x, y, w, h } : null;
+};
+
 const toggles = () => (denied.output?.events ?? []).filter((e) => e.event === 'toggled');
 
 beforeAll(async () => {
-  session = await Session.start({ serverEnv: { AXPAGE_DENY_APPS: 'passphrase.py' } });
+  session = await Session.start({ serverEnv: { AXPAGE_DENY_APPS: 'passphrase.py,xmessage' } });
   allowed = await session.launchFixture('secret_window.py', [], {
     env: { AXPAGE_FIXTURE_TITLE: 'Allowed Ledger', AXPAGE_FIXTURE_X: '40', AXPAGE_FIXTURE_Y: '40' },
   });
@@ -193,6 +203,55 @@ describe('a denied app', () => {
     expect(none.isError).toBe(true);
     const named = await call('ax_list_windows', { app: 'passphrase.py' });
     expect(named.structured.error_code).toBe('blocked');
+  });
+
+  it('is filled whole, title bar too, when it has no accessibility (denied by its program)', async () => {
+    // xmessage is a plain X app: it never registers with AT-SPI, only its process says what it is.
+    const xm = await session.launch(
+      '/usr/bin/xmessage',
+      ['-geometry', '+60+60', 'DENIED XMESSAGE CONTENT'],
+      {
+        waitFor: 'none',
+      },
+    );
+    try {
+      const w = await pollUntil(
+        () =>
+          x11
+            .listWindows()
+            .find((w) => w.mapped && w.wmInstance === 'xmessage' && w.frameExtents) ?? null,
+        { timeoutMs: 30_000, what: 'the framed xmessage window' },
+      );
+      const e = w.frameExtents!;
+      // Its whole frame, 1 px in from the edges: title bar, borders and text.
+      const frame = {
+        x: w.x - e.left + 1,
+        y: w.y - e.top + 1,
+        w: w.w + e.left + e.right - 2,
+        h: w.h + e.top + e.bottom - 2,
+      };
+      const text = { x: w.x + 1, y: w.y + 1, w: w.w - 2, h: w.h - 2 };
+      await pollUntil(() => colours(x11.captureRegion(text), text, text) > 1, {
+        timeoutMs: 30_000,
+        what: 'xmessage drawing its text',
+      });
+      expect(colours(x11.captureRegion(frame), frame, frame), 'it shows on X').toBeGreaterThan(1);
+      const full = await call('ax_screenshot', { app: allowed.pid, full_screen: true });
+      expect(full.isError, full.text).toBe(false);
+      expect(colours(await decode(full.fields.screenshot), { x: 0, y: 0 }, frame)).toBe(1);
+      // The allowed app's own capture, which the xmessage window covers in part.
+      const own = await call('ax_screenshot', { app: allowed.pid });
+      expect(own.isError, own.text).toBe(false);
+      const img = await decode(own.fields.screenshot);
+      const at = viewportOf(own.fields.file);
+      const inside = intersect(frame, { x: at.x, y: at.y, w: img.width, h: img.height });
+      expect(inside, 'the capture holds part of it').not.toBeNull();
+      expect(colours(img, at, inside!)).toBe(1);
+      const listed = await call('ax_list_apps', {});
+      expect(colours(await decode(listed.fields.screenshot), { x: 0, y: 0 }, frame)).toBe(1);
+    } finally {
+      await xm.stop();
+    }
   });
 
   it('no listing, summary or file names it or its windows, apart from refusals of it by name', () => {
