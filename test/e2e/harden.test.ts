@@ -46,15 +46,20 @@ describe('unknown arguments', () => {
   }, 120_000);
 });
 
-/** Pids of running processes whose command line names `file` (read from /proc, not from us). */
+/**
+ * Pids of running processes on this test's display whose command line names `file` (read
+ * from /proc, not from us; other files' desktops run the same fixture at the same time).
+ */
 function processesRunning(file: string): number[] {
+  const display = `DISPLAY=${session.desktop.env.DISPLAY}`;
   const pids: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const argv = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
       const state = /\) (\S)/.exec(fs.readFileSync(`/proc/${entry}/stat`, 'utf8'))?.[1];
-      if (argv.includes(file) && state !== 'Z') pids.push(Number(entry));
+      const env = fs.readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0');
+      if (argv.includes(file) && state !== 'Z' && env.includes(display)) pids.push(Number(entry));
     } catch {
       // Gone between the listing and the read.
     }
