@@ -6,15 +6,14 @@
  * error names it or its window titles; listings say how many apps they left out.
  */
 import fs from 'node:fs';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Session, type CallResult } from '../../src/harness/session.js';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import type { Rect } from '../../src/model/element.js';
-import type { RawImage } from '../../src/platform/desktop.js';
 import { X11 } from '../../src/platform/linux/x11.js';
 import { pollUntil } from '../../src/desktop/procs.js';
 import { viewportOf } from './helpers/oracle.js';
+import { coloursIn, decodePng } from './helpers/pixels.js';
 
 const DENIED_TITLE = 'Vault Qz7 Ledger';
 
@@ -36,23 +35,6 @@ async function call(tool: string, args: Record<string, unknown>): Promise<CallRe
   const r = await session.call(tool, args);
   results.push(r);
   return r;
-}
-
-async function decode(file: string): Promise<RawImage> {
-  const { data, info } = await sharp(file).raw().toBuffer({ resolveWithObject: true });
-  return { width: info.width, height: info.height, channels: info.channels as 3 | 4, data };
-}
-
-/** How many colours the screen rect `r` has in `img`, taken with its top-left at `origin`. */
-function colours(img: RawImage, origin: { x: number; y: number }, r: Rect): number {
-  const seen = new Set<string>();
-  for (let y = r.y; y < r.y + r.h; y++) {
-    for (let x = r.x; x < r.x + r.w; x++) {
-      const at = ((y - origin.y) * img.width + (x - origin.x)) * img.channels;
-      seen.add(`${img.data[at]},${img.data[at + 1]},${img.data[at + 2]}`);
-    }
-  }
-  return seen.size;
 }
 
 /** The client area of the X window of `pid`, 1 px in from its edges. */
@@ -118,18 +100,18 @@ describe('a denied app', () => {
     const full = await call('ax_screenshot', { app: allowed.pid, full_screen: true });
     expect(full.isError, full.text).toBe(false);
     const raw = x11.captureRegion(win);
-    expect(colours(raw, win, win), 'the denied window shows its content').toBeGreaterThan(1);
-    const img = await decode(full.fields.screenshot);
-    expect(colours(img, { x: 0, y: 0 }, win), 'the denied window filled').toBe(1);
+    expect(coloursIn(raw, win, win), 'the denied window shows its content').toBeGreaterThan(1);
+    const img = await decodePng(full.fields.screenshot);
+    expect(coloursIn(img, { x: 0, y: 0 }, win), 'the denied window filled').toBe(1);
     expect(
-      colours(img, { x: 0, y: 0 }, windowOf(allowed.pid)),
+      coloursIn(img, { x: 0, y: 0 }, windowOf(allowed.pid)),
       'the allowed one not',
     ).toBeGreaterThan(1);
     const region = { x: win.x - 30, y: win.y - 30, w: 200, h: 120 };
     const part = await call('ax_screenshot', { app: allowed.pid, region });
     expect(part.isError, part.text).toBe(false);
     const overlap = { x: win.x, y: win.y, w: 170, h: 90 };
-    expect(colours(await decode(part.fields.screenshot), region, overlap)).toBe(1);
+    expect(coloursIn(await decodePng(part.fields.screenshot), region, overlap)).toBe(1);
   });
 
   it('is never clicked on its title bar, which every capture fills too', async () => {
@@ -148,12 +130,12 @@ describe('a denied app', () => {
     expect(r.isError, r.text).toBe(true);
     expect(r.structured.error_code).toBe('blocked');
     expect(
-      colours(x11.captureRegion(titleBar), titleBar, titleBar),
+      coloursIn(x11.captureRegion(titleBar), titleBar, titleBar),
       'its title shows',
     ).toBeGreaterThan(1);
     const full = await call('ax_screenshot', { app: allowed.pid, full_screen: true });
     expect(full.isError, full.text).toBe(false);
-    expect(colours(await decode(full.fields.screenshot), { x: 0, y: 0 }, titleBar)).toBe(1);
+    expect(coloursIn(await decodePng(full.fields.screenshot), { x: 0, y: 0 }, titleBar)).toBe(1);
     expect(x11.listWindows().find((v) => v.window === w.window)).toMatchObject({ w: w.w, h: w.h });
   });
 
@@ -165,8 +147,8 @@ describe('a denied app', () => {
     const pids = (r.structured.apps as Array<{ pid: number }>).map((a) => a.pid);
     expect(pids).toContain(allowed.pid);
     expect(pids).not.toContain(denied.pid);
-    const img = await decode(r.fields.screenshot);
-    expect(colours(img, { x: 0, y: 0 }, windowOf(denied.pid))).toBe(1);
+    const img = await decodePng(r.fields.screenshot);
+    expect(coloursIn(img, { x: 0, y: 0 }, windowOf(denied.pid))).toBe(1);
   });
 
   it('is left out of the apps resource and of completions', async () => {
@@ -231,24 +213,24 @@ describe('a denied app', () => {
         h: w.h + e.top + e.bottom - 2,
       };
       const text = { x: w.x + 1, y: w.y + 1, w: w.w - 2, h: w.h - 2 };
-      await pollUntil(() => colours(x11.captureRegion(text), text, text) > 1, {
+      await pollUntil(() => coloursIn(x11.captureRegion(text), text, text) > 1, {
         timeoutMs: 30_000,
         what: 'xmessage drawing its text',
       });
-      expect(colours(x11.captureRegion(frame), frame, frame), 'it shows on X').toBeGreaterThan(1);
+      expect(coloursIn(x11.captureRegion(frame), frame, frame), 'it shows on X').toBeGreaterThan(1);
       const full = await call('ax_screenshot', { app: allowed.pid, full_screen: true });
       expect(full.isError, full.text).toBe(false);
-      expect(colours(await decode(full.fields.screenshot), { x: 0, y: 0 }, frame)).toBe(1);
+      expect(coloursIn(await decodePng(full.fields.screenshot), { x: 0, y: 0 }, frame)).toBe(1);
       // The allowed app's own capture, which the xmessage window covers in part.
       const own = await call('ax_screenshot', { app: allowed.pid });
       expect(own.isError, own.text).toBe(false);
-      const img = await decode(own.fields.screenshot);
+      const img = await decodePng(own.fields.screenshot);
       const at = viewportOf(own.fields.file);
       const inside = intersect(frame, { x: at.x, y: at.y, w: img.width, h: img.height });
       expect(inside, 'the capture holds part of it').not.toBeNull();
-      expect(colours(img, at, inside!)).toBe(1);
+      expect(coloursIn(img, at, inside!)).toBe(1);
       const listed = await call('ax_list_apps', {});
-      expect(colours(await decode(listed.fields.screenshot), { x: 0, y: 0 }, frame)).toBe(1);
+      expect(coloursIn(await decodePng(listed.fields.screenshot), { x: 0, y: 0 }, frame)).toBe(1);
     } finally {
       await xm.stop();
     }
