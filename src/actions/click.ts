@@ -97,7 +97,7 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
   return {
     // A point target's label already is its coordinates.
     did: target.element ? `${verb} ${label} at (${point.x},${point.y})` : `${verb} ${label}`,
-    route: 'xtest',
+    route: scene.desktop.inputRoute,
     delivery: 'foreground',
     restore,
     touched,

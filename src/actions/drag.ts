@@ -29,7 +29,7 @@ export async function deliverDrag(scene: Scene, req: DragRequest): Promise<Deliv
   const { restore } = await fronted(scene, () => desktop.drag(start, end, req.durationMs));
   return {
     did: `Dragged from ${req.from.label} to ${req.to.element ? req.to.label : `(${end.x},${end.y})`}`,
-    route: 'xtest',
+    route: scene.desktop.inputRoute,
     delivery: 'foreground',
     restore,
     touched,

@@ -57,7 +57,7 @@ export async function deliverKey(scene: Scene, combo: KeyCombo, aim?: KeyAim): P
     did: focus
       ? `Pressed ${label} in ${focus.label}`
       : `Pressed ${label} (no element said it had the keyboard focus)`,
-    route: 'xtest',
+    route: scene.desktop.inputRoute,
     delivery: 'foreground',
     restore,
     touched,

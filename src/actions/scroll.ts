@@ -90,7 +90,7 @@ export async function deliverScroll(scene: Scene, req: ScrollRequest): Promise<D
   return {
     // The wheel steps were sent; whether the content moved is the probe's to say.
     did: `Sent ${steps} wheel steps ${req.direction} over ${areaLabel} at (${x},${y})`,
-    route: 'xtest',
+    route: scene.desktop.inputRoute,
     delivery: 'foreground',
     restore,
     probe: samples.length > 0 ? () => contentMoved(desktop, samples) : undefined,

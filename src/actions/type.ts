@@ -112,7 +112,7 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
   });
   return {
     did: `Typed ${chars} into ${label} with key events${clearFirst ? ' (cleared first)' : ''}${committed}`,
-    route: 'xtest',
+    route: scene.desktop.inputRoute,
     delivery: 'foreground',
     restore,
     probe,

@@ -286,6 +286,8 @@ export interface Desktop {
   grabbedInput(pid: number): Promise<'keyboard' | 'pointer' | undefined>;
   /** Bring the app's window to the front; resolves to a function restoring the previous one. */
   activate(pid: number): Promise<() => Promise<void>>;
+  /** The name results give the route of the real pointer and keyboard input below (X11: `xtest`). */
+  readonly inputRoute: string;
   click(x: number, y: number, button: MouseButton, count: number): Promise<void>;
   pressKey(combo: KeyCombo): Promise<void>;
   /** Whether pressKey can press this key name: checked before any input is sent. */

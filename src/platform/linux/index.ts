@@ -451,6 +451,9 @@ export class LinuxDesktop implements Desktop {
     );
   }
 
+  /** Real input goes through the XTest extension. */
+  readonly inputRoute = 'xtest';
+
   clickRoute(element: Element): ClickRoute {
     return clickRouteOf(element);
   }

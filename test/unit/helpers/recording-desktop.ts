@@ -152,6 +152,7 @@ export function recordingDesktop(view: SnapshotView, opts: FakeOptions = {}): Re
     pressKey: async (combo: KeyCombo) => {
       record('pressKey', [...combo.modifiers, combo.key].join('+'));
     },
+    inputRoute: 'xtest',
     knowsKey: (key: string) => keys.has(key) || [...key].length === 1,
     keyKind: (key: string) => KEY_KINDS[key] ?? 'other',
     typeText: async (value: string) => {
