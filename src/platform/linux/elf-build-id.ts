@@ -5,6 +5,7 @@
  * point to: the header, the program headers and the notes, a few hundred bytes.
  */
 import fs from 'node:fs';
+import { withFileRead } from './read-fd.js';
 
 const PT_NOTE = 4;
 const NT_GNU_BUILD_ID = 3;
@@ -76,22 +77,12 @@ export function buildIdNote(notes: Buffer, little: boolean): string | undefined 
  * ELF linked without one), undefined when it cannot be read (so no answer is kept).
  */
 export function gnuBuildIdOfFile(file: string): string | undefined {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
+  return withFileRead(file, (fd) => {
     const read: ReadAt = (offset, length) => {
       const buf = Buffer.alloc(Math.max(0, length));
       const n = fs.readSync(fd, buf, 0, buf.length, offset);
       return buf.subarray(0, n);
     };
     return gnuBuildId(read) ?? '';
-  } catch {
-    return undefined;
-  } finally {
-    fs.closeSync(fd);
-  }
+  });
 }

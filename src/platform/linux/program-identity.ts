@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { gnuBuildIdOfFile } from './elf-build-id.js';
+import { withFileRead } from './read-fd.js';
 
 /** Where programs are installed besides the server's PATH. */
 const STANDARD_BIN_DIRS = [
@@ -162,13 +163,7 @@ function identityOf(file: string): Identity | undefined {
 }
 
 function sha256(file: string): string | undefined {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
+  return withFileRead(file, (fd) => {
     const hash = createHash('sha256');
     const buf = Buffer.alloc(1 << 20);
     for (;;) {
@@ -177,11 +172,7 @@ function sha256(file: string): string | undefined {
       hash.update(buf.subarray(0, n));
     }
     return hash.digest('hex');
-  } catch {
-    return undefined;
-  } finally {
-    fs.closeSync(fd);
-  }
+  });
 }
 
 function realExecutable(file: string): string | undefined {
