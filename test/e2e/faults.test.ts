@@ -12,12 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session, type CallResult } from '../../src/harness/session.js';
 import { eventsOf } from './helpers/oracle.js';
+import { continueAll, signal } from './helpers/signals.js';
 
 /** The per-call timeout of the AT-SPI client: one unanswered call costs at least this. */
 const CALL_TIMEOUT_MS = 3000;
 
 let session: Session;
-const stopped = new Set<number>();
 
 beforeAll(async () => {
   session = await Session.start();
@@ -26,19 +26,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // A test that failed half way must not leave a stopped process behind.
-  for (const pid of stopped) signal(pid, 'SIGCONT');
+  continueAll();
   await session?.close();
 });
-
-function signal(pid: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(pid, sig);
-  } catch {
-    // already gone
-  }
-  if (sig === 'SIGSTOP') stopped.add(pid);
-  if (sig === 'SIGCONT' || sig === 'SIGKILL') stopped.delete(pid);
-}
 
 function events(app: LaunchedApp): Array<Record<string, unknown>> {
   return eventsOf(app);

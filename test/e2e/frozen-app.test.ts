@@ -17,11 +17,11 @@ import { fixtureApp, Session, type CallResult } from '../../src/harness/session.
 import { AtspiBus } from '../../src/platform/linux/atspi/bus.js';
 import { LinuxDesktop } from '../../src/platform/linux/index.js';
 import { stoppedProcess } from '../../src/platform/linux/proc.js';
+import { continueAll, signal } from './helpers/signals.js';
 
 let session: Session;
 let bus: AtspiBus;
 let other: LaunchedApp;
-const stopped = new Set<number>();
 
 beforeAll(async () => {
   session = await Session.start();
@@ -31,7 +31,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // A test that failed half way must not leave a stopped process behind.
-  for (const pid of stopped) signal(pid, 'SIGCONT');
+  continueAll();
   bus?.disconnect();
   await session?.close();
 });
@@ -40,16 +40,6 @@ function a11yAddress(): string {
   const address = session.desktop.processEnv().AT_SPI_BUS_ADDRESS;
   if (!address) throw new Error('the headless desktop has no AT_SPI_BUS_ADDRESS');
   return address;
-}
-
-function signal(pid: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(pid, sig);
-  } catch {
-    // already gone
-  }
-  if (sig === 'SIGSTOP') stopped.add(pid);
-  if (sig === 'SIGCONT' || sig === 'SIGKILL') stopped.delete(pid);
 }
 
 /** SIGSTOP, and wait until the process has stopped: the signal is delivered asynchronously. */
