@@ -2,7 +2,7 @@
  * Runtime settings: defaults < JSON config file (`--config FILE`, AXPAGE_CONFIG) <
  * environment (AXPAGE_*) < command-line flags of `axpage serve`. One table describes
  * every setting (its flag, which is also its key in the file, its variable, its help
- * line), so the help text, the README and the parser cannot drift apart. Every value is
+ * line), so the help text, docs/settings.md and the parser cannot drift apart. Every value is
  * validated: a typo fails at start with a message naming the file and key, the
  * variable or the flag.
  */
@@ -647,8 +647,8 @@ export function serveHelp(): string {
 }
 
 /**
- * The README's settings table rows (flag, variable, what), from the settings table: a
- * unit test checks the README against it.
+ * The settings table rows of docs/settings.md (flag, variable, what), from the settings table: a
+ * unit test checks docs/settings.md against it.
  */
 export function settingsRows(): Array<[string, string, string]> {
   return [

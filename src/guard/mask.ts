@@ -10,7 +10,7 @@
  *   not known here) may be typed text and is masked like it, and a failed call's key is
  *   withheld with its text (an unknown key name may be a password typed as one);
  * - clipboard contents (what ax_clipboard_write puts there) are never kept, not even with
- *   keepText: the README promises the clipboard's text is never logged;
+ *   keepText: docs/session-log-and-viewer.md promises the clipboard's text is never logged;
  * - every other string is content (typed text, a value set or asserted, a script, the
  *   clipboard's text) and is masked. Unknown names count as content: a field added to a
  *   tool is masked until it is named a locator here (test/unit/mask-schemas.test.ts walks

@@ -39,7 +39,7 @@ export interface ChangeCounts {
   moved: number;
 }
 
-/** One line of the session log (README: "Session log and replay"). */
+/** One line of the session log (docs/session-log-and-viewer.md). */
 export interface CallRecord {
   seq: number;
   time: string;

@@ -2,7 +2,7 @@
  * What the agent has been shown in this server session, so a summary lists only what
  * is new to it. One memory per Pipeline (per server process).
  *
- * The rule (also in the README):
+ * The rule (also in docs/paged-response.md):
  * - An element counts as shown once a summary listed it in visible_elements or counted
  *   it in that list's `(+N more in file)`: both send the agent to that call's file,
  *   which lists every element. The memory keeps, per ref, what the element looked like

@@ -1,6 +1,6 @@
 /**
  * The summary: the only text a tool call puts in the agent's context. Fixed line order
- * (see the README), each line only when it applies, every text value escaped onto one line
+ * (see docs/paged-response.md), each line only when it applies, every text value escaped onto one line
  * and capped, and a hard byte cap on the whole. Under the cap the lists shrink first
  * (best-ranked items stay, "+N more in file" grows), then the text caps tighten; a
  * line is never cut without a mark.

@@ -170,13 +170,13 @@ describe('retention caps and transport in the table', () => {
   });
 });
 
-describe('README settings table', () => {
+describe('docs/settings.md settings table', () => {
   it('has one row per setting, as the settings table gives it, in order', async () => {
     const { settingsRows } = await import('../../src/config.js');
-    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+    const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'settings.md'), 'utf8');
     const section = readme.slice(
-      readme.indexOf('## Settings'),
-      readme.indexOf('\n## ', readme.indexOf('## Settings') + 1),
+      readme.indexOf('# Settings'),
+      readme.indexOf('\n## ', readme.indexOf('# Settings') + 1),
     );
     const rows = section
       .split('\n')
