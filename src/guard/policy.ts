@@ -282,8 +282,14 @@ export class Policy {
 
   /** Throws when safe mode forbids typing into a secure field. */
   checkSecureTyping(label: string): void {
-    if (this.settings.mode !== 'safe' || this.settings.allowSecureTyping) return;
-    throw new AxError(
+    const refusal = this.secureTypingRefusal(label);
+    if (refusal) throw refusal;
+  }
+
+  /** The error safe mode gives input into the password field `label`; none when it allows it. */
+  secureTypingRefusal(label: string): AxError | undefined {
+    if (this.settings.mode !== 'safe' || this.settings.allowSecureTyping) return undefined;
+    return new AxError(
       'blocked',
       `${label} is a password field, and this server runs in safe mode, which types into none`,
       'Type it yourself, or run the server with AXPAGE_ALLOW_SECURE_TYPING=1 (--allow-secure-typing)',
