@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ProgramIdentity } from './program-identity.js';
+import { findOnPath, isExecutableFile } from './launch-lookup.js';
 
 export interface LaunchChain {
   /** The real file of the program argv[0] names: what is spawned. */
@@ -205,24 +206,13 @@ function locate(program: string, env: NodeJS.ProcessEnv): string {
     if (!path.isAbsolute(program)) {
       throw new ChainError(`${program} is a relative path; give the full path or a name on PATH`);
     }
-    if (!executable(program)) throw new ChainError(`${program} is not an executable file`);
+    if (!isExecutableFile(program)) throw new ChainError(`${program} is not an executable file`);
     return program;
   }
-  for (const dir of (env.PATH ?? '').split(':')) {
-    if (dir === '' || !path.isAbsolute(dir)) continue;
-    const file = path.join(dir, program);
-    if (executable(file)) return file;
-  }
-  throw new ChainError(`${program} is not on PATH (${env.PATH ?? 'unset'})`);
-}
-
-function executable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
+  const found = findOnPath(program, env, { absoluteDirsOnly: true });
+  if (found === undefined)
+    throw new ChainError(`${program} is not on PATH (${env.PATH ?? 'unset'})`);
+  return found;
 }
 
 /** Every name a file goes by on the way to its real file (each symlink hop), and that file. */

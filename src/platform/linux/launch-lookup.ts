@@ -53,18 +53,35 @@ function installedEntries(env: NodeJS.ProcessEnv): Array<{ id: string; file: str
 
 /** Whether a program can be run: an absolute path that is executable, or one on PATH. */
 export function onPath(program: string, env: NodeJS.ProcessEnv): boolean {
-  const executable = (file: string) => {
-    try {
-      fs.accessSync(file, fs.constants.X_OK);
-      return fs.statSync(file).isFile();
-    } catch {
-      return false;
-    }
-  };
-  if (program.includes('/')) return path.isAbsolute(program) && executable(program);
-  return (env.PATH ?? '')
-    .split(':')
-    .some((dir) => dir !== '' && executable(path.join(dir, program)));
+  if (program.includes('/')) return path.isAbsolute(program) && isExecutableFile(program);
+  return findOnPath(program, env) !== undefined;
+}
+
+/**
+ * The first executable file `program` (a bare name) names on PATH. `absoluteDirsOnly`
+ * skips relative PATH entries, which name different files from one working dir to another.
+ */
+export function findOnPath(
+  program: string,
+  env: NodeJS.ProcessEnv,
+  opts: { absoluteDirsOnly?: boolean } = {},
+): string | undefined {
+  for (const dir of (env.PATH ?? '').split(':')) {
+    if (dir === '' || (opts.absoluteDirsOnly && !path.isAbsolute(dir))) continue;
+    const file = path.join(dir, program);
+    if (isExecutableFile(file)) return file;
+  }
+  return undefined;
+}
+
+/** A regular file this process may execute. */
+export function isExecutableFile(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
 
 export class LookupError extends Error {
