@@ -13,6 +13,7 @@ import type { AppInfo, Desktop, DesktopWindow, MouseButton } from '../platform/d
 import type { Policy } from '../guard/policy.js';
 import { AxError } from '../errors.js';
 import { withOverrides } from './desktop-view.js';
+import { intersect } from '../viewport/geometry.js';
 
 export class DeniedApps {
   constructor(private readonly policy: Policy) {}
@@ -80,19 +81,25 @@ export class DeniedApps {
   }
 
   /**
-   * Throws when the topmost window at a screen point belongs to a denied app: a pointer
-   * event sent there would reach it, whichever app the call was about.
+   * Throws when the topmost window at any of the points belongs to a denied app: a pointer
+   * event sent there would reach it, whichever app the call was about. One listing for all.
    */
-  async checkPoint(desktop: Desktop, x: number, y: number): Promise<void> {
+  async checkPoints(
+    desktop: Desktop,
+    points: ReadonlyArray<{ x: number; y: number }>,
+  ): Promise<void> {
     if (!this.active) return;
-    // Front to back: the first window holding the point is the one the pointer reaches.
-    const top = (await desktop.listWindows()).find((w) => holds(onScreen(w), x, y));
-    if (!top || !(await this.deniedPids(desktop, [top.pid])).has(top.pid)) return;
-    throw new AxError(
-      'blocked',
-      `the point (${x},${y}) is on a window of an app this server's policy blocks: nothing was sent there`,
-      'Pick a point on a window of the app you work with (bring its window to the front first if another covers it); the deny list is set by whoever runs the server (AXPAGE_DENY_APPS or --deny-apps)',
-    );
+    const windows = await desktop.listWindows();
+    for (const { x, y } of points) {
+      // Front to back: the first window holding the point is the one the pointer reaches.
+      const top = windows.find((w) => holds(onScreen(w), x, y));
+      if (!top || !(await this.deniedPids(desktop, [top.pid])).has(top.pid)) continue;
+      throw new AxError(
+        'blocked',
+        `the point (${x},${y}) is on a window of an app this server's policy blocks: nothing was sent there`,
+        'Pick a point on a window of the app you work with (bring its window to the front first if another covers it); the deny list is set by whoever runs the server (AXPAGE_DENY_APPS or --deny-apps)',
+      );
+    }
   }
 
   /** Apps to list, and how many the deny list leaves out (never which). */
@@ -139,16 +146,15 @@ export class DeniedApps {
     if (!this.active) return desktop;
     const overrides: Partial<Desktop> = {
       click: async (x: number, y: number, button: MouseButton, count: number) => {
-        await this.checkPoint(desktop, x, y);
+        await this.checkPoints(desktop, [{ x, y }]);
         return desktop.click(x, y, button, count);
       },
       scroll: async (x: number, y: number, dx: number, dy: number) => {
-        await this.checkPoint(desktop, x, y);
+        await this.checkPoints(desktop, [{ x, y }]);
         return desktop.scroll(x, y, dx, dy);
       },
       drag: async (from, to, durationMs) => {
-        await this.checkPoint(desktop, from.x, from.y);
-        await this.checkPoint(desktop, to.x, to.y);
+        await this.checkPoints(desktop, [from, to]);
         return desktop.drag(from, to, durationMs);
       },
     };
@@ -174,15 +180,12 @@ export function subtractRects(base: Rect, cuts: readonly Rect[]): Rect[] {
 
 /** `p` less `c`: up to four bands (above, below, left, right of the overlap). */
 function subtractOne(p: Rect, c: Rect): Rect[] {
-  const x0 = Math.max(p.x, c.x);
-  const y0 = Math.max(p.y, c.y);
-  const x1 = Math.min(p.x + p.w, c.x + c.w);
-  const y1 = Math.min(p.y + p.h, c.y + c.h);
-  if (x1 <= x0 || y1 <= y0) return [p];
+  const o = intersect(p, c);
+  if (!o) return [p];
   const out: Rect[] = [];
-  if (y0 > p.y) out.push({ x: p.x, y: p.y, w: p.w, h: y0 - p.y });
-  if (y1 < p.y + p.h) out.push({ x: p.x, y: y1, w: p.w, h: p.y + p.h - y1 });
-  if (x0 > p.x) out.push({ x: p.x, y: y0, w: x0 - p.x, h: y1 - y0 });
-  if (x1 < p.x + p.w) out.push({ x: x1, y: y0, w: p.x + p.w - x1, h: y1 - y0 });
+  if (o.y > p.y) out.push({ x: p.x, y: p.y, w: p.w, h: o.y - p.y });
+  if (o.y + o.h < p.y + p.h) out.push({ x: p.x, y: o.y + o.h, w: p.w, h: p.y + p.h - o.y - o.h });
+  if (o.x > p.x) out.push({ x: p.x, y: o.y, w: o.x - p.x, h: o.h });
+  if (o.x + o.w < p.x + p.w) out.push({ x: o.x + o.w, y: o.y, w: p.x + p.w - o.x - o.w, h: o.h });
   return out;
 }
