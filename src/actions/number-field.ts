@@ -56,6 +56,15 @@ export async function numberField(
     probe: async () => ((await landed().catch(() => false)) ? 'landed' : 'absent'),
     async commit(delivery) {
       const route = desktop.commitRoute(element);
+      // Keys typed in the foreground reach the app by another channel than an action: the
+      // commit waits (bounded) until the field reads the whole text, or it commits a part.
+      const textBy = Date.now() + READ_BACK_MS;
+      while (
+        (await desktop.readText(element.id).catch(() => undefined))?.trim() !== expected.trim() &&
+        Date.now() < textBy
+      ) {
+        await new Promise((r) => setTimeout(r, POLL_MS));
+      }
       if (route.via === 'action') await desktop.doAction(element.id, route.action);
       else if (delivery === 'foreground') {
         await desktop.pressKey({ key: route.key, modifiers: [] });
