@@ -5,6 +5,7 @@
  * element that does not have it afterwards gets nothing: the input is refused instead.
  */
 import type { Element } from '../model/element.js';
+import { pollFor } from '../model/poll.js';
 import { AxError, PlatformError } from '../errors.js';
 import type { ActionTarget, Scene } from './types.js';
 
@@ -151,11 +152,6 @@ export async function watchFocused(
   return async () => (await digest()) !== before;
 }
 
-async function poll(check: () => Promise<boolean>): Promise<boolean> {
-  const deadline = Date.now() + FOCUS_WAIT_MS;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() >= deadline) return false;
-    await new Promise((r) => setTimeout(r, POLL_MS));
-  }
+function poll(check: () => Promise<boolean>): Promise<boolean> {
+  return pollFor(check, FOCUS_WAIT_MS, POLL_MS);
 }

@@ -5,6 +5,7 @@
  * text. The summary says the value before and after, read from the value itself.
  */
 import type { Element } from '../model/element.js';
+import { pollFor } from '../model/poll.js';
 import { AxError } from '../errors.js';
 import { READ_BACK_MS } from './chain.js';
 import type { Reading, Scene } from './types.js';
@@ -58,26 +59,21 @@ export async function numberField(
       const route = desktop.commitRoute(element);
       // Keys typed in the foreground reach the app by another channel than an action: the
       // commit waits (bounded) until the field reads the whole text, or it commits a part.
-      const textBy = Date.now() + READ_BACK_MS;
-      while (
-        (await desktop.readText(element.id).catch(() => undefined))?.trim() !== expected.trim() &&
-        Date.now() < textBy
-      ) {
-        await new Promise((r) => setTimeout(r, POLL_MS));
-      }
+      await pollFor(
+        async () =>
+          (await desktop.readText(element.id).catch(() => undefined))?.trim() === expected.trim(),
+        READ_BACK_MS,
+        POLL_MS,
+      );
       if (route.via === 'action') await desktop.doAction(element.id, route.action);
       else if (delivery === 'foreground') {
         await desktop.pressKey({ key: route.key, modifiers: [] });
       } else {
         return `; not committed: ${label} takes its value on ${route.key} in the field (delivery_mode "foreground" sends it)`;
       }
-      const deadline = Date.now() + READ_BACK_MS;
-      while (!(await landed().catch(() => false))) {
-        if (Date.now() >= deadline) {
-          const now = await desktop.readValue(element.id).catch(() => undefined);
-          return `, committed: value ${range.value} → ${now?.value ?? 'unreadable'} (not ${want})`;
-        }
-        await new Promise((r) => setTimeout(r, POLL_MS));
+      if (!(await pollFor(() => landed().catch(() => false), READ_BACK_MS, POLL_MS))) {
+        const now = await desktop.readValue(element.id).catch(() => undefined);
+        return `, committed: value ${range.value} → ${now?.value ?? 'unreadable'} (not ${want})`;
       }
       return `, committed: value ${range.value} → ${want}`;
     },

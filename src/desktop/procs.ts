@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import { procStat } from '../platform/linux/proc.js';
+import { pollFor } from '../model/poll.js';
 
 export { procStat };
 
@@ -84,16 +85,19 @@ export async function pollUntil<T>(
   check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
   opts: { timeoutMs: number; intervalMs?: number; what: string },
 ): Promise<T> {
-  const deadline = Date.now() + opts.timeoutMs;
-  const interval = opts.intervalMs ?? 10;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== null && v !== false) return v;
-    if (Date.now() >= deadline) {
-      throw new WaitTimeoutError(`${opts.what}: not ready within ${opts.timeoutMs} ms`);
-    }
-    await sleep(interval);
-  }
+  let found: T | undefined;
+  const held = await pollFor(
+    async () => {
+      const v = await check();
+      if (v === undefined || v === null || v === false) return false;
+      found = v;
+      return true;
+    },
+    opts.timeoutMs,
+    opts.intervalMs,
+  );
+  if (!held) throw new WaitTimeoutError(`${opts.what}: not ready within ${opts.timeoutMs} ms`);
+  return found as T;
 }
 
 /** Whether a recorded entry (or, for a group, any member of its group) is still running. */
