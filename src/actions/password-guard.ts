@@ -21,6 +21,7 @@
  * is refused whole before anything is sent (see guardTextKeys).
  */
 import type { Element } from '../model/element.js';
+import { pollFor, scaledByLoad } from '../model/poll.js';
 import type { KeyCombo, KeyKind } from '../platform/desktop.js';
 import { AxError, PlatformError } from '../errors.js';
 import type { ActionTarget, Scene } from './types.js';
@@ -268,6 +269,67 @@ export async function guardTextAtFocus(scene: Scene, text: string): Promise<void
   }
 }
 
+/** How long a character may take to show in the field it was typed into, at least and at most. */
+const CHAR_SHOWS_MS = 300;
+const CHAR_SHOWS_MAX_MS = 3000;
+
+/**
+ * Text typed with key events in safe mode: a character at a time, each sent only once the
+ * one before has shown in the field (so the app has handled it, with whatever focus move it
+ * made in doing so) and while the field typed into still has the keyboard focus. An app can
+ * move the focus by itself mid-text (a login form jumping to its password field after the
+ * user name): the rest would go there, past every check made before typing began. With no
+ * field known, each character is checked like text to the focus (guardTextAtFocus).
+ *
+ * `startsAs`: what the field reads once the keys sent before (a clear) are handled. Throws
+ * a refusal when the focus has left the field, after calling `takeBack` (which puts back
+ * the text the field held); the error says how many characters went in.
+ */
+export async function typeKeyByKey(
+  scene: Scene,
+  text: string,
+  field: ActionTarget,
+  takeBack: () => Promise<boolean>,
+  startsAs?: string,
+): Promise<void> {
+  const { desktop } = scene;
+  const element = field.element;
+  const chars = [...text];
+  const waitMs = scaledByLoad(CHAR_SHOWS_MS, CHAR_SHOWS_MAX_MS);
+  // Keys sent just before (a clear, End) are handled before the first check is made.
+  if (element && startsAs !== undefined) {
+    await pollFor(
+      async () => (await desktop.readText(element.id).catch(() => startsAs)) === startsAs,
+      waitMs,
+    );
+  }
+  for (let i = 0; i < chars.length; i++) {
+    if (!element) {
+      await guardTextAtFocus(scene, chars[i]);
+    } else if (!(await desktop.hasFocus(element.id).catch(() => false))) {
+      const back = i > 0 && (await takeBack().catch(() => false));
+      const typed =
+        i === 0
+          ? 'nothing was typed'
+          : `${i} of ${chars.length} characters went in before${back ? ' (taken back since)' : ''}, the rest was not typed`;
+      throw new AxError(
+        'blocked',
+        `${field.label} lost the keyboard focus while the text was being typed (the app moved it, maybe into a password field), and this server runs in safe mode, which types only while the field named keeps the focus; ${typed}`,
+        'Read the app again (ax_get_tree) to see where the focus went; type the rest in the background (delivery_mode "background"), which needs no focus',
+      );
+    }
+    const before = element ? await desktop.readText(element.id).catch(() => undefined) : undefined;
+    await desktop.typeText(chars[i]);
+    // A field may refuse a character: the wait ends unmet, and the focus check still runs.
+    if (element && before !== undefined) {
+      await pollFor(
+        async () => (await desktop.readText(element.id).catch(() => before)) !== before,
+        waitMs,
+      );
+    }
+  }
+}
+
 function refusedAtFocus(guard: PasswordGuard, label: string, what: string): AxError {
   const err = guard.refusal(`${label}, which has the focus,`);
   return new AxError(
@@ -329,13 +391,14 @@ const POLL_MS = 20;
  */
 async function windowActive(scene: Scene): Promise<boolean> {
   const { elements, windows } = scene.view.snapshot;
-  const deadline = Date.now() + ACTIVE_WAIT_MS;
-  for (;;) {
-    const read = await Promise.all(windows.map((w) => readNow(scene, elements[w.index])));
-    if (read.some((el) => el && el !== 'unknown' && el.flags.includes('active'))) return true;
-    if (Date.now() >= deadline) return false;
-    await new Promise((r) => setTimeout(r, POLL_MS));
-  }
+  return pollFor(
+    async () => {
+      const read = await Promise.all(windows.map((w) => readNow(scene, elements[w.index])));
+      return read.some((el) => el && el !== 'unknown' && el.flags.includes('active'));
+    },
+    ACTIVE_WAIT_MS,
+    POLL_MS,
+  );
 }
 
 /** The element read fresh; undefined when it has gone, 'unknown' when it cannot be read. */

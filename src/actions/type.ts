@@ -10,7 +10,7 @@ import { fronted } from './front.js';
 import { numberField } from './number-field.js';
 import type { ActionTarget, Delivered, Delivery, Reading, Scene } from './types.js';
 import { assertEnabled, assertTypeable } from './validate.js';
-import { guardTarget, guardTextAtFocus, guardTextKeys } from './password-guard.js';
+import { guardTarget, guardTextAtFocus, guardTextKeys, typeKeyByKey } from './password-guard.js';
 import { restoreText, restoreValue, SECRET_NOT_KEPT } from './undo.js';
 
 export interface TypeRequest {
@@ -90,14 +90,16 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
   const { restore } = await fronted(scene, async () => {
     // No field named: the text goes to what has the focus once the window is in front.
     if (!element) await guardTextAtFocus(scene, text);
+    let holder: ActionTarget = field;
     if (element) {
       // Typing is never sent to whatever happens to have the focus.
-      await takeFocus(
+      const { focused } = await takeFocus(
         scene,
         field,
         'nothing was typed',
         'Check that it is visible and enabled (ax_get_attributes), or use delivery_mode "background"',
       );
+      holder = { ...field, element: focused.element, label: focused.label };
       if (!clearFirst) {
         const multiline = element.flags.includes('multiline');
         await desktop.pressKey({ key: 'End', modifiers: multiline ? ['ctrl'] : [] });
@@ -107,7 +109,20 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
       await desktop.pressKey({ key: 'a', modifiers: ['ctrl'] });
       await desktop.pressKey({ key: 'BackSpace', modifiers: [] });
     }
-    await desktop.typeText(text);
+    if (scene.passwordGuard) {
+      // Safe mode: the app may move the focus by itself mid-text (guarded key by key).
+      await typeKeyByKey(
+        scene,
+        text,
+        holder,
+        async () => {
+          if (!element || current === undefined) return false;
+          await desktop.setText(element.id, current);
+          return true;
+        },
+        clearFirst ? '' : current,
+      );
+    } else await desktop.typeText(text);
     if (number) committed = await number.commit('foreground');
   });
   return {

@@ -23,6 +23,8 @@ export interface FixtureRunOptions {
   /** A new desktop, server and app for every test (default: one for the whole file). */
   perTest?: boolean;
   session?: SessionOptions;
+  /** Extra environment for the fixture app. */
+  appEnv?: Record<string, string>;
 }
 
 /** Registers the hooks that start `fixture` (test/fixtures/apps/<fixture>) and stop it. */
@@ -32,7 +34,7 @@ export function fixtureRun(fixture: string, opts: FixtureRunOptions = {}): Fixtu
   const [before, after] = opts.perTest ? [beforeEach, afterEach] : [beforeAll, afterAll];
   before(async () => {
     session = await Session.start(opts.session);
-    app = await session.launchFixture(fixture);
+    app = await session.launchFixture(fixture, [], { env: opts.appEnv });
   });
   after(async () => {
     await session?.close();
