@@ -55,8 +55,8 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
       ? `${target.label} (${elementName(element)})`
       : target.label;
   assertEnabled({ ...target, element, label });
-  guardPress(scene, element, label);
   if (clickType === 'right') guardContextMenu(scene, element, label);
+  guardPress(scene, element, label, background ? 'action' : 'pointer');
   const verb = VERBS[clickType];
   // A single click toggles a check box or selects a radio button: that can be taken back.
   const undo =

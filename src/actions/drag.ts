@@ -22,9 +22,10 @@ export async function deliverDrag(scene: Scene, req: DragRequest): Promise<Deliv
   // A drag that starts on a toggle presses it; one that ends on a field drops text in it.
   const startsOn = req.from.element ?? elementAt(scene.view, start);
   const endsOn = req.to.element ?? elementAt(scene.view, end);
-  guardPress(scene, startsOn, req.from.label);
-  guardPress(scene, endsOn, req.to.label);
+  guardPress(scene, startsOn, req.from.label, 'pointer');
+  // A drop on a password field is refused as input into it, before it counts as a press.
   if (endsOn) await guardTarget(scene, { ...req.to, element: endsOn });
+  guardPress(scene, endsOn, req.to.label, 'pointer');
   const touched = req.from.element ? await watchElement(desktop, req.from.element.id) : undefined;
   const { restore } = await fronted(scene, () => desktop.drag(start, end, req.durationMs));
   return {

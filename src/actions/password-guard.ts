@@ -49,12 +49,14 @@ const TOGGLE_ROLES: ReadonlySet<string> = new Set([
   'AXRadioButton',
 ]);
 const BUTTON_ROLES: ReadonlySet<string> = new Set(['AXButton']);
+/** Menu items (plain, check and radio ones): a reveal by their name, in any window of the app. */
+const MENU_ROLES: ReadonlySet<string> = new Set(['AXMenuItem']);
 /**
  * Words that name a reveal, matched at the start of a word (so "Plaintext", "Displayed"):
  * English and the common translations of "show". A CJK word stands anywhere.
  */
 const REVEAL_WORDS =
-  /(?<![\p{L}\p{N}])(show|reveal|visib|unmask|unhide|peek|display|plain|clear|hide|anzeigen|zeigen|einblenden|afficher|montrer|mostrar|mostra|tonen|weergeven|visa|näytä|pokaż|pokaz|показать|отобразить|zobrazit|göster)|显示|顯示|表示|보기/iu;
+  /(?<![\p{L}\p{N}])(show|reveal|visib|unmask|unhide|peek|display|plain|clear|hide|toggle|character|anzeigen|zeigen|einblenden|afficher|montrer|mostrar|mostra|tonen|weergeven|visa|näytä|pokaż|pokaz|показать|отобразить|zobrazit|göster)|显示|顯示|表示|보기/iu;
 /** Words that say the control hides: checked, it is a reveal when pressed. */
 const HIDE_WORDS = /(?<![\p{L}\p{N}])(hide|mask|conceal|verbergen|ausblenden|masquer|ocultar)/iu;
 
@@ -94,9 +96,12 @@ export function isRevealToggle(
   const el = elements[index];
   if (!el) return false;
   const toggle = TOGGLE_ROLES.has(el.role);
-  if (!toggle && !BUTTON_ROLES.has(el.role)) return false;
+  const menu = MENU_ROLES.has(el.role);
+  if (!toggle && !menu && !BUTTON_ROLES.has(el.role)) return false;
   const text = `${el.name} ${el.description ?? ''}`.trim();
-  if (toggle && el.flags.includes('checked') && !HIDE_WORDS.test(text)) return false;
+  if ((toggle || menu) && el.flags.includes('checked') && !HIDE_WORDS.test(text)) return false;
+  // A menu opens in a window of its own, or hangs from a menu bar: any field of the app counts.
+  if (menu) return REVEAL_WORDS.test(text) && elements.some((e) => isPasswordField(e));
   const win = windowOf(elements, index);
   const fields = elements.flatMap((e, i) =>
     isPasswordField(e) && windowOf(elements, i) === win ? [i] : [],
@@ -173,16 +178,51 @@ export function guardTextKeys(scene: Scene, text: string): void {
 
 /**
  * A press (click, click at a point, drag from or onto it, set to checked) of a reveal
- * toggle: refused. `element` is what the press lands on (the target, or what is under
- * the point).
+ * control: refused. So is a press on a part of a password field (the icons some fields
+ * keep inside, one of which often shows the text), and a pointer press anywhere on the
+ * field itself, which may land on such an icon where no accessible part says so.
+ * `element` is what the press lands on (the target, or what is under the point).
  */
-export function guardPress(scene: Scene, element: Element | undefined, label: string): void {
+export function guardPress(
+  scene: Scene,
+  element: Element | undefined,
+  label: string,
+  by: 'pointer' | 'action',
+): void {
   const guard = scene.passwordGuard;
   if (!guard || !element) return;
-  const index = scene.view.snapshot.elements.indexOf(element);
-  if (index >= 0 && isRevealToggle(scene.view.snapshot.elements, index, guard.isPasswordField)) {
+  const elements = scene.view.snapshot.elements;
+  const index = elements.indexOf(element);
+  if (index < 0) return;
+  if (isRevealToggle(elements, index, guard.isPasswordField)) {
     throw revealRefusal(label, 'nothing was pressed');
   }
+  if (insidePasswordField(elements, index, guard.isPasswordField)) {
+    throw revealRefusal(
+      `${label}, a part of a password field (its icons may show the text),`,
+      'nothing was pressed',
+    );
+  }
+  if (by === 'pointer' && guard.isPasswordField(element)) {
+    const err = guard.refusal(label);
+    throw new AxError(
+      err.code,
+      `${err.message}; a pointer press on it may land on an icon inside that shows its text, so nothing was pressed`,
+      'ax_click it in the background (delivery_mode "background"): it takes the keyboard focus without a pointer; or Tab to it',
+    );
+  }
+}
+
+/** Whether an ancestor of the element is a password field. */
+function insidePasswordField(
+  elements: readonly Element[],
+  index: number,
+  isPasswordField: (el: Element) => boolean,
+): boolean {
+  for (let i = elements[index].parent; i >= 0; i = elements[i].parent) {
+    if (isPasswordField(elements[i])) return true;
+  }
+  return false;
 }
 
 /**

@@ -30,7 +30,7 @@ export async function deliverSetValue(
   if (isCheckable(element)) {
     const want = parseBool(value);
     const has = element.flags.includes('checked');
-    if (want && !has) guardPress(scene, element, label);
+    if (want && !has) guardPress(scene, element, label, 'action');
     const action = pressAction(element);
     // Setting a radio button on turns its group's other one off: the way back is that one.
     const undo = restoreToggle(scene.view, target.index);

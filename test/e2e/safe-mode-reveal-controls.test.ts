@@ -67,3 +67,94 @@ describe('full mode: every reveal control still works', () => {
     expect(shown.visible).toBe(true);
   });
 });
+
+/**
+ * Reveals that are not a toggle beside the field: an icon inside the field (its tooltip
+ * says nothing of showing), a check menu item and a plain menu item
+ * (test/fixtures/apps/reveal_menus.py, which logs every entry's masking as it changes).
+ */
+describe('safe mode: icons inside a password field and reveal menu items', () => {
+  const run = fixtureRun('reveal_menus.py', { session: { serverEnv: { AXPAGE_MODE: 'safe' } } });
+
+  /** Clicks Ping and waits for it: anything a refused call had sent is handled by then. */
+  async function nothingRevealed(from: number): Promise<void> {
+    const ping = await run.call('ax_click', { query: 'Ping' });
+    expect(ping.isError, ping.text).toBe(false);
+    await run.waitFor((e) => e.event === 'ping', from);
+    expect(
+      run
+        .events()
+        .slice(from)
+        .filter((e) => e.event === 'visibility'),
+    ).toEqual([]);
+  }
+
+  it('a press on the icon inside the field, by pointer or action, is refused', async () => {
+    const from = run.events().length;
+    const field = (await readApp(run.session, run.app.pid)).find((e) => e.name === 'Password 1');
+    const [x, y, w, h] = field!.extents!;
+    // The icon sits at the field's right end.
+    const icon = { x: x + w - 14, y: y + Math.round(h / 2) };
+    for (const r of [
+      await run.call('ax_click_at', icon),
+      await run.call('ax_click', icon),
+      await run.call('ax_click', { query: 'Password 1', delivery_mode: 'foreground' }),
+      // The icon is an element of its own (GTK 3), pressed through accessibility.
+      await run.call('ax_click', { query: 'dialog-information' }),
+    ]) {
+      expect(r.isError, r.text).toBe(true);
+      expect(r.text).toMatch(
+        /(a part of a password field|is a password field, and this server runs in safe mode)/,
+      );
+      expect(r.text).toMatch(/nothing was pressed/);
+    }
+    // The field still takes the focus, without a pointer.
+    const focus = await run.call('ax_click', { query: 'Password 1' });
+    expect(focus.isError, focus.text).toBe(false);
+    await nothingRevealed(from);
+  });
+
+  it.each(['Show Password', 'Toggle Characters'])(
+    'the menu item %s is refused, in the background and the foreground',
+    async (item) => {
+      const from = run.events().length;
+      const open = await run.call('ax_click', { query: 'View', delivery_mode: 'foreground' });
+      expect(open.isError, open.text).toBe(false);
+      for (const r of [
+        await run.call('ax_click', { query: item }),
+        await run.call('ax_click', { query: item, delivery_mode: 'foreground' }),
+      ]) {
+        expect(r.isError, r.text).toBe(true);
+        expect(r.text).toMatch(/would show a password field's text in plain view/);
+      }
+      expect((await run.call('ax_key_press', { key: 'Escape' })).isError).toBe(false);
+      await nothingRevealed(from);
+    },
+  );
+});
+
+describe('full mode: the icon and the menu items reveal', () => {
+  const run = fixtureRun('reveal_menus.py', { session: { serverEnv: { AXPAGE_MODE: 'full' } } });
+
+  it('the icon inside the field', async () => {
+    const from = run.events().length;
+    const field = (await readApp(run.session, run.app.pid)).find((e) => e.name === 'Password 1');
+    const [x, y, w, h] = field!.extents!;
+    const r = await run.call('ax_click_at', { x: x + w - 14, y: y + Math.round(h / 2) });
+    expect(r.isError, r.text).toBe(false);
+    await run.waitFor((e) => e.event === 'visibility' && e.widget === 'pw1', from);
+  });
+
+  it.each([
+    ['Show Password', 'pw2'],
+    ['Toggle Characters', 'pw3'],
+  ])('the menu item %s', async (item, entry) => {
+    const from = run.events().length;
+    expect(
+      (await run.call('ax_click', { query: 'View', delivery_mode: 'foreground' })).isError,
+    ).toBe(false);
+    const r = await run.call('ax_click', { query: item });
+    expect(r.isError, r.text).toBe(false);
+    await run.waitFor((e) => e.event === 'visibility' && e.widget === entry, from);
+  });
+});

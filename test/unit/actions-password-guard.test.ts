@@ -114,6 +114,20 @@ describe('reveal toggles', () => {
     }
   });
 
+  it('a menu item saying show, toggle or characters is one, unless checked', () => {
+    const els = (o: Parameters<typeof formView>[0]) => formView(o).snapshot.elements;
+    const at = indexOf(formView(), 'subscribe');
+    for (const name of ['Show Password', 'Toggle Characters', 'Reveal']) {
+      expect(isRevealToggle(els({ subscribe: { name, role: 'AXMenuItem' } }), at, isPw), name).toBe(
+        true,
+      );
+    }
+    const item = (name: string, flags: Flag[] = []) =>
+      isRevealToggle(els({ subscribe: { name, role: 'AXMenuItem', flags } }), at, isPw);
+    expect(item('Show Password', ['checked'])).toBe(false);
+    expect(item('Open…')).toBe(false);
+  });
+
   it('is not one when checked, named otherwise, or with no password field', () => {
     const els = (o: Parameters<typeof formView>[0]) => formView(o).snapshot.elements;
     const at = indexOf(formView(), 'subscribe');
@@ -293,6 +307,25 @@ describe('presses and named targets', () => {
       deliverDrag(scene, { from: toggle, to: target(scene.view, 'name'), durationMs: 10 }),
     );
     expect(desktop.names().filter((n) => n !== 'screenSize')).toEqual([]);
+  });
+
+  it('a pointer press on the password field is refused; through accessibility it takes the focus', async () => {
+    const { desktop, scene } = guarded();
+    const field = target(scene.view, 'password');
+    const err = await refusal(
+      deliverClick(scene, { target: field, clickType: 'single', mode: 'foreground' }),
+    );
+    expect(err.message).toContain('a pointer press on it may land on an icon inside');
+    await refusal(
+      deliverClick(scene, {
+        target: { point: field.point, label: 'the point' },
+        clickType: 'single',
+        mode: 'foreground',
+      }),
+    );
+    expect(desktop.names().filter((n) => n !== 'screenSize')).toEqual([]);
+    await deliverClick(scene, { target: field, clickType: 'single', mode: 'background' });
+    expect(desktop.names()).toContain('focusElement');
   });
 
   it('a drop on the password field and a right click on it are refused', async () => {
