@@ -47,7 +47,7 @@ import { noteWalk, type ToolCall } from './notify.js';
 import { UndoJournal } from './undo.js';
 import { StageTimes } from './timing.js';
 import { fieldsOfWalk, type WalkedFields } from './secure.js';
-import { passwordGuardOf } from './password-field.js';
+import { passwordGuardOf, pointerOffPasswordFields } from './password-field.js';
 import { keepingSecrets, secretFields } from './secret-fields.js';
 import { DeniedApps } from './denied.js';
 
@@ -408,7 +408,8 @@ export class Pipeline {
       const startedAt = Date.now();
       const ctx: ActContext = {
         // Pointer events at a denied app's window are refused, whichever app this call is on.
-        desktop: this.denied.guardPointer(desktop),
+        // In safe mode, none on a password field either, of any app (see pointerOffPasswordFields).
+        desktop: pointerOffPasswordFields(this.denied.guardPointer(desktop), this.policy),
         pid,
         view: before,
         target,

@@ -108,6 +108,33 @@ describe('safe mode: icons inside a password field and reveal menu items', () =>
       );
       expect(r.text).toMatch(/nothing was pressed/);
     }
+    // A point given with another app lands on this app's window all the same.
+    const other = await run.session.launchFixture('secret_window.py', [], {
+      env: { AXPAGE_FIXTURE_TITLE: 'Elsewhere', AXPAGE_FIXTURE_X: '600', AXPAGE_FIXTURE_Y: '400' },
+    });
+    try {
+      for (const tool of ['ax_click_at', 'ax_click']) {
+        const r = await run.session.call(tool, {
+          app: other.pid,
+          ...icon,
+          delivery_mode: 'foreground',
+        });
+        expect(r.isError, r.text).toBe(true);
+        expect(r.text).toMatch(
+          /is on a password field of pid \d+, and this server runs in safe mode/,
+        );
+      }
+      const drag = await run.session.call('ax_drag', {
+        app: other.pid,
+        from_x: icon.x,
+        from_y: icon.y,
+        to_x: icon.x - 40,
+        to_y: icon.y,
+      });
+      expect(drag.isError, drag.text).toBe(true);
+    } finally {
+      await other.stop();
+    }
     // The field still takes the focus, without a pointer.
     const focus = await run.call('ax_click', { query: 'Password 1' });
     expect(focus.isError, focus.text).toBe(false);
