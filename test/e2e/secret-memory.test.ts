@@ -20,7 +20,8 @@ import {
 } from '../../src/harness/serve-client.js';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import type { Rect } from '../../src/model/element.js';
-import { X11 } from '../../src/platform/linux/x11.js';
+import { SECRET_FIELDS_PROPERTY } from '../../src/platform/linux/secret-field-property.js';
+import { X11, openRootProperty } from '../../src/platform/linux/x11.js';
 import { coloursIn, decodePng } from './helpers/pixels.js';
 
 let session: Session;
@@ -156,6 +157,16 @@ it('a second server on the same desktop keeps a field the first saw as a passwor
 
   const out = tempDir('axpage-second-');
   await expectKeptSecret(await serverWith(out), out, dialog);
+
+  // The display holds the field's id for the app's process, never its text.
+  const prop = openRootProperty(session.desktop.env.DISPLAY, SECRET_FIELDS_PROPERTY);
+  try {
+    const held = prop.read()?.toString('utf8') ?? '';
+    expect(JSON.parse(held).apps[dialog.app.pid].ids.length).toBeGreaterThan(0);
+    expect(held).not.toContain(dialog.secret.slice(0, 10));
+  } finally {
+    prop.close();
+  }
 }, 120_000);
 
 it('every server on the display knows it, whatever its runtime dir and temp dir say', async () => {
@@ -175,10 +186,7 @@ it('every server on the display knows it, whatever its runtime dir and temp dir 
 
   const runtime = tempDir('axpage-rt-other-');
   const tmp = tempDir('axpage-tmp-other-');
-  for (const env of [
-    { XDG_RUNTIME_DIR: runtime },
-    { XDG_RUNTIME_DIR: undefined, TMPDIR: tmp },
-  ]) {
+  for (const env of [{ XDG_RUNTIME_DIR: runtime }, { XDG_RUNTIME_DIR: undefined, TMPDIR: tmp }]) {
     const out = tempDir('axpage-other-');
     await expectKeptSecret(await serverWith(out, env), out, dialog);
   }
