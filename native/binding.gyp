@@ -17,6 +17,7 @@
             'src/journal.cc',
             'src/keyboard.cc',
             'src/pixels.cc',
+            'src/root-property.cc',
             'src/shm.cc',
             'src/window-batch.cc',
             'src/windows.cc',

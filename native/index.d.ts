@@ -192,6 +192,33 @@ export declare class Capturer {
   close(): void;
 }
 
+/**
+ * One property of the root window of screen 0 (whatever screen the display name gives),
+ * over an X connection of its own: the place for what every process on the X server must
+ * agree on, whatever its environment, for as long as the server runs. Errors as Display's;
+ * a property that is set but not 8-bit data reads as unset.
+ */
+export declare class RootProperty {
+  /** Opens its own connection (name like ':91'; default $DISPLAY). Throws code 'X11_OPEN_FAILED'. */
+  constructor(display: string | null | undefined, property: string);
+  readonly name: string;
+  /** False once closed or once the server connection was lost. */
+  readonly usable: boolean;
+  /** The property's bytes, or null when it is unset. One round trip (more for a large one). */
+  read(): Buffer | null;
+  /**
+   * Read-modify-write under a server grab (every other client waits, for as long as `fn`
+   * runs: keep it short and synchronous): `fn` gets the bytes (null when unset) and returns
+   * the new bytes (written as UTF8_STRING), null to delete the property, or undefined to leave
+   * it. An exception from `fn` leaves the property as it was and is rethrown. Returns whether
+   * the property changed. Throws code 'X11_TOO_LARGE' for bytes the server cannot take in one
+   * request.
+   */
+  update(fn: (current: Buffer | null) => Buffer | null | undefined): boolean;
+  /** Closes the connection. Idempotent. */
+  close(): void;
+}
+
 export interface XwdInfo {
   width: number;
   height: number;

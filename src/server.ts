@@ -22,7 +22,7 @@ import {
   programIdentity,
   secretFieldStore,
 } from './platform/index.js';
-import { secretFields } from './pipeline/secret-fields.js';
+import { secretFields, type StoreOperation } from './pipeline/secret-fields.js';
 import { registerSurface } from './surface/index.js';
 
 const require = createRequire(import.meta.url);
@@ -48,24 +48,44 @@ export interface ServerOptions {
 }
 
 let secretFieldsPersisted = false;
+/** The servers of this process with a client to tell (HTTP serves one per session). */
+const liveServers = new Set<McpServer>();
+/** Store problems already told: each once per process, however often it recurs. */
+const toldStoreProblems = new Set<string>();
 
 /**
- * The process's memory of password fields, kept for the next server on this desktop too (an
- * app may reveal a field between two servers). Once per process: HTTP serves many servers.
+ * The process's memory of password fields, kept for every other server on this desktop too
+ * (an app may reveal a field between two servers). Once per process: HTTP serves many servers.
  */
 function persistSecretFields(): void {
   if (secretFieldsPersisted) return;
   secretFieldsPersisted = true;
   const store = secretFieldStore();
-  if (!store) return;
-  let warned = false;
-  secretFields.persistIn(store, (err) => {
-    if (warned) return;
-    warned = true;
-    process.stderr.write(
-      `axpage: password fields seen here are not kept for the next server (${err instanceof Error ? err.message : String(err)}); this server still keeps them secret\n`,
-    );
-  });
+  if (store) secretFields.persistIn(store, tellStoreProblem);
+}
+
+/**
+ * A store that fails is never silent: the server log (stderr) and every connected client (an
+ * MCP log message, level warning) hear of it. The call itself goes on: what it returns is
+ * kept secret by this server's own memory either way.
+ */
+function tellStoreProblem(err: unknown, op: StoreOperation): void {
+  const why = err instanceof Error ? err.message : String(err);
+  const message =
+    op === 'save'
+      ? `password fields seen by this server are not kept for other servers on this desktop (${why}); ` +
+        'this server still keeps them secret, and saves them again at its next look'
+      : `cannot take in the password fields other servers on this desktop saw (${why}); ` +
+        'a field an app revealed before this server saw it may read as plain text here';
+  if (toldStoreProblems.has(message)) return;
+  toldStoreProblems.add(message);
+  process.stderr.write(`axpage: ${message}\n`);
+  for (const server of liveServers) {
+    if (!server.isConnected()) continue;
+    void server
+      .sendLoggingMessage({ level: 'warning', logger: 'axpage', data: message })
+      .catch(() => undefined);
+  }
 }
 
 export function createServer(
@@ -78,6 +98,7 @@ export function createServer(
     { capabilities: { logging: {} }, instructions: INSTRUCTIONS },
   );
   persistSecretFields();
+  liveServers.add(server);
   const pipeline = new Pipeline(openDesktop, config, executableOf, programIdentity());
   const policy = pipeline.policy;
   let clipboardPromise: Promise<Clipboard> | undefined;
@@ -118,6 +139,7 @@ export function createServer(
     pipeline,
     session,
     async close() {
+      liveServers.delete(server);
       await pipeline.close();
       await clipboardPromise?.then((c) => c.close()).catch(() => undefined);
       await server.close();

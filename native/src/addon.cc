@@ -8,6 +8,7 @@
 #include "display.h"
 #include "grab.h"
 #include "keysyms.h"
+#include "root-property.h"
 #include "xwd.h"
 
 namespace axpage {
@@ -41,6 +42,7 @@ static Napi::Object InitAddon(Napi::Env env, Napi::Object exports) {
   XInitThreads();
   exports.Set("Display", XDisplay::Init(env));
   exports.Set("Capturer", XCapturer::Init(env));
+  exports.Set("RootProperty", XRootProperty::Init(env));
   exports.Set("decodeXwd", Napi::Function::New(env, DecodeXwd, "decodeXwd"));
   exports.Set("xwdInfo", Napi::Function::New(env, XwdInfo, "xwdInfo"));
   exports.Set("keysymFromName", Napi::Function::New(env, KeysymFromNameJs, "keysymFromName"));

@@ -7,45 +7,59 @@
  * capture fills it.
  *
  * The memory is the app process's, not the session's nor the server's: whether a field holds
- * a secret is a fact about the app. A store keeps it for the next server on the same desktop
- * (an app can reveal the field while no server runs, or between two servers).
+ * a secret is a fact about the app. A store (the platform's: the desktop's own) keeps it for
+ * every other server on the same desktop, running now or started later (an app can reveal
+ * the field while no server runs, or between two servers). A store that fails never takes
+ * anything from this process's memory: the field stays secret here, the failure is reported,
+ * and what was not saved is saved again at the next look.
  */
 import type { Element, Snapshot } from '../model/element.js';
-import type { Desktop, SecureFieldScan } from '../platform/desktop.js';
+import type { Desktop, SecretFieldStore, SecureFieldScan } from '../platform/desktop.js';
 import type { Rect } from '../model/element.js';
 import { SECURE_MASK } from '../tree/text.js';
 import { withOverrides } from './desktop-view.js';
 
-/** Where the memory outlives this process (the platform's; ids of dead processes are its to drop). */
-export interface SecretFieldStore {
-  /** The ids remembered per live pid, or null when nothing changed since the last load or save. */
-  loadIfChanged(): ReadonlyMap<number, readonly string[]> | null;
-  /** Adds these ids to what the store holds. */
-  save(byPid: ReadonlyMap<number, Iterable<string>>): void;
-}
+/** What failed of a store: taking in what others saved, or saving what this process learned. */
+export type StoreOperation = 'load' | 'save';
 
 export class SecretFields {
   /** pid → ids of its elements seen as password fields. */
   private readonly byPid = new Map<number, Set<string>>();
+  /** Pids with ids the store has not taken yet (their save failed). */
+  private readonly unsaved = new Set<number>();
   private store?: SecretFieldStore;
-  private onStoreError?: (err: unknown) => void;
+  private onStoreError?: (err: unknown, op: StoreOperation) => void;
 
   /**
-   * Keeps the memory in `store` too: loads what earlier servers learned, and saves every id
-   * learned from now on. A store that fails leaves the memory of this process whole.
+   * Keeps the memory in `store` too: every look first takes in what other servers learned,
+   * and every id learned is saved. Nothing is read before the first look (a server that
+   * never reads an app never touches the store). `onError` hears of every failure.
    */
-  persistIn(store: SecretFieldStore, onError?: (err: unknown) => void): void {
+  persistIn(store: SecretFieldStore, onError?: (err: unknown, op: StoreOperation) => void): void {
     this.store = store;
     this.onStoreError = onError;
-    this.refresh();
   }
 
   /** Remembers `ids` of `pid` as password fields (ids the platform has none for are skipped). */
   learn(pid: number, ids: Iterable<string>): void {
-    if (this.add(pid, ids) && this.store) {
-      const known = this.byPid.get(pid)!;
-      this.guard(() => this.store!.save(new Map([[pid, known]])));
+    if (!this.add(pid, ids) || !this.store) return;
+    this.unsaved.add(pid);
+    this.flush();
+  }
+
+  /** Saves what the store has not taken yet; kept for the next try when it fails. */
+  private flush(): void {
+    const store = this.store;
+    if (!store || this.unsaved.size === 0) return;
+    const byPid = new Map<number, Iterable<string>>();
+    for (const pid of this.unsaved) {
+      const known = this.byPid.get(pid);
+      if (known) byPid.set(pid, known);
     }
+    this.guard('save', () => {
+      store.save(byPid);
+      this.unsaved.clear();
+    });
   }
 
   /** Adds to the memory; whether any id was new. */
@@ -65,16 +79,17 @@ export class SecretFields {
   private refresh(): void {
     const store = this.store;
     if (!store) return;
-    this.guard(() => {
+    this.flush();
+    this.guard('load', () => {
       for (const [pid, ids] of store.loadIfChanged() ?? []) this.add(pid, ids);
     });
   }
 
-  private guard(fn: () => void): void {
+  private guard(op: StoreOperation, fn: () => void): void {
     try {
       fn();
     } catch (err) {
-      this.onStoreError?.(err);
+      this.onStoreError?.(err, op);
     }
   }
 
@@ -93,6 +108,7 @@ export class SecretFields {
   /** The app exited: its ids mean nothing any more. */
   forget(pid: number): void {
     this.byPid.delete(pid);
+    this.unsaved.delete(pid);
   }
 
   /**

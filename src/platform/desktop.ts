@@ -348,3 +348,16 @@ export interface Clipboard {
   /** Stops whatever the backend keeps alive to own the clipboard (the text goes with it). */
   close(): Promise<void>;
 }
+
+/**
+ * Where the memory of fields once seen as password fields outlives a server (see
+ * pipeline/secret-fields.ts): shared by every server on the same desktop, whatever their
+ * environment, and dropping the ids of processes that are gone. A method that cannot do
+ * its work throws: it never reports success for what it did not keep.
+ */
+export interface SecretFieldStore {
+  /** The ids remembered per live pid, or null when nothing changed since the last load. */
+  loadIfChanged(): ReadonlyMap<number, readonly string[]> | null;
+  /** Adds these ids to what the store holds, merged with what others saved. */
+  save(byPid: ReadonlyMap<number, Iterable<string>>): void;
+}

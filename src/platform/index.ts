@@ -1,10 +1,9 @@
 /** Picks the backend for this platform; loaded lazily so the server starts fast. */
 import { PlatformError } from '../errors.js';
-import type { Clipboard, Desktop } from './desktop.js';
+import type { Clipboard, Desktop, SecretFieldStore } from './desktop.js';
 import { executableOf as linuxExecutableOf } from './linux/proc.js';
 import { ProgramIdentity as LinuxProgramIdentity } from './linux/program-identity.js';
-import type { SecretFieldFile } from './linux/secret-field-file.js';
-import { secretFieldFile } from './linux/secret-field-file.js';
+import { secretFieldProperty } from './linux/secret-field-property.js';
 
 export async function openDesktop(env: NodeJS.ProcessEnv = process.env): Promise<Desktop> {
   if (process.platform === 'linux') {
@@ -36,11 +35,14 @@ export async function openClipboard(env: NodeJS.ProcessEnv = process.env): Promi
   throw new PlatformError('unsupported', `axpage has no clipboard for ${process.platform} yet`);
 }
 
-/** Where the memory of password fields outlives the server, for the desktop of `env`. */
+/**
+ * Where the memory of password fields outlives the server, shared by every server on the
+ * desktop of `env` (Linux: its X display). Nothing is opened until it is used.
+ */
 export function secretFieldStore(
   env: NodeJS.ProcessEnv = process.env,
-): SecretFieldFile | undefined {
-  return process.platform === 'linux' ? secretFieldFile(env) : undefined;
+): SecretFieldStore | undefined {
+  return process.platform === 'linux' ? secretFieldProperty(env) : undefined;
 }
 
 /** What files and processes are by identity (for the deny list), where the platform can tell. */

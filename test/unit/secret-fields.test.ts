@@ -144,8 +144,8 @@ describe('SecretFields kept in a store', () => {
     expect(second.has(':1.5/a/1')).toBe(true);
   });
 
-  it('a failing store leaves the memory whole and is reported', () => {
-    const errors: unknown[] = [];
+  it('a failing store leaves the memory whole and is reported, saves and loads apart', () => {
+    const errors: Array<[string, string]> = [];
     const fields = new SecretFields();
     const broken = {
       loadIfChanged: () => {
@@ -155,9 +155,51 @@ describe('SecretFields kept in a store', () => {
         throw new Error('disk full');
       },
     };
-    fields.persistIn(broken, (err) => errors.push(err));
+    fields.persistIn(broken, (err, op) => errors.push([op, (err as Error).message]));
     fields.learn(7, [':1.5/a/1']);
     expect(fields.has(':1.5/a/1')).toBe(true);
-    expect(errors.length).toBeGreaterThan(0);
+    expect(errors).toContainEqual(['save', 'disk full']);
+    expect(errors).toContainEqual(['load', 'unreadable']);
+  });
+
+  it('ids a save failed to keep are saved again at the next look', () => {
+    const saved: Array<[number, string[]]> = [];
+    let failing = true;
+    const errors: unknown[] = [];
+    const fields = new SecretFields();
+    fields.persistIn(
+      {
+        loadIfChanged: () => null,
+        save(byPid) {
+          if (failing) throw new Error('no room');
+          for (const [pid, ids] of byPid) saved.push([pid, [...ids]]);
+        },
+      },
+      (err) => errors.push(err),
+    );
+    fields.learn(7, ['a']);
+    expect(errors).toHaveLength(1);
+    failing = false;
+    expect(fields.has('a')).toBe(true);
+    expect(saved).toEqual([[7, ['a']]]);
+    fields.has('a');
+    expect(saved).toHaveLength(1);
+  });
+
+  it('touches the store only once the memory is used', () => {
+    let used = 0;
+    const fields = new SecretFields();
+    fields.persistIn({
+      loadIfChanged: () => {
+        used++;
+        return null;
+      },
+      save: () => {
+        used++;
+      },
+    });
+    expect(used).toBe(0);
+    fields.has('a');
+    expect(used).toBe(1);
   });
 });

@@ -22,6 +22,7 @@ import type {
   Display as NativeDisplay,
   NativeWindow,
   RgbImage,
+  RootProperty,
   XwdInfo,
 } from '@axpage/native';
 import type { Rect } from '../../model/element.js';
@@ -308,6 +309,16 @@ function releaseAllOnExit(): void {
 export function heldInput(display?: string): { keys: number[]; buttons: number } {
   return native().heldInput(display);
 }
+
+/**
+ * A property of the display's root window, over a connection of its own: what every
+ * process on the X server must agree on, whatever its environment says.
+ */
+export function openRootProperty(display: string, property: string): RootProperty {
+  return new (native().RootProperty)(display, property);
+}
+
+export type { RootProperty };
 
 export class X11 {
   private fb: Framebuffer | null = null;
