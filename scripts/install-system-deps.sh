@@ -13,6 +13,7 @@
 #   - python3-pyqt5: the Qt 5 password-field fixture (test/fixtures/apps/qt_secret.py);
 #   - python3-pyqt6: the Qt 6 form fixture (test/fixtures/apps/qt6_form.py);
 #   - pinentry-gtk2: a real password prompt that grabs the keyboard (test/e2e/input-grab);
+#   - python3-tk: a toolkit with no accessibility at all (test/fixtures/apps/tk_secret.py);
 #   - the native addon's build deps (g++, make, python3 for node-gyp, X11/XExt/XTest headers).
 # xdotool is deliberately not here: axpage never runs it.
 #
@@ -32,6 +33,7 @@ PACKAGES=(
   python3-pyqt5
   python3-pyqt6
   pinentry-gtk2
+  python3-tk
   firefox-esr
   g++ make python3 libx11-dev libxcb1-dev libxext-dev libxtst-dev
 )

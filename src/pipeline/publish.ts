@@ -191,7 +191,7 @@ export class Publisher {
   /** What this server session has shown the agent (see shown.ts). */
   readonly shown = new ShownMemory();
   /** Where the password fields on screen are, at each capture. */
-  private readonly secureFields = new SecureFieldLocator();
+  private readonly secureFields: SecureFieldLocator;
   /**
    * The last screenshot of each region shot lately, by bands of rows: rows read again
    * unchanged are not encoded again, also when calls go back and forth between apps.
@@ -206,7 +206,9 @@ export class Publisher {
     private readonly visibleMode: VisibleMode = config.visible,
     /** Screen rects no capture may show (the windows of apps the deny list names). */
     private readonly hidden: (desktop: Desktop) => Promise<Rect[]> = async () => [],
-  ) {}
+  ) {
+    this.secureFields = new SecureFieldLocator(config.policy.mode === 'safe');
+  }
 
   /**
    * The visible-element facts of a summary: the session memory's choice of what to

@@ -72,6 +72,7 @@ function staleNote(
   prompts: number,
   why: string,
   moved: number[] = [],
+  bare = 0,
 ): Redaction['stale'] {
   const parts: string[] = [];
   if (moved.length > 0) {
@@ -83,6 +84,11 @@ function staleNote(
   if (prompts > 0) {
     parts.push(
       `${prompts} window${prompts === 1 ? '' : 's'} without accessibility that ask${prompts === 1 ? 's' : ''} for a password filled whole`,
+    );
+  }
+  if (bare > 0) {
+    parts.push(
+      `${bare} other window${bare === 1 ? '' : 's'} without accessibility filled whole (safe mode: nothing says where ${bare === 1 ? 'its' : 'their'} password fields are)`,
     );
   }
   if (parts.length === 0) return undefined;
@@ -125,9 +131,12 @@ export class SecureFieldLocator {
   private readonly moving: MovingWindows;
 
   /**
-   * `load`: runnable tasks per CPU now; `now`: a clock in ms (both for tests).
+   * `fillInaccessible`: fill whole every window no accessible app stands behind (safe
+   * mode: nothing says where its password fields are). `load`: runnable tasks per CPU now;
+   * `now`: a clock in ms (both for tests).
    */
   constructor(
+    private readonly fillInaccessible = false,
     private readonly load: () => number = loadPerCpu,
     private readonly now: () => number = () => performance.now(),
   ) {
@@ -212,12 +221,15 @@ export class SecureFieldLocator {
     for (const [pid, known] of walked) if (!seen.has(pid)) frames.push(...known);
     const prompts = scan.prompts ?? [];
     frames.push(...prompts.map((p) => p.frame));
+    const bare = this.fillInaccessible ? (scan.inaccessible ?? []) : [];
+    frames.push(...bare.map((w) => w.frame));
     const why = failedApps.map((f) => `pid ${f.pid}: ${f.reason}`).join('; ');
     const stale = staleNote(
       failedApps.map((f) => f.pid),
       prompts.length,
       why,
       pinned.moved,
+      bare.length,
     );
     return stale ? { frames, stale } : { frames };
   }

@@ -114,6 +114,13 @@ export interface SecureFieldScan {
    * secret (a password prompt, by their title or class): filled whole.
    */
   prompts?: Array<{ pid: number | null; frame: Rect }>;
+  /**
+   * The other windows on the region that no accessible app stands behind (its process is
+   * not on the accessibility bus, or no process is known for it), not prompts: nothing can
+   * say where its password fields are. The caller fills them whole where it must fail
+   * closed (safe mode).
+   */
+  inaccessible?: Array<{ pid: number | null; frame: Rect }>;
 }
 
 export type MouseButton = 'left' | 'right' | 'middle';

@@ -53,6 +53,22 @@ describe('SecureFieldLocator', () => {
     expect(desktop.regions).toEqual([SCREEN]);
   });
 
+  it('windows without accessibility are filled whole in safe mode only, prompts in every mode', async () => {
+    const tool = { x: 600, y: 100, w: 300, h: 200 };
+    const prompt = { x: 50, y: 500, w: 200, h: 100 };
+    const scan = (): SecureFieldScan => ({
+      fresh: [],
+      failed: [],
+      prompts: [{ pid: 9, frame: prompt }],
+      inaccessible: [{ pid: 8, frame: tool }],
+    });
+    const full = await new SecureFieldLocator(false).locate(scanning(scan()), SCREEN, []);
+    expect(full.frames).toEqual([prompt]);
+    const safe = await new SecureFieldLocator(true).locate(scanning(scan()), SCREEN, []);
+    expect(safe.frames).toEqual(expect.arrayContaining([prompt, tool]));
+    expect(safe.stale?.short).toMatch(/1 other window without accessibility filled whole/);
+  });
+
   it('an app that fails has its windows filled whole, its last fresh frames too, and says so', async () => {
     const win = { x: 0, y: 0, w: 400, h: 300 };
     const desktop = scanning(
@@ -146,6 +162,7 @@ describe('SecureFieldLocator budget', () => {
       },
     } as unknown as Desktop;
     const locator = new SecureFieldLocator(
+      false,
       () => 0,
       () => clock,
     );
@@ -155,6 +172,7 @@ describe('SecureFieldLocator budget', () => {
     await locator.locate(desktop, SCREEN, []);
     expect(locator.budget()).toBe(4000);
     const quick = new SecureFieldLocator(
+      false,
       () => 0,
       () => clock,
     );
@@ -190,6 +208,7 @@ describe('SecureFieldLocator with the windows around the capture', () => {
   it('an app that fails while its window keeps moving: filled wherever the window was seen', async () => {
     let now = 0;
     const locator = new SecureFieldLocator(
+      false,
       () => 0,
       () => now,
     );

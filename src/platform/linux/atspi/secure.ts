@@ -173,15 +173,19 @@ export async function scanSecureFields(
   let pids = onRegion?.filter((w) => w.pid !== null).map((w) => w.pid as number);
   pids ??= (await bus.registeredApps()).flatMap((a) => (a.pid === null ? [] : [a.pid]));
   if (skip.length > 0) pids = pids.filter((pid) => !skip.includes(pid));
-  const scan: SecureFieldScan = { fresh: [], failed: [], prompts: [] };
+  const scan: SecureFieldScan = { fresh: [], failed: [], prompts: [], inaccessible: [] };
   const windowsOf = (pid: number): Rect[] =>
     (onRegion ?? []).filter((w) => w.pid === pid).map(boxOf);
-  const promptsOf = (pid: number | null): void => {
+  // Windows of a process with no accessibility: those that say they ask for a secret, and
+  // the others.
+  const inaccessibleOf = (pid: number | null): void => {
     for (const w of onRegion ?? []) {
-      if (w.pid === pid && looksLikeSecretPrompt(w)) scan.prompts!.push({ pid, frame: boxOf(w) });
+      if (w.pid !== pid) continue;
+      const list = looksLikeSecretPrompt(w) ? scan.prompts! : scan.inaccessible!;
+      list.push({ pid, frame: boxOf(w) });
     }
   };
-  promptsOf(null);
+  inaccessibleOf(null);
   const deadline = Date.now() + timeoutMs;
   const slow = slowApps(bus);
   const lookup = (pid: number, until: number): Promise<LocatedFields> =>
@@ -219,7 +223,7 @@ export async function scanSecureFields(
         if (err instanceof PlatformError && err.code === 'app_gone') {
           // No accessibility: no field of it can be located, so none is claimed.
           scan.fresh.push({ pid, frames: [] });
-          promptsOf(pid);
+          inaccessibleOf(pid);
           return;
         }
         if (err instanceof AtspiTimeoutError) slow.set(pid, undefined);
