@@ -100,17 +100,41 @@ export function isRevealToggle(
   if (!toggle && !menu && !BUTTON_ROLES.has(el.role)) return false;
   const text = `${el.name} ${el.description ?? ''}`.trim();
   if ((toggle || menu) && el.flags.includes('checked') && !HIDE_WORDS.test(text)) return false;
+  const byWindow = passwordFieldsByWindow(elements, isPasswordField);
   // A menu opens in a window of its own, or hangs from a menu bar: any field of the app counts.
-  if (menu) return REVEAL_WORDS.test(text) && elements.some((e) => isPasswordField(e));
-  const win = windowOf(elements, index);
-  const fields = elements.flatMap((e, i) =>
-    isPasswordField(e) && windowOf(elements, i) === win ? [i] : [],
-  );
+  if (menu) return REVEAL_WORDS.test(text) && byWindow.size > 0;
+  const fields = byWindow.get(windowOf(elements, index)) ?? [];
   if (fields.length === 0) return false;
   if (REVEAL_WORDS.test(text)) return true;
   if (!toggle && text !== '') return false;
   const mine = containersOf(elements, index);
   return fields.some((f) => containersOf(elements, f).some((c) => mine.includes(c)));
+}
+
+/** Per elements list (a walk is never changed once made): its password fields by window. */
+const fieldsMemo = new WeakMap<
+  readonly Element[],
+  { of: (el: Element) => boolean; byWindow: Map<number, number[]> }
+>();
+
+/**
+ * The password fields of a walk, by the index of their window: found once per walk, since
+ * every control of a tree is asked about (a key checks them all) and each needs them.
+ */
+function passwordFieldsByWindow(
+  elements: readonly Element[],
+  isPasswordField: (el: Element) => boolean,
+): Map<number, number[]> {
+  const memo = fieldsMemo.get(elements);
+  if (memo && memo.of === isPasswordField) return memo.byWindow;
+  const byWindow = new Map<number, number[]>();
+  elements.forEach((e, i) => {
+    if (!isPasswordField(e)) return;
+    const win = windowOf(elements, i);
+    byWindow.set(win, [...(byWindow.get(win) ?? []), i]);
+  });
+  fieldsMemo.set(elements, { of: isPasswordField, byWindow });
+  return byWindow;
 }
 
 /** Whether the key, with its modifiers, stays out of a password field or a focused toggle. */
