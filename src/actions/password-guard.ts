@@ -340,10 +340,12 @@ const CHAR_SHOWS_MAX_MS = 3000;
 /**
  * Text typed with key events in safe mode: a character at a time, each sent only once the
  * one before has shown in the field (so the app has handled it, with whatever focus move it
- * made in doing so) and while the field typed into still has the keyboard focus. An app can
- * move the focus by itself mid-text (a login form jumping to its password field after the
- * user name): the rest would go there, past every check made before typing began. With no
- * field known, each character is checked like text to the focus (guardTextAtFocus).
+ * made in doing so) and while the field typed into still has the keyboard focus and is not a
+ * password field. An app can move the focus by itself mid-text (a login form jumping to its
+ * password field after the user name), or turn the field itself into one (a prompt reusing
+ * its entry after Return, a PIN field masking itself): the rest would go there, past every
+ * check made before typing began. With no field known, each character is checked like text
+ * to the focus (guardTextAtFocus).
  *
  * `startsAs`: what the field reads once the keys sent before (a clear) are handled. Throws
  * a refusal when the focus has left the field, after calling `takeBack` (which puts back
@@ -367,20 +369,35 @@ export async function typeKeyByKey(
       waitMs,
     );
   }
+  const guard = scene.passwordGuard;
   for (let i = 0; i < chars.length; i++) {
     if (!element) {
       await guardTextAtFocus(scene, chars[i]);
-    } else if (!(await desktop.hasFocus(element.id).catch(() => false))) {
-      const back = i > 0 && (await takeBack().catch(() => false));
-      const typed =
-        i === 0
-          ? 'nothing was typed'
-          : `${i} of ${chars.length} characters went in before${back ? ' (taken back since)' : ''}, the rest was not typed`;
-      throw new AxError(
-        'blocked',
-        `${field.label} lost the keyboard focus while the text was being typed (the app moved it, maybe into a password field), and this server runs in safe mode, which types only while the field named keeps the focus; ${typed}`,
-        'Read the app again (ax_get_tree) to see where the focus went; type the rest in the background (delivery_mode "background"), which needs no focus',
-      );
+    } else {
+      const [focused, now] = await Promise.all([
+        desktop.hasFocus(element.id).catch(() => false),
+        readNow(scene, element),
+      ]);
+      // A field can turn into a password field mid-text (a login prompt reusing its entry
+      // after Return, a PIN field masking itself): what went in before stays, nothing is
+      // written into it to take that back.
+      const masked = now === 'unknown' || (now !== undefined && guard?.isPasswordField(now));
+      if (!focused || masked) {
+        const back = i > 0 && !masked && (await takeBack().catch(() => false));
+        const typed =
+          i === 0
+            ? 'nothing was typed'
+            : `${i} of ${chars.length} characters went in before${back ? ' (taken back since)' : ''}, the rest was not typed`;
+        throw new AxError(
+          'blocked',
+          masked
+            ? `${field.label} became a password field (or could not be read) while the text was being typed, and this server runs in safe mode, which types into none; ${typed}`
+            : `${field.label} lost the keyboard focus while the text was being typed (the app moved it, maybe into a password field), and this server runs in safe mode, which types only while the field named keeps the focus; ${typed}`,
+          masked
+            ? 'Type the rest yourself, or run the server with AXPAGE_ALLOW_SECURE_TYPING=1 (--allow-secure-typing)'
+            : 'Read the app again (ax_get_tree) to see where the focus went; type the rest in the background (delivery_mode "background"), which needs no focus',
+        );
+      }
     }
     const before = element ? await desktop.readText(element.id).catch(() => undefined) : undefined;
     await desktop.typeText(chars[i]);
