@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import { procStat } from '../platform/linux/proc.js';
+import { sleep } from '../model/timeout.js';
 
 export { procStat };
 
@@ -70,31 +71,7 @@ export function commOf(pid: number): string {
   }
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-export class WaitTimeoutError extends Error {
-  override name = 'WaitTimeoutError';
-}
-
-/**
- * Polls `check` every `intervalMs` until it returns a value other than undefined/null/false,
- * or `timeoutMs` passes (then throws, naming `what`). `check` may throw to abort the wait.
- */
-export async function pollUntil<T>(
-  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
-  opts: { timeoutMs: number; intervalMs?: number; what: string },
-): Promise<T> {
-  const deadline = Date.now() + opts.timeoutMs;
-  const interval = opts.intervalMs ?? 10;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== null && v !== false) return v;
-    if (Date.now() >= deadline) {
-      throw new WaitTimeoutError(`${opts.what}: not ready within ${opts.timeoutMs} ms`);
-    }
-    await sleep(interval);
-  }
-}
+export { pollUntil, sleep, WaitTimeoutError } from '../model/timeout.js';
 
 /** Whether a recorded entry (or, for a group, any member of its group) is still running. */
 function entryAlive(e: RecordedPid): boolean {
