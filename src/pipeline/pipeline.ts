@@ -11,6 +11,8 @@ import type { Config } from '../config.js';
 import { TRUNCATED_APP_EXITED, type Rect, type SnapshotLimits } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import { dropHidden } from '../model/filter.js';
+import { pollUntil, WaitTimeoutError } from '../model/timeout.js';
+import { transientFlags } from '../model/transient.js';
 import type { TreeDiff } from '../model/diff.js';
 import type { AccessReport, Desktop } from '../platform/desktop.js';
 import type { ArtifactNames } from '../capture/index.js';
@@ -50,6 +52,7 @@ import { fieldsOfWalk, type WalkedFields } from './secure.js';
 import { passwordGuardOf } from './password-field.js';
 import { keepingSecrets, secretFields } from './secret-fields.js';
 import { DeniedApps } from './denied.js';
+import { boundForLoad } from './load.js';
 
 /** What an observation tool sees: the view and, when it named one, its target. */
 export interface Observed {
@@ -123,6 +126,15 @@ const DIALOG_GRACE_MS = 800;
 const DIALOG_GRACE_TOTAL_MS = 1500;
 /** Poll period of the read-back wait when nothing showed an effect yet. */
 const EXTRA_POLL_MS = 40;
+/**
+ * How long a state held only during the action (a push button down) may take to go, on
+ * an idle machine (Qt lets a clicked button go after 100 ms); more under load, up to the
+ * most. One still held then is reported as it is.
+ */
+const TRANSIENT_SETTLE_MS = 1500;
+const TRANSIENT_SETTLE_MAX_MS = 6000;
+/** Elements read again while waiting for their transient states to go (the first ones). */
+const TRANSIENT_READS = 4;
 
 export class Pipeline {
   readonly refs = new RefRegistry();
@@ -506,7 +518,11 @@ export class Pipeline {
     const exit = () => this.publishExit(call, pid, before, outcome, actMs, settled);
     const first = await this.afterOrExit(pid, call, watching);
     if (!first) return exit();
-    let after = first;
+    // A button still held down from the action is not its effect, and what the action does
+    // may come only once it is let go (Qt clicks on release).
+    const released = await this.settleTransient(pid, call, before, first, watching);
+    if (!released.view) return exit();
+    let after = released.view;
     // A dialog the action was in is still up: it may close a moment later, and the summary
     // must not show a dialog that has gone. Bounded wait for a change, then walk again.
     const graceEnd = Date.now() + DIALOG_GRACE_TOTAL_MS;
@@ -538,6 +554,8 @@ export class Pipeline {
     const evidence = async (): Promise<Evidence> => {
       const seen: Evidence = {
         changed: appSwitch !== undefined || !isEmpty(diff),
+        // A button held down by the action took it, whatever else reads back.
+        touched: released.reacted || undefined,
         reading: outcome.probe ? await outcome.probe().catch((): Reading => 'absent') : undefined,
         delivery: outcome.delivery,
         escalate: outcome.escalate,
@@ -614,6 +632,57 @@ export class Pipeline {
       return null;
     }
     return view.snapshot.truncated === TRUNCATED_APP_EXITED ? null : view;
+  }
+
+  /**
+   * The view once the states the action put on elements only for its own duration have
+   * gone (see model/transient.ts): when the after-walk caught some that were not there
+   * before, re-reads those elements until they read back without them (bounded, scaled for
+   * load), then walks again: `view` is null when the app exited meanwhile, and a state
+   * still held at the bound is real (the view is returned as it was). `reacted`: some
+   * element took such a state from the action, so the app took the input.
+   */
+  private async settleTransient(
+    pid: number,
+    call: ToolCall,
+    before: SnapshotView,
+    view: SnapshotView,
+    watching: boolean,
+  ): Promise<{ view: SnapshotView | null; reacted: boolean }> {
+    const matchOf = this.views.matchOf(before.snapshot, view.snapshot);
+    const els = view.snapshot.elements;
+    const held: string[] = [];
+    for (let i = 0; i < els.length && held.length < TRANSIENT_READS; i++) {
+      const now = transientFlags(els[i]);
+      if (now.length === 0 || els[i].id === '') continue;
+      const j = matchOf[i];
+      const was = j >= 0 ? transientFlags(before.snapshot.elements[j]) : [];
+      if (now.some((f) => !was.includes(f))) held.push(els[i].id);
+    }
+    if (held.length === 0) return { view, reacted: false };
+    const desktop = await this.desktop();
+    // An element gone meanwhile holds nothing any more (a button that closed its window).
+    const stillHeld = async (id: string): Promise<boolean> => {
+      const el = await desktop.readElement(id).catch(() => undefined);
+      return el !== undefined && transientFlags(el).length > 0;
+    };
+    try {
+      await pollUntil(
+        async () => {
+          for (const id of held) if (await stillHeld(id)) return false;
+          return true;
+        },
+        {
+          timeoutMs: boundForLoad(TRANSIENT_SETTLE_MS, TRANSIENT_SETTLE_MAX_MS),
+          intervalMs: 20,
+          what: 'states held during the action',
+        },
+      );
+    } catch (err) {
+      if (err instanceof WaitTimeoutError) return { view, reacted: true };
+      throw err;
+    }
+    return { view: await this.afterOrExit(pid, call, watching), reacted: true };
   }
 
   /** Whether a change event comes for the app within `ms` (then waits for quiet). */

@@ -12,13 +12,13 @@
  * capture says so. The time the lookup may take grows with the load and with how long
  * lookups lately took, within bounds: a busy desktop gets a longer look, not a blank one.
  */
-import os from 'node:os';
 import type { Rect, Snapshot } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import type { Desktop } from '../platform/desktop.js';
 import { describeError } from '../errors.js';
 import { secureFrames } from '../viewport/index.js';
 import { MovingWindows, pinFields, type CaptureWindows } from './field-pins.js';
+import { loadPerCpu } from './load.js';
 
 /** Least time the fresh lookup gets: enough for an idle desktop (a few ms per app). */
 export const SECURE_LOOKUP_TIMEOUT_MS = 400;
@@ -46,11 +46,6 @@ export function lookupBudget(
   const byLoad = least * Math.max(1, Number.isFinite(loadPerCpu) ? loadPerCpu : 1);
   const byHistory = HEADROOM * Math.max(0, ...recentMs.filter(Number.isFinite));
   return Math.round(Math.min(most, Math.max(least, byLoad, byHistory)));
-}
-
-/** Runnable tasks per CPU over the last minute. */
-function loadPerCpu(): number {
-  return os.loadavg()[0] / Math.max(1, os.availableParallelism());
 }
 
 export interface Redaction {
