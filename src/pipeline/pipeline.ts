@@ -16,7 +16,7 @@ import { transientFlags } from '../model/transient.js';
 import type { TreeDiff } from '../model/diff.js';
 import type { AccessReport, Desktop } from '../platform/desktop.js';
 import type { ArtifactNames } from '../capture/index.js';
-import { diffSnapshots } from '../diff/index.js';
+import { closedWindows, diffSnapshots, hasShowingWindow } from '../diff/index.js';
 import {
   conclusive,
   judge,
@@ -135,6 +135,13 @@ const TRANSIENT_SETTLE_MS = 1500;
 const TRANSIENT_SETTLE_MAX_MS = 6000;
 /** Elements read again while waiting for their transient states to go (the first ones). */
 const TRANSIENT_READS = 4;
+/**
+ * An app whose last window the action closed may be on its way out: this long (idle
+ * machine; more under load, up to the most) for it to leave the bus before its summary
+ * says only that the window closed.
+ */
+const LAST_WINDOW_EXIT_MS = 1500;
+const LAST_WINDOW_EXIT_MAX_MS = 6000;
 
 export class Pipeline {
   readonly refs = new RefRegistry();
@@ -546,6 +553,16 @@ export class Pipeline {
         this.views.matchOf(before.snapshot, view.snapshot),
       );
     let diff = diffOf(after);
+    const acted = actedIndex(before, run.targetId);
+    // The action closed the app's last window: it may be about to exit, which is then the
+    // effect to report.
+    if (
+      !hasShowingWindow(after.snapshot) &&
+      closedWindows(before.snapshot, after.snapshot, diff.matchOf).length > 0 &&
+      (await this.exitsWithin(pid, boundForLoad(LAST_WINDOW_EXIT_MS, LAST_WINDOW_EXIT_MAX_MS)))
+    ) {
+      return exit();
+    }
     const appSwitch = await this.handoff(pid, call, settled, run.frontBefore);
     // Restore only when the target is still in front: never bury a window the action opened.
     if (outcome.restore && !appSwitch) await outcome.restore().catch(() => undefined);
@@ -591,9 +608,11 @@ export class Pipeline {
     if (extraWaitMs > 0)
       call.notify.log('info', `read the effect back again for ${extraWaitMs} ms`);
     const verdict = judge(seen);
+    const closed = closedWindows(before.snapshot, after.snapshot, diff.matchOf, acted);
     const request: PublishRequest = {
       view: after,
       did: outcome.did,
+      ended: closed.length > 0 ? { closed } : undefined,
       before,
       diff,
       appSwitch,
@@ -699,6 +718,20 @@ export class Pipeline {
     return false;
   }
 
+  /** Whether the app leaves the bus within `ms` (polled). */
+  private async exitsWithin(pid: number, ms: number): Promise<boolean> {
+    try {
+      return await pollUntil(() => this.hasExited(pid), {
+        timeoutMs: ms,
+        intervalMs: 50,
+        what: 'the app to exit',
+      });
+    } catch (err) {
+      if (err instanceof WaitTimeoutError) return false;
+      throw err;
+    }
+  }
+
   private async hasExited(pid: number): Promise<boolean> {
     const apps = await (await this.desktop()).listApps().catch(() => undefined);
     return apps !== undefined && !apps.some((a) => a.pid === pid);
@@ -722,7 +755,8 @@ export class Pipeline {
     const appSwitch = await this.handoff(pid, call, settled, undefined);
     return this.publisher.publish(call.tool, {
       view: before,
-      did: `${outcome.did}; then ${before.snapshot.app} (pid ${pid}) exited`,
+      did: outcome.did,
+      ended: { exited: { app: before.snapshot.app, pid } },
       appSwitch,
       action: {
         route: outcome.route,
@@ -920,5 +954,20 @@ function actedWindow(after: SnapshotView, elementId: string | undefined): number
   const els = after.snapshot.elements;
   let i = els.findIndex((e) => e.id === elementId);
   while (i >= 0 && els[i].parent >= 0) i = els[i].parent;
+  // A window the action closed (hidden, not destroyed) is not the one to name.
+  return i >= 0 && !els[i].flags.includes('offscreen') ? i : undefined;
+}
+
+/**
+ * The element the action went to in the before view: its target, else the element that
+ * had the keyboard focus (where a key press without a target goes). Undefined when neither
+ * is known.
+ */
+function actedIndex(before: SnapshotView, targetId: string | undefined): number | undefined {
+  const els = before.snapshot.elements;
+  const i =
+    targetId !== undefined
+      ? els.findIndex((e) => e.id === targetId)
+      : els.findIndex((e) => e.flags.includes('focused'));
   return i >= 0 ? i : undefined;
 }

@@ -5,6 +5,7 @@ export {
   SUMMARY_TEXT_CHARS,
   renderSummary,
   type Answer,
+  type Ended,
   type RenderedSummary,
   type UnchangedVisible,
   type SummaryInput,

@@ -56,8 +56,12 @@ export const summaryShape = z.object({
   screenshot: z.string().optional(),
   screenshot_error: z.string().optional(),
   error: z.string().optional(),
-  /** The summary line: what was done and the change counts. */
+  /** The summary line: what ended (app, windows), what was done, the change counts. */
   summary: z.string().optional(),
+  /** The app exited during the action. */
+  app_exited: z.boolean().optional(),
+  /** Titles of the windows that closed during the action. */
+  windows_closed: z.array(z.string()).optional(),
   changes: z
     .object({
       added: z.number().int(),
