@@ -43,6 +43,7 @@ import { RefRegistry } from './refs.js';
 import type { ToolResponse } from './response.js';
 import { settle, waitQuiet, type SettleOptions, type SettleResult } from './settle.js';
 import { resolveInView, type ResolvedTarget, type ResolveOptions, type Target } from './target.js';
+import { popupAround } from '../viewport/index.js';
 import { ViewCache } from './views.js';
 import { adviseAccess } from './platform-errors.js';
 import { noteWalk, type ToolCall } from './notify.js';
@@ -609,10 +610,15 @@ export class Pipeline {
       call.notify.log('info', `read the effect back again for ${extraWaitMs} ms`);
     const verdict = judge(seen);
     const closed = closedWindows(before.snapshot, after.snapshot, diff.matchOf, acted);
+    const actedAfter =
+      run.targetId !== undefined
+        ? after.snapshot.elements.findIndex((e) => e.id === run.targetId)
+        : -1;
     const request: PublishRequest = {
       view: after,
-      did: outcome.did,
+      did: outcome.did + stillOpen(after, actedAfter),
       ended: closed.length > 0 ? { closed } : undefined,
+      acted: actedAfter >= 0 ? actedAfter : undefined,
       before,
       diff,
       appSwitch,
@@ -956,6 +962,17 @@ function actedWindow(after: SnapshotView, elementId: string | undefined): number
   while (i >= 0 && els[i].parent >= 0) i = els[i].parent;
   // A window the action closed (hidden, not destroyed) is not the one to name.
   return i >= 0 && !els[i].flags.includes('offscreen') ? i : undefined;
+}
+
+/**
+ * `; the popover it is in stays open` when the element acted on is still showing in a
+ * popover or menu after the action (a toggle in a popover menu leaves it up), else ''.
+ */
+function stillOpen(after: SnapshotView, acted: number): string {
+  if (acted < 0 || !after.visible[acted]) return '';
+  const popup = popupAround(after.snapshot, acted);
+  if (!popup || (popup.kind === 'popover' && !after.visible[popup.index])) return '';
+  return `; the ${popup.kind} it is in stays open`;
 }
 
 /**

@@ -61,6 +61,8 @@ export interface PublishRequest {
   action?: ActionReport;
   /** The app exited or windows closed during the action (said first in the summary). */
   ended?: Ended;
+  /** The element the action was on, as an index into `view` (state changes are said of it). */
+  acted?: number;
   /** A failure after the snapshot (e.g. a later step of a composed action). */
   error?: string;
   extra?: Record<string, unknown>;
@@ -351,6 +353,7 @@ export class Publisher {
       diff: req.diff && req.before ? { diff: req.diff, before: req.before } : undefined,
       action: req.action,
       ended: req.ended,
+      acted: req.acted,
       appSwitch: req.appSwitch,
       error: req.error,
       screenshotError: `not written: ${why.actionable}`,
@@ -466,6 +469,7 @@ export class Publisher {
       diff: req.diff && req.before ? { diff: req.diff, before: req.before } : undefined,
       action: req.action,
       ended: req.ended,
+      acted: req.acted,
       appSwitch: req.appSwitch,
       results: req.results,
     };

@@ -34,6 +34,7 @@ export {
   type DiffCounts,
   type SelectOptions,
   type StateChange,
+  type StateChangeContext,
   type VisibleItem,
   type VisibleSelection,
 } from './select.js';

@@ -106,6 +106,8 @@ export interface SummaryInput {
   action?: ActionFacts;
   /** The app exited or windows closed during the action: said before everything else. */
   ended?: Ended;
+  /** The element the action was on (an index into `view`): state changes are said of it. */
+  acted?: number;
 
   pid?: number;
   app?: string;
@@ -201,7 +203,11 @@ function resolveFacts(input: SummaryInput): Facts {
     stateChanges:
       input.stateChanges ??
       (diff && view
-        ? collectStateChanges(diff.diff, diff.before.snapshot, view.snapshot, view.refs)
+        ? collectStateChanges(diff.diff, diff.before.snapshot, view.snapshot, view.refs, {
+            beforeVisible: diff.before.visible,
+            afterVisible: view.visible,
+            acted: input.acted,
+          })
         : undefined),
     answer: input.answer,
     visible: input.visible ?? derived?.visible,
@@ -318,10 +324,18 @@ function textChangeLine(c: TextChange, level: Level): string {
   return `  [${clip(c.role, ROLE_CHARS)}]${label}${refPart(c.ref)}: '${pair.old}' -> '${pair.new}'`;
 }
 
+/**
+ * `  [AXCheckBox] "Bold" e4: unchecked -> checked`; `(hidden)` after the ref of an element
+ * not visible; a change read on a hidden twin names it after the pairs.
+ */
 function stateChangeLine(c: StateChange, level: Level): string {
   const label = c.label ? ` "${clip(c.label, level.text, '"')}"` : '';
   const pairs = c.changes.map((p) => `${p.old} -> ${p.new}`).join(', ');
-  return `  [${clip(c.role, ROLE_CHARS)}]${label}${refPart(c.ref)}: ${pairs}`;
+  const hidden = c.hidden ? ' (hidden)' : '';
+  const twin = c.twin
+    ? ` (read on its hidden twin [${clip(c.twin.role, ROLE_CHARS)}]${refPart(c.twin.ref)})`
+    : '';
+  return `  [${clip(c.role, ROLE_CHARS)}]${label}${refPart(c.ref)}${hidden}: ${pairs}${twin}`;
 }
 
 /**
@@ -679,6 +693,8 @@ function structuredOf(input: Facts, lists: Lists, keep: Keep): SummaryStructured
       label: clip(c.label, SUMMARY_TEXT_CHARS),
       ref: c.ref,
       changes: c.changes.map((p) => ({ ...p })),
+      ...(c.hidden ? { hidden: true } : {}),
+      ...(c.twin ? { twin: { ...c.twin } } : {}),
     }));
     const more = lists.states.length - keep.states;
     if (more > 0) s.state_changes_omitted = more;

@@ -28,6 +28,10 @@ export const stateChangeShape = z.object({
   ref: z.string(),
   /** E.g. {old: "unchecked", new: "checked"}, {old: "disabled", new: "enabled"}. */
   changes: z.array(z.object({ old: z.string(), new: z.string() })),
+  /** The element is not visible (before or after the action). */
+  hidden: z.boolean().optional(),
+  /** The change was read on this hidden element with the same label. */
+  twin: z.object({ role: z.string(), ref: z.string() }).optional(),
 });
 
 export const textChangeShape = z.object({

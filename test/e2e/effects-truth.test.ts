@@ -1,6 +1,7 @@
 /**
- * What a summary says an action did is what the app shows once it has settled: a state a
- * button holds only while it is being clicked is not its new state, a window that closed
+ * What a summary says an action did is what the app shows once it has settled: a change
+ * is said of the element acted on, not of a hidden element that mirrors it; a state a
+ * button holds only while it is being clicked is not its new state; a window that closed
  * and an app that exited are said first, before the change counts. Each effect is checked
  * by what the app itself logs or what an independent pyatspi read shows, never only by the
  * summary.
@@ -8,10 +9,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session, type CallResult } from '../../src/harness/session.js';
-import { describeNeeding, pythonModule } from './helpers/needs.js';
-import { mark, readApp } from './helpers/oracle.js';
+import { describeNeeding, program, pythonModule } from './helpers/needs.js';
+import { mark, readApp, waitForApp, type AtspiElement } from './helpers/oracle.js';
 
 const PYQT5 = pythonModule('PyQt5.QtWidgets', 'python3-pyqt5');
+const WIDGET_FACTORY = program('gtk3-widget-factory', 'gtk-3-examples');
 
 let session: Session;
 
@@ -177,3 +179,57 @@ it('GTK: clicking OK in a dialog says first that its window closed', async () =>
     await app.stop();
   }
 });
+
+describeNeeding(
+  [WIDGET_FACTORY],
+  'GTK 3: a popover item whose state only a hidden twin shows',
+  () => {
+    /** The View menu's "Dark theme" check item on page 2: bound to the same setting, hidden. */
+    const twinOf = (els: AtspiElement[]) =>
+      els.find((e) => e.role === 'check menu item' && e.name === 'Dark theme');
+    const popoverItem = (els: AtspiElement[]) =>
+      els.find((e) => e.role === 'check box' && e.name === 'Dark Theme');
+
+    it('the change is said of the popover item clicked, and the popover staying open is said', async () => {
+      const app = await session.launch('gtk3-widget-factory');
+      try {
+        // Page 2 shows a menu bar whose View menu (closed, so hidden) has the twin item.
+        const page = await session.call('ax_click', { app: app.pid, query: 'radio:Page 2' });
+        expect(page.isError, page.text).toBe(false);
+        await waitForApp(session, app.pid, twinOf, 'the View menu’s Dark theme item');
+        // The header bar's gear toggle comes first in tree order (page 2 has another "Menu").
+        const gear = await session.call('ax_click', { app: app.pid, query: 'checkbox:Menu nth:1' });
+        expect(gear.isError, gear.text).toBe(false);
+        await waitForApp(
+          session,
+          app.pid,
+          (els) => (popoverItem(els)?.states.includes('showing') ? true : undefined),
+          'the gear popover open',
+        );
+        expect(twinOf(await readApp(session, app.pid))?.states).not.toContain('checked');
+
+        const r = await session.call('ax_click', { app: app.pid, query: 'checkbox:Dark Theme' });
+        expect(r.isError, r.text).toBe(false);
+        // The app switched to its dark theme: the twin bound to the setting reads checked,
+        // and the popover is still up.
+        await waitForApp(
+          session,
+          app.pid,
+          (els) => (twinOf(els)?.states.includes('checked') ? true : undefined),
+          'the dark theme on',
+        );
+        expect(popoverItem(await readApp(session, app.pid))?.states).toContain('showing');
+
+        const states = r.lists.state_changes ?? [];
+        expect(states[0], r.text).toMatch(
+          /^\[AXCheckBox\] "Dark Theme" e\d+: unchecked -> checked \(read on its hidden twin \[AXMenuItem\] e\d+\)$/,
+        );
+        expect(states.filter((l) => l.includes('"Dark theme"'))).toEqual([]);
+        expect(r.fields.summary).toMatch(/; the popover it is in stays open\./);
+        expect(r.text).toMatch(/effect: confirmed/);
+      } finally {
+        await app.stop();
+      }
+    });
+  },
+);
