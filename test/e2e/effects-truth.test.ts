@@ -231,5 +231,52 @@ describeNeeding(
         await app.stop();
       }
     });
+
+    it('with no twin in the tree, a popover check item that changed only in its look is no no-op', async () => {
+      const app = await session.launch('gtk3-widget-factory');
+      try {
+        // Page 1 only: the menu bar of page 2 (and its twin item) is not in the tree yet.
+        expect(twinOf(await readApp(session, app.pid))).toBeUndefined();
+        const gear = await session.call('ax_click', { app: app.pid, query: 'checkbox:Menu nth:1' });
+        expect(gear.isError, gear.text).toBe(false);
+        await waitForApp(
+          session,
+          app.pid,
+          (els) => (popoverItem(els)?.states.includes('showing') ? true : undefined),
+          'the gear popover open',
+        );
+        // The popover slides in: once it has stopped, a fresh walk is the click's before.
+        let last = '';
+        await waitForApp(
+          session,
+          app.pid,
+          (els) => {
+            const at = JSON.stringify(popoverItem(els)?.extents);
+            const still = at === last;
+            last = at;
+            return still ? true : undefined;
+          },
+          'the gear popover still',
+        );
+        await session.call('ax_get_tree', { app: app.pid });
+        const r = await session.call('ax_click', { app: app.pid, query: 'checkbox:Dark Theme' });
+        expect(r.isError, r.text).toBe(false);
+        // The app switched its theme: page 2's twin, once shown, reads checked.
+        const page = await session.call('ax_click', { app: app.pid, query: 'radio:Page 2' });
+        expect(page.isError, page.text).toBe(false);
+        await waitForApp(
+          session,
+          app.pid,
+          (els) => (twinOf(els)?.states.includes('checked') ? true : undefined),
+          'the dark theme on',
+        );
+        // What the toolkit exposes did not change, what it shows did: not a suspected
+        // no-op, and no advice to send the click again (that would switch it back).
+        expect(r.text).not.toMatch(/suspected_noop/);
+        expect(r.fields.escalation).toBeUndefined();
+      } finally {
+        await app.stop();
+      }
+    });
   },
 );
