@@ -17,6 +17,7 @@ import type { TreeDiff } from '../model/diff.js';
 import type { AccessReport, Desktop } from '../platform/desktop.js';
 import type { ArtifactNames } from '../capture/index.js';
 import { closedWindows, diffSnapshots, hasShowingWindow } from '../diff/index.js';
+import { popupAround } from '../viewport/index.js';
 import {
   conclusive,
   judge,
@@ -43,7 +44,6 @@ import { RefRegistry } from './refs.js';
 import type { ToolResponse } from './response.js';
 import { settle, waitQuiet, type SettleOptions, type SettleResult } from './settle.js';
 import { resolveInView, type ResolvedTarget, type ResolveOptions, type Target } from './target.js';
-import { popupAround } from '../viewport/index.js';
 import { ViewCache } from './views.js';
 import { adviseAccess } from './platform-errors.js';
 import { noteWalk, type ToolCall } from './notify.js';
