@@ -10,7 +10,8 @@
 #   - xclip: ax_clipboard_read/_write run it; the tests read the clipboard with it from another
 #     process, as an independent oracle;
 #   - python3-pyatspi: the benchmark's baseline;
-#   - python3-pyqt5: the Qt 5 password-field fixture (test/fixtures/apps/qt_secret.py);
+#   - python3-pyqt5: the Qt 5 fixtures (test/fixtures/apps/qt_secret.py, qt_aim.py,
+#     qt_buttons.py);
 #   - python3-pyqt6: the Qt 6 form fixture (test/fixtures/apps/qt6_form.py);
 #   - pinentry-gtk2: a real password prompt that grabs the keyboard (test/e2e/input-grab);
 #   - python3-tk: a toolkit with no accessibility at all (test/fixtures/apps/tk_secret.py);

@@ -5,7 +5,7 @@
  * element that does not have it afterwards gets nothing: the input is refused instead.
  */
 import type { Element } from '../model/element.js';
-import { pollFor } from '../model/poll.js';
+import { pollFor } from '../model/timeout.js';
 import { AxError, PlatformError } from '../errors.js';
 import type { ActionTarget, Scene } from './types.js';
 

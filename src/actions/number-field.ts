@@ -5,7 +5,7 @@
  * text. The summary says the value before and after, read from the value itself.
  */
 import type { Element } from '../model/element.js';
-import { pollFor } from '../model/poll.js';
+import { pollFor } from '../model/timeout.js';
 import { AxError } from '../errors.js';
 import { READ_BACK_MS } from './chain.js';
 import type { Reading, Scene } from './types.js';

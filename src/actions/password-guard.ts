@@ -21,7 +21,7 @@
  * is refused whole before anything is sent (see guardTextKeys).
  */
 import type { Element } from '../model/element.js';
-import { pollFor, scaledByLoad } from '../model/poll.js';
+import { pollFor, scaledByLoad } from '../model/timeout.js';
 import type { KeyCombo, KeyKind } from '../platform/desktop.js';
 import { AxError, PlatformError } from '../errors.js';
 import type { ActionTarget, Scene } from './types.js';

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import { procStat } from '../platform/linux/proc.js';
-import { pollFor } from '../model/poll.js';
+import { sleep } from '../model/timeout.js';
 
 export { procStat };
 
@@ -71,34 +71,7 @@ export function commOf(pid: number): string {
   }
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-export class WaitTimeoutError extends Error {
-  override name = 'WaitTimeoutError';
-}
-
-/**
- * Polls `check` every `intervalMs` until it returns a value other than undefined/null/false,
- * or `timeoutMs` passes (then throws, naming `what`). `check` may throw to abort the wait.
- */
-export async function pollUntil<T>(
-  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
-  opts: { timeoutMs: number; intervalMs?: number; what: string },
-): Promise<T> {
-  let found: T | undefined;
-  const held = await pollFor(
-    async () => {
-      const v = await check();
-      if (v === undefined || v === null || v === false) return false;
-      found = v;
-      return true;
-    },
-    opts.timeoutMs,
-    opts.intervalMs,
-  );
-  if (!held) throw new WaitTimeoutError(`${opts.what}: not ready within ${opts.timeoutMs} ms`);
-  return found as T;
-}
+export { pollUntil, sleep, WaitTimeoutError } from '../model/timeout.js';
 
 /** Whether a recorded entry (or, for a group, any member of its group) is still running. */
 function entryAlive(e: RecordedPid): boolean {

@@ -10,3 +10,5 @@ export type { ElementComparison } from './compare.js';
 export { textSpan } from './text-span.js';
 export type { TextSpan } from './text-span.js';
 export { carryRefs } from './refs.js';
+export { closedWindows, hasShowingWindow, topLevelOf } from './windows.js';
+export type { ClosedWindow } from './windows.js';

@@ -8,7 +8,7 @@ import type { PasswordGuard } from '../actions/index.js';
 import type { Policy } from '../guard/policy.js';
 import type { Desktop } from '../platform/desktop.js';
 import { AxError } from '../errors.js';
-import { scaledByLoad } from '../model/poll.js';
+import { scaledByLoad } from '../model/timeout.js';
 import { isSecure } from '../tree/index.js';
 import { withOverrides } from './desktop-view.js';
 

@@ -11,10 +11,13 @@ import type { Config } from '../config.js';
 import { TRUNCATED_APP_EXITED, type Rect, type SnapshotLimits } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import { dropHidden } from '../model/filter.js';
+import { pollUntil, WaitTimeoutError } from '../model/timeout.js';
+import { transientFlags } from '../model/transient.js';
 import type { TreeDiff } from '../model/diff.js';
 import type { AccessReport, Desktop } from '../platform/desktop.js';
 import type { ArtifactNames } from '../capture/index.js';
-import { diffSnapshots } from '../diff/index.js';
+import { closedWindows, diffSnapshots, hasShowingWindow } from '../diff/index.js';
+import { popupAround } from '../viewport/index.js';
 import {
   conclusive,
   judge,
@@ -50,6 +53,7 @@ import { fieldsOfWalk, type WalkedFields } from './secure.js';
 import { passwordGuardOf, pointerOffPasswordFields } from './password-field.js';
 import { keepingSecrets, secretFields } from './secret-fields.js';
 import { DeniedApps } from './denied.js';
+import { scaledByLoad } from '../model/timeout.js';
 
 /** What an observation tool sees: the view and, when it named one, its target. */
 export interface Observed {
@@ -123,6 +127,22 @@ const DIALOG_GRACE_MS = 800;
 const DIALOG_GRACE_TOTAL_MS = 1500;
 /** Poll period of the read-back wait when nothing showed an effect yet. */
 const EXTRA_POLL_MS = 40;
+/**
+ * How long a state held only during the action (a push button down) may take to go, on
+ * an idle machine (Qt lets a clicked button go after 100 ms); more under load, up to the
+ * most. One still held then is reported as it is.
+ */
+const TRANSIENT_SETTLE_MS = 1500;
+const TRANSIENT_SETTLE_MAX_MS = 6000;
+/** Elements read again while waiting for their transient states to go (the first ones). */
+const TRANSIENT_READS = 4;
+/**
+ * An app whose last window the action closed may be on its way out: this long (idle
+ * machine; more under load, up to the most) for it to leave the bus before its summary
+ * says only that the window closed.
+ */
+const LAST_WINDOW_EXIT_MS = 1500;
+const LAST_WINDOW_EXIT_MAX_MS = 6000;
 
 export class Pipeline {
   readonly refs = new RefRegistry();
@@ -507,7 +527,11 @@ export class Pipeline {
     const exit = () => this.publishExit(call, pid, before, outcome, actMs, settled);
     const first = await this.afterOrExit(pid, call, watching);
     if (!first) return exit();
-    let after = first;
+    // A button still held down from the action is not its effect, and what the action does
+    // may come only once it is let go (Qt clicks on release).
+    const released = await this.settleTransient(pid, call, before, first, watching);
+    if (!released.view) return exit();
+    let after = released.view;
     // A dialog the action was in is still up: it may close a moment later, and the summary
     // must not show a dialog that has gone. Bounded wait for a change, then walk again.
     const graceEnd = Date.now() + DIALOG_GRACE_TOTAL_MS;
@@ -531,6 +555,16 @@ export class Pipeline {
         this.views.matchOf(before.snapshot, view.snapshot),
       );
     let diff = diffOf(after);
+    const acted = actedIndex(before, run.targetId);
+    // The action closed the app's last window: it may be about to exit, which is then the
+    // effect to report.
+    if (
+      !hasShowingWindow(after.snapshot) &&
+      closedWindows(before.snapshot, after.snapshot, diff.matchOf).length > 0 &&
+      (await this.exitsWithin(pid, scaledByLoad(LAST_WINDOW_EXIT_MS, LAST_WINDOW_EXIT_MAX_MS)))
+    ) {
+      return exit();
+    }
     const appSwitch = await this.handoff(pid, call, settled, run.frontBefore);
     // Restore only when the target is still in front: never bury a window the action opened.
     if (outcome.restore && !appSwitch) await outcome.restore().catch(() => undefined);
@@ -539,6 +573,8 @@ export class Pipeline {
     const evidence = async (): Promise<Evidence> => {
       const seen: Evidence = {
         changed: appSwitch !== undefined || !isEmpty(diff),
+        // A button held down by the action took it, whatever else reads back.
+        touched: released.reacted || undefined,
         reading: outcome.probe ? await outcome.probe().catch((): Reading => 'absent') : undefined,
         delivery: outcome.delivery,
         escalate: outcome.escalate,
@@ -574,9 +610,16 @@ export class Pipeline {
     if (extraWaitMs > 0)
       call.notify.log('info', `read the effect back again for ${extraWaitMs} ms`);
     const verdict = judge(seen);
+    const closed = closedWindows(before.snapshot, after.snapshot, diff.matchOf, acted);
+    const actedAfter =
+      run.targetId !== undefined
+        ? after.snapshot.elements.findIndex((e) => e.id === run.targetId)
+        : -1;
     const request: PublishRequest = {
       view: after,
-      did: outcome.did,
+      did: outcome.did + stillOpen(after, actedAfter),
+      ended: closed.length > 0 ? { closed } : undefined,
+      acted: actedAfter >= 0 ? actedAfter : undefined,
       before,
       diff,
       appSwitch,
@@ -617,6 +660,57 @@ export class Pipeline {
     return view.snapshot.truncated === TRUNCATED_APP_EXITED ? null : view;
   }
 
+  /**
+   * The view once the states the action put on elements only for its own duration have
+   * gone (see model/transient.ts): when the after-walk caught some that were not there
+   * before, re-reads those elements until they read back without them (bounded, scaled for
+   * load), then walks again: `view` is null when the app exited meanwhile, and a state
+   * still held at the bound is real (the view is returned as it was). `reacted`: some
+   * element took such a state from the action, so the app took the input.
+   */
+  private async settleTransient(
+    pid: number,
+    call: ToolCall,
+    before: SnapshotView,
+    view: SnapshotView,
+    watching: boolean,
+  ): Promise<{ view: SnapshotView | null; reacted: boolean }> {
+    const matchOf = this.views.matchOf(before.snapshot, view.snapshot);
+    const els = view.snapshot.elements;
+    const held: string[] = [];
+    for (let i = 0; i < els.length && held.length < TRANSIENT_READS; i++) {
+      const now = transientFlags(els[i]);
+      if (now.length === 0 || els[i].id === '') continue;
+      const j = matchOf[i];
+      const was = j >= 0 ? transientFlags(before.snapshot.elements[j]) : [];
+      if (now.some((f) => !was.includes(f))) held.push(els[i].id);
+    }
+    if (held.length === 0) return { view, reacted: false };
+    const desktop = await this.desktop();
+    // An element gone meanwhile holds nothing any more (a button that closed its window).
+    const stillHeld = async (id: string): Promise<boolean> => {
+      const el = await desktop.readElement(id).catch(() => undefined);
+      return el !== undefined && transientFlags(el).length > 0;
+    };
+    try {
+      await pollUntil(
+        async () => {
+          for (const id of held) if (await stillHeld(id)) return false;
+          return true;
+        },
+        {
+          timeoutMs: scaledByLoad(TRANSIENT_SETTLE_MS, TRANSIENT_SETTLE_MAX_MS),
+          intervalMs: 20,
+          what: 'states held during the action',
+        },
+      );
+    } catch (err) {
+      if (err instanceof WaitTimeoutError) return { view, reacted: true };
+      throw err;
+    }
+    return { view: await this.afterOrExit(pid, call, watching), reacted: true };
+  }
+
   /** Whether a change event comes for the app within `ms` (then waits for quiet). */
   private async changeWithin(pid: number, ms: number): Promise<boolean> {
     const seen = this.views.activity(pid).count;
@@ -629,6 +723,20 @@ export class Pipeline {
       }
     }
     return false;
+  }
+
+  /** Whether the app leaves the bus within `ms` (polled). */
+  private async exitsWithin(pid: number, ms: number): Promise<boolean> {
+    try {
+      return await pollUntil(() => this.hasExited(pid), {
+        timeoutMs: ms,
+        intervalMs: 50,
+        what: 'the app to exit',
+      });
+    } catch (err) {
+      if (err instanceof WaitTimeoutError) return false;
+      throw err;
+    }
   }
 
   private async hasExited(pid: number): Promise<boolean> {
@@ -654,7 +762,8 @@ export class Pipeline {
     const appSwitch = await this.handoff(pid, call, settled, undefined);
     return this.publisher.publish(call.tool, {
       view: before,
-      did: `${outcome.did}; then ${before.snapshot.app} (pid ${pid}) exited`,
+      did: outcome.did,
+      ended: { exited: { app: before.snapshot.app, pid } },
       appSwitch,
       action: {
         route: outcome.route,
@@ -852,5 +961,31 @@ function actedWindow(after: SnapshotView, elementId: string | undefined): number
   const els = after.snapshot.elements;
   let i = els.findIndex((e) => e.id === elementId);
   while (i >= 0 && els[i].parent >= 0) i = els[i].parent;
+  // A window the action closed (hidden, not destroyed) is not the one to name.
+  return i >= 0 && !els[i].flags.includes('offscreen') ? i : undefined;
+}
+
+/**
+ * `; the popover it is in stays open` when the element acted on is still showing in a
+ * popover or menu after the action (a toggle in a popover menu leaves it up), else ''.
+ */
+function stillOpen(after: SnapshotView, acted: number): string {
+  if (acted < 0 || !after.visible[acted]) return '';
+  const popup = popupAround(after.snapshot, acted);
+  if (!popup || (popup.kind === 'popover' && !after.visible[popup.index])) return '';
+  return `; the ${popup.kind} it is in stays open`;
+}
+
+/**
+ * The element the action went to in the before view: its target, else the element that
+ * had the keyboard focus (where a key press without a target goes). Undefined when neither
+ * is known.
+ */
+function actedIndex(before: SnapshotView, targetId: string | undefined): number | undefined {
+  const els = before.snapshot.elements;
+  const i =
+    targetId !== undefined
+      ? els.findIndex((e) => e.id === targetId)
+      : els.findIndex((e) => e.flags.includes('focused'));
   return i >= 0 ? i : undefined;
 }

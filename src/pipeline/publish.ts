@@ -29,6 +29,7 @@ import {
   renderSummary,
   selectVisibleElements,
   type Answer,
+  type Ended,
   type SummaryInput,
   type VisibleItem,
 } from '../summary/index.js';
@@ -58,6 +59,10 @@ export interface PublishRequest {
   diff?: TreeDiff;
   appSwitch?: SnapshotView;
   action?: ActionReport;
+  /** The app exited or windows closed during the action (said first in the summary). */
+  ended?: Ended;
+  /** The element the action was on, as an index into `view` (state changes are said of it). */
+  acted?: number;
   /** A failure after the snapshot (e.g. a later step of a composed action). */
   error?: string;
   extra?: Record<string, unknown>;
@@ -349,6 +354,8 @@ export class Publisher {
       did: withNote(req.did, `done; ${unwrittenNote(why)}`),
       diff: req.diff && req.before ? { diff: req.diff, before: req.before } : undefined,
       action: req.action,
+      ended: req.ended,
+      acted: req.acted,
       appSwitch: req.appSwitch,
       error: req.error,
       screenshotError: `not written: ${why.actionable}`,
@@ -463,6 +470,8 @@ export class Publisher {
       did: withNote(req.did, stale?.short),
       diff: req.diff && req.before ? { diff: req.diff, before: req.before } : undefined,
       action: req.action,
+      ended: req.ended,
+      acted: req.acted,
       appSwitch: req.appSwitch,
       results: req.results,
     };

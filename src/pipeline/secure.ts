@@ -14,7 +14,7 @@
  */
 import type { Rect, Snapshot } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
-import { loadPerCpu } from '../model/poll.js';
+import { loadPerCpu } from '../model/timeout.js';
 import type { Desktop } from '../platform/desktop.js';
 import { describeError } from '../errors.js';
 import { secureFrames } from '../viewport/index.js';

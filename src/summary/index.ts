@@ -5,6 +5,7 @@ export {
   SUMMARY_TEXT_CHARS,
   renderSummary,
   type Answer,
+  type Ended,
   type RenderedSummary,
   type UnchangedVisible,
   type SummaryInput,
@@ -33,6 +34,7 @@ export {
   type DiffCounts,
   type SelectOptions,
   type StateChange,
+  type StateChangeContext,
   type VisibleItem,
   type VisibleSelection,
 } from './select.js';

@@ -59,6 +59,15 @@ export interface Answer {
   omitted?: number;
 }
 
+/**
+ * What ended during an action, said first on the summary line, before what was done and
+ * the change counts: the app exited, or windows closed (`own`: the one acted in).
+ */
+export interface Ended {
+  exited?: { app: string; pid: number };
+  closed?: Array<{ title: string; own: boolean }>;
+}
+
 /** Session memory: visible elements left out because the agent was shown them unchanged. */
 export interface UnchangedVisible {
   count: number;
@@ -95,6 +104,10 @@ export interface SummaryInput {
   /** What was done, one sentence ("Clicked [AXButton] \"Open\" e42"); counts are appended. */
   did?: string;
   action?: ActionFacts;
+  /** The app exited or windows closed during the action: said before everything else. */
+  ended?: Ended;
+  /** The element the action was on (an index into `view`): state changes are said of it. */
+  acted?: number;
 
   pid?: number;
   app?: string;
@@ -138,6 +151,7 @@ interface Facts {
   screenshotError?: string;
   error?: string;
   did?: string;
+  ended?: Ended;
   changes?: DiffCounts;
   route?: string;
   delivery?: string;
@@ -179,6 +193,7 @@ function resolveFacts(input: SummaryInput): Facts {
     screenshotError: input.screenshotError,
     error: input.error,
     did: input.did,
+    ended: input.ended,
     changes: input.changes ?? (diff ? diffCounts(diff.diff) : undefined),
     textChanges:
       input.textChanges ??
@@ -188,7 +203,11 @@ function resolveFacts(input: SummaryInput): Facts {
     stateChanges:
       input.stateChanges ??
       (diff && view
-        ? collectStateChanges(diff.diff, diff.before.snapshot, view.snapshot, view.refs)
+        ? collectStateChanges(diff.diff, diff.before.snapshot, view.snapshot, view.refs, {
+            beforeVisible: diff.before.visible,
+            afterVisible: view.visible,
+            acted: input.acted,
+          })
         : undefined),
     answer: input.answer,
     visible: input.visible ?? derived?.visible,
@@ -266,8 +285,27 @@ function countsText(c: DiffCounts): string {
   return `${c.added} added, ${c.removed} removed, ${c.modified} modified${moved}.`;
 }
 
+/** `The app exited (name, pid 42).` or `Its window "Options" closed.`: clipped like the rest. */
+function endedText(ended: Ended | undefined, action: number): string | undefined {
+  const max = Math.min(action, SUMMARY_TEXT_CHARS);
+  if (ended?.exited) {
+    return `The app exited (${clip(ended.exited.app, max)}, pid ${ended.exited.pid}).`;
+  }
+  const closed = ended?.closed ?? [];
+  if (closed.length === 0) return undefined;
+  const titles = (own: boolean) =>
+    closed.filter((w) => w.own === own).map((w) => `"${clip(w.title, max, '"')}"`);
+  const said = (titles: string[], whose: string) =>
+    titles.length === 0
+      ? []
+      : [`${whose} ${titles.length === 1 ? 'window' : 'windows'} ${titles.join(', ')} closed.`];
+  return [...said(titles(true), 'Its'), ...said(titles(false), 'The')].join(' ');
+}
+
 function summaryText(input: Facts, max: number): string | undefined {
   const parts: string[] = [];
+  const ended = endedText(input.ended, max);
+  if (ended !== undefined) parts.push(ended);
   if (input.did !== undefined && input.did.trim() !== '') {
     const action = clip(input.did.trim(), max);
     parts.push(/[.!?…]$/.test(action) ? action : action + '.');
@@ -286,10 +324,18 @@ function textChangeLine(c: TextChange, level: Level): string {
   return `  [${clip(c.role, ROLE_CHARS)}]${label}${refPart(c.ref)}: '${pair.old}' -> '${pair.new}'`;
 }
 
+/**
+ * `  [AXCheckBox] "Bold" e4: unchecked -> checked`; `(hidden)` after the ref of an element
+ * not visible; a change read on a hidden twin names it after the pairs.
+ */
 function stateChangeLine(c: StateChange, level: Level): string {
   const label = c.label ? ` "${clip(c.label, level.text, '"')}"` : '';
   const pairs = c.changes.map((p) => `${p.old} -> ${p.new}`).join(', ');
-  return `  [${clip(c.role, ROLE_CHARS)}]${label}${refPart(c.ref)}: ${pairs}`;
+  const hidden = c.hidden ? ' (hidden)' : '';
+  const twin = c.twin
+    ? ` (read on its hidden twin [${clip(c.twin.role, ROLE_CHARS)}]${refPart(c.twin.ref)})`
+    : '';
+  return `  [${clip(c.role, ROLE_CHARS)}]${label}${refPart(c.ref)}${hidden}: ${pairs}${twin}`;
 }
 
 /**
@@ -617,6 +663,10 @@ function structuredOf(input: Facts, lists: Lists, keep: Keep): SummaryStructured
   if (input.error !== undefined) s.error = input.error;
   const summary = summaryText(input, LEVELS[0].action);
   if (summary !== undefined) s.summary = summary;
+  if (input.ended?.exited) s.app_exited = true;
+  if (input.ended?.closed && input.ended.closed.length > 0) {
+    s.windows_closed = input.ended.closed.map((w) => clip(w.title, SUMMARY_TEXT_CHARS));
+  }
   if (input.changes) s.changes = { ...input.changes };
   if (input.route) s.route = input.route;
   if (input.delivery) s.delivery = input.delivery;
@@ -643,6 +693,8 @@ function structuredOf(input: Facts, lists: Lists, keep: Keep): SummaryStructured
       label: clip(c.label, SUMMARY_TEXT_CHARS),
       ref: c.ref,
       changes: c.changes.map((p) => ({ ...p })),
+      ...(c.hidden ? { hidden: true } : {}),
+      ...(c.twin ? { twin: { ...c.twin } } : {}),
     }));
     const more = lists.states.length - keep.states;
     if (more > 0) s.state_changes_omitted = more;

@@ -28,6 +28,10 @@ export const stateChangeShape = z.object({
   ref: z.string(),
   /** E.g. {old: "unchecked", new: "checked"}, {old: "disabled", new: "enabled"}. */
   changes: z.array(z.object({ old: z.string(), new: z.string() })),
+  /** The element is not visible (before or after the action). */
+  hidden: z.boolean().optional(),
+  /** The change was read on this hidden element with the same label. */
+  twin: z.object({ role: z.string(), ref: z.string() }).optional(),
 });
 
 export const textChangeShape = z.object({
@@ -56,8 +60,12 @@ export const summaryShape = z.object({
   screenshot: z.string().optional(),
   screenshot_error: z.string().optional(),
   error: z.string().optional(),
-  /** The summary line: what was done and the change counts. */
+  /** The summary line: what ended (app, windows), what was done, the change counts. */
   summary: z.string().optional(),
+  /** The app exited during the action. */
+  app_exited: z.boolean().optional(),
+  /** Titles of the windows that closed during the action. */
+  windows_closed: z.array(z.string()).optional(),
   changes: z
     .object({
       added: z.number().int(),

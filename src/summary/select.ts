@@ -259,6 +259,14 @@ export interface StateChange {
   ref: string;
   /** Each pair as words: {old: 'unchecked', new: 'checked'}. */
   changes: Array<{ old: string; new: string }>;
+  /** Not visible before or after the action (a menu item of a closed menu, a hidden page). */
+  hidden?: boolean;
+  /**
+   * The change was read on a hidden element with the same label (a menu bar item bound to
+   * the same setting as the popover item acted on), which exposes the state the element
+   * acted on does not: said of the element acted on, with the twin's role and ref.
+   */
+  twin?: { role: string; ref: string };
 }
 
 /** State pairs an action's effect is read from: [when set, when clear]. */
@@ -270,40 +278,104 @@ const STATE_PAIRS: ReadonlyArray<readonly [string, string]> = [
   ['pressed', 'released'],
 ];
 
+/** Where a state change happened and who it is said of, beyond the diff. */
+export interface StateChangeContext {
+  /** Visibility of each element of the before and after snapshots (SnapshotView.visible). */
+  beforeVisible?: readonly boolean[];
+  afterVisible?: readonly boolean[];
+  /** The element the action was on, as an after-snapshot index. */
+  acted?: number;
+}
+
+/** A label as a reader compares it: no mnemonic marks, no trailing ellipsis, any case. */
+function comparableLabel(label: string): string {
+  return label
+    .replace(/[_&](?=\S)/g, '')
+    .replace(/(\u2026|\.\.\.)$/, '')
+    .trim()
+    .toLowerCase();
+}
+
+function statePairs(b: Element, a: Element): Array<{ old: string; new: string }> {
+  const changes: Array<{ old: string; new: string }> = [];
+  for (const [on, off] of STATE_PAIRS) {
+    const was = b.flags.includes(on as never);
+    const is = a.flags.includes(on as never);
+    // A toggle button reports pressed with checked: one change, said once.
+    if (on === 'pressed' && changes.some((c) => c.new === 'checked' || c.new === 'unchecked')) {
+      continue;
+    }
+    if (was !== is) changes.push({ old: was ? on : off, new: is ? on : off });
+  }
+  return changes;
+}
+
 /**
  * State changes (checked, enabled, expanded, selected, pressed) of modified elements,
- * in tree order, e.g. `unchecked -> checked`. Focus moves are left out: every click
- * moves it, and the element lines say `focused`.
+ * e.g. `unchecked -> checked`: those of elements visible before or after the action in
+ * tree order, then the hidden ones (marked). Focus moves are left out: every click moves
+ * it, and the element lines say `focused`.
+ *
+ * When the element acted on shows no state change itself but a hidden element with the
+ * same label does (toolkits expose a setting's state on a menu bar's check item and not on
+ * the popover item bound to the same setting), the change is said of the element acted
+ * on, naming the twin it was read on: a hidden twin never stands in for the effect.
  */
 export function collectStateChanges(
   diff: TreeDiff,
   before: Snapshot,
   after: Snapshot,
   refs: readonly string[],
+  ctx: StateChangeContext = {},
 ): StateChange[] {
   const out: Array<StateChange & { at: number }> = [];
+  const hiddenAt = (m: { before: number; after: number }): boolean =>
+    ctx.afterVisible !== undefined &&
+    !ctx.afterVisible[m.after] &&
+    !(ctx.beforeVisible?.[m.before] ?? false);
+  let actedChanged = false;
   for (const m of diff.modified) {
     if (!m.changes.some((c) => c.field === 'flags')) continue;
     const b = before.elements[m.before];
     const a = after.elements[m.after];
     if (!a || !b) continue;
-    const changes: Array<{ old: string; new: string }> = [];
-    for (const [on, off] of STATE_PAIRS) {
-      const was = b.flags.includes(on as never);
-      const is = a.flags.includes(on as never);
-      // A toggle button reports pressed with checked: one change, said once.
-      if (on === 'pressed' && changes.some((c) => c.new === 'checked' || c.new === 'unchecked')) {
-        continue;
-      }
-      if (was !== is) changes.push({ old: was ? on : off, new: is ? on : off });
-    }
+    const changes = statePairs(b, a);
     if (changes.length === 0) continue;
+    if (m.after === ctx.acted) actedChanged = true;
     const label = isSecure(a) ? maskLeak(a.name, a.value) : a.name || a.description || '';
-    out.push({ at: m.after, role: a.role, label, ref: refs[m.after] ?? '', changes });
+    const change: StateChange & { at: number } = {
+      at: m.after,
+      role: a.role,
+      label,
+      ref: refs[m.after] ?? '',
+      changes,
+    };
+    if (hiddenAt(m)) change.hidden = true;
+    out.push(change);
+  }
+  const acted = ctx.acted !== undefined ? after.elements[ctx.acted] : undefined;
+  if (acted && !actedChanged && ctx.afterVisible?.[ctx.acted as number] && !isSecure(acted)) {
+    const want = comparableLabel(acted.name);
+    const k =
+      want === ''
+        ? -1
+        : out.findIndex((c) => c.hidden && comparableLabel(after.elements[c.at].name) === want);
+    if (k >= 0) {
+      const twin = out[k];
+      out.splice(k, 1);
+      out.push({
+        at: ctx.acted as number,
+        role: acted.role,
+        label: acted.name,
+        ref: refs[ctx.acted as number] ?? '',
+        changes: twin.changes,
+        twin: { role: twin.role, ref: twin.ref },
+      });
+    }
   }
   return out
-    .sort((x, y) => x.at - y.at)
-    .map(({ role, label, ref, changes }) => ({ role, label, ref, changes }));
+    .sort((x, y) => (x.hidden ? 1 : 0) - (y.hidden ? 1 : 0) || x.at - y.at)
+    .map(({ at: _at, ...change }) => change);
 }
 
 function commonest(counts: Map<string, number>): string | null {

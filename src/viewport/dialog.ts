@@ -77,3 +77,24 @@ export function mainWindow(snapshot: Snapshot, windowIndex?: number): WindowInfo
     null
   );
 }
+
+/** Surfaces that pop up over a window to be used and then go: a popover, a menu. */
+const POPUP_KINDS: ReadonlyMap<string, 'popover' | 'menu'> = new Map([
+  ['AXPopover', 'popover'],
+  ['AXMenu', 'menu'],
+  ['AXMenuBarItem', 'menu'],
+]);
+
+/** The popover or menu element `i` is inside (its nearest such ancestor), or undefined. */
+export function popupAround(
+  snapshot: Snapshot,
+  i: number,
+): { index: number; kind: 'popover' | 'menu' } | undefined {
+  const els = snapshot.elements;
+  if (i < 0 || i >= els.length) return undefined;
+  for (let p = els[i].parent; p >= 0 && p < i; i = p, p = els[p].parent) {
+    const kind = POPUP_KINDS.get(els[p].role);
+    if (kind) return { index: p, kind };
+  }
+  return undefined;
+}

@@ -1,4 +1,4 @@
-export { findBlockingDialog, isPopupWindow, mainWindow } from './dialog.js';
+export { findBlockingDialog, isPopupWindow, mainWindow, popupAround } from './dialog.js';
 export { captureRect, popupFrames, secureFrames, union, type CaptureRequest } from './region.js';
 export { clipForReport, hasArea, intersect } from './geometry.js';
 export {

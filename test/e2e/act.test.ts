@@ -318,7 +318,7 @@ describe('dialogs and handoff', () => {
     expect(okRef, r.text).toBeDefined();
     const closed = await session.call('ax_click', { ref: okRef });
     expect(closed.isError, closed.text).toBe(false);
-    expect(closed.fields.summary).toMatch(/zenity \(pid [0-9]+\) exited/);
+    expect(closed.fields.summary).toMatch(/^The app exited \(zenity, pid [0-9]+\)\. Clicked /);
     expect(closed.text).toMatch(/effect: confirmed/);
     await app.output?.waitForEvent((e) => e.event === 'child-exited');
     await app.stop();

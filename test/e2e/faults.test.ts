@@ -149,7 +149,7 @@ describe('an app killed while a call waits on it', () => {
     const r = await click;
     // Delivered, then the app died under it: said so, and done once (not repeated).
     expect(r.isError, r.text).toBe(false);
-    expect(r.fields.summary).toMatch(/Clicked .*"Poke".*then stall.py \(pid \d+\) exited/);
+    expect(r.fields.summary).toMatch(/^The app exited \(stall\.py, pid \d+\)\. Clicked .*"Poke"/);
     expect(inputEvents(app)).toEqual([{ event: 'poked' }, { event: 'stalled' }]);
     const next = await session.launchFixture('toggles.py');
     const ok = await session.call('ax_get_tree', { app: next.pid });

@@ -26,6 +26,7 @@ export default defineConfig({
       'test/e2e/scenarios/effects.test.ts',
       'test/e2e/scenarios/targets.test.ts',
       'test/e2e/safe-mode-focus-thief.test.ts',
+      'test/e2e/effects-truth.test.ts',
     ],
     globalSetup: ['test/load/cpu-hog.ts'],
   },

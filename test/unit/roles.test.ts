@@ -123,6 +123,10 @@ describe('role mapping to AX names', () => {
     expect(axRole('menu', { parentRole: 'menu bar' })).toBe('AXMenuBarItem');
     expect(axRole('menu', { parentRole: 'menu' })).toBe('AXMenuItem');
     expect(axRole('menu', { parentRole: 'combo box' })).toBe('AXMenu');
+    // GTK 3's popover: a modal panel hung from its window; any other panel is a group.
+    expect(axRole('panel', { modal: true, parentRole: 'frame' })).toBe('AXPopover');
+    expect(axRole('panel', { modal: false, parentRole: 'frame' })).toBe('AXGroup');
+    expect(axRole('panel', { modal: true, parentRole: 'filler' })).toBe('AXGroup');
     expect(axRole('menu')).toBe('AXMenu');
   });
 
@@ -149,7 +153,7 @@ describe('role mapping to AX names', () => {
       for (const topLevel of [false, true]) {
         for (const modal of [false, true]) {
           for (const multiLine of [false, true]) {
-            for (const parentRole of [undefined, 'menu bar', 'menu']) {
+            for (const parentRole of [undefined, 'menu bar', 'menu', 'frame']) {
               produced.add(
                 axRole(r, { topLevel, modal, multiLine, parentRole, expandable: multiLine }),
               );

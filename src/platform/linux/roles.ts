@@ -348,6 +348,9 @@ export interface RoleContext {
   parentRole?: string;
 }
 
+/** What a popover panel hangs from: its top-level window. */
+const POPOVER_PARENTS: ReadonlySet<string> = new Set(['frame', 'window', 'dialog']);
+
 /** The normalized (macOS AX) role for a native AT-SPI role name in its context. */
 export function axRole(nativeRole: string, ctx: RoleContext = {}): string {
   if (ctx.topLevel) {
@@ -361,6 +364,10 @@ export function axRole(nativeRole: string, ctx: RoleContext = {}): string {
       return ctx.multiLine ? 'AXTextArea' : 'AXTextField';
     case 'toggle button':
       return ctx.expandable ? 'AXDisclosureTriangle' : 'AXCheckBox';
+    case 'panel':
+      // GTK 3 hangs a popover (a menu button's menu, a popover menu) from its window as a
+      // modal panel.
+      return ctx.modal && POPOVER_PARENTS.has(ctx.parentRole ?? '') ? 'AXPopover' : 'AXGroup';
     case 'menu':
       if (ctx.parentRole === 'menu bar') return 'AXMenuBarItem';
       if (ctx.parentRole === 'menu' || ctx.parentRole === 'popup menu') return 'AXMenuItem';
@@ -392,6 +399,7 @@ export function allAxRoles(): Set<string> {
     'AXDisclosureTriangle',
     'AXMenuBarItem',
     'AXMenuItem',
+    'AXPopover',
   ]);
 }
 
