@@ -23,8 +23,9 @@ describe('deliverClick', () => {
       target: target(view, 'subscribe'),
       clickType: 'single',
     });
-    expect(desktop.names()).toEqual(['readElement', 'doAction']);
-    expect(desktop.calls[1].args).toEqual(['subscribe', 'click']);
+    // A check box is read, and its look taken (its pixels), before it is pressed.
+    expect(desktop.names()).toEqual(['readElement', 'screenSize', 'capture', 'doAction']);
+    expect(desktop.calls[3].args).toEqual(['subscribe', 'click']);
     expect(done.did).toBe(`Clicked [AXCheckBox] "Subscribe" e5 (action 'click')`);
     expect(done.delivery).toBe('background');
     // The check box's own state changed: that is evidence the click landed.

@@ -88,6 +88,16 @@ export function recordingDesktop(view: SnapshotView, opts: FakeOptions = {}): Re
       record('screenSize');
       return { w: 1280, h: 800 };
     },
+    // A blank screen: a check item's look reads the same before and after.
+    capture: async (rect: { w: number; h: number }) => {
+      record('capture', rect);
+      return {
+        width: rect.w,
+        height: rect.h,
+        channels: 3,
+        data: Buffer.alloc(rect.w * rect.h * 3),
+      };
+    },
     readElement: async (id: string): Promise<Element> => {
       record('readElement', id);
       const e = structuredClone(el(id));
