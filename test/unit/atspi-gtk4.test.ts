@@ -267,6 +267,14 @@ describe('GTK4 names and actions', () => {
       label('General', 7),
       tab('Tab', 6),
       label('Advanced', 9),
+      // A lone tab with the name every tab of the first list shares takes its label too.
+      el({ name: 'Tab list', nativeRole: 'page tab list', parent: 0, depth: 1 }),
+      tab('Tab', 11),
+      label('Only', 12),
+      // A lone tab with a name of its own keeps it.
+      el({ name: 'Tab list', nativeRole: 'page tab list', parent: 0, depth: 1 }),
+      tab('Mine', 14),
+      label('Label', 15),
     ];
     nameTabsByLabel(elements);
     expect(elements.map((e) => e.name)).toEqual([
@@ -281,6 +289,12 @@ describe('GTK4 names and actions', () => {
       'General',
       'Tab',
       'Advanced',
+      'Tab list',
+      'Only',
+      'Only',
+      'Tab list',
+      'Mine',
+      'Label',
     ]);
   });
 });

@@ -137,9 +137,10 @@ export function tidyGtk4(s: Snapshot): void {
 
 /**
  * GTK4's notebook gives every page tab one name of its own ("Tab", translated), so tabs
- * are told apart only by position; what a person reads is each tab's label. Tabs of one
- * list that all share a name take their only label's text. A tab list whose tabs carry
- * names of their own is left as it is.
+ * are told apart only by position; what a person reads is each tab's label. That name is
+ * known by being shared: by every tab of a list of two or more. The tabs of a list that
+ * all carry such a name (a lone tab too) take their only label's text. A tab list whose
+ * tabs carry names of their own is left as it is.
  */
 export function nameTabsByLabel(elements: Element[]): void {
   const tabsOf = new Map<number, number[]>();
@@ -149,9 +150,18 @@ export function nameTabsByLabel(elements: Element[]): void {
     tabs.push(i);
     tabsOf.set(e.parent, tabs);
   });
+  const sharedName = (tabs: number[]): string | undefined => {
+    const name = elements[tabs[0]].name;
+    return tabs.every((i) => elements[i].name === name) ? name : undefined;
+  };
+  const generic = new Set<string>();
   for (const tabs of tabsOf.values()) {
-    const shared = elements[tabs[0]].name;
-    if (tabs.length < 2 || tabs.some((i) => elements[i].name !== shared)) continue;
+    const shared = sharedName(tabs);
+    if (tabs.length >= 2 && shared !== undefined) generic.add(shared);
+  }
+  for (const tabs of tabsOf.values()) {
+    const shared = sharedName(tabs);
+    if (shared === undefined || !generic.has(shared)) continue;
     const labels = tabs.map((i) => labelsBelow(elements, i));
     if (labels.some((l) => l.length !== 1)) continue;
     tabs.forEach((i, k) => (elements[i].name = labels[k][0]));
