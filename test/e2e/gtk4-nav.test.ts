@@ -6,14 +6,14 @@
  * action, its arrow the expander's; a list that selects nothing refuses with the foreground
  * advice, and the foreground click lands on the row. The oracles: our fixture gtk4_nav.py
  * prints its own state, and pyatspi (another client) reads Debian's gtk4-widget-factory and
- * gtk4-demo.
+ * gtk4-demo. GTK3's notebook and list box, which offer the same, take the same route.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session, type CallResult } from '../../src/harness/session.js';
-import { allPresent, describeNeeding, file, found } from './helpers/needs.js';
+import { describeNeeding, file, found } from './helpers/needs.js';
 import { readApp, settled, waitForApp, type AtspiElement } from './helpers/oracle.js';
 
 const GTK4_PYTHON = found(
@@ -37,7 +37,6 @@ function gtk4Python(): boolean {
 let session: Session;
 
 beforeAll(async () => {
-  if (!allPresent([GTK4_PYTHON]) && !allPresent([WIDGET_FACTORY, GTK4_DEMO])) return;
   session = await Session.start();
 });
 
@@ -437,6 +436,44 @@ describeNeeding([GTK4_DEMO], 'GTK4 navigation on gtk4-demo', () => {
         (els) => els.find((e) => e.role === 'label' && e.name === 'Fishbowl'),
         'the Fishbowl demo back in the list',
       );
+    },
+    APP_TEST_MS,
+  );
+});
+
+describe('the same selection route on GTK3', () => {
+  it(
+    "selects a GTK3 notebook's tab and a list box's row in the background",
+    async () => {
+      const notebook = await session.launchFixture('notebook.py');
+      try {
+        const from = notebook.output!.events.length;
+        const r = ok(
+          await session.call('ax_click', { app: notebook.pid, query: 'tab:Gamma page' }),
+        );
+        expect(r.text).toMatch(/"Gamma page" e\d+: selected it through its tab list's selection/);
+        expect(r.text).toMatch(/effect: confirmed/);
+        await notebook.output!.waitForEvent((e) => e.event === 'page' && e.index === 2, {
+          from,
+          timeoutMs: 15_000,
+        });
+      } finally {
+        await notebook.stop();
+      }
+      const list = await session.launchFixture('long_list.py');
+      try {
+        const from = list.output!.events.length;
+        const r = ok(await session.call('ax_click', { app: list.pid, query: 'row:Row 3' }));
+        expect(r.text).toMatch(/"Row 3" e\d+: selected it through its list's selection/);
+        await list.output!.waitForEvent((e) => e.event === 'selected' && e.row === 'Row 3', {
+          from,
+          timeoutMs: 15_000,
+        });
+        await settled(session, list);
+        expect(list.output!.events.filter((e) => e.event === 'activated')).toEqual([]);
+      } finally {
+        await list.stop();
+      }
     },
     APP_TEST_MS,
   );
