@@ -149,6 +149,17 @@ describeNeeding([GTK4_PYTHON], 'GTK4 navigation on the gtk4_nav fixture', () => 
     await pyatspiSees('Mars', ROWS, 'selected');
   });
 
+  it('in a list with multiple selection, the clicked row alone ends up selected, as a click leaves it', async () => {
+    const start = from();
+    const r = ok(await call('ax_click', { query: 'row:Blue' }));
+    expect(r.text).toMatch(/"Blue" e\d+: selected it through its list's selection/);
+    expect(r.text).toMatch(/effect: confirmed/);
+    await waitFor((e) => e.event === 'colours' && JSON.stringify(e.selected) === '["Blue"]', start);
+    await pyatspiSees('Blue', ROWS, 'selected');
+    await pyatspiSees('Red', ROWS, 'selected', false);
+    await pyatspiSees('Green', ROWS, 'selected', false);
+  });
+
   it('expands a tree row with its expander, and collapses it with its arrow', async () => {
     const t = ok(await call('ax_get_tree', {}));
     let start = from();
