@@ -158,6 +158,12 @@ describeNeeding([GTK4_PYTHON], 'GTK4 navigation on the gtk4_nav fixture', () => 
     await pyatspiSees('Blue', ROWS, 'selected');
     await pyatspiSees('Red', ROWS, 'selected', false);
     await pyatspiSees('Green', ROWS, 'selected', false);
+    // The others were let go one by one after Blue was added: never an empty selection.
+    const seen = events()
+      .slice(start)
+      .filter((e) => e.event === 'colours')
+      .map((e) => JSON.stringify(e.selected));
+    expect(seen).toEqual(['["Red","Green","Blue"]', '["Green","Blue"]', '["Blue"]']);
   });
 
   it('expands a tree row with its expander, and collapses it with its arrow', async () => {
