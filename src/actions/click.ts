@@ -6,7 +6,7 @@ import { PRESS_ACTIONS } from '../model/actions.js';
 import type { Element, Rect } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import type { MouseButton } from '../platform/desktop.js';
-import { AxError } from '../errors.js';
+import { AxError, PlatformError } from '../errors.js';
 import { clickPoint } from './aim.js';
 import { backgroundImpossible } from './escalation.js';
 import { fronted } from './front.js';
@@ -64,20 +64,31 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
       ? restoreToggle(view, view.snapshot.elements.indexOf(element))
       : irreversible(`a ${clickType} click cannot be reversed`);
   if (background) {
-    const route = element && clickType === 'single' ? desktop.clickRoute(element) : undefined;
+    const parent = element ? parentOf(view, element) : undefined;
+    const route =
+      element && clickType === 'single' ? desktop.clickRoute(element, parent) : undefined;
     if (!element || !route || route.via === 'none') {
       const why = !element
         ? 'no element is under that point'
         : clickType !== 'single'
           ? `a ${clickType} click has no accessibility action`
           : `${label} offers no action a click does (it has: ${element.actions.join(', ') || 'none'})`;
-      throw backgroundImpossible('click', why, 'Name another element');
+      const holder = element && clickType === 'single' ? chosenHolder(scene, element) : undefined;
+      throw backgroundImpossible(
+        'click',
+        why,
+        holder ? `Click the ${holder} it is in` : 'Name another element',
+      );
     }
-    const touched = await watchElement(desktop, element.id);
+    if (route.via === 'select') return selectInstead(scene, element, label, undo);
+    // An element that is a part of its parent (an expander's arrow) runs the parent's action.
+    const actor = route.via === 'action' && route.on === 'parent' && parent ? parent : element;
+    const touched = await watchElement(desktop, actor.id);
     if (route.via === 'focus') return focusInstead(scene, element, label, touched, undo);
-    await desktop.doAction(element.id, route.action);
+    await desktop.doAction(actor.id, route.action);
+    const whose = actor === element ? '' : `its ${elementName(actor)}'s `;
     return {
-      did: `${verb} ${label} (action '${route.action}')`,
+      did: `${verb} ${label} (${whose}action '${route.action}')`,
       route: 'ax',
       delivery: 'background',
       touched,
@@ -86,17 +97,23 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
     };
   }
   // Inside a text field's own text, never on its arrows or icons (a spin button's centre
-  // may be its minus button).
-  const point = (target.element && clickPoint(target.element)) ?? requirePoint(target);
+  // may be its minus button). An element whose click is done by one part of it (an
+  // expander by its arrow) is clicked on that part.
+  const part = target.element && clickType === 'single' ? actingPart(scene, target) : undefined;
+  const point =
+    (part && centerOf(part.element)) ??
+    (target.element && clickPoint(target.element)) ??
+    requirePoint(target);
   if (target.element) await assertOnScreen(desktop, point);
   const touched = element ? await watchElement(desktop, element.id) : undefined;
   const button: MouseButton = clickType === 'right' ? 'right' : 'left';
   const { restore } = await fronted(scene, () =>
     desktop.click(point.x, point.y, button, clickType === 'double' ? 2 : 1),
   );
+  const on = part ? ` on its ${part.label}` : '';
   return {
     // A point target's label already is its coordinates.
-    did: target.element ? `${verb} ${label} at (${point.x},${point.y})` : `${verb} ${label}`,
+    did: target.element ? `${verb} ${label} at (${point.x},${point.y})${on}` : `${verb} ${label}`,
     route: scene.desktop.inputRoute,
     delivery: 'foreground',
     restore,
@@ -135,6 +152,95 @@ async function focusInstead(
     probe: async () => ((await desktop.hasFocus(element.id)) ? 'landed' : 'absent'),
     undo,
   };
+}
+
+/**
+ * A click on a row or a tab that offers no action: it is chosen in its container's
+ * selection, which is what the click changes. What else a click may do (a row's
+ * activation) has no route through accessibility; the summary says so.
+ */
+async function selectInstead(
+  scene: Scene,
+  element: Element,
+  label: string,
+  undo: Delivered['undo'],
+): Promise<Delivered> {
+  const { desktop } = scene;
+  const touched = await watchElement(desktop, element.id);
+  try {
+    await desktop.selectElement(element.id);
+  } catch (err) {
+    if (!(err instanceof PlatformError) || err.code !== 'failed') throw err;
+    throw backgroundImpossible('click', `${label} offers no action of its own, and ${err.message}`);
+  }
+  const container = containerWord(scene, element);
+  // A row may also be activated by a click (a list that acts on one): that is not sent.
+  const only = container === 'list' ? ' (selected only, not activated as Enter would)' : '';
+  return {
+    did: `${VERBS.single} ${label}: selected it through its ${container}'s selection${only}`,
+    route: 'ax-select',
+    delivery: 'background',
+    touched,
+    probe: async () =>
+      (await desktop.readElement(element.id)).flags.includes('selected') ? 'landed' : 'absent',
+    undo,
+  };
+}
+
+/** What a row or tab is chosen in, for summaries. */
+function containerWord(scene: Scene, element: Element): string {
+  const parent = parentOf(scene.view, element);
+  return element.role === 'AXRadioButton' || parent?.role === 'AXTabGroup' ? 'tab list' : 'list';
+}
+
+/**
+ * The child of the target that does the target's click when clicked itself (the platform
+ * routes that child's click to the target's action: an expander's arrow), shown on screen.
+ */
+function actingPart(
+  scene: Scene,
+  target: ActionTarget,
+): { element: Element; label: string } | undefined {
+  const { view, desktop } = scene;
+  const els = view.snapshot.elements;
+  const index = target.index ?? (target.element ? els.indexOf(target.element) : -1);
+  if (index < 0) return undefined;
+  for (let i = index + 1; i < els.length && els[i].depth > els[index].depth; i++) {
+    const el = els[i];
+    if (el.parent !== index || !view.visible[i] || !centerOf(el)) continue;
+    const route = desktop.clickRoute(el, els[index]);
+    if (route.via === 'action' && route.on === 'parent') {
+      return { element: el, label: `${elementName(el)} ${view.refs[i]}` };
+    }
+  }
+  return undefined;
+}
+
+function centerOf(el: Element): { x: number; y: number } | undefined {
+  const f = el.frame;
+  if (!f || f.w <= 0 || f.h <= 0) return undefined;
+  return { x: Math.round(f.x + f.w / 2), y: Math.round(f.y + f.h / 2) };
+}
+
+function parentOf(view: SnapshotView, element: Element): Element | undefined {
+  return view.snapshot.elements[element.parent];
+}
+
+/**
+ * For an element a click cannot reach in the background (a row's label): the row or tab it
+ * is in, within a few levels, when that one is chosen by selection, as `[role] "name" ref`.
+ */
+function chosenHolder(scene: Scene, element: Element): string | undefined {
+  const { view, desktop } = scene;
+  const els = view.snapshot.elements;
+  let i = element.parent;
+  for (let up = 0; i >= 0 && up < 4; up++, i = els[i].parent) {
+    const el = els[i];
+    if (desktop.clickRoute(el, parentOf(view, el)).via === 'select') {
+      return `${elementName(el)} ${view.refs[i]}`;
+    }
+  }
+  return undefined;
 }
 
 /** A button (or whatever is under a point) may close its dialog; a check box does not. */

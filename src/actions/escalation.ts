@@ -4,11 +4,13 @@
  */
 import { AxError, PlatformError } from '../errors.js';
 
-export function backgroundImpossible(what: string, why: string, instead: string): AxError {
+export function backgroundImpossible(what: string, why: string, instead?: string): AxError {
+  const retry =
+    'retry with delivery_mode: "foreground" (real input, the window is fronted then restored)';
   return new AxError(
     'action_failed',
     `cannot ${what} in the background: ${why}`,
-    `${instead}, or retry with delivery_mode: "foreground" (real input, the window is fronted then restored)`,
+    instead ? `${instead}, or ${retry}` : retry.charAt(0).toUpperCase() + retry.slice(1),
     { escalation: { recommended: 'foreground', reason: why } },
   );
 }

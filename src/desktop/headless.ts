@@ -581,6 +581,11 @@ async function tryStart(
     XDG_RUNTIME_DIR: xdg,
     XVFB_FB: path.join(fbDir, 'Xvfb_screen0'),
     GDK_BACKEND: 'x11',
+    // GTK4 renders with cairo, not GL: Xvfb has no GPU, and GL on llvmpipe costs a core per
+    // animated window (a spinner). GTK4 queues its AT-SPI registration at default-idle
+    // priority, below its redraws, so an app that never finishes a frame in time (gtk4-
+    // widget-factory on a loaded machine) never registers at all.
+    GSK_RENDERER: 'cairo',
     GSETTINGS_BACKEND: 'memory',
     // Qt: X11 platform and its AT-SPI bridge always on (Qt otherwise waits for a screen reader).
     QT_QPA_PLATFORM: 'xcb',

@@ -143,10 +143,17 @@ export type KeyKind = 'focus' | 'caret' | 'cancel' | 'activate' | 'pointer' | 'o
 
 /**
  * How a single click reaches an element without a pointer: an action whose effect is a
- * click's, the keyboard focus (an element that takes text: its own "activate" is what
- * Enter does), or nothing fitting (only a real click will do).
+ * click's (run on the element, or on its parent when the element is a part of it that has
+ * no action of its own, like an expander's arrow), the keyboard focus (an element that
+ * takes text: its own "activate" is what Enter does), a selection in its container (a row
+ * of a list, a tab of a tab list, which the toolkit offers no action on), or nothing
+ * fitting (only a real click will do).
  */
-export type ClickRoute = { via: 'action'; action: string } | { via: 'focus' } | { via: 'none' };
+export type ClickRoute =
+  | { via: 'action'; action: string; on?: 'parent' }
+  | { via: 'focus' }
+  | { via: 'select' }
+  | { via: 'none' };
 
 /**
  * How text typed into a number field (a spin button) becomes its value, as its toolkit
@@ -257,14 +264,23 @@ export interface Desktop {
   ): Promise<SecureFieldScan>;
 
   // Semantic (background) actions on elements, addressed by Element.id.
-  /** How a click on this element goes through accessibility, from its role, states and actions. */
-  clickRoute(element: Element): ClickRoute;
+  /**
+   * How a click on this element goes through accessibility, from its role, states and
+   * actions, and its parent's (the element it is a part of), when it has one.
+   */
+  clickRoute(element: Element, parent?: Element): ClickRoute;
   /** How text typed into this number field is committed to its value. */
   commitRoute(element: Element): CommitRoute;
   doAction(elementId: string, action: string): Promise<void>;
   setText(elementId: string, text: string): Promise<void>;
   insertText(elementId: string, text: string, position: number): Promise<void>;
   focusElement(elementId: string): Promise<void>;
+  /**
+   * Chooses the element in its container's selection, as a click on a row or tab does: it
+   * alone is selected afterwards (others the container had selected are let go). Throws
+   * when the container offers no selection or does not select it.
+   */
+  selectElement(elementId: string): Promise<void>;
   /** Whether the element has the keyboard focus right now (read fresh). */
   hasFocus(elementId: string): Promise<boolean>;
   /** Set a numeric value (sliders, spin buttons, scroll bars) through the Value interface. */

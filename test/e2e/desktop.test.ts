@@ -99,6 +99,7 @@ describe('headless desktop (startDesktop)', () => {
     expect(env.DISPLAY).toBe(`:${desktop.display}`);
     expect(env.GDK_BACKEND).toBe('x11');
     expect(env.GSETTINGS_BACKEND).toBe('memory');
+    expect(env.GSK_RENDERER).toBe('cairo');
     expect(env.NO_AT_BRIDGE).toBeUndefined();
     expect(env.GTK_A11Y).toBeUndefined();
 

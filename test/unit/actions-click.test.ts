@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { deliverClick } from '../../src/actions/index.js';
 import { AxError } from '../../src/errors.js';
+import type { Flag } from '../../src/model/element.js';
 import { formView, recordingDesktop, sceneOf, target } from './helpers/recording-desktop.js';
+import { buildSnapshot, viewOf } from './helpers/synthetic.js';
 
 async function rejection(p: Promise<unknown>): Promise<AxError> {
   const err = await p.then(
@@ -155,5 +157,150 @@ describe('deliverClick on a point', () => {
     });
     expect(done.did).toBe('Clicked (140,275) ([AXButton] "Submit")');
     expect(desktop.names()).toEqual(['screenSize', 'readElement', 'activate', 'click']);
+  });
+});
+
+describe('deliverClick on rows, tabs and expanders', () => {
+  /** A window with a list of two rows (a label in each) and a tree expander with its arrow. */
+  const navView = () =>
+    viewOf(
+      buildSnapshot([
+        {
+          role: 'AXWindow',
+          name: 'Nav',
+          id: 'win',
+          frame: [0, 0, 600, 400],
+          flags: ['active'],
+          window: { active: true },
+          children: [
+            {
+              role: 'AXList',
+              nativeRole: 'list',
+              name: 'Fruit list',
+              id: 'list',
+              frame: [10, 10, 200, 100],
+              flags: ['enabled'],
+              children: ['Apple', 'Banana'].map((name, k) => ({
+                role: 'AXRow',
+                nativeRole: 'list item',
+                name,
+                id: `row-${name}`,
+                frame: [10, 10 + 30 * k, 200, 28] as [number, number, number, number],
+                flags: ['enabled', 'focusable'] as Flag[],
+                children: [
+                  {
+                    role: 'AXStaticText',
+                    nativeRole: 'label',
+                    name,
+                    id: `label-${name}`,
+                    frame: [16, 16 + 30 * k, 100, 16] as [number, number, number, number],
+                    flags: ['enabled'] as Flag[],
+                  },
+                ],
+              })),
+            },
+            {
+              role: 'AXGroup',
+              nativeRole: 'panel',
+              name: 'Fruit',
+              id: 'expander',
+              frame: [300, 10, 200, 24],
+              flags: ['enabled', 'collapsed'],
+              actions: ['listitem.toggle-expand', 'listitem.collapse', 'listitem.expand'],
+              children: [
+                {
+                  role: 'AXButton',
+                  nativeRole: 'push button',
+                  name: 'Expand',
+                  id: 'arrow',
+                  frame: [300, 10, 16, 24],
+                  flags: ['enabled'],
+                },
+              ],
+            },
+          ],
+        },
+      ]),
+    );
+
+  it('selects a row through its list, and the selection reads back', async () => {
+    const view = navView();
+    const desktop = recordingDesktop(view);
+    const done = await deliverClick(sceneOf(view, desktop), {
+      target: target(view, 'row-Banana'),
+      clickType: 'single',
+    });
+    expect(desktop.names()).toEqual(['readElement', 'selectElement']);
+    expect(desktop.calls[1].args).toEqual(['row-Banana']);
+    expect(done.did).toBe(
+      `Clicked [AXRow] "Banana" e5: selected it through its list's selection (selected only, not activated as Enter would)`,
+    );
+    expect(done.route).toBe('ax-select');
+    expect(await done.probe?.()).toBe('landed');
+  });
+
+  it('a row its list does not select: escalation to the foreground, nothing else sent', async () => {
+    const view = navView();
+    const desktop = recordingDesktop(view, { unselectable: ['row-Banana'] });
+    const err = await rejection(
+      deliverClick(sceneOf(view, desktop), {
+        target: target(view, 'row-Banana'),
+        clickType: 'single',
+      }),
+    );
+    expect(err.message).toBe(
+      'cannot click in the background: [AXRow] "Banana" e5 offers no action of its own, and its container did not select it',
+    );
+    expect(err.details?.escalation).toMatchObject({ recommended: 'foreground' });
+    expect(err.hint).toMatch(/^Retry with delivery_mode: "foreground"/);
+    expect(desktop.names().filter((n) => SIDE_EFFECTS.includes(n))).toEqual([]);
+  });
+
+  it("a row's label is refused, naming the row to click instead", async () => {
+    const view = navView();
+    const desktop = recordingDesktop(view);
+    const err = await rejection(
+      deliverClick(sceneOf(view, desktop), {
+        target: target(view, 'label-Banana'),
+        clickType: 'single',
+      }),
+    );
+    expect(err.hint).toMatch(/^Click the \[AXRow\] "Banana" e5 it is in, or retry/);
+    expect(desktop.names()).toEqual([]);
+  });
+
+  it('in the foreground, an expander is clicked on its arrow, a row at its centre', async () => {
+    const view = navView();
+    const desktop = recordingDesktop(view);
+    const done = await deliverClick(sceneOf(view, desktop), {
+      target: target(view, 'expander'),
+      clickType: 'single',
+      mode: 'foreground',
+    });
+    expect(desktop.calls.find((c) => c.name === 'click')?.args).toEqual([308, 22, 'left', 1]);
+    expect(done.did).toBe('Clicked [AXGroup] "Fruit" e7 at (308,22) on its [AXButton] "Expand" e8');
+    const row = await deliverClick(sceneOf(view, desktop), {
+      target: target(view, 'row-Banana'),
+      clickType: 'single',
+      mode: 'foreground',
+    });
+    expect(desktop.calls.filter((c) => c.name === 'click')[1].args).toEqual([110, 54, 'left', 1]);
+    expect(row.did).toBe('Clicked [AXRow] "Banana" e5 at (110,54)');
+  });
+
+  it("an expander's arrow runs the expander's action, watched on the expander", async () => {
+    const view = navView();
+    const desktop = recordingDesktop(view);
+    const done = await deliverClick(sceneOf(view, desktop), {
+      target: target(view, 'arrow'),
+      clickType: 'single',
+    });
+    expect(desktop.calls.map((c) => [c.name, ...c.args])).toEqual([
+      ['readElement', 'expander'],
+      ['doAction', 'expander', 'listitem.toggle-expand'],
+    ]);
+    expect(done.did).toBe(
+      `Clicked [AXButton] "Expand" e8 (its [AXGroup] "Fruit"'s action 'listitem.toggle-expand')`,
+    );
   });
 });

@@ -13,6 +13,7 @@ import {
   parseWindowList,
   placeGtk4Windows,
   tidyGtk4,
+  nameRowsByLabel,
   nameTabsByLabel,
   windowOrigin,
 } from '../../src/platform/linux/atspi/gtk4.js';
@@ -192,6 +193,40 @@ describe('GTK4 names and actions', () => {
   });
   it('keeps activations, drops GAction group entries', () => {
     expect(gtk4Actions(['click', 'clipboard.copy', 'menu.popup', 'win.close'])).toEqual(['click']);
+    // The tree expander's own actions are its activation.
+    expect(
+      gtk4Actions(['listitem.toggle-expand', 'listitem.collapse', 'listitem.expand', 'win.close']),
+    ).toEqual(['listitem.toggle-expand', 'listitem.collapse', 'listitem.expand']);
+  });
+  it('names unnamed rows by the text of their labels', () => {
+    const elements = [
+      el({ name: 'Fruit list', nativeRole: 'list', role: 'AXList' }),
+      el({ name: '', nativeRole: 'list item', role: 'AXRow', parent: 0, depth: 1 }),
+      el({ name: 'Banana', nativeRole: 'label', parent: 1, depth: 2 }),
+      // A tree row: the label is in the expander, beside its arrow.
+      el({ name: '', nativeRole: 'list item', role: 'AXRow', parent: 0, depth: 1 }),
+      el({ name: 'Fruit', nativeRole: 'panel', parent: 3, depth: 2 }),
+      el({ name: 'Expand', nativeRole: 'push button', parent: 4, depth: 3 }),
+      el({ name: 'Fruit', nativeRole: 'label', parent: 4, depth: 3 }),
+      // A column view row: one label per cell.
+      el({ name: '', nativeRole: 'table row', role: 'AXRow', parent: 0, depth: 1 }),
+      el({ name: '', nativeRole: 'table cell', parent: 7, depth: 2 }),
+      el({ name: 'Mars', nativeRole: 'label', parent: 8, depth: 3 }),
+      el({ name: '', nativeRole: 'table cell', parent: 7, depth: 2 }),
+      el({ name: '2', nativeRole: 'label', parent: 10, depth: 3 }),
+      // A named row keeps its name; a row with no label stays unnamed.
+      el({ name: 'Kept', nativeRole: 'list item', role: 'AXRow', parent: 0, depth: 1 }),
+      el({ name: 'Other', nativeRole: 'label', parent: 12, depth: 2 }),
+      el({ name: '', nativeRole: 'list item', role: 'AXRow', parent: 0, depth: 1 }),
+    ];
+    nameRowsByLabel(elements);
+    expect([1, 3, 7, 12, 14].map((i) => elements[i].name)).toEqual([
+      'Banana',
+      'Fruit',
+      'Mars 2',
+      'Kept',
+      '',
+    ]);
   });
   it('undoubles a label name, names a type-named button by its label, cleans actions', () => {
     const s = snap([
@@ -232,6 +267,14 @@ describe('GTK4 names and actions', () => {
       label('General', 7),
       tab('Tab', 6),
       label('Advanced', 9),
+      // A lone tab with the name every tab of the first list shares takes its label too.
+      el({ name: 'Tab list', nativeRole: 'page tab list', parent: 0, depth: 1 }),
+      tab('Tab', 11),
+      label('Only', 12),
+      // A lone tab with a name of its own keeps it.
+      el({ name: 'Tab list', nativeRole: 'page tab list', parent: 0, depth: 1 }),
+      tab('Mine', 14),
+      label('Label', 15),
     ];
     nameTabsByLabel(elements);
     expect(elements.map((e) => e.name)).toEqual([
@@ -246,6 +289,12 @@ describe('GTK4 names and actions', () => {
       'General',
       'Tab',
       'Advanced',
+      'Tab list',
+      'Only',
+      'Only',
+      'Tab list',
+      'Mine',
+      'Label',
     ]);
   });
 });

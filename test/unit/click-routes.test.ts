@@ -67,3 +67,44 @@ describe('clickRouteOf', () => {
     expect(clickRouteOf(el('AXSlider', ['Increase', 'Decrease']))).toEqual({ via: 'none' });
   });
 });
+
+describe('clickRouteOf: rows, tabs and expanders', () => {
+  const native = (role: string, nativeRole: string, actions: string[] = [], flags: Flag[] = []) =>
+    element({ role, nativeRole, actions, flags: ['enabled', ...flags] });
+
+  it('a row or tab with no action is chosen through its container', () => {
+    // GTK4 list box / list view rows, a column view's rows, notebook tabs; GTK3 alike.
+    expect(clickRouteOf(native('AXRow', 'list item'))).toEqual({ via: 'select' });
+    expect(clickRouteOf(native('AXRow', 'table row'))).toEqual({ via: 'select' });
+    expect(clickRouteOf(native('AXRadioButton', 'page tab'))).toEqual({ via: 'select' });
+    // A tab that is a button (GTK4's stack switcher) is pressed; a label is nothing.
+    expect(clickRouteOf(native('AXRadioButton', 'page tab', ['click']))).toEqual({
+      via: 'action',
+      action: 'click',
+    });
+    expect(clickRouteOf(native('AXStaticText', 'label'))).toEqual({ via: 'none' });
+    // Qt's row that offers only SetFocus keeps its focus route.
+    expect(clickRouteOf(native('AXRow', 'list item', ['SetFocus']))).toEqual({ via: 'focus' });
+  });
+
+  it("GTK4's tree expander toggles, and its arrow runs the expander's action", () => {
+    const actions = ['listitem.toggle-expand', 'listitem.collapse', 'listitem.expand'];
+    const expander = native('AXGroup', 'panel', actions, ['collapsed']);
+    expect(clickRouteOf(expander)).toEqual({ via: 'action', action: 'listitem.toggle-expand' });
+    const arrow = native('AXButton', 'push button');
+    expect(clickRouteOf(arrow, expander)).toEqual({
+      via: 'action',
+      action: 'listitem.toggle-expand',
+      on: 'parent',
+    });
+    // Without such a parent, a button with no action has no route.
+    expect(clickRouteOf(arrow, native('AXGroup', 'panel'))).toEqual({ via: 'none' });
+    expect(clickRouteOf(arrow)).toEqual({ via: 'none' });
+    // The expander's label is not its arrow.
+    expect(clickRouteOf(native('AXStaticText', 'label'), expander)).toEqual({ via: 'none' });
+    // A leaf's expander lists the actions, which do nothing: no route.
+    const leaf = native('AXGroup', 'panel', actions);
+    expect(clickRouteOf(leaf)).toEqual({ via: 'none' });
+    expect(clickRouteOf(arrow, leaf)).toEqual({ via: 'none' });
+  });
+});

@@ -12,6 +12,13 @@
  *   "switch" (a tab), "jump" (a link), "expand"/"collapse" (a <summary>); Qt's "Press",
  *   "Toggle" and "ShowMenu" (a menu).
  * - An element whose only fitting action moves the focus (Qt's "SetFocus") is focused.
+ * - GTK4's tree expander (GtkTreeExpander) offers "listitem.toggle-expand", what a click on
+ *   its arrow does; the arrow itself (a button with no action) runs its expander's. An
+ *   expander with nothing to expand (a leaf) lists the action too, and it does nothing.
+ * - A row of a list or a tab of a tab list that offers no action (GTK4's list box rows,
+ *   list view and column view rows, notebook tabs; GTK3's list box rows and notebook tabs)
+ *   is chosen through its container's selection (AT-SPI Selection.SelectChild), which is
+ *   what a click on it changes; an activation (a row's "row-activated") has no route.
  */
 import type { Element } from '../../model/element.js';
 import type { ClickRoute, CommitRoute } from '../desktop.js';
@@ -21,6 +28,7 @@ const PRESS: readonly string[] = [
   'click',
   'press',
   'toggle',
+  'listitem.toggle-expand',
   'check',
   'uncheck',
   'switch',
@@ -40,12 +48,24 @@ const FOCUS: readonly string[] = ['setfocus'];
 /** A table cell's action that opens its editor. */
 const EDIT = 'edit';
 
-export function clickRouteOf(el: Element): ClickRoute {
-  const lower = el.actions.map((a) => a.toLowerCase());
-  const named = (name: string): string | undefined => {
-    const i = lower.indexOf(name);
-    return i >= 0 ? el.actions[i] : undefined;
-  };
+/** GTK4's tree expander: what a click on its arrow runs (gtktreeexpander.c). */
+const TOGGLE_EXPAND = 'listitem.toggle-expand';
+
+/** Native roles of elements a click chooses in their container's selection. */
+const CHOSEN_IN_CONTAINER = new Set(['list item', 'table row', 'tree item', 'page tab']);
+
+function expandable(el: Element): boolean {
+  return el.flags.includes('expanded') || el.flags.includes('collapsed');
+}
+
+/** The action of `el` named `name` (case-folded), as the element spells it. */
+function actionNamed(el: Element, name: string): string | undefined {
+  const i = el.actions.findIndex((a) => a.toLowerCase() === name);
+  return i >= 0 ? el.actions[i] : undefined;
+}
+
+export function clickRouteOf(el: Element, parent?: Element): ClickRoute {
+  const named = (name: string): string | undefined => actionNamed(el, name);
   const takesText = el.flags.includes('editable') && !el.flags.includes('readonly');
   if (takesText) {
     const edit = named(EDIT);
@@ -53,9 +73,20 @@ export function clickRouteOf(el: Element): ClickRoute {
   }
   for (const name of PRESS) {
     const action = named(name);
-    if (action) return { via: 'action', action };
+    // GTK4 lists the expander's actions on a row that has nothing to expand: they do nothing.
+    if (action && (name !== TOGGLE_EXPAND || expandable(el))) return { via: 'action', action };
   }
   if (FOCUS.some((n) => named(n))) return { via: 'focus' };
+  if (el.actions.length === 0) {
+    // GTK4's expander arrow: a button with no action inside the expander, which has one.
+    const toggle =
+      parent &&
+      el.nativeRole === 'push button' &&
+      expandable(parent) &&
+      actionNamed(parent, TOGGLE_EXPAND);
+    if (toggle) return { via: 'action', action: toggle, on: 'parent' };
+    if (CHOSEN_IN_CONTAINER.has(el.nativeRole)) return { via: 'select' };
+  }
   return { via: 'none' };
 }
 

@@ -454,8 +454,8 @@ export class LinuxDesktop implements Desktop {
   /** Real input goes through the XTest extension. */
   readonly inputRoute = 'xtest';
 
-  clickRoute(element: Element): ClickRoute {
-    return clickRouteOf(element);
+  clickRoute(element: Element, parent?: Element): ClickRoute {
+    return clickRouteOf(element, parent);
   }
 
   commitRoute(element: Element): CommitRoute {
@@ -476,6 +476,10 @@ export class LinuxDesktop implements Desktop {
 
   async focusElement(elementId: string): Promise<void> {
     await this.withBus((bus) => atspi.grabFocus(bus, elementId));
+  }
+
+  async selectElement(elementId: string): Promise<void> {
+    await this.withBus((bus) => atspi.selectInContainer(bus, elementId));
   }
 
   async hasFocus(elementId: string): Promise<boolean> {

@@ -25,11 +25,20 @@ export interface AtspiElement {
   value?: number;
 }
 
+export interface ReadOptions {
+  /** Read the rows and cells of tables and trees too (atspi_read.py skips them by default). */
+  cells?: boolean;
+}
+
 /** Every element of the app running as `pid`, read with pyatspi in the session's desktop. */
-export async function readApp(session: Session, pid: number): Promise<AtspiElement[]> {
+export async function readApp(
+  session: Session,
+  pid: number,
+  opts: ReadOptions = {},
+): Promise<AtspiElement[]> {
   const { stdout } = await run(
     '/usr/bin/python3',
-    [path.join(here, 'atspi_read.py'), String(pid)],
+    [path.join(here, 'atspi_read.py'), String(pid), ...(opts.cells ? ['--cells'] : [])],
     {
       env: session.desktop.processEnv() as Record<string, string>,
       timeout: 20_000,
@@ -48,10 +57,11 @@ export async function waitForApp<T>(
   pick: (elements: AtspiElement[]) => T | undefined,
   what: string,
   timeoutMs = 30_000,
+  opts: ReadOptions = {},
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const last = await readApp(session, pid);
+    const last = await readApp(session, pid, opts);
     const got = pick(last);
     if (got !== undefined) return got;
     if (Date.now() > deadline) {

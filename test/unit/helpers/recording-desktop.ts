@@ -5,6 +5,7 @@
  * reads `calls` to see what was sent, and in which order, or that nothing was.
  */
 import type { Element } from '../../../src/model/element.js';
+import { PlatformError } from '../../../src/errors.js';
 import type { SnapshotView } from '../../../src/model/view.js';
 import type { Desktop, KeyCombo, KeyKind } from '../../../src/platform/desktop.js';
 import type { ActionTarget, Scene } from '../../../src/actions/index.js';
@@ -51,6 +52,8 @@ export interface FakeOptions {
   ignoresText?: boolean;
   /** Another client holds this device grabbed (grabbedInput answers it; not recorded). */
   grabbed?: 'keyboard' | 'pointer';
+  /** Elements whose container does not select them (a list that selects nothing). */
+  unselectable?: string[];
 }
 
 export interface RecordingDesktop extends Desktop {
@@ -144,6 +147,20 @@ export function recordingDesktop(view: SnapshotView, opts: FakeOptions = {}): Re
     focusElement: async (id: string) => {
       record('focusElement', id);
       if (!opts.unfocusable?.includes(id)) focus = id;
+    },
+    selectElement: async (id: string) => {
+      record('selectElement', id);
+      if (opts.unselectable?.includes(id)) {
+        throw new PlatformError('failed', 'its container did not select it');
+      }
+      // Chosen alone among its siblings, as a click does.
+      const parent = view.snapshot.elements.find((e) => e.id === id)?.parent;
+      for (const e of view.snapshot.elements) {
+        if (e.parent !== parent) continue;
+        const sib = el(e.id);
+        sib.flags = sib.flags.filter((f) => f !== 'selected');
+        if (e.id === id) sib.flags.push('selected');
+      }
     },
     hasFocus: async (id: string) => {
       record('hasFocus', id);

@@ -33,7 +33,7 @@ import {
   readTextContent,
   toElement,
 } from './read.js';
-import type { Basics } from './read.js';
+import type { Basics, CallFn } from './read.js';
 import { stateNames } from './states.js';
 
 /** AtspiRelationType, index = enum value (libatspi 2.46). */
@@ -225,6 +225,70 @@ export async function grabFocus(bus: AtspiBus, id: string): Promise<void> {
   need(t, IFACE.Component, 'take focus');
   const [ok] = await bus.call(t.ref[0], t.ref[1], IFACE.Component, 'GrabFocus');
   if (ok === false) throw new AtspiActionError(`${t.describe} did not take the focus`);
+}
+
+/**
+ * Chooses the element in its parent's selection (Selection.SelectChild at its index), as a
+ * click on a row or a tab does, then lets go of anything else the parent still has
+ * selected: a click replaces a multiple selection, SelectChild adds to it (GTK4 says no
+ * list is multiselectable, so the count is what tells). Throws when the parent offers no
+ * selection or refuses (a GTK list box that selects nothing: its rows are only activated);
+ * the messages speak of the element as "it", for the caller to name it.
+ */
+export async function selectInContainer(bus: AtspiBus, id: string): Promise<void> {
+  const t = await target(bus, id);
+  const parent = t.basics.parent;
+  if (!parent || isTopLevelParent(parent) || parent[1] === '/org/a11y/atspi/null') {
+    throw new AtspiActionError('it is in no container to be selected in');
+  }
+  const call = directCall(bus);
+  const [ifaces] = await call(parent[0], parent[1], IFACE.Accessible, 'GetInterfaces');
+  if (!(ifaces as string[]).includes(IFACE.Selection)) {
+    throw new AtspiActionError('its container offers no selection', undefined, 'Selection');
+  }
+  const [index] = await call(t.ref[0], t.ref[1], IFACE.Accessible, 'GetIndexInParent');
+  const select = () => call(parent[0], parent[1], IFACE.Selection, 'SelectChild', 'i', [index]);
+  const [ok] = await select();
+  if (ok === false) {
+    throw new AtspiActionError(
+      'its container did not select it (a list that selects nothing: its rows are only activated)',
+    );
+  }
+  if (await selectedElsewhere(call, parent, t.ref)) {
+    // Selected items the container cannot name (a GTK4 list view's, scrolled out of it)
+    // go only with the whole selection.
+    await call(parent[0], parent[1], IFACE.Selection, 'ClearSelection');
+    await select();
+  }
+}
+
+/**
+ * Deselects the parent's selected children other than `ref`, one by one; true when some
+ * stay selected that could not be named or let go.
+ */
+async function selectedElsewhere(call: CallFn, parent: ObjectRef, ref: ObjectRef) {
+  const count = async () =>
+    (await getProp(call, parent, IFACE.Selection, 'NSelectedChildren')) as number;
+  let n = await count();
+  let i = 0;
+  // Each turn lets one go or steps past the element: bounded by the count it started with.
+  for (let turns = n; n > 1 && i < n && turns > 0; turns--) {
+    let child: ObjectRef;
+    try {
+      [child] = (await call(parent[0], parent[1], IFACE.Selection, 'GetSelectedChild', 'i', [
+        i,
+      ])) as [ObjectRef];
+    } catch {
+      break;
+    }
+    const [ok] =
+      child[0] === ref[0] && child[1] === ref[1]
+        ? [false]
+        : await call(parent[0], parent[1], IFACE.Selection, 'DeselectSelectedChild', 'i', [i]);
+    if (ok === true) n = await count();
+    else i++;
+  }
+  return n > 1;
 }
 
 /**

@@ -14,7 +14,12 @@
  *   sit in the list over the rows really shown there (see dropStaleRows).
  * - Action: every widget exposes its GAction groups ("clipboard.copy", "menu.popup",
  *   "win.close"...) beside the real activation ("click"). Those are not what a user means
- *   by the element's actions; DoAction still reads the full list, so nothing is lost.
+ *   by the element's actions; DoAction still reads the full list, so nothing is lost. The
+ *   tree expander's own ("listitem.toggle-expand", "listitem.expand", "listitem.collapse")
+ *   stay: they are its only activation (its arrow runs the first one).
+ * - Rows: list box, list view and column view rows have no name and no action; a click
+ *   on one selects it through its list's Selection interface (see click-routes.ts). A row
+ *   without a name takes the text of the labels in it (see nameRowsByLabel).
  */
 import { execFileSync } from 'node:child_process';
 import type { Element, Rect, Snapshot } from '../../../model/element.js';
@@ -81,9 +86,12 @@ export function isTypeName(name: string, nativeRole: string): boolean {
   return CAMEL_CASE.test(name) && !TEXT_ROLES.has(nativeRole);
 }
 
-/** Action names that are GAction group entries ("clipboard.copy"), not activations. */
+/** GAction entries that are an element's own activation: the tree expander's. */
+const OWN_GACTIONS = new Set(['listitem.toggle-expand', 'listitem.expand', 'listitem.collapse']);
+
+/** Action names less the GAction group entries ("clipboard.copy"), which are not activations. */
 export function gtk4Actions(names: readonly string[]): string[] {
-  return names.filter((n) => !n.includes('.'));
+  return names.filter((n) => !n.includes('.') || OWN_GACTIONS.has(n));
 }
 
 /** The names of the labels below element `i` (within three levels), in tree order. */
@@ -122,15 +130,17 @@ export function tidyGtk4(s: Snapshot): void {
     e.actions = gtk4Actions(e.actions);
   });
   nameTabsByLabel(s.elements);
+  nameRowsByLabel(s.elements);
   dropStaleRows(s.elements);
   for (const w of s.windows) w.title = s.elements[w.index].name || w.title;
 }
 
 /**
  * GTK4's notebook gives every page tab one name of its own ("Tab", translated), so tabs
- * are told apart only by position; what a person reads is each tab's label. Tabs of one
- * list that all share a name take their only label's text. A tab list whose tabs carry
- * names of their own is left as it is.
+ * are told apart only by position; what a person reads is each tab's label. That name is
+ * known by being shared: by every tab of a list of two or more. The tabs of a list that
+ * all carry such a name (a lone tab too) take their only label's text. A tab list whose
+ * tabs carry names of their own is left as it is.
  */
 export function nameTabsByLabel(elements: Element[]): void {
   const tabsOf = new Map<number, number[]>();
@@ -140,13 +150,45 @@ export function nameTabsByLabel(elements: Element[]): void {
     tabs.push(i);
     tabsOf.set(e.parent, tabs);
   });
+  const sharedName = (tabs: number[]): string | undefined => {
+    const name = elements[tabs[0]].name;
+    return tabs.every((i) => elements[i].name === name) ? name : undefined;
+  };
+  const generic = new Set<string>();
   for (const tabs of tabsOf.values()) {
-    const shared = elements[tabs[0]].name;
-    if (tabs.length < 2 || tabs.some((i) => elements[i].name !== shared)) continue;
+    const shared = sharedName(tabs);
+    if (tabs.length >= 2 && shared !== undefined) generic.add(shared);
+  }
+  for (const tabs of tabsOf.values()) {
+    const shared = sharedName(tabs);
+    if (shared === undefined || !generic.has(shared)) continue;
     const labels = tabs.map((i) => labelsBelow(elements, i));
     if (labels.some((l) => l.length !== 1)) continue;
     tabs.forEach((i, k) => (elements[i].name = labels[k][0]));
   }
+}
+
+/** Roles of GTK4's list rows: list box and list view rows, column view rows. */
+const ROW_ROLES = new Set(['list item', 'table row']);
+/** Longest name a row takes from its labels; more labels than fit are left out. */
+const ROW_NAME_MAX = 120;
+
+/**
+ * GTK4's list rows have no name (a column view's row has its type name, dropped): what a
+ * person reads of one is the text in it. A row without a name takes its labels' text, in
+ * order, joined by spaces ("Mars 2" for a table row of cells "Mars" and "2").
+ */
+export function nameRowsByLabel(elements: Element[]): void {
+  elements.forEach((e, i) => {
+    if (!ROW_ROLES.has(e.nativeRole) || e.name) return;
+    let name = '';
+    for (const text of labelsBelow(elements, i)) {
+      const next = name ? `${name} ${text}` : text;
+      if (next.length > ROW_NAME_MAX) break;
+      name = next;
+    }
+    if (name) e.name = name;
+  });
 }
 
 /** Containers whose children are rows stacked top to bottom in model order. */

@@ -23,6 +23,7 @@ export {
   readElement,
   readText,
   readValue,
+  selectInContainer,
   setCurrentValue,
   setTextContents,
 } from './actions.js';

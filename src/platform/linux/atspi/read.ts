@@ -41,6 +41,7 @@ export const IFACE = {
   Cache: ATSPI + 'Cache',
   Component: ATSPI + 'Component',
   EditableText: ATSPI + 'EditableText',
+  Selection: ATSPI + 'Selection',
   Text: ATSPI + 'Text',
   Table: ATSPI + 'Table',
   Value: ATSPI + 'Value',
