@@ -66,6 +66,11 @@ export function executableOf(pid: number): string | undefined {
   return process.platform === 'linux' ? linuxExecutableOf(pid) : undefined;
 }
 
+/** The desktop `env` names (Linux: its X display), or undefined when it names none. */
+export function desktopName(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return process.platform === 'linux' ? env.DISPLAY || undefined : undefined;
+}
+
 /**
  * Releases keys and buttons that axpage processes now gone (killed mid-typing) left held
  * on the display, which X would otherwise auto-repeat into the focused window for good.
