@@ -14,9 +14,11 @@ import {
   vocabulary,
   type NativeVocabulary,
 } from '../../src/model/vocabulary.js';
+import { DEFAULT_CONFIG } from '../../src/config.js';
 import { platformVocabulary } from '../../src/platform/index.js';
 import { LINUX_TRAITS } from '../../src/platform/linux/traits.js';
 import { resolveElementTypes, resolveRole, suggestRoles } from '../../src/query/index.js';
+import { createServer } from '../../src/server.js';
 import { isViewportLike } from '../../src/viewport/index.js';
 import { buildSnapshot, viewOf } from './helpers/synthetic.js';
 
@@ -51,6 +53,19 @@ describe('the installed vocabulary', () => {
     expect(vocabulary()).toBe(LINUX_TRAITS.vocabulary);
     expect(resolveRole('password text')?.roles).toEqual(['AXSecureTextField']);
     expect(suggestRoles('password txt')).toContain('password text');
+  });
+
+  it('is installed by the server when it is created, before any desktop is opened', async () => {
+    useVocabulary(EMPTY_VOCABULARY);
+    const handle = createServer(() => Promise.reject(new Error('no desktop in this test')), {
+      ...DEFAULT_CONFIG,
+      outDir: '/nonexistent-axpage-test',
+    });
+    try {
+      expect(vocabulary()).toBe(platformVocabulary());
+    } finally {
+      await handle.close();
+    }
   });
 
   it('without a backend, queries know the AX names and their words only', () => {
