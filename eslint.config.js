@@ -2,6 +2,9 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import layers from './eslint-rules/layers.js';
+import platformNames from './eslint-rules/platform-names.js';
+
+const axpage = { rules: { ...layers.rules, ...platformNames.rules } };
 
 /** The only files that may import @modelcontextprotocol/*. */
 const SDK_FILES = [
@@ -43,8 +46,23 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    plugins: { axpage: layers },
+    plugins: { axpage },
     rules: { 'axpage/layers': 'error' },
+  },
+  // AT-SPI, D-Bus and X11 names stay below src/platform (eslint-rules/platform-names.js).
+  // The headless desktop, its harness and the bench bring up and measure the Linux
+  // desktop itself: a Wayland one would sit beside them.
+  {
+    files: ['src/**/*.ts'],
+    ignores: [
+      'src/platform/**',
+      'src/desktop/**',
+      'src/harness/**',
+      'src/bench/**',
+      'src/cli/desktop.ts',
+    ],
+    plugins: { axpage },
+    rules: { 'axpage/platform-names': 'error' },
   },
   // The MCP SDK stays behind a few files, so moving to its next major version touches
   // only them (README, "Developing").

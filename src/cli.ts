@@ -114,13 +114,14 @@ async function serve(args: string[]): Promise<number> {
  * has the focus until someone releases it: the next server on the display does, first.
  */
 async function releaseStrayInput(): Promise<void> {
-  if (!process.env.DISPLAY) return;
   try {
-    const { releaseStrayInput: release } = await import('./platform/index.js');
+    const { desktopName, releaseStrayInput: release } = await import('./platform/index.js');
+    const desktop = desktopName();
+    if (desktop === undefined) return;
     const n = await release();
     if (n > 0) {
       process.stderr.write(
-        `axpage: released ${n} key(s) or button(s) an axpage process that was killed left held on ${process.env.DISPLAY}\n`,
+        `axpage: released ${n} key(s) or button(s) an axpage process that was killed left held on ${desktop}\n`,
       );
     }
   } catch {

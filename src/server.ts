@@ -19,9 +19,11 @@ import type { Clipboard } from './platform/desktop.js';
 import {
   executableOf,
   openClipboard,
+  platformVocabulary,
   programIdentity,
   secretFieldStore,
 } from './platform/index.js';
+import { useVocabulary } from './model/vocabulary.js';
 import { secretFields, type StoreOperation } from './pipeline/secret-fields.js';
 import { registerSurface } from './surface/index.js';
 
@@ -98,6 +100,8 @@ export function createServer(
     { capabilities: { logging: {} }, instructions: INSTRUCTIONS },
   );
   persistSecretFields();
+  // What the backend's role and action names mean, for queries parsed before the desktop opens.
+  useVocabulary(platformVocabulary());
   liveServers.add(server);
   const pipeline = new Pipeline(openDesktop, config, executableOf, programIdentity());
   const policy = pipeline.policy;

@@ -2,9 +2,9 @@
  * Clicking: a press action through accessibility in the background (no focus needed), a
  * real pointer click with the app fronted in the foreground.
  */
-import { PRESS_ACTIONS } from '../model/actions.js';
 import type { Element, Rect } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
+import { vocabulary } from '../model/vocabulary.js';
 import type { MouseButton } from '../platform/desktop.js';
 import { AxError, PlatformError } from '../errors.js';
 import { clickPoint } from './aim.js';
@@ -28,7 +28,7 @@ export interface ClickRequest {
 
 export function pressAction(el: Element): string | undefined {
   const lower = el.actions.map((a) => a.toLowerCase());
-  for (const name of PRESS_ACTIONS) {
+  for (const name of vocabulary().pressActions) {
     const i = lower.indexOf(name);
     if (i >= 0) return el.actions[i];
   }

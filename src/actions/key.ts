@@ -62,7 +62,7 @@ export async function deliverKey(scene: Scene, combo: KeyCombo, aim?: KeyAim): P
     restore,
     touched,
     probe: touched && landsInPlace(kind, combo) ? probeOf(touched, kind) : undefined,
-    mayDismiss: DISMISS_KEYS.has(combo.key),
+    mayDismiss: dismisses(kind, combo),
     undo: irreversible('a key press cannot be reversed (what it did depends on the app)'),
   };
 }
@@ -85,5 +85,10 @@ function probeOf(changed: () => Promise<boolean>, kind: KeyKind): () => Promise<
   return async () => ((await changed()) ? 'landed' : kind === 'caret' ? 'unreadable' : 'absent');
 }
 
-/** Keys that activate a dialog's default or cancel button. */
-const DISMISS_KEYS: ReadonlySet<string> = new Set(['Return', 'KP_Enter', 'Escape', 'space']);
+/**
+ * Keys that activate a dialog's default or cancel button: what the platform calls an
+ * activating or cancelling key (Return and the keypad's Enter, Escape), and space.
+ */
+function dismisses(kind: KeyKind, combo: KeyCombo): boolean {
+  return kind === 'activate' || kind === 'cancel' || combo.key === 'space';
+}

@@ -1,20 +1,15 @@
 /**
  * Scrolling by an element's own scroll actions, for toolkits whose scrollable areas have
- * no scroll bar with a value: Chromium's web documents and scrollable web elements offer
- * "scrollDown", "scrollUp", "scrollLeft" and "scrollRight" actions (a page each).
+ * no scroll bar with a value: web documents and scrollable web elements may offer an
+ * action per direction that scrolls by a page (the backend's vocabulary names them).
  */
 import type { SnapshotView } from '../model/view.js';
+import { vocabulary } from '../model/vocabulary.js';
 import type { Direction } from './scroll.js';
 
-const ACTION: Record<Direction, string> = {
-  down: 'scrollDown',
-  up: 'scrollUp',
-  left: 'scrollLeft',
-  right: 'scrollRight',
-};
-
+/** The action that scrolls by a page this way; '' when the platform names none. */
 export function scrollActionName(direction: Direction): string {
-  return ACTION[direction];
+  return vocabulary().scrollActions?.[direction] ?? '';
 }
 
 /**
@@ -27,7 +22,9 @@ export function scrollActionTarget(
   direction: Direction,
 ): number | undefined {
   const els = view.snapshot.elements;
-  const offers = (i: number): boolean => els[i].actions.includes(ACTION[direction]);
+  const action = scrollActionName(direction);
+  if (action === '') return undefined;
+  const offers = (i: number): boolean => els[i].actions.includes(action);
   if (index !== undefined) {
     for (let i: number = index; i >= 0; i = els[i].parent) if (offers(i)) return i;
     return undefined;

@@ -19,9 +19,6 @@ export interface ScrollRequest {
   mode?: Delivery;
 }
 
-/** One wheel step scrolls about 50 px in GTK3 lists; the amount is rounded to steps. */
-const WHEEL_STEP_PX = 50;
-
 export async function deliverScroll(scene: Scene, req: ScrollRequest): Promise<Delivered> {
   const { desktop, view } = scene;
   const vertical = req.direction === 'up' || req.direction === 'down';
@@ -82,7 +79,8 @@ export async function deliverScroll(scene: Scene, req: ScrollRequest): Promise<D
   }
   const x = Math.round(frame.x + frame.w / 2);
   const y = Math.round(frame.y + frame.h / 2);
-  const steps = Math.max(1, Math.round(req.amount / WHEEL_STEP_PX));
+  // The amount is rounded to the wheel steps of the platform's toolkits.
+  const steps = Math.max(1, Math.round(req.amount / desktop.traits.wheelStepPx));
   const samples = contentSamples(view, area, frame, sign > 0);
   const { restore } = await fronted(scene, () =>
     desktop.scroll(x, y, vertical ? 0 : sign * steps, vertical ? sign * steps : 0),

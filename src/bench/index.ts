@@ -13,6 +13,7 @@ import { execFileSync } from 'node:child_process';
 import type { LaunchedApp } from '../desktop/apps.js';
 import { packageRoot, Session } from '../harness/session.js';
 import { LinuxDesktop } from '../platform/linux/index.js';
+import { useVocabulary } from '../model/vocabulary.js';
 import { actionsSection } from './actions.js';
 import { chromiumSection } from './chromium.js';
 import { frozenSection } from './frozen.js';
@@ -66,6 +67,8 @@ async function main(): Promise<number> {
     factory = await session.launch('gtk3-widget-factory');
     demo = await session.launch('gtk3-demo');
     backend = await LinuxDesktop.open(session.desktop.processEnv());
+    // The in-process sections query and clip this backend's trees, as the server does.
+    useVocabulary(backend.traits.vocabulary);
   } catch (err) {
     out(`**the bench could not start:** ${(err as Error).message}`);
     if (session) {

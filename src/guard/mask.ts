@@ -95,9 +95,12 @@ export const CLIPBOARD_TOOLS: ReadonlySet<string> = new Set(['ax_clipboard_write
 
 /**
  * Names of keys that print nothing, lower case, as agents write them (see
- * src/tools/keys.ts): whatever else a call names as a key may be text.
+ * src/tools/keys.ts): whatever else a call names as a key may be text. The X keysyms a
+ * Linux server takes are here too: a log is masked the same wherever it is read (the
+ * viewer and replay run no backend), so this list is not the running backend's.
  */
 const SILENT_KEYS: ReadonlySet<string> = new Set([
+  // eslint-disable-next-line axpage/platform-names -- masking must not depend on the platform
   ...['return', 'enter', 'ret', 'kp_enter', 'iso_enter', 'escape', 'esc', 'tab', 'iso_left_tab'],
   ...['backspace', 'bksp', 'delete', 'del', 'forwarddelete', 'insert', 'ins', 'home', 'end'],
   ...['page_up', 'pageup', 'pgup', 'prior', 'page_down', 'pagedown', 'pgdn', 'next'],

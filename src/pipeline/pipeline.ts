@@ -419,9 +419,8 @@ export class Pipeline {
       const watching = (await this.views.watch(desktop, pid)) !== null;
       const settleOptions = (delivery: 'background' | 'foreground'): SettleOptions => ({
         quietMs: this.config.settleQuietMs,
-        // GTK answers a DoAction within a few ms (2-6 ms measured); XTest input takes the
-        // X server round trip first.
-        firstEventMs: delivery === 'foreground' ? 120 : 50,
+        // An accessibility action's echo comes sooner than real input's (the platform says how soon).
+        firstEventMs: desktop.traits.firstEventMs[delivery],
         maxMs: this.config.settleMaxMs,
         spawnWaitMs: this.config.spawnWaitMs,
       });

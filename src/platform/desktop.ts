@@ -7,6 +7,7 @@
  * axpage's tools or commands.
  */
 import type { Element, Flag, Rect, Snapshot, SnapshotLimits } from '../model/element.js';
+import type { NativeVocabulary } from '../model/vocabulary.js';
 import type { PlatformErrorCode } from '../errors.js';
 
 export interface AppInfo {
@@ -206,8 +207,28 @@ export interface ScriptingSupport {
   reason?: string;
 }
 
+/**
+ * What a backend tells the layers above it about its platform: facts, no behaviour. Known
+ * before anything is opened (src/platform/index.ts gives the server the running
+ * platform's before its first call); `Desktop.traits` is the same object.
+ */
+export interface PlatformTraits {
+  /** What its native role and action names mean (model/vocabulary.ts). */
+  vocabulary: NativeVocabulary;
+  /** Pixels one wheel step scrolls in the platform's toolkits: a scroll by pixels is sent as steps. */
+  wheelStepPx: number;
+  /**
+   * How long an action's first sign of change may take to come, by delivery: an
+   * accessibility action (background) is answered by the app, real input (foreground)
+   * takes the input route first.
+   */
+  firstEventMs: { background: number; foreground: number };
+}
+
 export interface Desktop {
   readonly platform: string;
+  /** The platform's names and ways (see PlatformTraits). */
+  readonly traits: PlatformTraits;
   /** Native accessibility scripting; absent means the platform has none. */
   readonly scripting?: ScriptingSupport;
   /** Runs a script in one of `scripting.languages`; resolves to what it printed. */

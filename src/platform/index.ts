@@ -4,6 +4,8 @@ import type { Clipboard, Desktop, SecretFieldStore } from './desktop.js';
 import { executableOf as linuxExecutableOf } from './linux/proc.js';
 import { ProgramIdentity as LinuxProgramIdentity } from './linux/program-identity.js';
 import { secretFieldProperty } from './linux/secret-field-property.js';
+import { LINUX_TRAITS } from './linux/traits.js';
+import { EMPTY_VOCABULARY, type NativeVocabulary } from '../model/vocabulary.js';
 
 export async function openDesktop(env: NodeJS.ProcessEnv = process.env): Promise<Desktop> {
   if (process.platform === 'linux') {
@@ -14,6 +16,15 @@ export async function openDesktop(env: NodeJS.ProcessEnv = process.env): Promise
     'unsupported',
     `axpage has no backend for ${process.platform} yet: Linux (AT-SPI2 + X11) works today; the macOS backend is planned`,
   );
+}
+
+/**
+ * What this platform's backend names mean (its Desktop.traits.vocabulary), known without
+ * opening it: the server installs it before the first call. A platform without a backend
+ * has the model's names only.
+ */
+export function platformVocabulary(): NativeVocabulary {
+  return process.platform === 'linux' ? LINUX_TRAITS.vocabulary : EMPTY_VOCABULARY;
 }
 
 /**
@@ -53,6 +64,11 @@ export function programIdentity(): LinuxProgramIdentity | undefined {
 /** A process's real executable file (for the deny list), or undefined when unknown. */
 export function executableOf(pid: number): string | undefined {
   return process.platform === 'linux' ? linuxExecutableOf(pid) : undefined;
+}
+
+/** The desktop `env` names (Linux: its X display), or undefined when it names none. */
+export function desktopName(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return process.platform === 'linux' ? env.DISPLAY || undefined : undefined;
 }
 
 /**

@@ -66,7 +66,7 @@ export {
   resolveRole,
   roleMatches,
   ROLE_FAMILIES,
-  ROLE_NAMES,
+  roleNames,
   suggestRoles,
 } from './roles.js';
 export { QueryError, QUERY_FORMS_HELP, STRATEGIES } from './types.js';

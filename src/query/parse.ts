@@ -6,7 +6,7 @@ import { keyDef, KEYS, parseBool } from './keys.js';
 import type { KeyDef } from './keys.js';
 import { lex } from './lexer.js';
 import type { Token } from './lexer.js';
-import { resolveRole, ROLE_NAMES, suggestRoles } from './roles.js';
+import { resolveRole, roleNames, suggestRoles } from './roles.js';
 import { closest, collapse, compact } from './text.js';
 import type { Attempt, Query, QueryForm, Step, Strategy, Term, TextMatch } from './types.js';
 import { ALL_TEXT_FIELDS, QueryError, STRATEGIES } from './types.js';
@@ -544,7 +544,7 @@ function checkTypo(head: string, source: string, at: number): void {
   // A plural of a role ("Links: 3", "Cells: 12") is a label, not a misspelled role.
   if (c.length < 5 || (c.endsWith('s') && resolveRole(c.slice(0, -1)))) return;
   const max = c.length >= 7 ? 2 : 1;
-  const roles = closest(c, ROLE_NAMES, 3, max);
+  const roles = closest(c, roleNames(), 3, max);
   const keys = closest(c, [...KEYS.keys()], 2, max);
   if (roles.length === 0 && keys.length === 0) return;
   const near = [...keys, ...roles];

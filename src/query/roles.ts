@@ -1,184 +1,96 @@
 /**
  * Role names a query may use: AX names with or without the `AX` prefix, short aliases
- * (button, textfield, checkbox, dropdown …) and the platform's native names (AT-SPI
- * "push button", "check box" …), all case-insensitive and blind to spaces, `_` and `-`.
+ * (button, textfield, checkbox, dropdown …) and the platform's native names (the
+ * backend's vocabulary, model/vocabulary.ts), all case-insensitive and blind to spaces,
+ * `_` and `-`.
  *
  * A role name resolves to AX roles *and* native names, and an element matches on
- * either, so `toggle button:Bold` finds the widget whatever AX role a backend maps
- * "toggle button" to, and copying either name from a tree line `[AXButton (push button)]`
- * works.
+ * either, so a native name finds the widget whatever AX role a backend maps it to, and
+ * copying either name from a tree line `[AXButton (native name)]` works.
  */
 import { CONTROL_ROLES, ITEM_ROLES } from '../model/roles.js';
+import { vocabulary, type NativeVocabulary } from '../model/vocabulary.js';
 import { closest, compact, editDistance } from './text.js';
 import type { RoleSpec } from './types.js';
 
-interface RoleDef {
+interface AxRoleDef {
   ax: string;
   /** Extra names besides the AX name and the AX name without its prefix. */
   aliases: string[];
-  /** AT-SPI role names (lower case, as atspi_role_get_name spells them). */
-  native: string[];
 }
 
-/**
- * Native names sit under the AX role a backend maps them to (the Linux table in
- * platform/linux/roles.ts), so `toggle button` also finds a macOS AXToggleButton. Every
- * AT-SPI role name is here, so any `(native)` copied from a tree line resolves.
- */
-const ROLE_DEFS: RoleDef[] = [
-  { ax: 'AXButton', aliases: ['btn', 'pushbutton'], native: ['push button', 'button'] },
-  { ax: 'AXToggleButton', aliases: ['toggle'], native: ['toggle button'] },
-  { ax: 'AXCheckBox', aliases: ['check'], native: ['check box'] },
-  { ax: 'AXSwitch', aliases: [], native: ['switch'] },
-  { ax: 'AXRadioButton', aliases: ['radio'], native: ['radio button'] },
-  { ax: 'AXPopUpButton', aliases: ['popup', 'dropdown', 'select'], native: [] },
-  { ax: 'AXMenuButton', aliases: [], native: ['push button menu'] },
-  { ax: 'AXComboBox', aliases: ['combo', 'dropdown'], native: ['combo box', 'autocomplete'] },
-  {
-    ax: 'AXTextField',
-    aliases: ['textbox', 'input', 'edit', 'field'],
-    native: ['text', 'entry', 'editbar', 'edit bar'],
-  },
-  { ax: 'AXSecureTextField', aliases: ['password', 'passwordfield'], native: ['password text'] },
-  { ax: 'AXSearchField', aliases: ['search'], native: [] },
-  { ax: 'AXTextArea', aliases: ['textview', 'multiline'], native: ['document text', 'terminal'] },
-  {
-    ax: 'AXStaticText',
-    aliases: ['static', 'statictext'],
-    native: ['label', 'static', 'caption', 'accelerator label'],
-  },
-  { ax: 'AXHeading', aliases: [], native: ['heading'] },
-  { ax: 'AXLink', aliases: ['hyperlink', 'anchor'], native: ['link'] },
-  {
-    ax: 'AXImage',
-    aliases: ['picture', 'img'],
-    native: ['image', 'icon', 'desktop icon', 'animation', 'arrow', 'image map'],
-  },
-  { ax: 'AXWindow', aliases: ['win'], native: ['frame', 'window', 'input method window'] },
-  {
-    ax: 'AXSheet',
-    aliases: ['dialog'],
-    native: ['dialog', 'alert', 'file chooser', 'font chooser', 'color chooser'],
-  },
-  { ax: 'AXDialog', aliases: ['dialog'], native: ['dialog', 'alert'] },
-  { ax: 'AXMenuBar', aliases: [], native: ['menu bar'] },
-  { ax: 'AXMenuBarItem', aliases: [], native: [] },
-  { ax: 'AXMenu', aliases: ['popupmenu'], native: ['menu', 'popup menu'] },
-  {
-    ax: 'AXMenuItem',
-    aliases: [],
-    native: ['menu item', 'check menu item', 'radio menu item', 'tearoff menu item'],
-  },
-  { ax: 'AXList', aliases: ['listbox'], native: ['list', 'list box', 'description list'] },
-  {
-    ax: 'AXRow',
-    aliases: ['listitem', 'treeitem'],
-    native: ['table row', 'list item', 'tree item'],
-  },
-  { ax: 'AXCell', aliases: ['tablecell', 'gridcell'], native: ['table cell'] },
-  { ax: 'AXColumn', aliases: [], native: [] },
-  {
-    ax: 'AXColumnHeader',
-    aliases: ['columnheader'],
-    native: ['column header', 'table column header', 'row header', 'table row header'],
-  },
-  { ax: 'AXTable', aliases: ['treetable'], native: ['table', 'tree table'] },
-  { ax: 'AXOutline', aliases: ['treeview'], native: ['tree', 'tree table'] },
-  { ax: 'AXScrollArea', aliases: ['scroll', 'scrollpane'], native: ['scroll pane'] },
-  { ax: 'AXScrollBar', aliases: [], native: ['scroll bar'] },
-  { ax: 'AXSlider', aliases: ['scale', 'range'], native: ['slider', 'dial'] },
-  { ax: 'AXIncrementor', aliases: ['stepper', 'spinner'], native: ['spin button'] },
-  { ax: 'AXProgressIndicator', aliases: ['progress', 'progressbar'], native: ['progress bar'] },
-  { ax: 'AXLevelIndicator', aliases: [], native: ['level bar', 'rating'] },
-  { ax: 'AXTabGroup', aliases: ['tabs', 'tablist', 'notebook'], native: ['page tab list'] },
-  { ax: 'AXTab', aliases: ['pagetab'], native: ['page tab'] },
-  {
-    ax: 'AXGroup',
-    aliases: ['container', 'box'],
-    // Generic containers: a native name here stands for itself only (see buildLookup).
-    native: [
-      'panel',
-      'filler',
-      'section',
-      'grouping',
-      'form',
-      'layered pane',
-      'root pane',
-      'glass pane',
-      'option pane',
-      'directory pane',
-      'internal frame',
-      'desktop frame',
-      'viewport',
-      'status bar',
-      'info bar',
-      'title bar',
-      'notification',
-      'paragraph',
-      'header',
-      'footer',
-      'page',
-      'article',
-      'landmark',
-      'block quote',
-      'comment',
-      'definition',
-      'description term',
-      'description value',
-      'footnote',
-      'log',
-      'marquee',
-      'timer',
-      'math',
-      'math fraction',
-      'math root',
-      'subscript',
-      'superscript',
-      'mark',
-      'suggestion',
-      'content deletion',
-      'content insertion',
-      'chart',
-      'audio',
-      'video',
-      'embedded',
-      'focus traversable',
-      'html container',
-      'document frame',
-      'document spreadsheet',
-      'document presentation',
-      'document email',
-      'calendar',
-      'canvas',
-      'drawing area',
-    ],
-  },
-  { ax: 'AXSplitGroup', aliases: ['splitpane'], native: ['split pane'] },
-  { ax: 'AXSplitter', aliases: [], native: [] },
-  { ax: 'AXSeparator', aliases: [], native: ['separator'] },
-  { ax: 'AXToolbar', aliases: [], native: ['tool bar'] },
-  { ax: 'AXHelpTag', aliases: ['tooltip'], native: ['tool tip'] },
-  { ax: 'AXApplication', aliases: ['app'], native: ['application'] },
-  { ax: 'AXColorWell', aliases: ['colorbutton'], native: [] },
-  { ax: 'AXDisclosureTriangle', aliases: ['disclosure', 'expander'], native: [] },
-  { ax: 'AXDateField', aliases: ['date'], native: ['date editor'] },
-  { ax: 'AXWebArea', aliases: ['document', 'webview'], native: ['document web'] },
-  { ax: 'AXLayoutArea', aliases: [], native: [] },
-  { ax: 'AXPopover', aliases: [], native: [] },
-  { ax: 'AXValueIndicator', aliases: [], native: [] },
-  { ax: 'AXBusyIndicator', aliases: [], native: [] },
-  { ax: 'AXRelevanceIndicator', aliases: [], native: [] },
-  { ax: 'AXRuler', aliases: [], native: ['ruler'] },
-  { ax: 'AXRulerMarker', aliases: [], native: [] },
-  { ax: 'AXBrowser', aliases: [], native: [] },
-  { ax: 'AXGrid', aliases: [], native: [] },
-  { ax: 'AXDrawer', aliases: [], native: [] },
-  { ax: 'AXGrowArea', aliases: [], native: [] },
-  { ax: 'AXMatte', aliases: [], native: [] },
-  { ax: 'AXHandle', aliases: [], native: [] },
-  { ax: 'AXLayoutItem', aliases: [], native: [] },
-  { ax: 'AXDockItem', aliases: [], native: [] },
-  { ax: 'AXUnknown', aliases: [], native: ['unknown', 'invalid', 'redundant object', 'extended'] },
+interface RoleDef extends AxRoleDef {
+  /** The backend's native role names a query finds this role by (its vocabulary's roleNames). */
+  native: readonly string[];
+}
+
+/** The AX roles and the words for them; native names come from the backend's vocabulary. */
+const AX_ROLE_DEFS: AxRoleDef[] = [
+  { ax: 'AXButton', aliases: ['btn', 'pushbutton'] },
+  { ax: 'AXToggleButton', aliases: ['toggle'] },
+  { ax: 'AXCheckBox', aliases: ['check'] },
+  { ax: 'AXSwitch', aliases: [] },
+  { ax: 'AXRadioButton', aliases: ['radio'] },
+  { ax: 'AXPopUpButton', aliases: ['popup', 'dropdown', 'select'] },
+  { ax: 'AXMenuButton', aliases: [] },
+  { ax: 'AXComboBox', aliases: ['combo', 'dropdown'] },
+  { ax: 'AXTextField', aliases: ['textbox', 'input', 'edit', 'field'] },
+  { ax: 'AXSecureTextField', aliases: ['password', 'passwordfield'] },
+  { ax: 'AXSearchField', aliases: ['search'] },
+  { ax: 'AXTextArea', aliases: ['textview', 'multiline'] },
+  { ax: 'AXStaticText', aliases: ['static', 'statictext'] },
+  { ax: 'AXHeading', aliases: [] },
+  { ax: 'AXLink', aliases: ['hyperlink', 'anchor'] },
+  { ax: 'AXImage', aliases: ['picture', 'img'] },
+  { ax: 'AXWindow', aliases: ['win'] },
+  { ax: 'AXSheet', aliases: ['dialog'] },
+  { ax: 'AXDialog', aliases: ['dialog'] },
+  { ax: 'AXMenuBar', aliases: [] },
+  { ax: 'AXMenuBarItem', aliases: [] },
+  { ax: 'AXMenu', aliases: ['popupmenu'] },
+  { ax: 'AXMenuItem', aliases: [] },
+  { ax: 'AXList', aliases: ['listbox'] },
+  { ax: 'AXRow', aliases: ['listitem', 'treeitem'] },
+  { ax: 'AXCell', aliases: ['tablecell', 'gridcell'] },
+  { ax: 'AXColumn', aliases: [] },
+  { ax: 'AXColumnHeader', aliases: ['columnheader'] },
+  { ax: 'AXTable', aliases: ['treetable'] },
+  { ax: 'AXOutline', aliases: ['treeview'] },
+  { ax: 'AXScrollArea', aliases: ['scroll', 'scrollpane'] },
+  { ax: 'AXScrollBar', aliases: [] },
+  { ax: 'AXSlider', aliases: ['scale', 'range'] },
+  { ax: 'AXIncrementor', aliases: ['stepper', 'spinner'] },
+  { ax: 'AXProgressIndicator', aliases: ['progress', 'progressbar'] },
+  { ax: 'AXLevelIndicator', aliases: [] },
+  { ax: 'AXTabGroup', aliases: ['tabs', 'tablist', 'notebook'] },
+  { ax: 'AXTab', aliases: ['pagetab'] },
+  { ax: 'AXGroup', aliases: ['container', 'box'] },
+  { ax: 'AXSplitGroup', aliases: ['splitpane'] },
+  { ax: 'AXSplitter', aliases: [] },
+  { ax: 'AXSeparator', aliases: [] },
+  { ax: 'AXToolbar', aliases: [] },
+  { ax: 'AXHelpTag', aliases: ['tooltip'] },
+  { ax: 'AXApplication', aliases: ['app'] },
+  { ax: 'AXColorWell', aliases: ['colorbutton'] },
+  { ax: 'AXDisclosureTriangle', aliases: ['disclosure', 'expander'] },
+  { ax: 'AXDateField', aliases: ['date'] },
+  { ax: 'AXWebArea', aliases: ['document', 'webview'] },
+  { ax: 'AXLayoutArea', aliases: [] },
+  { ax: 'AXPopover', aliases: [] },
+  { ax: 'AXValueIndicator', aliases: [] },
+  { ax: 'AXBusyIndicator', aliases: [] },
+  { ax: 'AXRelevanceIndicator', aliases: [] },
+  { ax: 'AXRuler', aliases: [] },
+  { ax: 'AXRulerMarker', aliases: [] },
+  { ax: 'AXBrowser', aliases: [] },
+  { ax: 'AXGrid', aliases: [] },
+  { ax: 'AXDrawer', aliases: [] },
+  { ax: 'AXGrowArea', aliases: [] },
+  { ax: 'AXMatte', aliases: [] },
+  { ax: 'AXHandle', aliases: [] },
+  { ax: 'AXLayoutItem', aliases: [] },
+  { ax: 'AXDockItem', aliases: [] },
+  { ax: 'AXUnknown', aliases: [] },
 ];
 
 /**
@@ -232,10 +144,42 @@ interface Entry {
   native: Set<string>;
 }
 
-/** compact(name) → what it stands for; names that several roles share stand for all of them. */
-const LOOKUP: Map<string, Entry> = buildLookup();
+/** The role names of one vocabulary, compiled. */
+interface Table {
+  vocabulary: NativeVocabulary;
+  defs: RoleDef[];
+  /** compact(name) → what it stands for; names that several roles share stand for all of them. */
+  lookup: Map<string, Entry>;
+  /** Every name a query may use for a role, for suggestions. */
+  names: readonly string[];
+}
 
-function buildLookup(): Map<string, Entry> {
+let compiled: Table | undefined;
+
+/** The table of the installed vocabulary (compiled again when another is installed). */
+function table(): Table {
+  const v = vocabulary();
+  if (compiled?.vocabulary !== v) compiled = compile(v);
+  return compiled;
+}
+
+function compile(v: NativeVocabulary): Table {
+  const nativeOf = (ax: string): readonly string[] =>
+    Object.hasOwn(v.roleNames, ax) ? v.roleNames[ax] : [];
+  const known = new Set(AX_ROLE_DEFS.map((d) => d.ax));
+  const defs: RoleDef[] = [
+    ...AX_ROLE_DEFS.map((d) => ({ ...d, native: nativeOf(d.ax) })),
+    // An AX role the backend maps names to that this table lacks still finds them.
+    ...Object.keys(v.roleNames)
+      .filter((ax) => !known.has(ax))
+      .map((ax) => ({ ax, aliases: [], native: nativeOf(ax) })),
+  ];
+  const lookup = buildLookup(defs);
+  const names = [...new Set([...lookup.values()].map((e) => e.display))];
+  return { vocabulary: v, defs, lookup, names };
+}
+
+function buildLookup(defs: readonly RoleDef[]): Map<string, Entry> {
   const map = new Map<string, Entry>();
   const add = (name: string, display: string, ax: string | null, native: string | null): void => {
     const key = compact(name);
@@ -247,7 +191,7 @@ function buildLookup(): Map<string, Entry> {
     if (ax) entry.roles.add(ax);
     if (native) entry.native.add(native);
   };
-  for (const def of ROLE_DEFS) {
+  for (const def of defs) {
     const short = def.ax.slice(2);
     add(def.ax, def.ax, def.ax, null);
     add(short, short.toLowerCase(), def.ax, null);
@@ -259,7 +203,7 @@ function buildLookup(): Map<string, Entry> {
   }
   // A native name stands for itself on every role it appears under, and an AX name's
   // entry also lists the native names of that role, so `button` finds `push button`.
-  for (const def of ROLE_DEFS) {
+  for (const def of defs) {
     for (const name of [def.ax, def.ax.slice(2), ...def.aliases]) {
       const entry = map.get(compact(name));
       for (const native of def.native) entry?.native.add(native);
@@ -269,7 +213,7 @@ function buildLookup(): Map<string, Entry> {
   // word meant as one role's short name or alias.
   for (const family of ROLE_FAMILIES) {
     const native = new Set(
-      ROLE_DEFS.filter((d) => family.roles.includes(d.ax)).flatMap((d) => d.native),
+      defs.filter((d) => family.roles.includes(d.ax)).flatMap((d) => d.native),
     );
     const entry = { display: family.name, roles: new Set(family.roles), native };
     for (const name of [family.name, ...family.aliases]) map.set(compact(name), entry);
@@ -290,9 +234,9 @@ export function familyOf(name: string): RoleFamily | undefined {
 }
 
 /** Every name a query may use for a role, for suggestions and documentation. */
-export const ROLE_NAMES: readonly string[] = [
-  ...new Set([...LOOKUP.values()].map((e) => e.display)),
-];
+export function roleNames(): readonly string[] {
+  return table().names;
+}
 
 /** AX roles printed in tree files look like this; one not in the table is still taken literally. */
 const AX_LITERAL = /^AX[A-Z][A-Za-z]*$/;
@@ -306,7 +250,7 @@ const AX_LITERAL = /^AX[A-Z][A-Za-z]*$/;
 export function resolveRole(name: string): RoleSpec | null {
   const input = name.trim();
   if (input === '') return null;
-  const entry = LOOKUP.get(compact(input));
+  const entry = table().lookup.get(compact(input));
   if (entry) {
     const roles = [...entry.roles];
     return {
@@ -318,7 +262,7 @@ export function resolveRole(name: string): RoleSpec | null {
   }
   // A near miss of a known AX name is a typo (AXButon), not a role we have not heard of.
   const c = compact(input);
-  const nearKnown = ROLE_DEFS.some((d) => editDistance(c, compact(d.ax), 1) <= 1);
+  const nearKnown = table().defs.some((d) => editDistance(c, compact(d.ax), 1) <= 1);
   if (AX_LITERAL.test(input) && !nearKnown) {
     return { input, label: input, roles: [input], nativeRoles: [] };
   }
@@ -331,18 +275,21 @@ export function suggestRoles(name: string, n = 3): string[] {
     // Someone who writes AX names wants AX names back.
     const word = compact(name).slice(2);
     const max = word.length <= 4 ? 1 : word.length <= 7 ? 2 : 3;
-    const axNames = ROLE_DEFS.map((d) => d.ax.slice(2));
+    const axNames = table().defs.map((d) => d.ax.slice(2));
     return closest(word, axNames, n, max).map((r) => `AX${r}`);
   }
   const c = compact(name);
   const max = c.length <= 4 ? 1 : c.length <= 7 ? 2 : 3;
-  const byDistance = closest(c, ROLE_NAMES, n, max);
+  const names = roleNames();
+  const byDistance = closest(c, names, n, max);
   if (byDistance.length > 0) return byDistance;
   // No near spelling: offer names that contain the word or are contained in it ("textbox" → "text").
-  return ROLE_NAMES.filter((r) => {
-    const rc = compact(r);
-    return c.length >= 3 && rc.length >= 3 && (rc.includes(c) || c.includes(rc));
-  }).slice(0, n);
+  return names
+    .filter((r) => {
+      const rc = compact(r);
+      return c.length >= 3 && rc.length >= 3 && (rc.includes(c) || c.includes(rc));
+    })
+    .slice(0, n);
 }
 
 /** True when the element's normalized or native role is one the spec stands for. */
@@ -402,16 +349,6 @@ const ELEMENT_TYPE_ALIASES: Readonly<Record<string, string>> = {
 };
 
 /**
- * Native roles an element type also covers, where a backend maps them to an AX role
- * the type does not list (AT-SPI page tabs are AXRadioButton, as macOS tabs are; a
- * non-modal dialog is an AXWindow).
- */
-const ELEMENT_TYPE_NATIVE: Readonly<Record<string, readonly string[]>> = {
-  tab: ['page tab'],
-  dialog: ['dialog', 'alert', 'file chooser', 'font chooser', 'color chooser'],
-};
-
-/**
  * The union of roles (and native roles) of the given element types, or the unknown
  * ones with close valid types.
  */
@@ -422,6 +359,8 @@ export function resolveElementTypes(
   const nativeRoles = new Set<string>();
   const unknown: string[] = [];
   const valid = Object.keys(elementTypeRoles);
+  // Native roles a type also covers where the backend maps them to an AX role it does not list.
+  const { elementTypeRoles: typeNative } = vocabulary();
   for (const t of types) {
     const c = compact(t);
     const key = c in elementTypeRoles ? c : ELEMENT_TYPE_ALIASES[c];
@@ -430,9 +369,9 @@ export function resolveElementTypes(
       continue;
     }
     for (const r of elementTypeRoles[key]) roles.add(r);
-    for (const r of ELEMENT_TYPE_NATIVE[key] ?? []) nativeRoles.add(r);
+    if (Object.hasOwn(typeNative, key)) for (const r of typeNative[key]) nativeRoles.add(r);
     // A family's native names too: `button` takes GTK toggle buttons (AXCheckBox).
-    if (familyOf(key)) for (const r of LOOKUP.get(key)?.native ?? []) nativeRoles.add(r);
+    if (familyOf(key)) for (const r of table().lookup.get(key)?.native ?? []) nativeRoles.add(r);
   }
   if (unknown.length > 0) {
     const suggestions = [...new Set(unknown.flatMap((u) => closest(u, valid, 3, 3)))];

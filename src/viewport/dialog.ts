@@ -3,6 +3,7 @@
  * or a dialog the user is in), else the target window.
  */
 import type { Snapshot, WindowInfo } from '../model/element.js';
+import { vocabulary } from '../model/vocabulary.js';
 
 function exists(snapshot: Snapshot, w: WindowInfo): boolean {
   return Number.isInteger(w.index) && w.index >= 0 && w.index < snapshot.elements.length;
@@ -35,13 +36,6 @@ export function findBlockingDialog(snapshot: Snapshot, targetWindow?: number): W
   return mains.some((w) => w.active) ? null : activeDialog;
 }
 
-/** Native roles of top-levels that are popups: GTK3 shows combo lists and menus in a bare "window". */
-const POPUP_NATIVE_ROLES: ReadonlySet<string> = new Set([
-  'window',
-  'popup menu',
-  'menu',
-  'tool tip',
-]);
 const POPUP_ROLES: ReadonlySet<string> = new Set(['AXMenu', 'AXHelpTag']);
 
 /**
@@ -52,7 +46,7 @@ const POPUP_ROLES: ReadonlySet<string> = new Set(['AXMenu', 'AXHelpTag']);
 export function isPopupWindow(snapshot: Snapshot, w: WindowInfo): boolean {
   if (w.dialog || !exists(snapshot, w)) return false;
   const el = snapshot.elements[w.index];
-  return POPUP_ROLES.has(el.role) || POPUP_NATIVE_ROLES.has(el.nativeRole);
+  return POPUP_ROLES.has(el.role) || vocabulary().popupWindowRoles.has(el.nativeRole);
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { Element, Rect, Snapshot } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
+import { vocabulary } from '../model/vocabulary.js';
 import { isPopupWindow } from './dialog.js';
 import { hasArea, intersect } from './geometry.js';
 
@@ -17,10 +18,9 @@ export interface CaptureRequest {
 }
 
 const MENU_ROLES: ReadonlySet<string> = new Set(['AXMenu']);
-const MENU_NATIVE_ROLES: ReadonlySet<string> = new Set(['menu', 'popup menu']);
 
 const isMenu = (el: Element): boolean =>
-  MENU_ROLES.has(el.role) || MENU_NATIVE_ROLES.has(el.nativeRole);
+  MENU_ROLES.has(el.role) || vocabulary().menuRoles.has(el.nativeRole);
 
 /**
  * Frames of what is popped up in a view: visible popup top-levels (a GTK3 combo list or

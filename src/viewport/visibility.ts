@@ -10,6 +10,7 @@
  */
 import type { Element, Rect, Snapshot, WindowInfo } from '../model/element.js';
 import { hiddenByApp } from '../model/filter.js';
+import { vocabulary } from '../model/vocabulary.js';
 import { findBlockingDialog, mainWindow } from './dialog.js';
 import { clipForReport, hasArea, intersect } from './geometry.js';
 
@@ -20,8 +21,6 @@ import { clipForReport, hasArea, intersect } from './geometry.js';
  * whose items float has a zero-height frame, so clipping by it would hide real items.
  */
 export const VIEWPORT_ROLES: ReadonlySet<string> = new Set(['AXScrollArea', 'AXWebArea']);
-/** Native (AT-SPI) roles that are viewports whatever they are normalized to. */
-const VIEWPORT_NATIVE_ROLES: ReadonlySet<string> = new Set(['scroll pane', 'viewport']);
 
 /**
  * Separate surfaces drawn above their parent (a menu below a small window, a popover):
@@ -36,23 +35,14 @@ export const SURFACE_ROLES: ReadonlySet<string> = new Set([
   'AXPopover',
   'AXHelpTag',
 ]);
-const SURFACE_NATIVE_ROLES: ReadonlySet<string> = new Set([
-  'window',
-  'frame',
-  'dialog',
-  'alert',
-  'file chooser',
-  'menu',
-  'popup menu',
-  'tool tip',
-]);
 
+/** Native roles count as the backend's vocabulary says, whatever they are normalized to. */
 export function isViewportLike(el: Element): boolean {
-  return VIEWPORT_ROLES.has(el.role) || VIEWPORT_NATIVE_ROLES.has(el.nativeRole);
+  return VIEWPORT_ROLES.has(el.role) || vocabulary().viewportRoles.has(el.nativeRole);
 }
 
 function isSurfaceRole(el: Element): boolean {
-  return SURFACE_ROLES.has(el.role) || SURFACE_NATIVE_ROLES.has(el.nativeRole);
+  return SURFACE_ROLES.has(el.role) || vocabulary().surfaceRoles.has(el.nativeRole);
 }
 
 /**
@@ -61,7 +51,7 @@ function isSurfaceRole(el: Element): boolean {
  * popup of their own, so they are clipped to the screen, not to that title.
  */
 function isMenuTitle(el: Element, hasParent: boolean): boolean {
-  return hasParent && (el.role === 'AXMenu' || el.nativeRole === 'menu');
+  return hasParent && (el.role === 'AXMenu' || vocabulary().menuTitleRoles.has(el.nativeRole));
 }
 
 export interface VisibilityOptions {

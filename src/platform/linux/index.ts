@@ -46,6 +46,7 @@ import * as launching from './launch.js';
 import { keysymOf, nativeAddonProblem, withDecorations, X11 } from './x11.js';
 import { keyKindOf } from './key-kinds.js';
 import { clickRouteOf, commitRouteOf } from './click-routes.js';
+import { LINUX_TRAITS } from './traits.js';
 import type { X11Window } from './x11.js';
 
 /** Bound on the window manager fronting a window (a loaded machine takes hundreds of ms). */
@@ -62,6 +63,7 @@ const MODIFIER_KEYSYMS: Record<KeyCombo['modifiers'][number], string> = {
 
 export class LinuxDesktop implements Desktop {
   readonly platform = 'linux';
+  readonly traits = LINUX_TRAITS;
   /** AT-SPI2 has no scripting language of its own; clients drive it call by call. */
   readonly scripting: ScriptingSupport = {
     languages: [],

@@ -10,6 +10,7 @@ import type { SnapshotView } from '../../../src/model/view.js';
 import type { Desktop, KeyCombo, KeyKind } from '../../../src/platform/desktop.js';
 import type { ActionTarget, Scene } from '../../../src/actions/index.js';
 import { clickRouteOf, commitRouteOf } from '../../../src/platform/linux/click-routes.js';
+import { LINUX_TRAITS } from '../../../src/platform/linux/traits.js';
 import { buildSnapshot, viewOf, type Spec } from './synthetic.js';
 
 /** What the fake's keys do, as a platform's table says (see Desktop.keyKind). */
@@ -84,6 +85,7 @@ export function recordingDesktop(view: SnapshotView, opts: FakeOptions = {}): Re
   };
   const desktop = {
     platform: 'recording',
+    traits: LINUX_TRAITS,
     calls,
     text,
     names: () => calls.map((c) => c.name),

@@ -8,7 +8,7 @@
  * Secure (password) elements: text is never read from them (readText returns undefined,
  * readElement leaves value unset); writing to them is allowed.
  */
-import { PRESS_ACTIONS } from '../../../model/actions.js';
+import { PRESS_ACTIONS } from '../traits.js';
 import dbus from 'dbus-next';
 
 import type { Element } from '../../../model/element.js';
