@@ -7,7 +7,8 @@
 #   - apps the e2e scenarios start from Debian packages: galculator (a GTK3 calculator whose
 #     keys are toggle buttons) and mousepad (a GTK3 text editor with a save dialog);
 #   - GTK4 apps for the GTK4 e2e and bench rows: gnome-calculator, gtk-4-examples, and
-#     gir1.2-gtk-4.0 for the GTK4 python fixture (test/fixtures/apps/gtk4_nav.py);
+#     gir1.2-gtk-4.0 for the GTK4 python fixtures (test/fixtures/apps/gtk4_nav.py,
+#     gtk4_matrix.py);
 #   - xclip: ax_clipboard_read/_write run it; the tests read the clipboard with it from another
 #     process, as an independent oracle;
 #   - python3-pyatspi: the benchmark's baseline;

@@ -50,6 +50,32 @@ export async function readApp(
   return parsed;
 }
 
+/**
+ * The `nth` element (from 0) of role `role` (an AT-SPI role name: "check box") of the app
+ * running as `pid`, in depth-first order, and how many it has: read with pyatspi, one
+ * element described, so quick on an app of a thousand elements.
+ */
+export async function readNth(
+  session: Session,
+  pid: number,
+  role: string,
+  nth: number,
+): Promise<{ count: number; element: AtspiElement | null }> {
+  const { stdout } = await run(
+    '/usr/bin/python3',
+    [path.join(here, 'atspi_nth.py'), String(pid), role, String(nth)],
+    {
+      env: session.desktop.processEnv() as Record<string, string>,
+      timeout: 60_000,
+      maxBuffer: 1024 * 1024,
+    },
+  );
+  const parsed = JSON.parse(stdout) as
+    { count: number; element: AtspiElement | null } | { error: string };
+  if ('error' in parsed) throw new Error(parsed.error);
+  return parsed;
+}
+
 /** Polls the app until `pick` returns something (bounded), and returns it. */
 export async function waitForApp<T>(
   session: Session,
