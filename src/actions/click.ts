@@ -67,17 +67,27 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
     const parent = element ? parentOf(view, element) : undefined;
     const route =
       element && clickType === 'single' ? desktop.clickRoute(element, parent) : undefined;
+    // A label with no action of its own, in a row or tab chosen by selection: the pointer
+    // would choose that row, and so does this click.
+    const holder =
+      element && clickType === 'single' && route?.via === 'none' && element.actions.length === 0
+        ? chosenHolder(scene, element)
+        : undefined;
+    if (holder) {
+      const delivered = await selectInstead(scene, holder.element, holder.label, undo);
+      return { ...delivered, did: `${verb} ${label}, in ${delivered.did.slice(verb.length + 1)}` };
+    }
     if (!element || !route || route.via === 'none') {
       const why = !element
         ? 'no element is under that point'
         : clickType !== 'single'
           ? `a ${clickType} click has no accessibility action`
           : `${label} offers no action a click does (it has: ${element.actions.join(', ') || 'none'})`;
-      const holder = element && clickType === 'single' ? chosenHolder(scene, element) : undefined;
+      const around = element && clickType === 'single' ? chosenHolder(scene, element) : undefined;
       throw backgroundImpossible(
         'click',
         why,
-        holder ? `Click the ${holder} it is in` : 'Name another element',
+        around ? `Click the ${around.label} it is in` : 'Name another element',
       );
     }
     if (route.via === 'select') return selectInstead(scene, element, label, undo);
@@ -228,16 +238,19 @@ function parentOf(view: SnapshotView, element: Element): Element | undefined {
 
 /**
  * For an element a click cannot reach in the background (a row's label): the row or tab it
- * is in, within a few levels, when that one is chosen by selection, as `[role] "name" ref`.
+ * is in, within a few levels, when that one is chosen by selection, labelled `[role] "name" ref`.
  */
-function chosenHolder(scene: Scene, element: Element): string | undefined {
+function chosenHolder(
+  scene: Scene,
+  element: Element,
+): { element: Element; label: string } | undefined {
   const { view, desktop } = scene;
   const els = view.snapshot.elements;
   let i = element.parent;
   for (let up = 0; i >= 0 && up < 4; up++, i = els[i].parent) {
     const el = els[i];
     if (desktop.clickRoute(el, parentOf(view, el)).via === 'select') {
-      return `${elementName(el)} ${view.refs[i]}`;
+      return { element: el, label: `${elementName(el)} ${view.refs[i]}` };
     }
   }
   return undefined;

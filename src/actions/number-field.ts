@@ -65,17 +65,24 @@ export async function numberField(
         READ_BACK_MS,
         POLL_MS,
       );
+      let how = '';
       if (route.via === 'action') await desktop.doAction(element.id, route.action);
       else if (delivery === 'foreground') {
         await desktop.pressKey({ key: route.key, modifiers: [] });
       } else {
-        return `; not committed: ${label} takes its value on ${route.key} in the field (delivery_mode "foreground" sends it)`;
+        // Its commit key needs the foreground; its value takes the number the text says.
+        try {
+          await desktop.setValue(element.id, want);
+        } catch {
+          return `; not committed: ${label} takes its value on ${route.key} in the field (delivery_mode "foreground" sends it)`;
+        }
+        how = ' (its value set to the number typed)';
       }
       if (!(await pollFor(() => landed().catch(() => false), READ_BACK_MS, POLL_MS))) {
         const now = await desktop.readValue(element.id).catch(() => undefined);
         return `, committed: value ${range.value} → ${now?.value ?? 'unreadable'} (not ${want})`;
       }
-      return `, committed: value ${range.value} → ${want}`;
+      return `, committed${how}: value ${range.value} → ${want}`;
     },
   };
 }

@@ -256,17 +256,19 @@ describe('deliverClick on rows, tabs and expanders', () => {
     expect(desktop.names().filter((n) => SIDE_EFFECTS.includes(n))).toEqual([]);
   });
 
-  it("a row's label is refused, naming the row to click instead", async () => {
+  it("a row's label, which has no action, selects its row as the pointer would", async () => {
     const view = navView();
     const desktop = recordingDesktop(view);
-    const err = await rejection(
-      deliverClick(sceneOf(view, desktop), {
-        target: target(view, 'label-Banana'),
-        clickType: 'single',
-      }),
+    const done = await deliverClick(sceneOf(view, desktop), {
+      target: target(view, 'label-Banana'),
+      clickType: 'single',
+    });
+    expect(desktop.names()).toContain('selectElement');
+    expect(desktop.calls.find((c) => c.name === 'selectElement')?.args).toEqual(['row-Banana']);
+    expect(done.did).toMatch(
+      /^Clicked .*"Banana".*, in \[AXRow\] "Banana" e5: selected it through its list's selection/,
     );
-    expect(err.hint).toMatch(/^Click the \[AXRow\] "Banana" e5 it is in, or retry/);
-    expect(desktop.names()).toEqual([]);
+    expect(done.route).toBe('ax-select');
   });
 
   it('in the foreground, an expander is clicked on its arrow, a row at its centre', async () => {

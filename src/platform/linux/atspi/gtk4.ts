@@ -174,8 +174,8 @@ const ROW_ROLES = new Set(['list item', 'table row']);
 const ROW_NAME_MAX = 120;
 
 /**
- * GTK4's list rows have no name (a column view's row has its type name, dropped): what a
- * person reads of one is the text in it. A row without a name takes its labels' text, in
+ * GTK4's list rows have no name (a column view's row has its type name, dropped), nor have
+ * GTK 3's list box rows: what a person reads of one is the text in it. A row without a name takes its labels' text, in
  * order, joined by spaces ("Mars 2" for a table row of cells "Mars" and "2").
  */
 export function nameRowsByLabel(elements: Element[]): void {

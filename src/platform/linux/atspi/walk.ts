@@ -37,7 +37,7 @@ import type { AppRef } from './apps.js';
 import { wakeBridge } from './apps.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { AtspiCallError, AtspiTimeoutError, CACHE_PATH, NULL_PATH } from './bus.js';
-import { detectGtk4, gtk4States, markWindowRelative, tidyGtk4 } from './gtk4.js';
+import { detectGtk4, gtk4States, markWindowRelative, nameRowsByLabel, tidyGtk4 } from './gtk4.js';
 import { actionsOneByOne, childrenLiveOnly, settlePage } from './gecko.js';
 import { formatId, parseId } from './ids.js';
 import { procStat } from '../proc.js';
@@ -955,6 +955,9 @@ async function walkOnce(
     if (gtk4) {
       tidyGtk4(snap);
       markWindowRelative(snap);
+    } else {
+      // GTK 3's list box rows have no name either: a person reads the text in them.
+      nameRowsByLabel(snap.elements);
     }
     return snap;
   };
