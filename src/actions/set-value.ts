@@ -4,7 +4,7 @@
  * bounds), or a text field's text. Every value is checked before anything is set.
  */
 import { isCheckable } from './checkable.js';
-import { textUnreachable } from './escalation.js';
+import { backgroundImpossible, textUnreachable } from './escalation.js';
 import { AxError } from '../errors.js';
 import { pressAction } from './click.js';
 import type { ActionTarget, Delivered, Reading, Scene } from './types.js';
@@ -36,10 +36,11 @@ export async function deliverSetValue(
     const undo = restoreToggle(scene.view, target.index);
     if (want !== has) {
       if (!action) {
-        throw new AxError(
-          'action_failed',
+        throw backgroundImpossible(
+          'set it',
           `${label} has no toggle action`,
-          'Use ax_click with delivery_mode foreground',
+          undefined,
+          'ax_click on it',
         );
       }
       await desktop.doAction(element.id, action);
@@ -99,7 +100,7 @@ export async function deliverSetValue(
       ? SECRET_NOT_KEPT
       : restoreText(target, await desktop.readText(element.id).catch(() => undefined));
     await desktop.setText(element.id, value).catch((err: unknown) => {
-      throw textUnreachable(err, label, 'set the text');
+      throw textUnreachable(err, label, 'set the text', 'ax_type with clear_first: true');
     });
     const probe = async (): Promise<Reading> =>
       secure ? 'unreadable' : (await desktop.readText(element.id)) === value ? 'landed' : 'absent';

@@ -255,6 +255,50 @@ const ROWS: Row[] = [
   ),
 ];
 
+/**
+ * Cells where the toolkit gives accessibility no way to do the action (no action, no
+ * editable text), by `widget|action` then toolkit, with why. What a person expects there is
+ * an honest refusal: the call fails before anything changes, offering the foreground (the
+ * foreground row of the same widget does it). Such a cell passes only when it is refused
+ * with that advice and the app is unchanged; if a route appears, the cell fails until it
+ * leaves this table.
+ */
+const GECKO_NO_TEXT = 'Gecko takes no text through accessibility';
+const GTK4_NO_CHECK_ACTION = 'GTK 4.8 check buttons offer no action';
+const NO_BACKGROUND_ROUTE: Record<string, Partial<Record<Kit | AppKit, string>>> = {
+  'check box|ax_click, background': {
+    gtk4: GTK4_NO_CHECK_ACTION,
+    'gtk4-widget-factory': GTK4_NO_CHECK_ACTION,
+  },
+  'check box|ax_set_value "true"': { gtk4: GTK4_NO_CHECK_ACTION },
+  'radio button|ax_click, background': {
+    gtk4: GTK4_NO_CHECK_ACTION,
+    'gtk4-widget-factory': GTK4_NO_CHECK_ACTION,
+  },
+  'entry|ax_type': { firefox: GECKO_NO_TEXT },
+  'entry|ax_type + key Return': { firefox: GECKO_NO_TEXT },
+  'entry|ax_set_value': { firefox: GECKO_NO_TEXT },
+  'text view|ax_type': { firefox: GECKO_NO_TEXT },
+  'text view|ax_type + key Return': { firefox: GECKO_NO_TEXT },
+  'spin button|ax_type (replace)': { firefox: GECKO_NO_TEXT },
+};
+
+const noRoute = (row: { widget: string; action: string }, kit: Kit | AppKit) =>
+  NO_BACKGROUND_ROUTE[`${row.widget}|${row.action}`]?.[kit];
+
+/**
+ * A cell with no background route: refused, offering the foreground, the app unchanged.
+ * Undefined when it holds; else what went otherwise.
+ */
+function refusedHonestly(refused: CallResult | undefined, unchanged: boolean): string | undefined {
+  if (!refused)
+    return 'not refused, though this toolkit offers no route: take it out of NO_BACKGROUND_ROUTE';
+  if (!/escalation: foreground|delivery_mode: "foreground"/.test(refused.text)) {
+    return `refused without offering the foreground: ${errorOf(refused)}`;
+  }
+  return unchanged ? undefined : 'refused, but the app changed';
+}
+
 // ---------------------------------------------------------------------------------------
 // The apps, each with its own account of its state.
 
@@ -320,6 +364,8 @@ async function steadyState(rig: Rig): Promise<State> {
 
 interface Outcome {
   pass: boolean;
+  /** A passing cell's note for the table (no background route, refused as it should be). */
+  note?: string;
   /** Short and stable (no refs, points or times): what the table shows. */
   reason: string;
   /** Everything, for the failure message. */
@@ -371,6 +417,25 @@ async function runCell(rig: Rig, row: Row, kit: Kit): Promise<Outcome> {
   const after = await steadyState(rig);
   const want = { ...before, ...row.expect };
   const problems: string[] = [];
+  const why = noRoute(row, kit);
+  if (why) {
+    const refusal = calls.find((c) => c.result.isError)?.result;
+    const wrongly = refusedHonestly(refusal, show(after) === show(before));
+    const detail = [
+      `${row.widget}, ${row.action} on ${kit} (no background route: ${why})`,
+      ...calls.map(({ step, result }) => `--- ${step.tool} ${show(step.args)}\n${result.text}`),
+      `--- app before: ${show(before)}`,
+      `--- app after:  ${show(after)}`,
+    ].join('\n');
+    return wrongly
+      ? { pass: false, reason: wrongly, detail }
+      : {
+          pass: true,
+          reason: '',
+          note: `no background route (${why}): refused, foreground offered`,
+          detail,
+        };
+  }
 
   const refused = calls.find((c) => c.result.isError);
   if (refused) problems.push(`refused: ${errorOf(refused.result)}`);
@@ -643,6 +708,22 @@ async function runAppCell(
   }
   // A read by another client, through the app's main loop: what it was sent before is handled.
   const after = await counterpart(session, pid, lines, shows);
+  const why = noRoute(row, kit);
+  if (why) {
+    const refusal = calls.find((c) => c.result.isError)?.result;
+    const wrongly = refusedHonestly(refusal, !row.landed(after));
+    const detail = `${row.widget}, ${row.action} on ${kit} (no background route: ${why})\n${calls
+      .map(({ step, result }) => `--- ${step.tool} ${show(step.args)}\n${result.text}`)
+      .join('\n')}`;
+    return wrongly
+      ? { pass: false, reason: wrongly, detail }
+      : {
+          pass: true,
+          reason: '',
+          note: `no background route (${why}): refused, foreground offered`,
+          detail,
+        };
+  }
   const problems: string[] = [];
   const refused = calls.find((c) => c.result.isError);
   if (refused) problems.push(`refused: ${errorOf(refused.result)}`);
@@ -693,7 +774,8 @@ function cellText(key: string, absent?: string): string {
   if (absent) return `n/a (${absent})`;
   const outcome = results.get(key);
   if (!outcome) return 'not run';
-  return outcome.pass ? 'pass' : `**fail**: ${outcome.reason}`;
+  if (outcome.pass) return outcome.note ?? 'pass';
+  return `**fail**: ${outcome.reason}`;
 }
 
 function markdown(header: string[], rows: string[][]): string {
@@ -749,7 +831,9 @@ the action is read back by something other than axpage and compared with what a 
 would expect of the action, and with what axpage's summary of the last call says: its
 verdict (\`effect: confirmed\`) and the change it names. "pass" means all of them agree; a
 failing cell says what was refused, what the app saw ("app: ...") and what axpage said
-("axpage: ...").
+("axpage: ..."). A cell marked "no background route" is one where the toolkit gives
+accessibility no way to do the action (no action, no editable text): it passes only when
+the call is refused before anything changes, offering the foreground, whose row does it.
 
 Written by the test run, do not edit it by hand:
 
