@@ -49,6 +49,17 @@ const TOGGLE_ROLES: ReadonlySet<string> = new Set([
   'AXRadioButton',
 ]);
 const BUTTON_ROLES: ReadonlySet<string> = new Set(['AXButton']);
+/** Elements that only hold others: a press on one lands on something the tree does not show. */
+const CONTAINER_ROLES: ReadonlySet<string> = new Set([
+  'AXGroup',
+  'AXWindow',
+  'AXScrollArea',
+  'AXUnknown',
+]);
+/** Menus that open a menu (their items are what is pressed). */
+const MENU_OPENERS: ReadonlySet<string> = new Set(['AXMenuBarItem', 'AXMenu', 'AXMenuButton']);
+/** What else a click presses in forms: links, icons, and any element offering an action. */
+const PRESSABLE_ROLES: ReadonlySet<string> = new Set(['AXLink', 'AXImage']);
 /** Menu items (plain, check and radio ones): a reveal by their name, in any window of the app. */
 const MENU_ROLES: ReadonlySet<string> = new Set(['AXMenuItem']);
 /**
@@ -56,7 +67,7 @@ const MENU_ROLES: ReadonlySet<string> = new Set(['AXMenuItem']);
  * English and the common translations of "show". A CJK word stands anywhere.
  */
 const REVEAL_WORDS =
-  /(?<![\p{L}\p{N}])(show|reveal|visib|unmask|unhide|peek|display|plain|clear|hide|toggle|character|anzeigen|zeigen|einblenden|afficher|montrer|mostrar|mostra|tonen|weergeven|visa|näytä|pokaż|pokaz|показать|отобразить|zobrazit|göster)|显示|顯示|表示|보기/iu;
+  /👁|(?<![\p{L}\p{N}])(show|reveal|visib|unmask|unhide|peek|display|plain|clear|hide|toggle|character|view|eye|anzeigen|zeigen|einblenden|afficher|montrer|mostrar|mostra|tonen|weergeven|visa|näytä|pokaż|pokaz|показать|отобразить|zobrazit|göster)|显示|顯示|表示|보기/iu;
 /** Words that say the control hides: checked, it is a reveal when pressed. */
 const HIDE_WORDS = /(?<![\p{L}\p{N}])(hide|mask|conceal|verbergen|ausblenden|masquer|ocultar)/iu;
 
@@ -80,11 +91,13 @@ function containersOf(elements: readonly Element[], index: number): number[] {
 
 /**
  * Whether pressing the element may show a password field's text. In a window with a
- * password field, a toggle (check box, toggle button, switch, radio button) or push button
- * is taken for a reveal control when it stands beside a field (its parent or grandparent is
- * the field's parent or grandparent, the window aside: a toggle there of any name, a push
- * button with no name or a reveal word), or when its name says reveal anywhere in the window
- * (show, peek, plain, clear, hide... and translations of "show"). A checked control is
+ * password field, a toggle (check box, toggle button, switch, radio button), push button,
+ * link, icon or anything else offering an action is taken for a reveal control when it
+ * stands beside a field (its parent or grandparent is the field's parent or grandparent,
+ * the window aside: a toggle there of any name, the others when their name says no word,
+ * an eye icon or "[o]"), or when its name says reveal anywhere in the window (show, view,
+ * eye, 👁, peek, plain, clear, hide... and translations of "show"). A menu item is one by
+ * its name, with a password field anywhere in the app. A checked control is
  * passed over (pressing it hides again) unless it says hide. The price is a "Remember me"
  * check box in the password's container: refused too.
  */
@@ -97,7 +110,17 @@ export function isRevealToggle(
   if (!el) return false;
   const toggle = TOGGLE_ROLES.has(el.role);
   const menu = MENU_ROLES.has(el.role);
-  if (!toggle && !menu && !BUTTON_ROLES.has(el.role)) return false;
+  const button = BUTTON_ROLES.has(el.role);
+  // Links, icons, a clickable span: pressed by a click all the same. Fields are not presses.
+  const other =
+    !toggle &&
+    !menu &&
+    !button &&
+    !el.flags.includes('editable') &&
+    !isPasswordField(el) &&
+    !MENU_OPENERS.has(el.role) &&
+    (PRESSABLE_ROLES.has(el.role) || el.actions.length > 0);
+  if (!toggle && !menu && !button && !other) return false;
   const text = `${el.name} ${el.description ?? ''}`.trim();
   if ((toggle || menu) && el.flags.includes('checked') && !HIDE_WORDS.test(text)) return false;
   const byWindow = passwordFieldsByWindow(elements, isPasswordField);
@@ -106,7 +129,9 @@ export function isRevealToggle(
   const fields = byWindow.get(windowOf(elements, index)) ?? [];
   if (fields.length === 0) return false;
   if (REVEAL_WORDS.test(text)) return true;
-  if (!toggle && text !== '') return false;
+  // Beside a field: a toggle of any name; a button, link or icon that shows no word (an
+  // eye, "[o]", nothing at all).
+  if (!toggle && !iconOnly(text)) return false;
   const mine = containersOf(elements, index);
   return fields.some((f) => containersOf(elements, f).some((c) => mine.includes(c)));
 }
@@ -135,6 +160,11 @@ function passwordFieldsByWindow(
   });
   fieldsMemo.set(elements, { of: isPasswordField, byWindow });
   return byWindow;
+}
+
+/** A name that says no word: empty, symbols, or letters no longer than two in a row. */
+function iconOnly(text: string): boolean {
+  return !/\p{L}{3}/u.test(text);
 }
 
 /** Whether the key, with its modifiers, stays out of a password field or a focused toggle. */
@@ -227,6 +257,20 @@ export function guardPress(
       'nothing was pressed',
     );
   }
+  // A point on a bare container: something the tree does not show may be drawn there (an
+  // icon that reacts to the pointer and offers no action), in a window with a password field.
+  const win = windowOf(elements, index);
+  if (
+    by === 'pointer' &&
+    CONTAINER_ROLES.has(element.role) &&
+    element.actions.length === 0 &&
+    (passwordFieldsByWindow(elements, guard.isPasswordField).get(win)?.length ?? 0) > 0
+  ) {
+    throw revealRefusal(
+      `A pointer press on ${label}, a bare container,`,
+      'nothing was pressed (in a window with a password field, a control the tree does not show may be drawn there, such as an icon; aim at an element the tree shows)',
+    );
+  }
   if (by === 'pointer' && guard.isPasswordField(element)) {
     const err = guard.refusal(label);
     throw new AxError(
@@ -302,11 +346,12 @@ export async function guardKey(scene: Scene, combo: KeyCombo, keyName: string): 
   if (!guard) return;
   const kind = scene.desktop.keyKind(combo.key);
   const elements = scene.view.snapshot.elements;
-  const hasReveal = elements.some((_, i) => isRevealToggle(elements, i, guard.isPasswordField));
-  if (hasReveal && !combo.modifiers.every((m) => PLAIN_MODIFIERS.has(m)) && kind === 'other') {
+  // Any control's mnemonic may be a reveal the rules above do not recognise.
+  const guarded = elements.some((el) => guard.isPasswordField(el));
+  if (guarded && !combo.modifiers.every((m) => PLAIN_MODIFIERS.has(m)) && kind === 'other') {
     throw revealRefusal(
-      'an Alt or Super shortcut in a window with a show-password toggle',
-      `${keyName} was not sent (a mnemonic may press the toggle)`,
+      'an Alt or Super shortcut to an app that shows a password field',
+      `${keyName} was not sent (a mnemonic may press a control that shows it)`,
     );
   }
   const focus = await focusNow(scene, guard);

@@ -185,3 +185,52 @@ describe('full mode: the icon and the menu items reveal', () => {
     await run.waitFor((e) => e.event === 'visibility' && e.widget === entry, from);
   });
 });
+
+/**
+ * Reveals by controls that are neither toggles nor named for it: a button "View" (and its
+ * mnemonic Alt+V), a link "Eye", an icon that reacts to the pointer and offers no action
+ * (test/fixtures/apps/reveal_others.py, which logs the entry's masking as it changes).
+ */
+describe('safe mode: buttons, links, icons and mnemonics that reveal', () => {
+  const run = fixtureRun('reveal_others.py', { session: { serverEnv: { AXPAGE_MODE: 'safe' } } });
+
+  it('each is refused, and the entry stays masked', async () => {
+    const from = run.events().length;
+    const els = await readApp(run.session, run.app.pid);
+    const image = els.find((e) => e.role === 'icon' || e.role === 'image');
+    const [x, y, w, h] = image!.extents!;
+    for (const [tool, args] of [
+      ['ax_click', { query: 'button:View' }],
+      ['ax_click', { query: 'button:View', delivery_mode: 'foreground' }],
+      ['ax_key_press', { key: 'alt+v' }],
+      ['ax_click', { query: 'Eye' }],
+      [
+        'ax_click_at',
+        { x: x + Math.round(w / 2), y: y + Math.round(h / 2), delivery_mode: 'foreground' },
+      ],
+    ] as const) {
+      const r = await run.call(tool, args);
+      expect(r.isError, `${tool} ${JSON.stringify(args)}: ${r.text}`).toBe(true);
+      expect(r.text).toMatch(/would show a password field's text in plain view/);
+    }
+    const ping = await run.call('ax_click', { query: 'Ping' });
+    expect(ping.isError, ping.text).toBe(false);
+    await run.waitFor((e) => e.event === 'ping', from);
+    expect(
+      run
+        .events()
+        .slice(from)
+        .filter((e) => e.event === 'visibility'),
+    ).toEqual([]);
+  });
+});
+
+describe('full mode: the button View reveals', () => {
+  const run = fixtureRun('reveal_others.py', { session: { serverEnv: { AXPAGE_MODE: 'full' } } });
+
+  it('ax_click on it shows the text', async () => {
+    const r = await run.call('ax_click', { query: 'button:View' });
+    expect(r.isError, r.text).toBe(false);
+    await run.waitFor((e) => e.event === 'visibility' && e.visible === true);
+  });
+});

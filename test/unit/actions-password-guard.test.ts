@@ -114,6 +114,25 @@ describe('reveal toggles', () => {
     }
   });
 
+  it('a link, an eye, a clickable span saying reveal is one; a menu opener is not', () => {
+    const els = (o: Parameters<typeof formView>[0]) => formView(o).snapshot.elements;
+    const at = indexOf(formView(), 'subscribe');
+    const cases: Array<[string, string, string[], boolean]> = [
+      ['eye', 'AXLink', ['jump'], true],
+      ['View password', 'AXButton', ['press'], true],
+      ['👁', 'AXButton', ['press'], true],
+      ['Show', 'AXStaticText', ['click'], true],
+      ['Forgot your password?', 'AXLink', ['jump'], false],
+      ['View', 'AXMenuBarItem', ['click'], false],
+      ['Name', 'AXStaticText', [], false],
+    ];
+    for (const [name, role, actions, reveal] of cases) {
+      expect(isRevealToggle(els({ subscribe: { name, role, actions } }), at, isPw), name).toBe(
+        reveal,
+      );
+    }
+  });
+
   it('a menu item saying show, toggle or characters is one, unless checked', () => {
     const els = (o: Parameters<typeof formView>[0]) => formView(o).snapshot.elements;
     const at = indexOf(formView(), 'subscribe');
@@ -252,7 +271,7 @@ describe('keys go by what has the focus as they are sent', () => {
     const err = await refusal(deliverKey(scene, combo('space')));
     expect(err.message).toMatch(/"Show password" e\d+, which has the focus, would show/);
     const alt = await refusal(deliverKey(guarded(loginView('name')).scene, combo('s', 'alt')));
-    expect(alt.message).toMatch(/a mnemonic may press the toggle/);
+    expect(alt.message).toMatch(/a mnemonic may press a control that shows it/);
     expect(desktop.names()).not.toContain('pressKey');
   });
 
