@@ -190,9 +190,11 @@ export class SecretFields {
     return false;
   }
 
-  /** Whether any field is remembered at all (a fresh read may then be a rebuilt one). */
+  /**
+   * Whether any field is remembered at all (a fresh read may then be one built anew), as of
+   * the last look (`has` looks).
+   */
   holdsAny(): boolean {
-    this.refresh();
     for (const known of this.byPid.values()) if (known.size > 0) return true;
     return false;
   }
@@ -279,7 +281,7 @@ export function keepingSecrets(desktop: Desktop, fields: SecretFields = secretFi
     snapshot: async (pid, options) => fields.keep(await desktop.snapshot(pid, options)),
     readText: async (id) => {
       if (fields.has(id)) return undefined;
-      // An id no walk has told about may be a remembered field built anew: read it first.
+      // Another id may still be a remembered field built anew: its name and place tell.
       if (
         fields.holdsAny() &&
         fields.keepElement(await desktop.readElement(id)).flags.includes('secure')
