@@ -4,7 +4,11 @@
  * then read like any other): the field is remembered by its identity in its app (element
  * id, per pid, while the app lives), and from then on it is a password field to everyone:
  * its text is dropped from every walk and fresh read, readers are told it is one, and every
- * capture fills it.
+ * capture fills it. An app may also build the field anew as it shows it (a web page's input
+ * turned to type=text in Firefox, or replaced by a new input in any browser): a new element
+ * with a new id. So each field is remembered with what identifies it apart from its id
+ * (name, place, parent, window; never its text), and a field that succeeds a missing one
+ * (see field-succession.ts) is the same password field.
  *
  * The memory is the app process's, not the session's nor the server's: whether a field holds
  * a secret is a fact about the app. A store (the platform's: the desktop's own) keeps it for
@@ -13,9 +17,18 @@
  * anything from this process's memory: the field stays secret here, the failure is reported,
  * and what was not saved is saved again at the next look.
  */
-import type { Element, Snapshot } from '../model/element.js';
+import type { Element, Rect, Snapshot } from '../model/element.js';
+import {
+  sameSpot,
+  sameTraits,
+  succeeds,
+  takesText,
+  traitNameOf,
+  traitsIn,
+  type FieldTraits,
+  type RememberedField,
+} from '../model/field-succession.js';
 import type { Desktop, SecretFieldStore, SecureFieldScan } from '../platform/desktop.js';
-import type { Rect } from '../model/element.js';
 import { SECURE_MASK } from '../tree/text.js';
 import { withOverrides } from './desktop-view.js';
 
@@ -23,16 +36,16 @@ import { withOverrides } from './desktop-view.js';
 export type StoreOperation = 'load' | 'save';
 
 export class SecretFields {
-  /** pid → ids of its elements seen as password fields. */
-  private readonly byPid = new Map<number, Set<string>>();
-  /** Pids with ids the store has not taken yet (their save failed). */
+  /** pid → its elements seen as password fields: id → what identifies it otherwise. */
+  private readonly byPid = new Map<number, Map<string, FieldTraits>>();
+  /** Pids with fields the store has not taken yet (their save failed, or they changed). */
   private readonly unsaved = new Set<number>();
   private store?: SecretFieldStore;
   private onStoreError?: (err: unknown, op: StoreOperation) => void;
 
   /**
    * Keeps the memory in `store` too: every look first takes in what other servers learned,
-   * and every id learned is saved. Nothing is read before the first look (a server that
+   * and every field learned is saved. Nothing is read before the first look (a server that
    * never reads an app never touches the store). `onError` hears of every failure.
    */
   persistIn(store: SecretFieldStore, onError?: (err: unknown, op: StoreOperation) => void): void {
@@ -40,9 +53,14 @@ export class SecretFields {
     this.onStoreError = onError;
   }
 
-  /** Remembers `ids` of `pid` as password fields (ids the platform has none for are skipped). */
-  learn(pid: number, ids: Iterable<string>): void {
-    if (!this.add(pid, ids) || !this.store) return;
+  /**
+   * Remembers these fields of `pid` as password fields (ids the platform has none for are
+   * skipped), with what identifies them apart from their ids where given: what is given
+   * replaces what was known of a field, the rest stays.
+   */
+  learn(pid: number, fields: Iterable<string | RememberedField>): void {
+    if (!this.add(pid, fields, true)) return;
+    if (!this.store) return;
     this.unsaved.add(pid);
     this.flush();
   }
@@ -51,10 +69,10 @@ export class SecretFields {
   private flush(): void {
     const store = this.store;
     if (!store || this.unsaved.size === 0) return;
-    const byPid = new Map<number, Iterable<string>>();
+    const byPid = new Map<number, RememberedField[]>();
     for (const pid of this.unsaved) {
       const known = this.byPid.get(pid);
-      if (known) byPid.set(pid, known);
+      if (known) byPid.set(pid, fieldsOf(known));
     }
     this.guard('save', () => {
       store.save(byPid);
@@ -62,17 +80,29 @@ export class SecretFields {
     });
   }
 
-  /** Adds to the memory; whether any id was new. */
-  private add(pid: number, ids: Iterable<string>): boolean {
+  /**
+   * Adds to the memory; whether anything was new. `replace`: what is given of a known
+   * field replaces what was known (a fresh look); else it only fills what was not known
+   * (what another server saved, maybe long ago).
+   */
+  private add(pid: number, fields: Iterable<string | RememberedField>, replace: boolean): boolean {
     let known = this.byPid.get(pid);
-    let added = false;
-    for (const id of ids) {
-      if (id === '' || known?.has(id)) continue;
-      if (!known) this.byPid.set(pid, (known = new Set()));
-      known.add(id);
-      added = true;
+    let changed = false;
+    for (const given of fields) {
+      const { id, ...traits } = typeof given === 'string' ? { id: given } : given;
+      if (id === '') continue;
+      if (!known) this.byPid.set(pid, (known = new Map()));
+      const before = known.get(id);
+      const after = before
+        ? replace
+          ? { ...before, ...traits }
+          : { ...traits, ...before }
+        : { ...traits };
+      if (before && sameTraits(before, after)) continue;
+      known.set(id, after);
+      changed = true;
     }
-    return added;
+    return changed;
   }
 
   /** Takes in what other servers on the desktop learned since the last look. */
@@ -81,7 +111,14 @@ export class SecretFields {
     if (!store) return;
     this.flush();
     this.guard('load', () => {
-      for (const [pid, ids] of store.loadIfChanged() ?? []) this.add(pid, ids);
+      for (const [pid, fields] of store.loadIfChanged() ?? []) {
+        this.add(pid, fields, false);
+        // A store that lost what identifies a field (a server that keeps ids only saved it
+        // last) is told again at the next look.
+        const known = this.byPid.get(pid);
+        const bare = fields.some((f) => !hasTraits(f) && hasTraits(known?.get(f.id) ?? {}));
+        if (bare) this.unsaved.add(pid);
+      }
     });
   }
 
@@ -99,10 +136,10 @@ export class SecretFields {
     return element.id !== '' && (this.byPid.get(pid)?.has(element.id) ?? false);
   }
 
-  /** The remembered ids, per pid (for a capture's lookup). */
-  remembered(): ReadonlyMap<number, readonly string[]> {
+  /** The remembered fields, per pid (for a capture's lookup). */
+  remembered(): ReadonlyMap<number, readonly RememberedField[]> {
     this.refresh();
-    return new Map([...this.byPid].map(([pid, ids]) => [pid, [...ids]]));
+    return new Map([...this.byPid].map(([pid, known]) => [pid, fieldsOf(known)]));
   }
 
   /** The app exited: its ids mean nothing any more. */
@@ -113,18 +150,31 @@ export class SecretFields {
 
   /**
    * Learns the password fields of a walk and makes every remembered one a password field in
-   * it again (in place: the walk is fresh and nobody else holds it yet).
+   * it again (in place: the walk is fresh and nobody else holds it yet). A remembered field
+   * missing from the walk may have been built anew by its app (a new element, a new id): a
+   * field of the walk that succeeds it (see field-succession.ts) is learned as the same
+   * password field, in this very walk, before anything of the walk is shown.
    */
   keep(snapshot: Snapshot): Snapshot {
     this.refresh();
-    this.learn(
-      snapshot.pid,
-      snapshot.elements.filter((e) => e.flags.includes('secure')).map((e) => e.id),
-    );
-    const known = this.byPid.get(snapshot.pid);
-    if (!known) return snapshot;
-    snapshot.elements.forEach((el, i) => {
-      if (known.has(el.id)) snapshot.elements[i] = asSecret(el);
+    const { pid, elements } = snapshot;
+    const known = this.byPid.get(pid);
+    const present = new Set(elements.map((e) => e.id));
+    const missing = [...(known ?? [])].filter(([id]) => !present.has(id)).map(([, t]) => t);
+    const learned: RememberedField[] = [];
+    elements.forEach((el, i) => {
+      if (el.id === '') return;
+      const secret = el.flags.includes('secure') || (known?.has(el.id) ?? false);
+      if (!secret && !(missing.length > 0 && takesText(el))) return;
+      const traits = traitsIn(snapshot, i);
+      if (secret || missing.some((gone) => succeeds(traits, gone))) {
+        learned.push({ id: el.id, ...traits });
+      }
+    });
+    this.learn(pid, learned);
+    const ids = new Set(learned.map((f) => f.id));
+    elements.forEach((el, i) => {
+      if (ids.has(el.id)) elements[i] = asSecret(el);
     });
     return snapshot;
   }
@@ -136,14 +186,57 @@ export class SecretFields {
   has(id: string): boolean {
     if (id === '') return false;
     this.refresh();
-    for (const ids of this.byPid.values()) if (ids.has(id)) return true;
+    for (const known of this.byPid.values()) if (known.has(id)) return true;
     return false;
   }
 
-  /** One element read fresh, kept secret the same way. */
-  keepElement(element: Element): Element {
-    return this.has(element.id) ? asSecret(element) : element;
+  /**
+   * Whether any field is remembered at all (a fresh read may then be one built anew), as of
+   * the last look (`has` looks).
+   */
+  holdsAny(): boolean {
+    for (const known of this.byPid.values()) if (known.size > 0) return true;
+    return false;
   }
+
+  /**
+   * One element read fresh, kept secret the same way. A read stands alone (no parent, no
+   * window): an element that takes text, with a remembered field's name, in its place, is
+   * that field built anew, and learned as such.
+   */
+  keepElement(element: Element): Element {
+    if (this.has(element.id)) return asSecret(element);
+    if (element.id === '' || !takesText(element)) return element;
+    const name = traitNameOf(element);
+    const traits: FieldTraits = { ...(name === undefined ? {} : { name }) };
+    if (element.frame) traits.frame = { ...element.frame };
+    let found = false;
+    for (const [pid, known] of this.byPid) {
+      const same = [...known.values()].some(
+        (gone) =>
+          gone.name !== undefined && gone.name === name && sameSpot(traits.frame, gone.frame),
+      );
+      if (!same) continue;
+      this.learn(pid, [{ id: element.id, ...traits }]);
+      found = true;
+    }
+    return found ? asSecret(element) : element;
+  }
+}
+
+/** A pid's remembered fields as a list. */
+function fieldsOf(known: ReadonlyMap<string, FieldTraits>): RememberedField[] {
+  return [...known].map(([id, traits]) => ({ id, ...traits }));
+}
+
+function hasTraits(f: FieldTraits): boolean {
+  return (
+    f.name !== undefined ||
+    f.frame !== undefined ||
+    f.spot !== undefined ||
+    f.parent !== undefined ||
+    f.window !== undefined
+  );
 }
 
 /**
@@ -186,7 +279,17 @@ export function isSecretField(pid: number, element: Pick<Element, 'id' | 'flags'
 export function keepingSecrets(desktop: Desktop, fields: SecretFields = secretFields): Desktop {
   const overrides: Partial<Desktop> = {
     snapshot: async (pid, options) => fields.keep(await desktop.snapshot(pid, options)),
-    readText: async (id) => (fields.has(id) ? undefined : desktop.readText(id)),
+    readText: async (id) => {
+      if (fields.has(id)) return undefined;
+      // Another id may still be a remembered field built anew: its name and place tell.
+      if (
+        fields.holdsAny() &&
+        fields.keepElement(await desktop.readElement(id)).flags.includes('secure')
+      ) {
+        return undefined;
+      }
+      return desktop.readText(id);
+    },
     readElement: async (id) => fields.keepElement(await desktop.readElement(id)),
     secureFieldFrames: async (region: Rect, timeoutMs, skip, extra) => {
       const scan: SecureFieldScan = await desktop.secureFieldFrames(
@@ -195,7 +298,7 @@ export function keepingSecrets(desktop: Desktop, fields: SecretFields = secretFi
         skip,
         extra ?? fields.remembered(),
       );
-      for (const app of scan.fresh) if (app.ids) fields.learn(app.pid, app.ids);
+      for (const app of scan.fresh) if (app.fields) fields.learn(app.pid, app.fields);
       return scan;
     },
   };

@@ -9,6 +9,7 @@
 import type { Element, Flag, Rect, Snapshot, SnapshotLimits } from '../model/element.js';
 import type { NativeVocabulary } from '../model/vocabulary.js';
 import type { PlatformErrorCode } from '../errors.js';
+import type { RememberedField } from '../model/field-succession.js';
 
 export interface AppInfo {
   pid: number;
@@ -101,9 +102,11 @@ export interface AppsChange {
 export interface SecureFieldScan {
   /**
    * Apps read fresh, each with the on-screen frames of its secure fields (maybe none) and,
-   * where the backend knows them, those fields' element ids.
+   * where the backend knows them, those fields (ids, and what identifies them otherwise as
+   * far as the lookup read it): its password fields, the remembered fields it located
+   * (their frames now), and fields it found built anew in a remembered field's place.
    */
-  fresh: Array<{ pid: number; frames: Rect[]; ids?: string[] }>;
+  fresh: Array<{ pid: number; frames: Rect[]; fields?: RememberedField[] }>;
   /**
    * Apps with a window on the region whose fields could not be read fresh, why, and the
    * frames of their windows (the caller fills them whole: nothing says where the fields are;
@@ -274,14 +277,16 @@ export interface Desktop {
    * The secure fields of every app with a window intersecting `region`, located now
    * (bounded by `timeoutMs`): an app that does not answer in time is listed as failed.
    * Apps in `skip` are not read: the caller has their fields from a walk it just made.
-   * `remembered`: per pid, ids of elements known to hold a secret whatever their role now
-   * (a password field its app revealed as plain text): located along with the app's fields.
+   * `remembered`: per pid, elements known to hold a secret whatever their role now (a
+   * password field its app revealed as plain text): located along with the app's fields,
+   * by id; one whose id is gone is looked for where it was (its app may have built it anew:
+   * see model/field-succession.ts), and what takes text there is filled.
    */
   secureFieldFrames(
     region: Rect,
     timeoutMs: number,
     skip?: readonly number[],
-    remembered?: ReadonlyMap<number, readonly string[]>,
+    remembered?: ReadonlyMap<number, readonly RememberedField[]>,
   ): Promise<SecureFieldScan>;
 
   // Semantic (background) actions on elements, addressed by Element.id.
@@ -400,8 +405,11 @@ export interface Clipboard {
  * its work throws: it never reports success for what it did not keep.
  */
 export interface SecretFieldStore {
-  /** The ids remembered per live pid, or null when nothing changed since the last load. */
-  loadIfChanged(): ReadonlyMap<number, readonly string[]> | null;
-  /** Adds these ids to what the store holds, merged with what others saved. */
-  save(byPid: ReadonlyMap<number, Iterable<string>>): void;
+  /**
+   * The fields remembered per live pid (ids, and what identifies them otherwise; never
+   * text), or null when nothing changed since the last load.
+   */
+  loadIfChanged(): ReadonlyMap<number, readonly RememberedField[]> | null;
+  /** Adds these fields to what the store holds, merged with what others saved. */
+  save(byPid: ReadonlyMap<number, Iterable<RememberedField>>): void;
 }

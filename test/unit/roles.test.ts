@@ -32,6 +32,7 @@ describe('AT-SPI role table', () => {
     expect(ATSPI_ROLES[ROLE.FRAME]).toBe('frame');
     expect(ATSPI_ROLES[ROLE.PASSWORD_TEXT]).toBe('password text');
     expect(ATSPI_ROLES[ROLE.TEXT]).toBe('text');
+    expect(ATSPI_ROLES[ROLE.ENTRY]).toBe('entry');
     expect(ATSPI_ROLES[ROLE.APPLICATION]).toBe('application');
     expect(ATSPI_ROLES[129]).toBe('push button menu');
     expect(new Set(ATSPI_ROLES).size).toBe(ATSPI_ROLES.length);

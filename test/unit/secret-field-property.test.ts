@@ -8,6 +8,9 @@ import {
 } from '../../src/platform/linux/secret-field-property.js';
 import type { RootProperty } from '../../src/platform/linux/x11.js';
 
+/** Fields known by their ids only. */
+const ids = (...list: string[]) => list.map((id) => ({ id }));
+
 /** Processes as a table of pid → start time: a pid missing from it is gone. */
 function processes(table: Record<number, number>): StartOf {
   return (pid) => table[pid];
@@ -39,7 +42,11 @@ describe('the secret fields property, as data', () => {
       processes({ 8: 150 }),
     );
     // pid 8 now belongs to a process started at 200.
-    const merged = mergeSecretFields(before, new Map([[8, [':1.9/x/2']]]), processes({ 8: 200 }));
+    const merged = mergeSecretFields(
+      before,
+      new Map([[8, ids(':1.9/x/2')]]),
+      processes({ 8: 200 }),
+    );
     expect(merged).toEqual(new Map([[8, { start: 200, ids: [':1.9/x/2'] }]]));
   });
 
@@ -53,8 +60,8 @@ describe('the secret fields property, as data', () => {
     const merged = mergeSecretFields(
       decodeSecretFields(saved, processes(table)),
       new Map([
-        [7, ['a', 'c', '']],
-        [10, ['not-running']],
+        [7, ids('a', 'c', '')],
+        [10, ids('not-running')],
       ]),
       processes(table),
     );
@@ -64,6 +71,48 @@ describe('the secret fields property, as data', () => {
         [8, { start: 200, ids: ['b'] }],
       ]),
     );
+  });
+
+  it('keeps what identifies each field besides its id, and what a save gives replaces it', () => {
+    const now = processes({ 7: 100 });
+    const seen = {
+      id: 'a',
+      name: 'Account password',
+      frame: { x: 159, y: 116, w: 368, h: 33 },
+      spot: { x: 159, y: 12, w: 368, h: 33 },
+      parent: 'p',
+      window: 'w',
+    };
+    const merged = mergeSecretFields(new Map(), new Map([[7, [seen, { id: 'b' }]]]), now);
+    const entries = decodeSecretFields(encodeSecretFields(merged), now);
+    const { id: _a, ...traits } = seen;
+    expect(entries).toEqual(new Map([[7, { start: 100, ids: ['a', 'b'], traits: { a: traits } }]]));
+    const moved = { id: 'a', frame: { x: 459, y: 316, w: 368, h: 33 } };
+    const again = mergeSecretFields(entries, new Map([[7, [moved]]]), now);
+    expect(again.get(7)?.traits?.a).toEqual({ ...traits, frame: moved.frame });
+  });
+
+  it('drops what is not well formed of the traits, and caps a name', () => {
+    const now = processes({ 7: 100 });
+    const entries = decodeSecretFields(
+      text({
+        7: {
+          start: 100,
+          ids: ['a', 'b', 'c'],
+          traits: {
+            a: { name: 'n'.repeat(500), frame: { x: 1, y: 2, w: 'wide', h: 4 }, parent: 5 },
+            b: 'Account password',
+            gone: { name: 'not one of the ids' },
+          },
+        },
+      }),
+      now,
+    );
+    expect(entries.get(7)).toEqual({
+      start: 100,
+      ids: ['a', 'b', 'c'],
+      traits: { a: { name: 'n'.repeat(120) } },
+    });
   });
 
   it('reads anything else as nothing remembered', () => {
@@ -112,16 +161,16 @@ describe('SecretFieldProperty', () => {
   it('a second server gets what the first saved, and nothing again until it changes', () => {
     const { open } = sharedProperty();
     const first = new SecretFieldProperty(open, now);
-    first.save(new Map([[7, ['a']]]));
-    first.save(new Map([[7, ['b']]]));
+    first.save(new Map([[7, ids('a')]]));
+    first.save(new Map([[7, ids('b')]]));
     const second = new SecretFieldProperty(open, now);
-    expect(second.loadIfChanged()).toEqual(new Map([[7, ['a', 'b']]]));
+    expect(second.loadIfChanged()).toEqual(new Map([[7, ids('a', 'b')]]));
     expect(second.loadIfChanged()).toBeNull();
-    first.save(new Map([[8, ['c']]]));
+    first.save(new Map([[8, ids('c')]]));
     expect(second.loadIfChanged()).toEqual(
       new Map([
-        [7, ['a', 'b']],
-        [8, ['c']],
+        [7, ids('a', 'b')],
+        [8, ids('c')],
       ]),
     );
   });
@@ -131,21 +180,28 @@ describe('SecretFieldProperty', () => {
     const first = new SecretFieldProperty(open, now);
     const second = new SecretFieldProperty(open, now);
     expect(second.loadIfChanged()).toEqual(new Map());
-    first.save(new Map([[7, ['a']]]));
-    second.save(new Map([[8, ['b']]]));
+    first.save(new Map([[7, ids('a')]]));
+    second.save(new Map([[8, ids('b')]]));
     expect(second.loadIfChanged()).toEqual(
       new Map([
-        [7, ['a']],
-        [8, ['b']],
+        [7, ids('a')],
+        [8, ids('b')],
       ]),
     );
+  });
+
+  it('hands over each field with what identifies it besides its id', () => {
+    const { open } = sharedProperty();
+    const field = { id: 'a', name: 'Vault password', frame: { x: 1, y: 2, w: 3, h: 4 } };
+    new SecretFieldProperty(open, now).save(new Map([[7, [field]]]));
+    expect(new SecretFieldProperty(open, now).loadIfChanged()).toEqual(new Map([[7, [field]]]));
   });
 
   it('writes nothing when a save adds nothing', () => {
     const { open, state } = sharedProperty();
     const store = new SecretFieldProperty(open, now);
-    store.save(new Map([[7, ['a']]]));
-    store.save(new Map([[7, ['a']]]));
+    store.save(new Map([[7, ids('a')]]));
+    store.save(new Map([[7, ids('a')]]));
     expect(state.writes).toBe(1);
   });
 
@@ -153,7 +209,7 @@ describe('SecretFieldProperty', () => {
     const { open, state } = sharedProperty();
     state.fail = new Error('X error: BadAlloc (insufficient resources for operation)');
     const store = new SecretFieldProperty(open, now);
-    expect(() => store.save(new Map([[7, ['a']]]))).toThrow(/BadAlloc/);
+    expect(() => store.save(new Map([[7, ids('a')]]))).toThrow(/BadAlloc/);
     expect(state.bytes).toBeNull();
   });
 

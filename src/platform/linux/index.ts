@@ -3,6 +3,7 @@
  * native addon) for pixels, input and the window manager's view of the front window.
  */
 import type { Element, Flag, Rect, Snapshot } from '../../model/element.js';
+import type { RememberedField } from '../../model/field-succession.js';
 import { PlatformError } from '../../errors.js';
 import type {
   AccessReport,
@@ -423,7 +424,7 @@ export class LinuxDesktop implements Desktop {
     region: Rect,
     timeoutMs: number,
     skip: readonly number[] = [],
-    remembered?: ReadonlyMap<number, readonly string[]>,
+    remembered?: ReadonlyMap<number, readonly RememberedField[]>,
   ): Promise<SecureFieldScan> {
     return scanSecureFields(
       await this.live(),

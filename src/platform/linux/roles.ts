@@ -180,6 +180,7 @@ export const ROLE = {
   TEXT: 61,
   TOGGLE_BUTTON: 62,
   APPLICATION: 75,
+  ENTRY: 79,
 } as const;
 
 /**

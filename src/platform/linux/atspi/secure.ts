@@ -3,7 +3,16 @@
  * app (the app walks its own tree, a single round trip), then the extents of each match.
  * A few ms per app, where a walk of the app would cost tens to hundreds.
  */
-import type { Element, Rect } from '../../../model/element.js';
+import type { Element, Rect, Snapshot } from '../../../model/element.js';
+import {
+  sameSpot,
+  succeeds,
+  takesText,
+  traitName,
+  traitNameOf,
+  traitsIn,
+  type RememberedField,
+} from '../../../model/field-succession.js';
 import type { SecureFieldScan } from '../../desktop.js';
 import {
   AtspiCallError,
@@ -15,7 +24,7 @@ import {
 import { appCall, type AppRef } from './apps.js';
 import { snapshotApp } from './walk.js';
 import { placeGtk4Windows, type NativeWindowBox } from './gtk4.js';
-import { askExtents, frameOf } from './read.js';
+import { askExtents, frameOf, getProp, IFACE } from './read.js';
 import { STATE } from './states.js';
 import { ROLE } from '../roles.js';
 import { PlatformError } from '../../../errors.js';
@@ -57,75 +66,186 @@ const SECURE_RULE = [
   false,
 ];
 
-/**
- * The on-screen frames of an app's secure fields, read now. Throws when the app does not
- * answer within `timeoutMs` per call or has no Collection interface: the caller must then
- * treat the app's fields as not located.
- */
-export async function secureFieldFrames(
-  bus: AtspiBus,
+/** Roles a field shown as plain text has (what a password field's successor can be). */
+const PLAIN_TEXT_ROLES = [ROLE.TEXT, ROLE.ENTRY];
+
+/** The match rule for showing plain text fields (see SECURE_RULE). */
+const PLAIN_TEXT_RULE = [
+  stateBits([STATE.SHOWING]),
+  MATCH_ALL,
+  {},
+  MATCH_ALL,
+  roleBits(PLAIN_TEXT_ROLES),
+  MATCH_ANY,
+  [],
+  MATCH_ALL,
+  false,
+];
+
+type Call = Awaited<ReturnType<typeof appCall>>;
+
+/** The app's showing elements that match `rule`, by one Collection call. */
+async function matching(
+  call: Call,
   app: { bus: string; path: string },
+  rule: unknown[],
   timeoutMs: number,
-): Promise<LocatedFields> {
-  const call = await appCall(bus, app);
+  what: string,
+): Promise<ObjectRef[]> {
   const [matches] = await withTimeout(
     call(app.bus, app.path, COLLECTION, 'GetMatches', '(aiia{ss}iaiiasib)uib', [
-      SECURE_RULE,
+      rule,
       SORT_CANONICAL,
       0,
       true,
     ]),
     timeoutMs,
-    'its secure-field lookup',
+    what,
   );
-  const refs = matches as ObjectRef[];
-  const frames = await withTimeout(
-    Promise.all(refs.map(async (ref) => frameOf((await askExtents(call, ref))[0] as number[]))),
+  return matches as ObjectRef[];
+}
+
+const usable = (f: Rect | undefined): f is Rect => f !== undefined && f.w > 0 && f.h > 0;
+
+/**
+ * The on-screen frames of an app's secure fields, read now, with the fields (id, frame;
+ * the name too of one not in `known`, for the memory of password fields to know it by
+ * when its app builds it anew). Throws when the app does not answer within `timeoutMs` per
+ * call or has no Collection interface: the caller must then treat the app's fields as not
+ * located.
+ */
+export async function secureFieldFrames(
+  bus: AtspiBus,
+  app: { bus: string; path: string },
+  timeoutMs: number,
+  known: ReadonlySet<string> = new Set(),
+): Promise<LocatedFields> {
+  const call = await appCall(bus, app);
+  const refs = await matching(call, app, SECURE_RULE, timeoutMs, 'its secure-field lookup');
+  const fields = await withTimeout(
+    Promise.all(
+      refs.map(async (ref): Promise<RememberedField> => {
+        const id = formatId(ref[0], ref[1]);
+        const [ext, name] = await Promise.all([
+          askExtents(call, ref),
+          known.has(id) ? undefined : getProp(call, ref, IFACE.Accessible, 'Name').catch(() => ''),
+        ]);
+        const frame = frameOf(ext[0] as number[]);
+        const named = typeof name === 'string' ? traitName(name) : undefined;
+        return { id, ...(frame ? { frame } : {}), ...(named ? { name: named } : {}) };
+      }),
+    ),
     timeoutMs,
     'its secure-field frames',
   );
-  return {
-    frames: frames.filter((f): f is Rect => f !== undefined && f.w > 0 && f.h > 0),
-    ids: refs.map(([dest, path]) => formatId(dest, path)),
-  };
+  return { frames: fields.map((f) => f.frame).filter(usable), fields };
 }
 
-/** An app's secure fields as located: their frames on screen and their element ids. */
+/** An app's secure fields as located: their frames on screen, and the fields. */
 export interface LocatedFields {
   frames: Rect[];
-  ids: string[];
+  fields: RememberedField[];
 }
 
 /**
  * The frames of elements known to hold a secret whatever their role says now (a password
- * field revealed as plain text). An element gone from the app (its dialog closed) has no
- * frame; any other failure (the app does not answer) fails the app.
+ * field revealed as plain text), located by id; an element gone from the app (its dialog
+ * closed) or not on screen has no frame. Any other failure (the app does not answer) fails
+ * the app.
+ *
+ * A remembered field that has no frame now may have been built anew by its app (a web
+ * page's input turned to plain text or replaced: a new element, a new id). Every plain
+ * text field on screen in its last known place is filled, and learned as the same field
+ * when it has its name too (see model/field-succession.ts; a look at the app's whole tree
+ * can tell more). An app whose plain text fields cannot be listed (no Collection) leaves
+ * the missing fields `unsought`: the caller looks for them in its walk of the app.
  */
 async function rememberedFrames(
   bus: AtspiBus,
   app: { bus: string; path: string },
-  ids: readonly string[],
+  remembered: readonly RememberedField[],
   timeoutMs: number,
-): Promise<Rect[]> {
-  if (ids.length === 0) return [];
+): Promise<LocatedFields & { unsought?: RememberedField[] }> {
+  if (remembered.length === 0) return { frames: [], fields: [] };
   const call = await appCall(bus, app);
-  const frames = await withTimeout(
-    Promise.all(
-      ids.map(async (id) => {
-        try {
-          return frameOf((await askExtents(call, parseId(id)))[0] as number[]);
-        } catch (err) {
-          if (err instanceof AtspiCallError && GONE.test(`${err.dbusName ?? ''} ${err.message}`)) {
-            return undefined;
-          }
-          throw err;
-        }
-      }),
-    ),
+  const located = await withTimeout(
+    Promise.all(remembered.map((field) => frameUnlessGone(call, parseId(field.id)))),
     timeoutMs,
     'its remembered password fields',
   );
-  return frames.filter((f): f is Rect => f !== undefined && f.w > 0 && f.h > 0);
+  const frames = located.filter(usable);
+  const fields: RememberedField[] = [];
+  located.forEach((frame, i) => {
+    if (usable(frame)) fields.push({ id: remembered[i].id, frame });
+  });
+  const missing = remembered.filter((f, i) => !usable(located[i]) && usable(f.frame));
+  if (missing.length === 0) return { frames, fields };
+  let refs: ObjectRef[];
+  try {
+    refs = await matching(call, app, PLAIN_TEXT_RULE, timeoutMs, 'its plain text fields');
+  } catch (err) {
+    const said = err instanceof AtspiCallError ? `${err.dbusName ?? ''} ${err.message}` : '';
+    if (!NO_COLLECTION.test(said)) throw err;
+    return { frames, fields, unsought: missing };
+  }
+  const ids = new Set(remembered.map((f) => f.id));
+  const fresh = refs.filter(([dest, path]) => !ids.has(formatId(dest, path)));
+  const successors = await withTimeout(
+    Promise.all(
+      fresh.map(async (ref): Promise<RememberedField | undefined> => {
+        const frame = await frameUnlessGone(call, ref);
+        const there = missing.filter((f) => sameSpot(frame, f.frame));
+        if (!usable(frame) || there.length === 0) return undefined;
+        const name = traitName(
+          String((await getProp(call, ref, IFACE.Accessible, 'Name').catch(() => '')) ?? ''),
+        );
+        const same = name !== undefined && there.some((f) => f.name === name);
+        // Filled either way; learned only as the same field (same name, same place).
+        frames.push(frame);
+        return same ? { id: formatId(ref[0], ref[1]), frame, name } : undefined;
+      }),
+    ),
+    timeoutMs,
+    "its plain text fields in a remembered field's place",
+  );
+  for (const s of successors) if (s) fields.push(s);
+  return { frames, fields };
+}
+
+/** An element's frame now; none when it is gone (any other failure fails the lookup). */
+async function frameUnlessGone(call: Call, ref: ObjectRef): Promise<Rect | undefined> {
+  try {
+    return frameOf((await askExtents(call, ref))[0] as number[]);
+  } catch (err) {
+    if (err instanceof AtspiCallError && GONE.test(`${err.dbusName ?? ''} ${err.message}`)) {
+      return undefined;
+    }
+    throw err;
+  }
+}
+
+/**
+ * Remembered fields missing from the app, looked for in a walk of it (an app without
+ * Collection): what takes text in a missing field's place is filled, and learned as that
+ * field when it succeeds it (see model/field-succession.ts). Without a walk, nothing says
+ * what is there now: the places are filled as they were last seen.
+ */
+function successorsIn(
+  walk: Snapshot | undefined,
+  missing: readonly RememberedField[],
+): LocatedFields {
+  if (!walk) return { frames: missing.map((f) => f.frame).filter(usable), fields: [] };
+  const out: LocatedFields = { frames: [], fields: [] };
+  walk.elements.forEach((el, i) => {
+    if (el.flags.includes('secure') || !takesText(el) || !usable(el.frame)) return;
+    const there = missing.filter((f) => sameSpot(el.frame, f.frame));
+    const traits = traitsIn(walk, i);
+    const same = missing.filter((f) => succeeds(traits, f));
+    if (there.length === 0 && same.length === 0) return;
+    out.frames.push(el.frame);
+    if (same.length > 0) out.fields.push({ id: el.id, ...traits });
+  });
+  return out;
 }
 
 /** How a bridge answers for an object it no longer has. */
@@ -164,7 +284,7 @@ export async function scanSecureFields(
   timeoutMs: number,
   ctx: ScanContext,
   skip: readonly number[] = [],
-  remembered: ReadonlyMap<number, readonly string[]> = new Map(),
+  remembered: ReadonlyMap<number, readonly RememberedField[]> = new Map(),
 ): Promise<SecureFieldScan> {
   // Listed once, as the capture is taken: which apps are on the region, and where a GTK4
   // app's windows are.
@@ -191,11 +311,16 @@ export async function scanSecureFields(
   const lookup = (pid: number, until: number): Promise<LocatedFields> =>
     withTimeout(
       ctx.appRef(pid).then(async (app) => {
+        const known = remembered.get(pid) ?? [];
         const [own, kept] = await Promise.all([
-          framesOf(bus, app, until, windows ?? [], ctx),
-          rememberedFrames(bus, app, remembered.get(pid) ?? [], Math.max(1, until - Date.now())),
+          framesOf(bus, app, until, windows ?? [], ctx, new Set(known.map((f) => f.id))),
+          rememberedFrames(bus, app, known, Math.max(1, until - Date.now())),
         ]);
-        return { frames: [...own.frames, ...kept], ids: own.ids };
+        const found = kept.unsought ? successorsIn(own.walk, kept.unsought) : undefined;
+        return {
+          frames: [...own.frames, ...kept.frames, ...(found?.frames ?? [])],
+          fields: [...own.fields, ...kept.fields, ...(found?.fields ?? [])],
+        };
       }),
       Math.max(0, until - Date.now()),
       'its secure-field lookup',
@@ -270,9 +395,10 @@ async function framesOf(
   deadline: number,
   windows: NativeWindowBox[],
   ctx: ScanContext,
-): Promise<LocatedFields> {
+  known: ReadonlySet<string>,
+): Promise<LocatedFields & { walk?: Snapshot }> {
   try {
-    return await secureFieldFrames(bus, app, Math.max(1, deadline - Date.now()));
+    return await secureFieldFrames(bus, app, Math.max(1, deadline - Date.now()), known);
   } catch (err) {
     const said = err instanceof AtspiCallError ? `${err.dbusName ?? ''} ${err.message}` : '';
     if (!NO_COLLECTION.test(said)) throw err;
@@ -289,7 +415,11 @@ async function framesOf(
   const placed = secure().filter((e) => e.frame);
   if (placed.length < before) throw new Error('its password fields could not be placed on screen');
   return {
+    walk: snapshot,
     frames: placed.map((e) => e.frame as Rect).filter((f) => f.w > 0 && f.h > 0),
-    ids: secure().map((e) => e.id),
+    fields: secure().map((e) => {
+      const name = traitNameOf(e);
+      return { id: e.id, ...(e.frame ? { frame: e.frame } : {}), ...(name ? { name } : {}) };
+    }),
   };
 }
