@@ -50,6 +50,7 @@ import { fieldsOfWalk, type WalkedFields } from './secure.js';
 import { passwordGuardOf, pointerOffPasswordFields } from './password-field.js';
 import { keepingSecrets, secretFields } from './secret-fields.js';
 import { DeniedApps } from './denied.js';
+import { LaunchWatch } from './launch-watch.js';
 
 /** What an observation tool sees: the view and, when it named one, its target. */
 export interface Observed {
@@ -130,6 +131,8 @@ export class Pipeline {
   readonly policy: Policy;
   /** What the deny list hides: windows in captures, points for pointer events, listings. */
   readonly denied: DeniedApps;
+  /** What launches started, watched for programs the deny list names. */
+  readonly launches: LaunchWatch;
   readonly views = new ViewCache(this.refs);
   /** The actions of this session that reached an app, for ax_undo and workflow rollback. */
   readonly journal = new UndoJournal();
@@ -154,6 +157,7 @@ export class Pipeline {
   ) {
     this.policy = new Policy(config.policy, Date.now, executableOf, identity);
     this.denied = new DeniedApps(this.policy);
+    this.launches = new LaunchWatch(() => this.desktop(), this.policy);
     this.publisher = new Publisher(
       () => this.desktop(),
       config,
@@ -187,20 +191,13 @@ export class Pipeline {
     this.recoveredAfter = 0;
   }
 
-  /** The app an argument names, when this server's policy lets it be touched. */
+  /**
+   * The app an argument names, when this server's policy lets it be touched. A denied app
+   * is not there, however it is named (pid, name, command, title): the error is the one an
+   * app that does not run gets, so no answer tells that it runs, or its pid.
+   */
   async resolveApp(app: string | number | undefined): Promise<ResolvedApp> {
     const desktop = await this.desktop();
-    if (this.denied.active) {
-      // Named outright (pid, name, command): refused as blocked. Otherwise denied apps are
-      // no candidates, and no error that lists apps or windows names them.
-      const text = String(app ?? '')
-        .trim()
-        .toLowerCase();
-      const named = (await desktop.listApps()).find(
-        (a) => String(a.pid) === text || a.name.toLowerCase() === text || a.command === text,
-      );
-      if (named) this.policy.checkApp(named);
-    }
     const resolved = await this.apps.resolve(this.denied.hideApps(desktop), app);
     this.policy.checkApp(resolved);
     return resolved;
@@ -228,7 +225,7 @@ export class Pipeline {
       this.policy.checkApp(this.appOf(origin.pid));
       return origin.pid;
     }
-    const known = await this.apps.known(await this.desktop(), app);
+    const known = await this.apps.known(this.denied.hideApps(await this.desktop()), app);
     if (!known) return (await this.resolveApp(app)).pid;
     this.policy.checkApp(known);
     return known.pid;
@@ -825,6 +822,7 @@ export class Pipeline {
   }
 
   async close(): Promise<void> {
+    this.launches.close();
     await this.views.close();
     await this.publisher.close();
     if (this.desktopPromise) {

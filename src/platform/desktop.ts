@@ -233,6 +233,13 @@ export interface Desktop {
   listWindows(pid?: number): Promise<DesktopWindow[]>;
   /** Pids of live processes started by `pid` (children and their descendants). */
   childProcesses(pid: number): Promise<number[]>;
+  /**
+   * Pids of live processes a launch started, `leader` being the process `launch` spawned
+   * (it leads a session of its own): its descendants, and what stays in its session or
+   * process group after its parent exited (a program a launcher backgrounds). Not the
+   * leader itself. Absent: the platform knows only childProcesses.
+   */
+  launchFamily?(leader: number): Promise<number[]>;
   /** Walk one app, bounded by the limits, windows ordered dialogs first. */
   snapshot(pid: number, options: SnapshotOptions): Promise<Snapshot>;
 
@@ -337,8 +344,11 @@ export interface Desktop {
   closeWindows(pid: number): Promise<number>;
   /** Whether the process still runs (exited or zombie: false). */
   isRunning(pid: number): Promise<boolean>;
-  /** Ask the process to end now (SIGTERM on POSIX); never by name. */
-  terminate(pid: number): Promise<void>;
+  /**
+   * Ask the process to end now (SIGTERM on POSIX); never by name. `kill`: end it without
+   * asking (SIGKILL), for a process that did not go when asked.
+   */
+  terminate(pid: number, kill?: boolean): Promise<void>;
 
   close(): Promise<void>;
 }
