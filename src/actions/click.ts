@@ -75,6 +75,7 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
     }
     const touched = await watchElement(desktop, element.id);
     if (route.via === 'focus') return focusInstead(scene, element, label, touched, undo);
+    await scene.transfers?.beforePress(element, clickType);
     await desktop.doAction(element.id, route.action);
     return {
       did: `${verb} ${label} (action '${route.action}')`,
@@ -91,9 +92,10 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
   if (target.element) await assertOnScreen(desktop, point);
   const touched = element ? await watchElement(desktop, element.id) : undefined;
   const button: MouseButton = clickType === 'right' ? 'right' : 'left';
-  const { restore } = await fronted(scene, () =>
-    desktop.click(point.x, point.y, button, clickType === 'double' ? 2 : 1),
-  );
+  const { restore } = await fronted(scene, async () => {
+    await scene.transfers?.beforePress(element, clickType);
+    await desktop.click(point.x, point.y, button, clickType === 'double' ? 2 : 1);
+  });
   return {
     // A point target's label already is its coordinates.
     did: target.element ? `${verb} ${label} at (${point.x},${point.y})` : `${verb} ${label}`,

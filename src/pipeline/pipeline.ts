@@ -51,6 +51,8 @@ import { passwordGuardOf, pointerOffPasswordFields } from './password-field.js';
 import { keepingSecrets, secretFields } from './secret-fields.js';
 import { DeniedApps } from './denied.js';
 import { LaunchWatch } from './launch-watch.js';
+import { ActionTransfers, SelectionSecrets } from './transfers.js';
+import type { Element } from '../model/element.js';
 
 /** What an observation tool sees: the view and, when it named one, its target. */
 export interface Observed {
@@ -133,6 +135,10 @@ export class Pipeline {
   readonly denied: DeniedApps;
   /** What launches started, watched for programs the deny list names. */
   readonly launches: LaunchWatch;
+  /** What this session knows to be secret on the clipboard and the primary selection. */
+  readonly selections = new SelectionSecrets();
+  /** Per app, the text field that had the keyboard focus in its latest walk that showed one. */
+  private readonly lastFields = new Map<number, Pick<Element, 'id' | 'flags'>>();
   readonly views = new ViewCache(this.refs);
   /** The actions of this session that reached an app, for ax_undo and workflow rollback. */
   readonly journal = new UndoJournal();
@@ -247,6 +253,12 @@ export class Pipeline {
       desktop.snapshot(pid, { ...this.config.limits, ...limits }),
     );
     noteWalk(snapshot, call.notify);
+    // A menu opened over a field takes the focus: its Paste item pastes into that field.
+    const field = snapshot.elements.find(
+      (e) =>
+        e.flags.includes('focused') && (e.flags.includes('editable') || e.flags.includes('secure')),
+    );
+    if (field) this.lastFields.set(pid, { id: field.id, flags: [...field.flags] });
     const partial = limits?.maxDepth !== undefined && limits.maxDepth < this.config.limits.maxDepth;
     const screen = await desktop.screenSize();
     if (screenOut) screenOut.screen = screen;
@@ -403,7 +415,19 @@ export class Pipeline {
         spawnWaitMs: this.config.spawnWaitMs,
       });
       const startedAt = Date.now();
+      // Text moved by a paste or a drag: a secret's field is where it lands (transfers.ts).
+      const transfers = new ActionTransfers({
+        pid,
+        before,
+        selections: this.selections,
+        desktop,
+        isSecret: (p, el) => secretFields.isSecretField(p, el),
+        learn: (p, ids) => secretFields.learn(p, ids),
+        lastField: () => this.lastFields.get(pid),
+        walk: (p) => desktop.snapshot(p, this.config.limits),
+      });
       const ctx: ActContext = {
+        transfers,
         // Pointer events at a denied app's window are refused, whichever app this call is on.
         // In safe mode, none on a password field either, of any app (see pointerOffPasswordFields).
         desktop: pointerOffPasswordFields(this.denied.guardPointer(desktop), this.policy),
@@ -462,6 +486,7 @@ export class Pipeline {
           actMs,
           frontBefore,
           watching,
+          transfers,
           settled: await settle(
             desktop,
             this.views,
@@ -498,6 +523,7 @@ export class Pipeline {
       targetId?: string;
       watching: boolean;
       settled: SettleResult;
+      transfers: ActionTransfers;
     },
   ): Promise<ToolResponse> {
     const { before, outcome, actMs, settled, watching } = run;
@@ -505,6 +531,13 @@ export class Pipeline {
     const first = await this.afterOrExit(pid, call, watching);
     if (!first) return exit();
     let after = first;
+    // A field a secret was pasted into just became a password field: walked again, so
+    // nothing written shows its text.
+    if (await run.transfers.settled(first)) {
+      const again = await this.afterOrExit(pid, call, watching);
+      if (!again) return exit();
+      after = again;
+    }
     // A dialog the action was in is still up: it may close a moment later, and the summary
     // must not show a dialog that has gone. Bounded wait for a change, then walk again.
     const graceEnd = Date.now() + DIALOG_GRACE_TOTAL_MS;
@@ -648,6 +681,7 @@ export class Pipeline {
   ): Promise<ToolResponse> {
     await this.views.forget(pid);
     secretFields.forget(pid);
+    this.lastFields.delete(pid);
     const appSwitch = await this.handoff(pid, call, settled, undefined);
     return this.publisher.publish(call.tool, {
       view: before,

@@ -358,8 +358,11 @@ export interface Desktop {
  * needs no accessibility bus, and a backend may keep a process alive to own it.
  */
 export interface Clipboard {
-  /** The clipboard's text; '' when nothing offers text. */
-  read(): Promise<string>;
+  /**
+   * The clipboard's text; '' when nothing offers text. `primary`: what the current selection
+   * offers instead (X11's PRIMARY: a middle click pastes it); '' on a platform with none.
+   */
+  read(selection?: 'clipboard' | 'primary'): Promise<string>;
   /** Puts `text` on the clipboard; resolves once others can read it. */
   write(text: string): Promise<void>;
   /** Stops whatever the backend keeps alive to own the clipboard (the text goes with it). */
