@@ -98,6 +98,8 @@ export class SelectionSecrets {
 
   /** Why a paste from `from` now would put a secret, or undefined (nothing to paste, or no secret). */
   async pasteSecret(from: readonly SelectionName[]): Promise<string | undefined> {
+    // Nothing known to be secret: nothing to read (an ordinary paste costs no round trip).
+    if (this.memory.size + this.selected.size + this.unread.size === 0) return undefined;
     for (const selection of from) {
       const text = await this.read(selection);
       if (text === undefined) {

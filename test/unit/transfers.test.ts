@@ -152,12 +152,14 @@ describe('SelectionSecrets', () => {
   });
 
   it('pastes nothing secret from an empty selection, and treats an unreadable one by what it knows', async () => {
-    const { s, held } = selectionsOf({ clipboard: '' });
+    const { s, held, reads } = selectionsOf({ clipboard: '' });
     expect(await s.pasteSecret(['clipboard'])).toBeUndefined();
+    // Nothing known yet: not even read.
+    expect(reads).toEqual([]);
+    s.memory.note('other', 'typed into a password field');
+    expect(await s.pasteSecret(['clipboard'])).toBeUndefined();
+    expect(reads).toEqual(['clipboard']);
     delete held.clipboard;
-    // Nothing known: nothing to fear.
-    expect(await s.pasteSecret(['clipboard'])).toBeUndefined();
-    s.memory.note('pw', 'typed into a password field');
     expect(await s.pasteSecret(['clipboard'])).toMatch(/could not be read/);
     // No reader at all (no display): the same.
     expect(await new SelectionSecrets().pasteSecret(['clipboard'])).toBeUndefined();
