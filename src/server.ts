@@ -114,12 +114,17 @@ export function createServer(
       },
     ));
   const kinds = new Map(allTools.map((t) => [t.name, t.kind]));
+  // Copies and pastes are judged by what the selections hold as they happen.
+  pipeline.selections.readWith(async () => {
+    const clip = await clipboard();
+    return { read: (selection) => clip.read(selection) };
+  });
   const session = new SessionRecorder(
     resolveArtifactDir({ ...process.env, AXPAGE_OUT: config.outDir }),
     {
       recordText: config.recordText,
       kindOf: (tool) => kinds.get(tool),
-      clipboard: () => ({ read: async () => (await clipboard()).read() }),
+      selections: pipeline.selections,
     },
   );
   // A mode that does not list a tool does not register it: it cannot be called either.

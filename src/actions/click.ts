@@ -95,6 +95,7 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
     const actor = route.via === 'action' && route.on === 'parent' && parent ? parent : element;
     const touched = await watchElement(desktop, actor.id);
     if (route.via === 'focus') return focusInstead(scene, element, label, touched, undo);
+    await scene.transfers?.beforePress(element, clickType);
     await desktop.doAction(actor.id, route.action);
     const whose = actor === element ? '' : `its ${elementName(actor)}'s `;
     return {
@@ -117,9 +118,10 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
   if (target.element) await assertOnScreen(desktop, point);
   const touched = element ? await watchElement(desktop, element.id) : undefined;
   const button: MouseButton = clickType === 'right' ? 'right' : 'left';
-  const { restore } = await fronted(scene, () =>
-    desktop.click(point.x, point.y, button, clickType === 'double' ? 2 : 1),
-  );
+  const { restore } = await fronted(scene, async () => {
+    await scene.transfers?.beforePress(element, clickType);
+    await desktop.click(point.x, point.y, button, clickType === 'double' ? 2 : 1);
+  });
   const on = part ? ` on its ${part.label}` : '';
   return {
     // A point target's label already is its coordinates.

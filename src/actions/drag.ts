@@ -27,7 +27,10 @@ export async function deliverDrag(scene: Scene, req: DragRequest): Promise<Deliv
   if (endsOn) await guardTarget(scene, { ...req.to, element: endsOn });
   guardPress(scene, endsOn, req.to.label, 'pointer');
   const touched = req.from.element ? await watchElement(desktop, req.from.element.id) : undefined;
-  const { restore } = await fronted(scene, () => desktop.drag(start, end, req.durationMs));
+  const { restore } = await fronted(scene, async () => {
+    await scene.transfers?.beforeDrag(startsOn, endsOn, end);
+    await desktop.drag(start, end, req.durationMs);
+  });
   return {
     did: `Dragged from ${req.from.label} to ${req.to.element ? req.to.label : `(${end.x},${end.y})`}`,
     route: scene.desktop.inputRoute,

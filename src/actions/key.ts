@@ -51,7 +51,9 @@ export async function deliverKey(scene: Scene, combo: KeyCombo, aim?: KeyAim): P
     }
     await guardKey(scene, combo, label);
     if (focus) touched = await watchFocused(scene, focus.element);
+    await scene.transfers?.beforeKey(combo, focus?.element);
     await scene.desktop.pressKey(combo);
+    await scene.transfers?.afterKey(combo, focus?.element);
   });
   return {
     did: focus

@@ -4,7 +4,7 @@
  */
 import type { Element } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
-import type { Desktop } from '../platform/desktop.js';
+import type { Desktop, KeyCombo } from '../platform/desktop.js';
 import type { PasswordGuard } from './password-guard.js';
 import type { Reversal } from './undo.js';
 
@@ -34,6 +34,31 @@ export interface Scene {
   refresh?: () => Promise<void>;
   /** Safe mode's guard on password fields (see password-guard.ts); absent when input may reach them. */
   passwordGuard?: PasswordGuard;
+  /** Where text moved through the clipboard or a drag is told; absent: nothing listens. */
+  transfers?: TextTransfers;
+}
+
+/**
+ * Input that may move text from one field to another, told as it goes (the pipeline keeps
+ * a secret's text secret wherever it lands: pipeline/transfers.ts). Each is called right
+ * before (or after) the input is sent, the app fronted when the input needs it.
+ */
+export interface TextTransfers {
+  /** `combo` is about to go to `focus`, the element with the keyboard focus (if one said so). */
+  beforeKey(combo: KeyCombo, focus: Element | undefined): Promise<void>;
+  /** `combo` went to `focus`. */
+  afterKey(combo: KeyCombo, focus: Element | undefined): Promise<void>;
+  /** A press is about to go to `element` (a click of that type, or its press action). */
+  beforePress(
+    element: Element | undefined,
+    clickType: 'single' | 'double' | 'right',
+  ): Promise<void>;
+  /** A drag is about to go from `from` to `to`, the elements under its ends, ending at `end`. */
+  beforeDrag(
+    from: Element | undefined,
+    to: Element | undefined,
+    end: { x: number; y: number },
+  ): Promise<void>;
 }
 
 /**

@@ -127,15 +127,27 @@ export class DeniedApps {
 
   /**
    * The desktop as app arguments are resolved against it: denied apps and their windows
-   * are not listed, so no match and no list of candidates names them.
+   * are not listed, and no lookup by pid finds them, so no match and no list of candidates
+   * names them.
    */
   hideApps(desktop: Desktop): Desktop {
     if (!this.active) return desktop;
-    return withOverrides(desktop, {
+    const shown = <T extends { pid: number; name: string }>(app: T | null): T | null =>
+      app && this.denies(app) ? null : app;
+    const overrides: Partial<Desktop> = {
       listApps: async () => this.visibleApps(await desktop.listApps()).apps,
       listWindows: async (pid?: number) =>
         this.visibleWindows(desktop, await desktop.listWindows(pid)),
-    });
+    };
+    if (desktop.appByPid) {
+      const byPid = desktop.appByPid.bind(desktop);
+      overrides.appByPid = async (pid) => shown(await byPid(pid));
+    }
+    if (desktop.knownApp) {
+      const known = desktop.knownApp.bind(desktop);
+      overrides.knownApp = async (pid) => shown(await known(pid));
+    }
+    return withOverrides(desktop, overrides);
   }
 
   /**

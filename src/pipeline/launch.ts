@@ -38,6 +38,7 @@ const UNNAMED_WINDOW_GRACE_MS = 1500;
 /** How the wait for a launched app ended. */
 type Arrival =
   | { kind: 'ready'; app: AppInfo }
+  | { kind: 'denied' }
   | { kind: 'handed-off'; app: AppInfo; code: number | null }
   | { kind: 'exited'; code: number | null; signal: string | null }
   | { kind: 'timeout'; registered?: AppInfo }
@@ -68,15 +69,24 @@ export async function launchApp(pipeline: Pipeline, call: LaunchCall): Promise<T
   void launched.exited.then((e) => (exit = e));
   const startedAt = Date.now();
   const label = plan.names[0];
-  const arrival = await waitForArrival(desktop, pid, () => exit, appsBefore, plan, call);
+  const arrival = await waitForArrival(pipeline, desktop, pid, () => exit, appsBefore, plan, call);
   const ms = Date.now() - startedAt;
-  const stop = async (pids: number[]) => {
-    for (const p of new Set(pids)) await desktop.terminate(p).catch(() => undefined);
+  const watch = pipeline.launches;
+  /** Everything the launch started that still runs, and `more`, stopped by pid. */
+  const stopAll = async (more: number[] = []) => {
+    await watch.stop(desktop, [...(await watch.family(desktop, pid)), ...more]);
   };
   const tail = () => logTail(log.path);
   switch (arrival.kind) {
+    case 'denied':
+      await stopAll();
+      throw new AxError(
+        'blocked',
+        `${label} (pid ${pid}) started a program this server's policy denies: it was stopped, and so was everything else the launch started`,
+        'Pick another app; the deny list is set by whoever runs the server (AXPAGE_DENY_APPS or --deny-apps)',
+      );
     case 'cancelled':
-      await stop([pid, ...(await desktop.childProcesses(pid).catch(() => []))]);
+      await stopAll();
       throw new AxError('action_failed', `launch of ${label} cancelled: stopped pid ${pid}`);
     case 'exited':
       throw new AxError(
@@ -86,11 +96,7 @@ export async function launchApp(pipeline: Pipeline, call: LaunchCall): Promise<T
         { pid, log: log.path },
       );
     case 'timeout':
-      await stop([
-        pid,
-        ...(await desktop.childProcesses(pid).catch(() => [])),
-        ...(arrival.registered ? [arrival.registered.pid] : []),
-      ]);
+      await stopAll(arrival.registered ? [arrival.registered.pid] : []);
       throw new AxError(
         'action_failed',
         `${label} (pid ${pid}) did not ${arrival.registered ? 'show a window' : 'appear on the accessibility bus'} within ${call.timeoutMs} ms, so it was stopped${await tail()}`,
@@ -108,11 +114,13 @@ export async function launchApp(pipeline: Pipeline, call: LaunchCall): Promise<T
     // The name it registered may be one the lists block though the command's was not.
     pipeline.policy.checkApp(app);
   } catch (err) {
-    if (arrival.kind === 'ready') await stop([pid, app.pid]);
+    if (arrival.kind === 'ready') await stopAll([app.pid]);
     const what = arrival.kind === 'ready' ? `; stopped what was started (pid ${pid})` : '';
     if (err instanceof AxError) throw new AxError(err.code, `${err.message}${what}`, err.hint);
     throw err;
   }
+  // What it started goes on being watched while it runs (a child may exec a denied program later).
+  if (arrival.kind === 'ready') watch.watch(pid);
   if (arrival.kind === 'handed-off') await frontWithin(desktop, app.pid, HANDOFF_FRONT_MS);
   const source = plan.source ? ` from ${path.basename(plan.source)}` : '';
   const front = (await desktop.frontmost().catch(() => null))?.pid === app.pid;
@@ -168,9 +176,12 @@ async function planOrExplain(desktop: Desktop, request: LaunchRequest): Promise<
 /**
  * Waits until the process (or one it started: launchers fork) is on the accessibility
  * bus with a window on screen. A process that exits first may have handed off to a
- * running instance of the same app (single-instance apps): that one is the answer.
+ * running instance of the same app (single-instance apps): that one is the answer. What
+ * the launch started counts as long as it runs, its parent gone or not (launch-watch.ts);
+ * any of it that runs a program the deny list names ends the wait: the launch is denied.
  */
 async function waitForArrival(
+  pipeline: Pipeline,
   desktop: Desktop,
   pid: number,
   exitOf: () => { code: number | null; signal: string | null } | undefined,
@@ -179,12 +190,17 @@ async function waitForArrival(
   call: LaunchCall,
 ): Promise<Arrival> {
   const end = Date.now() + call.timeoutMs;
-  // Descendants seen so far: a launcher's child outlives it and is reparented away.
+  // What the launch started, seen so far: a launcher's child outlives it and is reparented away.
   const family = new Set([pid]);
   let registered: AppInfo | undefined;
   let registeredAt = 0;
   for (;;) {
-    for (const p of await desktop.childProcesses(pid).catch(() => [])) family.add(p);
+    // Read before the look: whatever the process started before it exited is in the look.
+    const exit = exitOf();
+    const now = await pipeline.launches.family(desktop, pid);
+    for (const p of now) family.add(p);
+    // Checked on every look: a child forked a moment ago may only now run what it execs.
+    if (pipeline.launches.denied(now).length > 0) return { kind: 'denied' };
     const apps = await desktop.listApps().catch(() => [] as AppInfo[]);
     registered = apps.find((a) => family.has(a.pid));
     // Not answering yet (a big app's main loop is busy loading): its name is unread and
@@ -195,7 +211,6 @@ async function waitForArrival(
         return { kind: 'ready', app: registered };
       }
     }
-    const exit = exitOf();
     if (exit && !registered && !(await anyRunning(desktop, family, pid))) {
       const running = handoffTarget(apps, appsBefore, plan);
       if (running && exit.code === 0) return { kind: 'handed-off', app: running, code: exit.code };

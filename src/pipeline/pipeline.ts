@@ -54,6 +54,9 @@ import { passwordGuardOf, pointerOffPasswordFields } from './password-field.js';
 import { keepingSecrets, secretFields } from './secret-fields.js';
 import { DeniedApps } from './denied.js';
 import { scaledByLoad } from '../model/timeout.js';
+import { LaunchWatch } from './launch-watch.js';
+import { ActionTransfers, SelectionSecrets } from './transfers.js';
+import type { Element } from '../model/element.js';
 
 /** What an observation tool sees: the view and, when it named one, its target. */
 export interface Observed {
@@ -150,6 +153,12 @@ export class Pipeline {
   readonly policy: Policy;
   /** What the deny list hides: windows in captures, points for pointer events, listings. */
   readonly denied: DeniedApps;
+  /** What launches started, watched for programs the deny list names. */
+  readonly launches: LaunchWatch;
+  /** What this session knows to be secret on the clipboard and the primary selection. */
+  readonly selections = new SelectionSecrets();
+  /** Per app, the text field that had the keyboard focus in its latest walk that showed one. */
+  private readonly lastFields = new Map<number, Pick<Element, 'id' | 'flags'>>();
   readonly views = new ViewCache(this.refs);
   /** The actions of this session that reached an app, for ax_undo and workflow rollback. */
   readonly journal = new UndoJournal();
@@ -174,6 +183,7 @@ export class Pipeline {
   ) {
     this.policy = new Policy(config.policy, Date.now, executableOf, identity);
     this.denied = new DeniedApps(this.policy);
+    this.launches = new LaunchWatch(() => this.desktop(), this.policy);
     this.publisher = new Publisher(
       () => this.desktop(),
       config,
@@ -207,20 +217,13 @@ export class Pipeline {
     this.recoveredAfter = 0;
   }
 
-  /** The app an argument names, when this server's policy lets it be touched. */
+  /**
+   * The app an argument names, when this server's policy lets it be touched. A denied app
+   * is not there, however it is named (pid, name, command, title): the error is the one an
+   * app that does not run gets, so no answer tells that it runs, or its pid.
+   */
   async resolveApp(app: string | number | undefined): Promise<ResolvedApp> {
     const desktop = await this.desktop();
-    if (this.denied.active) {
-      // Named outright (pid, name, command): refused as blocked. Otherwise denied apps are
-      // no candidates, and no error that lists apps or windows names them.
-      const text = String(app ?? '')
-        .trim()
-        .toLowerCase();
-      const named = (await desktop.listApps()).find(
-        (a) => String(a.pid) === text || a.name.toLowerCase() === text || a.command === text,
-      );
-      if (named) this.policy.checkApp(named);
-    }
     const resolved = await this.apps.resolve(this.denied.hideApps(desktop), app);
     this.policy.checkApp(resolved);
     return resolved;
@@ -248,7 +251,7 @@ export class Pipeline {
       this.policy.checkApp(this.appOf(origin.pid));
       return origin.pid;
     }
-    const known = await this.apps.known(await this.desktop(), app);
+    const known = await this.apps.known(this.denied.hideApps(await this.desktop()), app);
     if (!known) return (await this.resolveApp(app)).pid;
     this.policy.checkApp(known);
     return known.pid;
@@ -270,6 +273,12 @@ export class Pipeline {
       desktop.snapshot(pid, { ...this.config.limits, ...limits }),
     );
     noteWalk(snapshot, call.notify);
+    // A menu opened over a field takes the focus: its Paste item pastes into that field.
+    const field = snapshot.elements.find(
+      (e) =>
+        e.flags.includes('focused') && (e.flags.includes('editable') || e.flags.includes('secure')),
+    );
+    if (field) this.lastFields.set(pid, { id: field.id, flags: [...field.flags] });
     const partial = limits?.maxDepth !== undefined && limits.maxDepth < this.config.limits.maxDepth;
     const screen = await desktop.screenSize();
     if (screenOut) screenOut.screen = screen;
@@ -425,7 +434,19 @@ export class Pipeline {
         spawnWaitMs: this.config.spawnWaitMs,
       });
       const startedAt = Date.now();
+      // Text moved by a paste or a drag: a secret's field is where it lands (transfers.ts).
+      const transfers = new ActionTransfers({
+        pid,
+        before,
+        selections: this.selections,
+        desktop,
+        isSecret: (p, el) => secretFields.isSecretField(p, el),
+        learn: (p, ids) => secretFields.learn(p, ids),
+        lastField: () => this.lastFields.get(pid),
+        walk: (p) => desktop.snapshot(p, this.config.limits),
+      });
       const ctx: ActContext = {
+        transfers,
         // Pointer events at a denied app's window are refused, whichever app this call is on.
         // In safe mode, none on a password field either, of any app (see pointerOffPasswordFields).
         desktop: pointerOffPasswordFields(this.denied.guardPointer(desktop), this.policy),
@@ -484,6 +505,7 @@ export class Pipeline {
           actMs,
           frontBefore,
           watching,
+          transfers,
           settled: await settle(
             desktop,
             this.views,
@@ -520,6 +542,7 @@ export class Pipeline {
       targetId?: string;
       watching: boolean;
       settled: SettleResult;
+      transfers: ActionTransfers;
     },
   ): Promise<ToolResponse> {
     const { before, outcome, actMs, settled, watching } = run;
@@ -531,6 +554,13 @@ export class Pipeline {
     const released = await this.settleTransient(pid, call, before, first, watching);
     if (!released.view) return exit();
     let after = released.view;
+    // A field a secret was pasted into just became a password field: walked again, so
+    // nothing written shows its text.
+    if (await run.transfers.settled(after)) {
+      const again = await this.afterOrExit(pid, call, watching);
+      if (!again) return exit();
+      after = again;
+    }
     // A dialog the action was in is still up: it may close a moment later, and the summary
     // must not show a dialog that has gone. Bounded wait for a change, then walk again.
     const graceEnd = Date.now() + DIALOG_GRACE_TOTAL_MS;
@@ -758,6 +788,7 @@ export class Pipeline {
   ): Promise<ToolResponse> {
     await this.views.forget(pid);
     secretFields.forget(pid);
+    this.lastFields.delete(pid);
     const appSwitch = await this.handoff(pid, call, settled, undefined);
     return this.publisher.publish(call.tool, {
       view: before,
@@ -933,6 +964,7 @@ export class Pipeline {
   }
 
   async close(): Promise<void> {
+    this.launches.close();
     await this.views.close();
     await this.publisher.close();
     if (this.desktopPromise) {

@@ -19,8 +19,9 @@ import {
   type MaskOptions,
 } from '../guard/mask.js';
 import { isMutating, type GuardKind } from '../guard/policy.js';
-import { isCopyKey, SecretMemory } from './secrets.js';
+import { isCopyKey, type SecretMemory } from './secrets.js';
 import { isSecretField } from './secret-fields.js';
+import { SelectionSecrets } from './transfers.js';
 import type { ToolResponse } from './response.js';
 
 export { loggedSummary, TYPED_MASK } from '../guard/mask.js';
@@ -252,11 +253,6 @@ export interface SessionCounters {
   summary_bytes: number;
 }
 
-/** What the recorder needs of the clipboard: reading it right after a copy. */
-export interface ClipboardReader {
-  read(): Promise<string>;
-}
-
 /** What the recorder reads of the pipeline to tell a password field from others. */
 export interface RecordedPipeline {
   views: { last(pid: number): SnapshotView | undefined };
@@ -267,7 +263,11 @@ export interface RecorderOptions {
   recordText?: boolean;
   /** Tool name → kind, for the audit view (mutating calls only). */
   kindOf?: (tool: string) => GuardKind | undefined;
-  clipboard?: () => ClipboardReader;
+  /**
+   * What the session knows to be secret on the clipboard (the pipeline's: it learns copies
+   * and pastes as they happen); the recorder notes typed secrets there too.
+   */
+  selections?: SelectionSecrets;
   now?: () => Date;
 }
 
@@ -280,19 +280,13 @@ const RECENT_PAIRS = 5;
 export class SessionRecorder {
   readonly startedAt: Date;
   readonly file: string;
-  readonly secrets = new SecretMemory();
+  private readonly selections: SelectionSecrets;
   private readonly log: JsonLines;
   private readonly audit: AuditLog;
   private seq = 0;
   private readonly counts: SessionCounters = { calls: 0, errors: 0, summary_bytes: 0 };
   private readonly recent: string[] = [];
   private readonly apps = new Map<number, string>();
-  /**
-   * Set when a copy from a password field happened and the clipboard could not be read
-   * right after it: every read is masked until the clipboard is written through us or a
-   * copy from an ordinary field replaces it.
-   */
-  private clipboardTaint?: string;
   /**
    * Text this session typed that its log does not keep, in memory only: a later call's
    * summary may show it (a read of the field it went into) and is masked for it too.
@@ -304,6 +298,7 @@ export class SessionRecorder {
     private readonly opts: RecorderOptions = {},
   ) {
     this.startedAt = opts.now?.() ?? new Date();
+    this.selections = opts.selections ?? new SelectionSecrets();
     this.file = path.join(dir, `session-${this.startedAt.getTime()}-${process.pid}.jsonl`);
     this.log = new JsonLines(this.file);
     this.audit = AuditLog.in(dir);
@@ -327,14 +322,19 @@ export class SessionRecorder {
     return new Map(this.apps);
   }
 
+  /** Texts this session knows to be secret (typed into a password field, copied from one). */
+  get secrets(): SecretMemory {
+    return this.selections.memory;
+  }
+
   /** Why the clipboard's `text` must not be shown, or undefined. */
   clipboardSecret(text: string): string | undefined {
-    return this.secrets.reason(text) ?? this.clipboardTaint;
+    return this.selections.reason(text);
   }
 
   /** The clipboard was written through ax_clipboard: it now holds what we put there. */
   clipboardWritten(): void {
-    this.clipboardTaint = undefined;
+    this.selections.written();
   }
 
   /**
@@ -349,7 +349,7 @@ export class SessionRecorder {
     ms: number,
     pipeline: RecordedPipeline,
   ): Promise<CallRecord> {
-    const secret = await this.learnSecrets(args, response, (pid) => pipeline.views.last(pid));
+    const secret = this.learnSecrets(args, response, (pid) => pipeline.views.last(pid));
     const record = buildRecord({
       seq: ++this.seq,
       at: this.opts.now?.() ?? new Date(),
@@ -407,28 +407,29 @@ export class SessionRecorder {
 
   /**
    * Whether the call went to a password field, learning its secrets on the way: text typed
-   * or set there, and what the clipboard holds after a copy or cut from one.
+   * or set there. (What a copy from one puts on the clipboard the pipeline learns as the
+   * copy happens: transfers.ts.)
    */
-  private async learnSecrets(
+  private learnSecrets(
     args: Record<string, unknown>,
     response: ToolResponse,
     viewOf: (pid: number) => SnapshotView | undefined,
-  ): Promise<boolean> {
+  ): boolean {
     // A workflow's steps: each as if it were a call of its own, at the view it left.
     let nestedSecret = false;
     for (const nested of response.calls ?? []) {
-      if (await this.learnSecrets(nested.args, nested.response, () => nested.view)) {
+      if (this.learnSecrets(nested.args, nested.response, () => nested.view)) {
         nestedSecret = true;
       }
     }
-    return (await this.learnOwnSecrets(args, response, viewOf)) || nestedSecret;
+    return this.learnOwnSecrets(args, response, viewOf) || nestedSecret;
   }
 
-  private async learnOwnSecrets(
+  private learnOwnSecrets(
     args: Record<string, unknown>,
     response: ToolResponse,
     viewOf: (pid: number) => SnapshotView | undefined,
-  ): Promise<boolean> {
+  ): boolean {
     const s = response.structured;
     const pid = s.pid;
     const view = typeof pid === 'number' ? viewOf(pid) : undefined;
@@ -451,21 +452,9 @@ export class SessionRecorder {
     // Keys pressed in a password field are its text too (one letter at a time).
     const secret = typedSecret || ((secureTarget || secureFocus) && key !== undefined);
     const modifiers = Array.isArray(args.modifiers) ? (args.modifiers as string[]) : [];
+    // A copy from a password field: what it put on the clipboard is its text.
     const copied = !response.isError && key !== undefined && isCopyKey(key, modifiers);
-    if (!copied) return secret;
-    if (!secureFocus) {
-      this.clipboardTaint = undefined;
-      return secret;
-    }
-    const why = 'copied from a password field';
-    try {
-      const now = this.opts.clipboard ? await this.opts.clipboard().read() : undefined;
-      if (now === undefined) this.clipboardTaint = why;
-      else this.secrets.note(now, why);
-    } catch {
-      this.clipboardTaint = why;
-    }
-    return true;
+    return secret || (copied && secureFocus);
   }
 
   private rememberTyped(texts: string[]): void {

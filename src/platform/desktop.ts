@@ -264,6 +264,13 @@ export interface Desktop {
   listWindows(pid?: number): Promise<DesktopWindow[]>;
   /** Pids of live processes started by `pid` (children and their descendants). */
   childProcesses(pid: number): Promise<number[]>;
+  /**
+   * Pids of live processes a launch started, `leader` being the process `launch` spawned
+   * (it leads a session of its own): its descendants, and what stays in its session or
+   * process group after its parent exited (a program a launcher backgrounds). Not the
+   * leader itself. Absent: the platform knows only childProcesses.
+   */
+  launchFamily?(leader: number): Promise<number[]>;
   /** Walk one app, bounded by the limits, windows ordered dialogs first. */
   snapshot(pid: number, options: SnapshotOptions): Promise<Snapshot>;
 
@@ -379,8 +386,11 @@ export interface Desktop {
   closeWindows(pid: number): Promise<number>;
   /** Whether the process still runs (exited or zombie: false). */
   isRunning(pid: number): Promise<boolean>;
-  /** Ask the process to end now (SIGTERM on POSIX); never by name. */
-  terminate(pid: number): Promise<void>;
+  /**
+   * Ask the process to end now (SIGTERM on POSIX); never by name. `kill`: end it without
+   * asking (SIGKILL), for a process that did not go when asked.
+   */
+  terminate(pid: number, kill?: boolean): Promise<void>;
 
   close(): Promise<void>;
 }
@@ -390,8 +400,11 @@ export interface Desktop {
  * needs no accessibility bus, and a backend may keep a process alive to own it.
  */
 export interface Clipboard {
-  /** The clipboard's text; '' when nothing offers text. */
-  read(): Promise<string>;
+  /**
+   * The clipboard's text; '' when nothing offers text. `primary`: what the current selection
+   * offers instead (X11's PRIMARY: a middle click pastes it); '' on a platform with none.
+   */
+  read(selection?: 'clipboard' | 'primary'): Promise<string>;
   /** Puts `text` on the clipboard; resolves once others can read it. */
   write(text: string): Promise<void>;
   /** Stops whatever the backend keeps alive to own the clipboard (the text goes with it). */

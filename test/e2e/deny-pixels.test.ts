@@ -183,8 +183,13 @@ describe('a denied app', () => {
     expect(r.structured.pid).toBe(allowed.pid);
     const none = await call('ax_get_tree', { app: 'no-such-app-xyz' });
     expect(none.isError).toBe(true);
+    // Named outright, it is answered as an app that does not run: nothing tells that it does.
     const named = await call('ax_list_windows', { app: 'passphrase.py' });
-    expect(named.structured.error_code).toBe('blocked');
+    const unknown = await call('ax_list_windows', { app: 'no-such-app.py' });
+    expect(named.structured.error_code).toBe('app_not_found');
+    expect(named.fields.error.replace('passphrase.py', 'X')).toBe(
+      unknown.fields.error.replace('no-such-app.py', 'X'),
+    );
   });
 
   it('is filled whole, title bar too, when it has no accessibility (denied by its program)', async () => {
@@ -244,8 +249,10 @@ describe('a denied app', () => {
     for (const text of texts) {
       expect(text).not.toContain(DENIED_TITLE);
     }
+    // A refusal of it by name echoes the name it was given, as for any app that does not run.
+    const echo = "no running app matches 'passphrase.py' by name";
     for (const r of results.filter((r) => r.structured.error_code !== 'blocked')) {
-      expect(r.text).not.toContain('passphrase.py');
+      expect(r.text.replace(echo, '')).not.toContain('passphrase.py');
       expect(r.text).not.toContain(`pid ${denied.pid}`);
     }
   });

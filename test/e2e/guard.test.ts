@@ -35,18 +35,25 @@ afterAll(async () => {
 describe('guard rails', () => {
   it('refuses every tool on a denied app, by name and by pid, and it sees nothing', async () => {
     const from = mark(denied);
-    for (const app of ['dialog.py', denied.pid]) {
+    for (const [app, unknown] of [
+      ['dialog.py', 'no-such-app.py'],
+      [denied.pid, 2_147_000_000],
+    ] as const) {
       for (const [tool, args] of [
         ['ax_get_tree', {}],
         ['ax_click', { query: 'button:Open dialog' }],
       ] as const) {
         const r = await session.call(tool, { app, ...args });
+        const u = await session.call(tool, { app: unknown, ...args });
         expect(r.isError, r.text).toBe(true);
-        // Only its pid: neither its name nor the deny list is told.
-        expect(r.fields.error).toMatch(
-          new RegExp(`^pid ${denied.pid} is blocked by this server's policy\\. `),
+        // The answer an app that does not run gets: nothing tells that it runs, its pid
+        // when named by name, or the deny list.
+        expect(r.structured.error_code).toBe('app_not_found');
+        expect(r.fields.error.replace(String(app), 'X')).toBe(
+          u.fields.error.replace(String(unknown), 'X'),
         );
-        expect(r.fields.error).not.toMatch(/dialog/);
+        if (typeof app === 'string') expect(r.text).not.toContain(String(denied.pid));
+        expect(r.text).not.toMatch(/blocked/);
         expect(r.text).not.toMatch(/^file:/m);
       }
     }

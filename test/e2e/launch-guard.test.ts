@@ -135,11 +135,11 @@ describe('driving', () => {
     ] as const) {
       const r = await session.call(tool, { app: calc.pid, ...args });
       expect(r.isError, r.text).toBe(true);
-      // Blocked by its real executable; the refusal names neither it nor the list.
-      expect(r.fields.error).toMatch(
-        new RegExp(`^pid ${calc.pid} is blocked by this server's policy\\. `),
-      );
-      expect(r.text).not.toMatch(/galculator/);
+      // Denied by its real executable, and answered as a pid no app runs as: the refusal
+      // names neither it nor the list, nor tells that it runs.
+      expect(r.structured.error_code).toBe('app_not_found');
+      expect(r.fields.error).toMatch(new RegExp(`^no accessible app has pid ${calc.pid}\\. `));
+      expect(r.text).not.toMatch(/galculator|blocked/);
       expect(r.text).not.toMatch(/^file:/m);
     }
   });
@@ -149,8 +149,8 @@ describe('driving', () => {
  * A denied app is known by what it is, not by what it is called: with zenity denied (full
  * mode, and safe mode allowing every command), launching it through the dynamic loader,
  * as a copy (even one with bytes appended), as a hard link or from a desktop entry whose Exec is the copy starts nothing;
- * a copy, a padded copy or a loader-run zenity started outside is not driven, and the refusal names only
- * its pid.
+ * a copy, a padded copy or a loader-run zenity started outside is not driven, and is answered as
+ * a pid no app runs as.
  */
 describe.each(['full', 'safe'] as const)('zenity denied, %s mode', (mode) => {
   let server: Session;
@@ -215,7 +215,7 @@ describe.each(['full', 'safe'] as const)('zenity denied, %s mode', (mode) => {
     expect(fs.readdirSync(server.artifactDir).filter((f) => f.startsWith('launch-'))).toEqual([]);
   });
 
-  it('refuses to drive a copy, a padded copy or a loader-run zenity, naming only its pid', async () => {
+  it('refuses to drive a copy, a padded copy or a loader-run zenity, answering as for a pid no app runs as', async () => {
     const copied = await server.launch(copy, ['--entry', '--title', 'Copy Qz'], { name: 'zc' });
     const loaded = await server.launch(
       '/lib64/ld-linux-x86-64.so.2',
@@ -226,11 +226,10 @@ describe.each(['full', 'safe'] as const)('zenity denied, %s mode', (mode) => {
     for (const app of [copied, loaded, pad]) {
       const r = await server.call('ax_get_tree', { app: app.pid });
       expect(r.isError, r.text).toBe(true);
-      expect(r.structured.error_code).toBe('blocked');
-      expect(r.fields.error).toMatch(
-        new RegExp(`^pid ${app.pid} is blocked by this server's policy\\. `),
-      );
-      expect(r.text).not.toMatch(/zenity|Qz/);
+      // Answered as a pid no app runs as: nothing tells that it runs, or what it is.
+      expect(r.structured.error_code).toBe('app_not_found');
+      expect(r.fields.error).toMatch(new RegExp(`^no accessible app has pid ${app.pid}\\. `));
+      expect(r.text).not.toMatch(/zenity|Qz|blocked/);
     }
     const listed = await server.call('ax_list_apps', {});
     expect(listed.structured.left_out).toBe(3);

@@ -407,7 +407,7 @@ describe('AppDirectory.known: a pid the backend already talks to', () => {
 });
 
 describe('Pipeline: a known pid still passes the policy', () => {
-  it('refuses a denied app named by a known pid before anything is read', async () => {
+  it('answers a denied app named by a known pid as not there, and reads nothing of it', async () => {
     const d = desktop();
     d.knownApp = async (pid: number) => (pid === 101 ? { pid, name: 'gedit' } : null);
     let walked = 0;
@@ -417,12 +417,31 @@ describe('Pipeline: a known pid still passes the policy', () => {
     };
     const config = { ...DEFAULT_CONFIG, policy: { ...DEFAULT_CONFIG.policy, denyApps: ['gedit'] } };
     const pipeline = new Pipeline(async () => d, config);
-    const refused = await axRejection(
-      pipeline.observe(quietCall('ax_get_tree'), { app: 101, describe: () => 'read' }),
-      'blocked',
-    );
-    expect(refused.message).toMatch(/^pid 101 is blocked/);
+    const read = (app: number) =>
+      pipeline.observe(quietCall('ax_get_tree'), { app, describe: () => 'read' });
+    const refused = await axRejection(read(101), 'app_not_found');
+    // The words a pid that runs no app gets: nothing says pid 101 runs, or is denied.
+    const unknown = await axRejection(read(777), 'app_not_found');
+    expect(refused.message).toBe('no accessible app has pid 101');
+    expect(refused.message.replace('101', 'N')).toBe(unknown.message.replace('777', 'N'));
+    expect(refused.hint).toBe(unknown.hint);
+    expect(refused.hint).not.toMatch(/gedit/);
     expect(walked).toBe(0);
-    expect(d.calls).toEqual([]);
+    expect(d.calls.filter((c) => c !== 'listApps')).toEqual([]);
+  });
+
+  it('answers a denied app named by its name as an app that does not run', async () => {
+    const d = desktop();
+    const config = { ...DEFAULT_CONFIG, policy: { ...DEFAULT_CONFIG.policy, denyApps: ['gedit'] } };
+    const pipeline = new Pipeline(async () => d, config);
+    const read = (app: string) =>
+      pipeline.observe(quietCall('ax_get_tree'), { app, describe: () => 'read' });
+    for (const named of ['gedit', 'notes.txt - gedit']) {
+      const refused = await axRejection(read(named), 'app_not_found');
+      const unknown = await axRejection(read('kwrite'), 'app_not_found');
+      expect(refused.message.replace(named, 'X')).toBe(unknown.message.replace('kwrite', 'X'));
+      expect(refused.hint).toBe(unknown.hint);
+      expect(refused.hint).not.toMatch(/gedit|101/);
+    }
   });
 });

@@ -15,6 +15,7 @@ import {
   type CallRecord,
 } from '../../src/pipeline/record.js';
 import { isCopyKey, SecretMemory } from '../../src/pipeline/secrets.js';
+import { SelectionSecrets } from '../../src/pipeline/transfers.js';
 import type { ToolResponse } from '../../src/pipeline/response.js';
 import type { SnapshotView } from '../../src/model/view.js';
 import type { Element } from '../../src/model/element.js';
@@ -337,9 +338,10 @@ describe('SessionRecorder', () => {
     expect(rec.clipboardSecret('other')).toBeUndefined();
   });
 
-  it('takes what the clipboard holds after a copy in a focused password field as secret', async () => {
-    let clip = 'copied-secret';
-    const rec = new SessionRecorder(dir, { clipboard: () => ({ read: async () => clip }) });
+  it('marks a copy in a focused password field secret, and tells clipboard reads what it learned', async () => {
+    const selections = new SelectionSecrets();
+    selections.readWith(async () => ({ read: async () => 'copied-secret' }));
+    const rec = new SessionRecorder(dir, { selections });
     const views = { views: { last: () => viewWith(['focused', 'secure']) } };
     const pressed: ToolResponse = {
       text: 'x',
@@ -348,11 +350,12 @@ describe('SessionRecorder', () => {
     };
     const r = await rec.record('ax_key_press', { key: 'ctrl+c' }, pressed, 1, views);
     expect(r.secret).toBe(true);
+    // The pipeline learns the copy as it happens; the recorder answers from the same memory.
+    await selections.copied(true);
     expect(rec.clipboardSecret('copied-secret')).toBe('copied from a password field');
-    clip = 'fine';
-    // A copy from an ordinary field is not a secret.
     const plain = { views: { last: () => viewWith(['focused']) } };
-    await rec.record('ax_key_press', { key: 'ctrl+c' }, pressed, 1, plain);
+    const p = await rec.record('ax_key_press', { key: 'ctrl+c' }, pressed, 1, plain);
+    expect(p.secret).toBeUndefined();
     expect(rec.clipboardSecret('fine')).toBeUndefined();
   });
 
@@ -372,16 +375,10 @@ describe('SessionRecorder', () => {
   });
 
   it('masks every read after a secure copy it could not read, until the clipboard is written', async () => {
-    const rec = new SessionRecorder(dir, {
-      clipboard: () => ({ read: () => Promise.reject(new Error('no X')) }),
-    });
-    const views = { views: { last: () => viewWith(['focused', 'secure']) } };
-    const pressed: ToolResponse = {
-      text: 'x',
-      isError: false,
-      structured: { status: 'success', pid: 7, summary: 'Pressed ctrl+x' },
-    };
-    await rec.record('ax_key_press', { key: 'x', modifiers: ['ctrl'] }, pressed, 1, views);
+    const selections = new SelectionSecrets();
+    selections.readWith(async () => ({ read: () => Promise.reject(new Error('no X')) }));
+    const rec = new SessionRecorder(dir, { selections });
+    await selections.copied(true);
     expect(rec.clipboardSecret('anything')).toBe('copied from a password field');
     rec.clipboardWritten();
     expect(rec.clipboardSecret('anything')).toBeUndefined();

@@ -1,6 +1,6 @@
 /**
  * The X11 CLIPBOARD selection through xclip, as child processes whose pids we hold.
- * Reading is one `xclip -o`. Writing runs `xclip -i -quiet` in the foreground (no
+ * Reading is one `xclip -o` (of PRIMARY too, for what a paste from it would insert). Writing runs `xclip -i -quiet` in the foreground (no
  * fork): X11 has no clipboard storage, the owner serves the text until another client
  * takes the selection, and then exits by itself. We keep that owner's pid and stop it on
  * close (the text goes with it, unless a clipboard manager took a copy).
@@ -25,9 +25,9 @@ export class XclipClipboard implements Clipboard {
     private readonly timeoutMs = CLIPBOARD_TIMEOUT_MS,
   ) {}
 
-  async read(): Promise<string> {
+  async read(selection: 'clipboard' | 'primary' = 'clipboard'): Promise<string> {
     this.needDisplay();
-    const child = spawn(this.binary, ['-selection', 'clipboard', '-o', '-t', 'UTF8_STRING'], {
+    const child = spawn(this.binary, ['-selection', selection, '-o', '-t', 'UTF8_STRING'], {
       env: this.env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -42,7 +42,7 @@ import {
   placeGtk4Windows,
 } from './atspi/gtk4.js';
 import { scanSecureFields } from './atspi/secure.js';
-import { descendants, stoppedProcess } from './proc.js';
+import { descendants, launchFamily, stoppedProcess } from './proc.js';
 import * as launching from './launch.js';
 import { keysymOf, nativeAddonProblem, withDecorations, X11 } from './x11.js';
 import { keyKindOf } from './key-kinds.js';
@@ -308,6 +308,10 @@ export class LinuxDesktop implements Desktop {
     return descendants(pid);
   }
 
+  async launchFamily(leader: number): Promise<number[]> {
+    return launchFamily(leader);
+  }
+
   /** The app's registry entry, remembered: looking it up costs a few ms per walk. */
   private async appRef(pid: number, fresh = false): Promise<atspi.AppRef> {
     // First: a reconnect forgets every remembered entry (they name the old bus's peers).
@@ -542,8 +546,8 @@ export class LinuxDesktop implements Desktop {
     return launching.isRunning(pid);
   }
 
-  async terminate(pid: number): Promise<void> {
-    launching.terminate(pid);
+  async terminate(pid: number, kill = false): Promise<void> {
+    launching.terminate(pid, kill ? 'SIGKILL' : 'SIGTERM');
   }
 
   async activate(pid: number): Promise<() => Promise<void>> {

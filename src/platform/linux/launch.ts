@@ -114,9 +114,9 @@ export function isRunning(pid: number): boolean {
   return st !== null && st.state !== 'Z' && st.state !== 'X';
 }
 
-export function terminate(pid: number): void {
+export function terminate(pid: number, signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): void {
   try {
-    process.kill(pid, 'SIGTERM');
+    process.kill(pid, signal);
   } catch (err) {
     // Gone already is what was asked for.
     if ((err as NodeJS.ErrnoException).code === 'ESRCH') return;

@@ -1,0 +1,318 @@
+/**
+ * A secret's taint follows its text through the clipboard, the primary selection and a drag.
+ * A password field's text copied (ctrl+c, the Copy item of a menu), or selected, and then
+ * pasted into an ordinary field would be read there in plain text: so a paste of what this
+ * server knows to be secret makes the field it goes into a password field, before the input
+ * is sent (secretFields.learn: from then on no walk, read, log or capture shows its text).
+ *
+ * What is secret, per selection (X11 has two that apps paste from):
+ * - CLIPBOARD: the text it holds right after a copy or cut whose source was a password field
+ *   (the field with the keyboard focus for a key; for a menu or button item, the text field
+ *   of the app that had the focus last), and any text typed or set into a password field.
+ *   Only keyed hashes are kept (SecretMemory). The taint is the text: it ends when the
+ *   clipboard holds another text (anyone's copy, ax_clipboard_write), and comes back with
+ *   the same text. When the clipboard cannot be read right after such a copy, every paste
+ *   from it counts as secret until a copy from an ordinary field or ax_clipboard_write
+ *   replaces it.
+ * - PRIMARY (what a selection offers; Shift+Insert pastes it in terminals, a middle click
+ *   everywhere, though no tool sends one): its text after an action in a password field, or
+ *   one that leaves the focus in one (a selection made there). It may still hold an older
+ *   selection then: that text counts as secret for pastes from PRIMARY too (never for
+ *   ax_clipboard_read).
+ *
+ * Pastes: keys (ctrl+v and ctrl+shift+v, with any other modifier; shift+Insert, which some
+ * toolkits paste CLIPBOARD with and terminals PRIMARY: both are read; the Paste key), and a
+ * press on a menu item or button named Paste (the app's last text field receives it). A drag
+ * that starts on a password field drops its selection where it ends: the element there (in
+ * this app, or the app whose window is topmost there) becomes a password field first. After
+ * a secret went in, every text field whose text changed in the action is made one too
+ * (whatever the guess of where the paste went), and the app is walked again before anything
+ * of it is written.
+ */
+import type { Element, Rect, Snapshot } from '../model/element.js';
+import type { SnapshotView } from '../model/view.js';
+import type { Desktop, KeyCombo } from '../platform/desktop.js';
+import type { ClickType, TextTransfers } from '../actions/index.js';
+import { SecretMemory } from './secrets.js';
+
+export type SelectionName = 'clipboard' | 'primary';
+
+/** Reads the text an X selection offers ('' when none). */
+export interface SelectionReader {
+  read(selection: SelectionName): Promise<string>;
+}
+
+export const COPIED = 'copied from a password field';
+const SELECTED = 'selected in a password field';
+const UNREADABLE = 'it could not be read, and this session knows secrets';
+
+/**
+ * What this session knows to be secret on the desktop's selections (see the module
+ * comment). One per server: the session recorder notes typed secrets in `memory` too.
+ */
+export class SelectionSecrets {
+  /** Typed or set into a password field, or copied from one: what clipboard reads mask. */
+  readonly memory = new SecretMemory();
+  /** Selected in a password field: PRIMARY's texts that are secret (pastes only). */
+  private readonly selected = new SecretMemory();
+  /** A selection that held a secret when it could not be read: why. */
+  private readonly unread = new Map<SelectionName, string>();
+  private reader?: () => Promise<SelectionReader>;
+
+  /** How the selections are read (the server's clipboard); without it none is. */
+  readWith(reader: () => Promise<SelectionReader>): void {
+    this.reader = reader;
+  }
+
+  /** Why the clipboard's `text` must not be shown (a read of it), or undefined. */
+  reason(text: string): string | undefined {
+    return this.memory.reason(text) ?? this.unread.get('clipboard');
+  }
+
+  /** The clipboard was written by this server (ax_clipboard_write): it holds that text now. */
+  written(): void {
+    this.unread.delete('clipboard');
+  }
+
+  /** A copy or cut went: from a password field, what the clipboard holds now is secret. */
+  async copied(fromSecret: boolean): Promise<void> {
+    if (!fromSecret) {
+      this.unread.delete('clipboard');
+      return;
+    }
+    const text = await this.read('clipboard');
+    if (text === undefined) this.unread.set('clipboard', COPIED);
+    else this.memory.note(text, COPIED);
+  }
+
+  /** An action in a password field may have selected its text: PRIMARY's text is secret. */
+  async selectedInSecret(): Promise<void> {
+    const text = await this.read('primary');
+    if (text === undefined) {
+      this.unread.set('primary', SELECTED);
+      return;
+    }
+    this.unread.delete('primary');
+    this.selected.note(text, SELECTED);
+  }
+
+  /** Why a paste from `from` now would put a secret, or undefined (nothing to paste, or no secret). */
+  async pasteSecret(from: readonly SelectionName[]): Promise<string | undefined> {
+    // Nothing known to be secret: nothing to read (an ordinary paste costs no round trip).
+    if (this.memory.size + this.selected.size + this.unread.size === 0) return undefined;
+    for (const selection of from) {
+      const text = await this.read(selection);
+      if (text === undefined) {
+        const why =
+          this.unread.get(selection) ??
+          (this.memory.size + this.selected.size > 0 ? UNREADABLE : undefined);
+        if (why) return why;
+        continue;
+      }
+      if (text === '') continue;
+      const why =
+        this.memory.reason(text) ??
+        (selection === 'primary' ? this.selected.reason(text) : undefined) ??
+        this.unread.get(selection);
+      if (why) return why;
+    }
+    return undefined;
+  }
+
+  /** The selection's text, or undefined when it cannot be read (no reader, no display). */
+  private async read(selection: SelectionName): Promise<string | undefined> {
+    if (!this.reader) return undefined;
+    try {
+      return await (await this.reader()).read(selection);
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** The selections a key pastes from, or undefined when it pastes nothing (as toolkits bind them). */
+export function pasteSource(combo: KeyCombo): SelectionName[] | undefined {
+  const key = combo.key.toLowerCase();
+  const mods = new Set(combo.modifiers);
+  // "V" is shift+v: ctrl+V is the terminals' ctrl+shift+v.
+  if (mods.has('ctrl') && key === 'v') return ['clipboard'];
+  if (mods.has('shift') && key === 'insert') return ['clipboard', 'primary'];
+  if (key === 'xf86paste') return ['clipboard'];
+  return undefined;
+}
+
+/** Whether a key copies or cuts the selection: ctrl+c, ctrl+x, ctrl+Insert, shift+Delete, the Copy and Cut keys. */
+export function copiesKey(combo: KeyCombo): boolean {
+  const key = combo.key.toLowerCase();
+  const mods = new Set(combo.modifiers);
+  if (mods.has('ctrl') && (key === 'c' || key === 'x' || key === 'insert')) return true;
+  if (mods.has('shift') && key === 'delete') return true;
+  return key === 'xf86copy' || key === 'xf86cut';
+}
+
+/** Roles whose press runs an edit command named on them (a menu's Paste, a toolbar's Copy). */
+const COMMAND_ROLES: ReadonlySet<string> = new Set(['AXMenuItem', 'AXButton']);
+/** Names of the Paste command: English and the common translations. */
+const PASTE_NAME =
+  /^(paste|einfügen|coller|pegar|incolla|plakken|klistra|wklej|вставить|vložit|yapıştır)\b|^(貼り付け|粘贴|貼上|붙여넣기)/iu;
+/** Names of the Copy and Cut commands. */
+const COPY_NAME =
+  /^(copy|cut|kopieren|ausschneiden|copier|couper|copiar|cortar|copia|taglia|kopiëren|knippen|kopiera|klipp|kopiuj|wytnij|копировать|вырезать|kopírovat|vyjmout|kopyala|kes)\b|^(コピー|切り取り|复制|剪切|複製|剪下|복사|잘라내기)/iu;
+
+/** The edit command a press on `el` runs, by its role and name ("_Paste", "Paste Special…"). */
+export function editCommand(el: Element | undefined): 'paste' | 'copy' | undefined {
+  if (!el || !COMMAND_ROLES.has(el.role)) return undefined;
+  const name = el.name.replace(/_/g, '').trim();
+  if (PASTE_NAME.test(name)) return 'paste';
+  if (COPY_NAME.test(name)) return 'copy';
+  return undefined;
+}
+
+/** What one action's transfers need of the pipeline. */
+export interface TransferScene {
+  pid: number;
+  /** The app's view before the action. */
+  before: SnapshotView;
+  selections: SelectionSecrets;
+  /** The desktop as tools see it (remembered password fields kept secret). */
+  desktop: Desktop;
+  /** Whether an element of app `pid` is, or once was, a password field. */
+  isSecret(pid: number, element: Pick<Element, 'id' | 'flags'>): boolean;
+  /** Makes these elements of app `pid` password fields for good. */
+  learn(pid: number, ids: string[]): void;
+  /** The text field of the app that had the keyboard focus last (a menu takes it meanwhile). */
+  lastField(): Pick<Element, 'id' | 'flags'> | undefined;
+  /** Walks another app (a drop on its window). */
+  walk(pid: number): Promise<Snapshot>;
+}
+
+/**
+ * The transfers of one action: told by the delivery functions as the input goes (see
+ * TextTransfers), then, once the app settled and was walked, settled() takes in the copies
+ * and selections and says whether the walk must be made again.
+ */
+export class ActionTransfers implements TextTransfers {
+  /** Copies and cuts sent, with whether their source was a password field. */
+  private readonly copies: boolean[] = [];
+  /** The input went to a password field (a selection may be made there). */
+  private inSecret = false;
+  /** A secret went into this app: every text field it changed becomes a password field. */
+  private secretIn = false;
+
+  constructor(private readonly scene: TransferScene) {}
+
+  private secret(el: Pick<Element, 'id' | 'flags'> | undefined): boolean {
+    return el !== undefined && this.scene.isSecret(this.scene.pid, el);
+  }
+
+  async beforeKey(combo: KeyCombo, focus: Element | undefined): Promise<void> {
+    if (this.secret(focus)) this.inSecret = true;
+    const from = pasteSource(combo);
+    if (from) await this.paste(from, focus ?? this.scene.lastField());
+  }
+
+  async afterKey(combo: KeyCombo, focus: Element | undefined): Promise<void> {
+    if (copiesKey(combo)) this.copies.push(this.secret(focus ?? this.scene.lastField()));
+  }
+
+  async beforePress(element: Element | undefined, clickType: ClickType): Promise<void> {
+    if (this.secret(element)) this.inSecret = true;
+    if (clickType === 'right') return;
+    const command = editCommand(element);
+    if (command === 'paste') await this.paste(['clipboard'], this.scene.lastField());
+    if (command === 'copy') this.copies.push(this.secret(this.scene.lastField()));
+  }
+
+  async beforeDrag(
+    from: Element | undefined,
+    to: Element | undefined,
+    end: { x: number; y: number },
+  ): Promise<void> {
+    if (!this.secret(from)) return;
+    // The drag selects in the field, and drops the selection where it ends.
+    this.inSecret = true;
+    this.secretIn = true;
+    if (to) {
+      this.scene.learn(this.scene.pid, [to.id]);
+      return;
+    }
+    await this.dropElsewhere(end);
+  }
+
+  /**
+   * After the action settled, given the app's walk after it: copies and selections taken in,
+   * and text fields the secret went into made password fields. True when one was made just
+   * now: the walk shows its text, and must be made again before anything is written.
+   */
+  async settled(after: SnapshotView): Promise<boolean> {
+    const { selections } = this.scene;
+    for (const fromSecret of this.copies) await selections.copied(fromSecret);
+    const focusSecret = after.snapshot.elements.some(
+      (e) => e.flags.includes('focused') && this.secret(e),
+    );
+    if (this.inSecret || focusSecret) await selections.selectedInSecret();
+    if (!this.secretIn) return false;
+    const changed = changedTextFields(this.scene.before.snapshot, after.snapshot).filter(
+      (e) => !this.secret(e),
+    );
+    if (changed.length === 0) return false;
+    this.scene.learn(
+      this.scene.pid,
+      changed.map((e) => e.id),
+    );
+    return true;
+  }
+
+  /** A paste from `from` into `into`: a secret there makes `into` a password field first. */
+  private async paste(
+    from: readonly SelectionName[],
+    into: Pick<Element, 'id' | 'flags'> | undefined,
+  ): Promise<void> {
+    if (this.secret(into)) return;
+    if ((await this.scene.selections.pasteSecret(from)) === undefined) return;
+    this.secretIn = true;
+    if (into) this.scene.learn(this.scene.pid, [into.id]);
+  }
+
+  /** A drop at `end` on another app's window: the text field there is made a password field. */
+  private async dropElsewhere(end: { x: number; y: number }): Promise<void> {
+    const { desktop } = this.scene;
+    const windows = await desktop.listWindows().catch(() => []);
+    const top = windows.find((w) => holds(w.outer ?? w.frame, end));
+    if (!top || top.pid === this.scene.pid) return;
+    const snapshot = await this.scene.walk(top.pid).catch(() => undefined);
+    const field = snapshot && textFieldAt(snapshot.elements, end);
+    if (field) this.scene.learn(top.pid, [field.id]);
+  }
+}
+
+const holds = (f: Rect, p: { x: number; y: number }): boolean =>
+  p.x >= f.x && p.y >= f.y && p.x < f.x + f.w && p.y < f.y + f.h;
+
+/** Whether an element takes text (its text is what a paste or drop changes; a label's is not). */
+function takesText(el: Element): boolean {
+  return el.flags.includes('editable');
+}
+
+/** The smallest element taking text under the point. */
+function textFieldAt(
+  elements: readonly Element[],
+  p: { x: number; y: number },
+): Element | undefined {
+  let best: Element | undefined;
+  for (const el of elements) {
+    if (!el.frame || !holds(el.frame, p) || !takesText(el)) continue;
+    if (!best || el.frame.w * el.frame.h < best.frame!.w * best.frame!.h) best = el;
+  }
+  return best;
+}
+
+/** Text fields whose text differs between the walks (by element identity), or that are new with text. */
+export function changedTextFields(before: Snapshot, after: Snapshot): Element[] {
+  const was = new Map(before.elements.filter((e) => e.id !== '').map((e) => [e.id, e]));
+  return after.elements.filter((e) => {
+    if (e.id === '' || !takesText(e)) return false;
+    const old = was.get(e.id);
+    return old === undefined ? (e.value ?? '') !== '' : old.value !== e.value;
+  });
+}

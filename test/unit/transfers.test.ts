@@ -1,0 +1,321 @@
+/**
+ * A secret's taint following its text: which keys and commands paste or copy, what the
+ * session knows of the clipboard and the primary selection, and what one action's
+ * transfers make a password field, on data (no desktop, the selections read from a map).
+ */
+import { describe, expect, it } from 'vitest';
+import type { Element, Snapshot } from '../../src/model/element.js';
+import type { SnapshotView } from '../../src/model/view.js';
+import type { Desktop, DesktopWindow, KeyCombo } from '../../src/platform/desktop.js';
+import {
+  ActionTransfers,
+  changedTextFields,
+  copiesKey,
+  editCommand,
+  pasteSource,
+  SelectionSecrets,
+  type SelectionName,
+  type TransferScene,
+} from '../../src/pipeline/transfers.js';
+
+const combo = (key: string, ...modifiers: KeyCombo['modifiers']): KeyCombo => ({ key, modifiers });
+
+function el(id: string, extra: Partial<Element> = {}): Element {
+  return {
+    id,
+    parent: -1,
+    depth: 0,
+    role: 'AXTextField',
+    nativeRole: 'text',
+    name: id,
+    flags: ['enabled', 'editable'],
+    actions: [],
+    childCount: 0,
+    ...extra,
+  };
+}
+
+function view(elements: Element[]): SnapshotView {
+  return {
+    snapshot: { pid: 7, elements } as unknown as Snapshot,
+    snapshotId: 's1',
+    refs: elements.map((_, i) => `e${i + 1}`),
+    visible: elements.map(() => true),
+    viewport: { x: 0, y: 0, w: 800, h: 600 },
+    dialog: null,
+  };
+}
+
+/** Selections read from a map; a missing entry cannot be read. Counts the reads. */
+function selectionsOf(held: Partial<Record<SelectionName, string>>) {
+  const reads: SelectionName[] = [];
+  const s = new SelectionSecrets();
+  s.readWith(async () => ({
+    read: async (which: SelectionName) => {
+      reads.push(which);
+      const text = held[which];
+      if (text === undefined) throw new Error('cannot read');
+      return text;
+    },
+  }));
+  return { s, reads, held };
+}
+
+describe('keys and commands', () => {
+  it.each<[KeyCombo, SelectionName[] | undefined]>([
+    [combo('v', 'ctrl'), ['clipboard']],
+    [combo('V', 'ctrl'), ['clipboard']],
+    [combo('v', 'ctrl', 'shift'), ['clipboard']],
+    [combo('Insert', 'shift'), ['clipboard', 'primary']],
+    [combo('XF86Paste'), ['clipboard']],
+    [combo('v'), undefined],
+    [combo('v', 'alt'), undefined],
+    [combo('Insert'), undefined],
+    [combo('Insert', 'ctrl'), undefined],
+  ])('pasteSource(%j) is %j', (c, want) => {
+    expect(pasteSource(c)).toEqual(want);
+  });
+
+  it.each<[KeyCombo, boolean]>([
+    [combo('c', 'ctrl'), true],
+    [combo('C', 'ctrl', 'shift'), true],
+    [combo('x', 'ctrl'), true],
+    [combo('Insert', 'ctrl'), true],
+    [combo('Delete', 'shift'), true],
+    [combo('XF86Copy'), true],
+    [combo('c'), false],
+    [combo('Delete'), false],
+  ])('copiesKey(%j) is %s', (c, want) => {
+    expect(copiesKey(c)).toBe(want);
+  });
+
+  it('knows Paste, Copy and Cut items and buttons by their names, in a few languages', () => {
+    const item = (name: string, role = 'AXMenuItem') => el('m', { role, name });
+    expect(editCommand(item('_Paste'))).toBe('paste');
+    expect(editCommand(item('Paste Special…'))).toBe('paste');
+    expect(editCommand(item('Einfügen'))).toBe('paste');
+    expect(editCommand(item('粘贴'))).toBe('paste');
+    expect(editCommand(item('Paste', 'AXButton'))).toBe('paste');
+    expect(editCommand(item('Copy'))).toBe('copy');
+    expect(editCommand(item('Cu_t'))).toBe('copy');
+    expect(editCommand(item('Couper'))).toBe('copy');
+    expect(editCommand(item('Select All'))).toBeUndefined();
+    expect(editCommand(item('Copyright'))).toBeUndefined();
+    expect(editCommand(item('Pasted items'))).toBeUndefined();
+    // A label or a field named so runs nothing.
+    expect(editCommand(item('Paste', 'AXStaticText'))).toBeUndefined();
+    expect(editCommand(undefined)).toBeUndefined();
+  });
+});
+
+describe('SelectionSecrets', () => {
+  it('takes the clipboard after a copy from a password field as secret, until it holds another text', async () => {
+    const { s, held } = selectionsOf({ clipboard: 'the-secret' });
+    await s.copied(true);
+    expect(s.reason('the-secret')).toBe('copied from a password field');
+    expect(await s.pasteSecret(['clipboard'])).toBe('copied from a password field');
+    held.clipboard = 'alice';
+    await s.copied(false);
+    expect(s.reason('alice')).toBeUndefined();
+    expect(await s.pasteSecret(['clipboard'])).toBeUndefined();
+    // The same text again is the same secret, whoever put it there.
+    held.clipboard = 'the-secret';
+    expect(await s.pasteSecret(['clipboard'])).toBe('copied from a password field');
+  });
+
+  it('counts a paste secret when the clipboard could not be read after the copy, until it is replaced', async () => {
+    const { s, held } = selectionsOf({});
+    await s.copied(true);
+    expect(s.reason('anything')).toBe('copied from a password field');
+    expect(await s.pasteSecret(['clipboard'])).toBe('copied from a password field');
+    held.clipboard = 'x';
+    expect(await s.pasteSecret(['clipboard'])).toBe('copied from a password field');
+    s.written();
+    expect(await s.pasteSecret(['clipboard'])).toBeUndefined();
+  });
+
+  it('knows text typed into a password field on either selection', async () => {
+    const { s } = selectionsOf({ clipboard: 'typed-pw', primary: 'typed-pw' });
+    s.memory.note('typed-pw', 'typed into a password field');
+    expect(await s.pasteSecret(['clipboard'])).toBe('typed into a password field');
+    expect(await s.pasteSecret(['primary'])).toBe('typed into a password field');
+  });
+
+  it('keeps what was selected in a password field for pastes from PRIMARY only', async () => {
+    const { s, held } = selectionsOf({ clipboard: 'selected-pw', primary: 'selected-pw' });
+    await s.selectedInSecret();
+    expect(await s.pasteSecret(['primary'])).toBe('selected in a password field');
+    expect(await s.pasteSecret(['clipboard'])).toBeUndefined();
+    expect(s.reason('selected-pw')).toBeUndefined();
+    held.primary = 'else';
+    expect(await s.pasteSecret(['primary'])).toBeUndefined();
+  });
+
+  it('pastes nothing secret from an empty selection, and treats an unreadable one by what it knows', async () => {
+    const { s, held, reads } = selectionsOf({ clipboard: '' });
+    expect(await s.pasteSecret(['clipboard'])).toBeUndefined();
+    // Nothing known yet: not even read.
+    expect(reads).toEqual([]);
+    s.memory.note('other', 'typed into a password field');
+    expect(await s.pasteSecret(['clipboard'])).toBeUndefined();
+    expect(reads).toEqual(['clipboard']);
+    delete held.clipboard;
+    expect(await s.pasteSecret(['clipboard'])).toMatch(/could not be read/);
+    // No reader at all (no display): the same.
+    expect(await new SelectionSecrets().pasteSecret(['clipboard'])).toBeUndefined();
+  });
+});
+
+/** One action's transfers on app 7, its learned ids collected per pid. */
+function transfersOf(opts: {
+  before: Element[];
+  selections: SelectionSecrets;
+  secret?: string[];
+  lastField?: Element;
+  windows?: DesktopWindow[];
+  other?: Element[];
+}) {
+  const learned: Array<[number, string[]]> = [];
+  const secret = new Set(opts.secret ?? []);
+  const scene: TransferScene = {
+    pid: 7,
+    before: view(opts.before),
+    selections: opts.selections,
+    desktop: { listWindows: async () => opts.windows ?? [] } as unknown as Desktop,
+    isSecret: (_pid, e) => e.flags.includes('secure') || secret.has(e.id),
+    learn: (pid, ids) => {
+      learned.push([pid, ids]);
+      for (const id of ids) secret.add(id);
+    },
+    lastField: () => opts.lastField,
+    walk: async (pid) => ({ pid, elements: opts.other ?? [] }) as unknown as Snapshot,
+  };
+  return { t: new ActionTransfers(scene), learned };
+}
+
+describe('ActionTransfers', () => {
+  const user = el('user', { value: 'alice', flags: ['enabled', 'editable', 'focused'] });
+  const pw = el('pw', { flags: ['enabled', 'editable'] });
+
+  it('makes the focused field a password field before a paste of a secret goes', async () => {
+    const { s } = selectionsOf({ clipboard: 'the-secret' });
+    s.memory.note('the-secret', 'copied from a password field');
+    const { t, learned } = transfersOf({ before: [user, pw], selections: s, secret: ['pw'] });
+    await t.beforeKey(combo('v', 'ctrl'), user);
+    expect(learned).toEqual([[7, ['user']]]);
+  });
+
+  it('leaves a field alone when what is pasted is no secret, or the key pastes nothing', async () => {
+    const { s, reads } = selectionsOf({ clipboard: 'plain' });
+    s.memory.note('the-secret', 'copied from a password field');
+    const { t, learned } = transfersOf({ before: [user], selections: s });
+    await t.beforeKey(combo('v', 'ctrl'), user);
+    await t.beforeKey(combo('a', 'ctrl'), user);
+    expect(learned).toEqual([]);
+    // Only the paste read the clipboard.
+    expect(reads).toEqual(['clipboard']);
+  });
+
+  it("takes a menu's Paste into the app's last text field, and its Copy from it", async () => {
+    const { s, held } = selectionsOf({ clipboard: 'the-secret' });
+    const paste = el('m1', { role: 'AXMenuItem', name: 'Paste', flags: ['enabled'] });
+    const copy = el('m2', { role: 'AXMenuItem', name: 'Copy', flags: ['enabled'] });
+    // A Copy item over the password field: the clipboard's text is secret after it.
+    const copying = transfersOf({
+      before: [pw, copy],
+      selections: s,
+      secret: ['pw'],
+      lastField: pw,
+    });
+    await copying.t.beforePress(copy, 'single');
+    await copying.t.settled(view([pw, copy]));
+    expect(s.reason('the-secret')).toBe('copied from a password field');
+    // A Paste item over the user name: it becomes a password field first.
+    const pasting = transfersOf({ before: [user, paste], selections: s, lastField: user });
+    await pasting.t.beforePress(paste, 'single');
+    expect(pasting.learned).toEqual([[7, ['user']]]);
+    // A right click opens the menu: it pastes nothing.
+    held.clipboard = 'the-secret';
+    const opening = transfersOf({ before: [user, paste], selections: s, lastField: user });
+    await opening.t.beforePress(paste, 'right');
+    expect(opening.learned).toEqual([]);
+  });
+
+  it('a copy from an ordinary field clears what could not be read before', async () => {
+    const { s, held } = selectionsOf({});
+    await s.copied(true);
+    held.clipboard = 'alice';
+    const { t } = transfersOf({ before: [user], selections: s });
+    await t.afterKey(combo('c', 'ctrl'), user);
+    await t.settled(view([user]));
+    expect(await s.pasteSecret(['clipboard'])).toBeUndefined();
+  });
+
+  it('drops a drag from a password field: the field under its end, here or in another app', async () => {
+    const { s } = selectionsOf({});
+    const here = transfersOf({ before: [pw, user], selections: s, secret: ['pw'] });
+    await here.t.beforeDrag(pw, user, { x: 10, y: 10 });
+    expect(here.learned).toEqual([[7, ['user']]]);
+    const field = el('far', { frame: { x: 500, y: 500, w: 100, h: 30 } });
+    const big = el('pane', { frame: { x: 400, y: 400, w: 400, h: 400 } });
+    const away = transfersOf({
+      before: [pw],
+      selections: s,
+      secret: ['pw'],
+      windows: [
+        { pid: 9, title: 'Other', frame: { x: 400, y: 400, w: 400, h: 400 }, active: false },
+      ],
+      other: [big, field],
+    });
+    await away.t.beforeDrag(pw, undefined, { x: 520, y: 510 });
+    expect(away.learned).toEqual([[9, ['far']]]);
+    // A drag from an ordinary field moves no secret.
+    const plain = transfersOf({ before: [user, pw], selections: s });
+    await plain.t.beforeDrag(user, pw, { x: 1, y: 1 });
+    expect(plain.learned).toEqual([]);
+  });
+
+  it('after a secret went in, makes every text field it changed a password field, and asks for a new walk', async () => {
+    const { s } = selectionsOf({ clipboard: 'the-secret' });
+    s.memory.note('the-secret', 'copied from a password field');
+    const other = el('notes', { value: 'x' });
+    const { t, learned } = transfersOf({ before: [user, other], selections: s });
+    // No element said it had the focus, and none was a text field before.
+    await t.beforeKey(combo('v', 'ctrl'), undefined);
+    const after = [user, { ...other, value: 'xthe-secret' }];
+    expect(await t.settled(view(after))).toBe(true);
+    expect(learned).toEqual([[7, ['notes']]]);
+  });
+
+  it('reads PRIMARY after an action in a password field, or one that leaves the focus there', async () => {
+    const { s, reads } = selectionsOf({ primary: 'sel' });
+    const focusedPw = { ...pw, flags: [...pw.flags, 'focused' as const] };
+    const elsewhere = transfersOf({ before: [user, pw], selections: s, secret: ['pw'] });
+    expect(await elsewhere.t.settled(view([user, pw]))).toBe(false);
+    expect(reads).toEqual([]);
+    const into = transfersOf({ before: [user, pw], selections: s, secret: ['pw'] });
+    await into.t.beforeKey(combo('Tab'), user);
+    await into.t.settled(view([user, focusedPw]));
+    expect(reads).toEqual(['primary']);
+    expect(await s.pasteSecret(['primary'])).toBe('selected in a password field');
+  });
+});
+
+describe('changedTextFields', () => {
+  it('lists fields whose text changed and new fields with text, by identity', () => {
+    const a = el('a', { value: '1' });
+    const b = el('b', { value: '2' });
+    const label = el('l', { role: 'AXStaticText', flags: ['enabled'], value: 'x' });
+    const before = { elements: [a, b, label] } as unknown as Snapshot;
+    const after = {
+      elements: [
+        a,
+        { ...b, value: '3' },
+        { ...label, value: 'y' },
+        el('c', { value: 'new' }),
+        el('d', { value: '' }),
+      ],
+    } as unknown as Snapshot;
+    expect(changedTextFields(before, after).map((e) => e.id)).toEqual(['b', 'c']);
+  });
+});
