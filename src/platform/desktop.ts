@@ -154,7 +154,11 @@ export type ClickRoute =
   | { via: 'action'; action: string; on?: 'parent' }
   | { via: 'focus' }
   | { via: 'select' }
-  | { via: 'none' };
+  | {
+      via: 'none';
+      /** Why nothing fits, when it is more than the element's lack of actions: a fact, no advice. */
+      why?: string;
+    };
 
 /**
  * How text typed into a number field (a spin button) becomes its value, as its toolkit

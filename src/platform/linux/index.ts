@@ -46,6 +46,7 @@ import * as launching from './launch.js';
 import { keysymOf, nativeAddonProblem, withDecorations, X11 } from './x11.js';
 import { keyKindOf } from './key-kinds.js';
 import { clickRouteOf, commitRouteOf } from './click-routes.js';
+import { dropDownButton } from './atspi/click-context.js';
 import { LINUX_TRAITS } from './traits.js';
 import type { X11Window } from './x11.js';
 
@@ -465,7 +466,9 @@ export class LinuxDesktop implements Desktop {
   }
 
   async doAction(elementId: string, action: string): Promise<void> {
-    await this.withBus((bus) => atspi.doAction(bus, elementId, action));
+    // GTK4's drop-down has no action of its own: its click is its button's (click-routes.ts).
+    const on = (action.toLowerCase() === 'click' && dropDownButton(elementId)) || elementId;
+    await this.withBus((bus) => atspi.doAction(bus, on, action));
   }
 
   async setText(elementId: string, text: string): Promise<void> {

@@ -37,6 +37,7 @@ import type { AppRef } from './apps.js';
 import { wakeBridge } from './apps.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { AtspiCallError, AtspiTimeoutError, CACHE_PATH, NULL_PATH } from './bus.js';
+import { noteClickContext } from './click-context.js';
 import { detectGtk4, gtk4States, markWindowRelative, tidyGtk4 } from './gtk4.js';
 import { actionsOneByOne, childrenLiveOnly, settlePage } from './gecko.js';
 import { formatId, parseId } from './ids.js';
@@ -956,6 +957,7 @@ async function walkOnce(
       tidyGtk4(snap);
       markWindowRelative(snap);
     }
+    noteClickContext(snap, { qt: walk.qt, gtk4 });
     return snap;
   };
   const outOfTime = (method: string, roots: Node[] = []): Snapshot => {
