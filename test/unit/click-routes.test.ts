@@ -3,8 +3,9 @@
  * offers (the table in docs/click-routes.md): text takers are focused, never "activate"d.
  */
 import { describe, expect, it } from 'vitest';
-import { clickRouteOf } from '../../src/platform/linux/click-routes.js';
+import { clickRouteOf, clickSpotOf } from '../../src/platform/linux/click-routes.js';
 import { dropDownButton, noteClickContext } from '../../src/platform/linux/atspi/click-context.js';
+import { detectGtk4 } from '../../src/platform/linux/atspi/gtk4.js';
 import type { Element, Flag, Snapshot } from '../../src/model/element.js';
 import { element } from './helpers/synthetic.js';
 
@@ -183,7 +184,7 @@ describe('clickRouteOf: tree rows that expand, combo box lists, drop-downs', () 
       ],
       { qt: true },
     );
-    expect(clickRouteOf(qtItem, qtList)).toMatchObject({ via: 'none', why: /combo box's list/ });
+    expect(clickRouteOf(qtItem, qtList)).toMatchObject({ via: 'none', why: /combo box.s list/ });
     // GTK4: the drop-down's list in its popover, rows with no action.
     const [, , , gtkList, gtkRow] = walked(
       [
@@ -195,7 +196,7 @@ describe('clickRouteOf: tree rows that expand, combo box lists, drop-downs', () 
       ],
       { gtk4: true },
     );
-    expect(clickRouteOf(gtkRow, gtkList)).toMatchObject({ via: 'none', why: /combo box's list/ });
+    expect(clickRouteOf(gtkRow, gtkList)).toMatchObject({ via: 'none', why: /combo box.s list/ });
     // A list that is no combo box's keeps selecting its rows.
     const [plainList, plainRow] = walked(
       [at(':1.6/fruits', 'list'), at(':1.6/apple', 'list item', [], [], 0, 1)],
@@ -227,5 +228,81 @@ describe('clickRouteOf: tree rows that expand, combo box lists, drop-downs', () 
       {},
     );
     expect(clickRouteOf(other)).toEqual({ via: 'none' });
+  });
+});
+
+describe("clickRouteOf: GTK 4's popover menu bar", () => {
+  it('has no route to open a menu, and says why', async () => {
+    // The app on :1.11 says it is GTK 4.8.
+    const call = async (
+      _dest: string,
+      _path: string,
+      _iface: string,
+      _m: string,
+      _s?: string,
+      body?: unknown[],
+    ) => [{ value: body?.[1] === 'ToolkitName' ? 'GTK' : '4.8.3' }];
+    expect(await detectGtk4(call, { bus: ':1.11', path: '/', pid: 1, name: 'app' })).toBe(true);
+    const bar = element({ id: ':1.11/bar', role: 'AXMenuBar', nativeRole: 'menu bar' });
+    const file = element({
+      id: ':1.11/file',
+      role: 'AXMenuItem',
+      nativeRole: 'menu item',
+      parent: 0,
+    });
+    expect(clickRouteOf(file, bar)).toMatchObject({ via: 'none', why: /GTK 4's popover menu bar/ });
+    // Another toolkit's menu with no action has no reason to give.
+    const other = element({
+      id: ':1.12/file',
+      role: 'AXMenuItem',
+      nativeRole: 'menu item',
+      parent: 0,
+    });
+    expect(clickRouteOf(other, bar)).toEqual({ via: 'none' });
+  });
+});
+
+describe('clickSpotOf: the expander arrow a tree row draws beside its cell', () => {
+  const cell = (id: string, actions: string[], flags: Flag[], x = 471) =>
+    element({
+      id,
+      role: 'AXCell',
+      nativeRole: 'table cell',
+      actions,
+      flags: ['enabled', ...flags],
+      frame: { x, y: 239, w: 276, h: 21 },
+    });
+  const tree = element({
+    id: ':1.20/tree',
+    role: 'AXOutline',
+    nativeRole: 'tree table',
+    frame: { x: 431, y: 213, w: 318, h: 90 },
+  });
+
+  it("GTK3's: 30 px left of the cell it reports, mid-height", () => {
+    const europe = cell(':1.20/europe', ['expand or contract', 'edit', 'activate'], ['collapsed']);
+    expect(clickSpotOf(europe, tree)).toEqual({ x: 441, y: 249, part: 'expander arrow' });
+    // A cell with nothing to expand, or no frame: aimed at as usual.
+    expect(clickSpotOf(cell(':1.20/paris', ['edit', 'activate'], []), tree)).toBeUndefined();
+    // A spot left of the tree is no arrow of it.
+    expect(
+      clickSpotOf(europe, { ...tree, frame: { x: 460, y: 213, w: 318, h: 90 } }),
+    ).toBeUndefined();
+  });
+
+  it("Qt's: in the indentation just left of the cell", () => {
+    const [qtTree, europe] = [
+      element({
+        id: ':1.21/tree',
+        role: 'AXOutline',
+        nativeRole: 'tree',
+        frame: { x: 404, y: 196, w: 348, h: 100 },
+      }),
+      cell(':1.21/europe', ['Toggle'], ['collapsed'], 425),
+    ];
+    noteClickContext(snapshotOf([qtTree, { ...europe, parent: 0, depth: 1 }]), { qt: true });
+    expect(clickSpotOf(europe, qtTree)).toEqual({ x: 415, y: 249, part: 'expander arrow' });
+    // The same cell in an app not known to be Qt: no spot.
+    expect(clickSpotOf({ ...europe, id: ':1.22/europe' }, qtTree)).toBeUndefined();
   });
 });

@@ -29,8 +29,9 @@
  *   opens its list (see atspi/click-context.ts).
  */
 import type { Element } from '../../model/element.js';
-import type { ClickRoute, CommitRoute } from '../desktop.js';
+import type { ClickRoute, ClickSpot, CommitRoute } from '../desktop.js';
 import { dropDownButton, isComboList, isQtElement } from './atspi/click-context.js';
+import { isGtk4Bus } from './atspi/gtk4.js';
 
 /** Press actions, most specific first (compared case-folded). */
 const PRESS: readonly string[] = [
@@ -70,6 +71,8 @@ const EXPAND_OR_CONTRACT = 'expand or contract';
 const ITEM_ROLES = new Set(['list item', 'table cell', 'tree item', 'table row']);
 const QT_SELECT = 'toggle';
 
+const busOf = (id: string): string => id.slice(0, id.indexOf('/'));
+
 /** GTK4's drop-down is pressed through its button (click-context.ts). */
 const DROP_DOWN_CLICK = 'click';
 
@@ -103,13 +106,25 @@ export function clickRouteOf(el: Element, parent?: Element): ClickRoute {
     if (expandable(el)) {
       return {
         via: 'none',
-        why: 'Qt offers no action that expands or collapses a tree row (its Toggle only selects the row)',
+        why: 'is a Qt tree row that expands: Qt offers no action that expands or collapses it (its Toggle only selects it)',
       };
     }
     if (parent && isComboList(parent)) return comboListRow();
   }
   if (el.actions.length === 0 && dropDownButton(el.id)) {
     return { via: 'action', action: DROP_DOWN_CLICK };
+  }
+  if (
+    el.actions.length === 0 &&
+    el.nativeRole === 'menu item' &&
+    parent?.nativeRole === 'menu bar'
+  ) {
+    if (isGtk4Bus(busOf(el.id))) {
+      return {
+        via: 'none',
+        why: "is a menu of GTK 4's popover menu bar, which offers no action that opens it (GTK 4.8 gives its menus none)",
+      };
+    }
   }
   for (const name of PRESS) {
     const action = named(name);
@@ -136,8 +151,41 @@ export function clickRouteOf(el: Element, parent?: Element): ClickRoute {
 function comboListRow(): ClickRoute {
   return {
     via: 'none',
-    why: "it is an item of a combo box's list, and choosing it there through accessibility only selects it in the list: the combo box keeps its choice",
+    why: "is an item of a combo box's list: choosing it through accessibility only selects it in the list, and the combo box keeps its choice",
   };
+}
+
+/**
+ * Where the expander arrow of an expandable tree row's cell is drawn, left of the cell:
+ *
+ * - GTK3 (gtk/a11y/gtktreeviewaccessible.c) reports the expander column's cell moved right
+ *   by the style's expander-size plus 4 past the cell's own start, and draws the arrow in
+ *   a box just left of that start, expander-size plus half the horizontal-separator wide
+ *   (gtk/gtktreeview.c), where a click expands or collapses the row. With Adwaita's sizes
+ *   (16 and 8: a 20 px box) its centre is 30 px left of the cell reported; with GTK's
+ *   defaults (14 and 4: an 18 px box) 26 px, still inside the box.
+ * - Qt draws it in the row's indentation, just left of the cell (QTreeView's indentation,
+ *   20 px in its styles), where a click expands or collapses the row.
+ */
+const ARROW_LEFT_GTK3 = 30;
+const ARROW_LEFT_QT = 10;
+const EXPANDER_ARROW = 'expander arrow';
+
+export function clickSpotOf(el: Element, parent?: Element): ClickSpot | undefined {
+  const f = el.frame;
+  if (!f || f.w <= 0 || f.h <= 0 || !expandable(el) || !ITEM_ROLES.has(el.nativeRole)) {
+    return undefined;
+  }
+  const left = actionNamed(el, EXPAND_OR_CONTRACT)
+    ? ARROW_LEFT_GTK3
+    : isQtElement(el) && onlySelects(el)
+      ? ARROW_LEFT_QT
+      : undefined;
+  if (left === undefined) return undefined;
+  const x = f.x - left;
+  // Not left of the tree it is in: the arrow is inside it.
+  if (parent?.frame && x < parent.frame.x) return undefined;
+  return { x, y: f.y + Math.floor(f.h / 2), part: EXPANDER_ARROW };
 }
 
 /**

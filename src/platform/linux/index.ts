@@ -10,6 +10,7 @@ import type {
   AppsChange,
   Change,
   ClickRoute,
+  ClickSpot,
   CommitRoute,
   Desktop,
   DesktopWindow,
@@ -45,7 +46,7 @@ import { descendants, stoppedProcess } from './proc.js';
 import * as launching from './launch.js';
 import { keysymOf, nativeAddonProblem, withDecorations, X11 } from './x11.js';
 import { keyKindOf } from './key-kinds.js';
-import { clickRouteOf, commitRouteOf } from './click-routes.js';
+import { clickRouteOf, clickSpotOf, commitRouteOf } from './click-routes.js';
 import { dropDownButton } from './atspi/click-context.js';
 import { LINUX_TRAITS } from './traits.js';
 import type { X11Window } from './x11.js';
@@ -459,6 +460,10 @@ export class LinuxDesktop implements Desktop {
 
   clickRoute(element: Element, parent?: Element): ClickRoute {
     return clickRouteOf(element, parent);
+  }
+
+  clickSpot(element: Element, parent?: Element): ClickSpot | undefined {
+    return clickSpotOf(element, parent);
   }
 
   commitRoute(element: Element): CommitRoute {
