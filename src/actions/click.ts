@@ -78,16 +78,19 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
       return { ...delivered, did: `${verb} ${label}, in ${delivered.did.slice(verb.length + 1)}` };
     }
     if (!element || !route || route.via === 'none') {
+      const said = route?.via === 'none' ? route.why : undefined;
       const why = !element
         ? 'no element is under that point'
         : clickType !== 'single'
           ? `a ${clickType} click has no accessibility action`
-          : `${label} offers no action a click does (it has: ${element.actions.join(', ') || 'none'})`;
+          : said
+            ? `${label} ${said}`
+            : `${label} offers no action a click does (it has: ${element.actions.join(', ') || 'none'})`;
       const around = element && clickType === 'single' ? chosenHolder(scene, element) : undefined;
       throw backgroundImpossible(
         'click',
         why,
-        around ? `Click the ${around.label} it is in` : 'Name another element',
+        around ? `Click the ${around.label} it is in` : said ? undefined : 'Name another element',
       );
     }
     if (route.via === 'select') return selectInstead(scene, element, label, undo);
@@ -111,8 +114,15 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
   // may be its minus button). An element whose click is done by one part of it (an
   // expander by its arrow) is clicked on that part.
   const part = target.element && clickType === 'single' ? actingPart(scene, target) : undefined;
+  // A part the toolkit draws beside the element and reports no element for (a tree row's
+  // expander arrow, in its indentation): the backend says where it is.
+  const spot =
+    !part && target.element && clickType === 'single'
+      ? desktop.clickSpot?.(target.element, parentOf(view, target.element))
+      : undefined;
   const point =
     (part && centerOf(part.element)) ??
+    spot ??
     (target.element && clickPoint(target.element)) ??
     requirePoint(target);
   if (target.element) await assertOnScreen(desktop, point);
@@ -122,7 +132,7 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
     await scene.transfers?.beforePress(element, clickType);
     await desktop.click(point.x, point.y, button, clickType === 'double' ? 2 : 1);
   });
-  const on = part ? ` on its ${part.label}` : '';
+  const on = part ? ` on its ${part.label}` : spot ? ` on its ${spot.part}` : '';
   return {
     // A point target's label already is its coordinates.
     did: target.element ? `${verb} ${label} at (${point.x},${point.y})${on}` : `${verb} ${label}`,

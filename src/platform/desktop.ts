@@ -157,7 +157,22 @@ export type ClickRoute =
   | { via: 'action'; action: string; on?: 'parent' }
   | { via: 'focus' }
   | { via: 'select' }
-  | { via: 'none' };
+  | {
+      via: 'none';
+      /**
+       * Why nothing fits, when it is more than the element's lack of actions: a fact, no
+       * advice, said of the element ("is a row of ...", following its name).
+       */
+      why?: string;
+    };
+
+/** A point a real click aims at instead of an element's centre, and what is drawn there. */
+export interface ClickSpot {
+  x: number;
+  y: number;
+  /** What the point is on, for the summary ("expander arrow"). */
+  part: string;
+}
 
 /**
  * How text typed into a number field (a spin button) becomes its value, as its toolkit
@@ -302,6 +317,13 @@ export interface Desktop {
    * actions, and its parent's (the element it is a part of), when it has one.
    */
   clickRoute(element: Element, parent?: Element): ClickRoute;
+  /**
+   * Where a real click on this element does what a click on it means, when that is neither
+   * its centre nor a child element standing for that part (an expandable tree row whose
+   * toolkit draws its expander arrow beside it, in the row's indentation, and reports no
+   * element for the arrow): the point and what is there. Undefined: aim as usual.
+   */
+  clickSpot?(element: Element, parent?: Element): ClickSpot | undefined;
   /** How text typed into this number field is committed to its value. */
   commitRoute(element: Element): CommitRoute;
   doAction(elementId: string, action: string): Promise<void>;

@@ -281,6 +281,14 @@ const NO_BACKGROUND_ROUTE: Record<string, Partial<Record<Kit | AppKit, string>>>
   'text view|ax_type': { firefox: GECKO_NO_TEXT },
   'text view|ax_type + key Return': { firefox: GECKO_NO_TEXT },
   'spin button|ax_type (replace)': { firefox: GECKO_NO_TEXT },
+  'combo box|ax_click it, then the item, background': {
+    gtk4: "GTK 4.8 drop-down rows have no action, and its list's selection does not choose",
+    qt5: "Qt 5's combo list items only select in the list (Toggle), never in the combo",
+  },
+  'tree expander|ax_click, background': { qt5: 'Qt 5 offers no action that expands a tree row' },
+  'menu item|ax_click the menu, then the item, background': {
+    gtk4: "GTK 4.8's popover menu bar items offer no action",
+  },
 };
 
 const noRoute = (row: { widget: string; action: string }, kit: Kit | AppKit) =>

@@ -180,6 +180,68 @@ describe('popovers', () => {
     expect(s.elements[2].frame).toEqual({ x: 538, y: 188, w: 285, h: 418 });
     expect(s.elements[3].frame).toEqual({ x: 580, y: 228, w: 201, h: 32 });
   });
+
+  // A drop-down's popover (gtk4_matrix.py's "Colour", measured on its pixels): GTK4 puts it
+  // at the drop-down's origin moved by its top margin (6 px), and its popup window is that
+  // margin taller than it, 3 px left of the drop-down and just below it.
+  const dropDown = () => {
+    const s = snap([
+      el({ name: 'Matrix', nativeRole: 'frame', frame: { x: 0, y: 0, w: 720, h: 560 } }),
+      el({
+        name: 'Colour',
+        nativeRole: 'combo box',
+        parent: 0,
+        depth: 1,
+        frame: { x: 77, y: 356, w: 297, h: 34 },
+      }),
+      el({
+        name: 'GtkPopover',
+        nativeRole: 'filler',
+        parent: 1,
+        depth: 2,
+        actions: ['default.activate'],
+        frame: { x: 77, y: 362, w: 303, h: 120 },
+      }),
+      el({
+        name: 'Green',
+        nativeRole: 'list item',
+        parent: 2,
+        depth: 3,
+        frame: { x: 89, y: 413, w: 279, h: 16 },
+      }),
+    ]);
+    tidyGtk4(s);
+    markWindowRelative(s);
+    return s;
+  };
+  const main = { pid: 42, title: 'Calculator', x: 280, y: 127, w: 720, h: 560, mapped: true };
+
+  it("places a popover at its parent's origin plus its margin by its popup window, the nearest one", () => {
+    const s = dropDown();
+    const far = { pid: null, title: '', x: 900, y: 700, w: 303, h: 126, mapped: true };
+    const popup = { pid: null, title: '', x: 354, y: 515, w: 303, h: 126, mapped: true };
+    placeGtk4Windows(
+      s,
+      () => [main],
+      () => [far, popup],
+    );
+    expect(s.elements[1].frame).toEqual({ x: 357, y: 483, w: 297, h: 34 });
+    expect(s.elements[2].frame).toEqual({ x: 354, y: 521, w: 303, h: 120 });
+    expect(s.elements[3].frame).toEqual({ x: 366, y: 572, w: 279, h: 16 });
+  });
+
+  it('leaves a popover on its window when no popup window fits it', () => {
+    const s = dropDown();
+    // Too small for the popover and its margin; and one far from the drop-down.
+    const small = { pid: null, title: '', x: 354, y: 515, w: 303, h: 120, mapped: true };
+    const far = { pid: null, title: '', x: 900, y: 700, w: 303, h: 126, mapped: true };
+    placeGtk4Windows(
+      s,
+      () => [main],
+      () => [small, far],
+    );
+    expect(s.elements[2].frame).toEqual({ x: 357, y: 489, w: 303, h: 120 });
+  });
 });
 
 describe('GTK4 names and actions', () => {

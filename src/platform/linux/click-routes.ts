@@ -19,9 +19,19 @@
  *   list view and column view rows, notebook tabs; GTK3's list box rows and notebook tabs)
  *   is chosen through its container's selection (AT-SPI Selection.SelectChild), which is
  *   what a click on it changes; an activation (a row's "row-activated") has no route.
+ * - A tree row's cell that can expand (GTK3's expander column cell: EXPANDABLE, with
+ *   "expand or contract" beside "activate") expands or collapses: a click on a tree's
+ *   expander is that, not the row's activation.
+ * - A row in a combo box's popup list that would only be selected in that list (Qt's
+ *   "Toggle", GTK4's list selection) has no route: the combo box keeps its choice. Nor has
+ *   a Qt tree row that can expand: Qt offers nothing that expands it, its "Toggle" selects.
+ * - GTK4's drop-down (a combo box with no action) is clicked through its button, which
+ *   opens its list (see atspi/click-context.ts).
  */
 import type { Element } from '../../model/element.js';
-import type { ClickRoute, CommitRoute } from '../desktop.js';
+import type { ClickRoute, ClickSpot, CommitRoute } from '../desktop.js';
+import { dropDownButton, isComboList, isQtElement } from './atspi/click-context.js';
+import { isGtk4Bus } from './atspi/gtk4.js';
 
 /** Press actions, most specific first (compared case-folded). */
 const PRESS: readonly string[] = [
@@ -54,8 +64,26 @@ const TOGGLE_EXPAND = 'listitem.toggle-expand';
 /** Native roles of elements a click chooses in their container's selection. */
 const CHOSEN_IN_CONTAINER = new Set(['list item', 'table row', 'tree item', 'page tab']);
 
+/** GTK3's tree cell action that expands or collapses its row (the expander column's cell). */
+const EXPAND_OR_CONTRACT = 'expand or contract';
+
+/** Qt's item view rows and cells: their one action, "Toggle", selects them. */
+const ITEM_ROLES = new Set(['list item', 'table cell', 'tree item', 'table row']);
+const QT_SELECT = 'toggle';
+
+const busOf = (id: string): string => id.slice(0, id.indexOf('/'));
+
+/** GTK4's drop-down is pressed through its button (click-context.ts). */
+const DROP_DOWN_CLICK = 'click';
+
 function expandable(el: Element): boolean {
   return el.flags.includes('expanded') || el.flags.includes('collapsed');
+}
+
+/** Its only press action is Qt's "Toggle", which selects an item view's row or cell. */
+function onlySelects(el: Element): boolean {
+  const presses = el.actions.filter((a) => PRESS.includes(a.toLowerCase()));
+  return presses.length === 1 && presses[0].toLowerCase() === QT_SELECT;
 }
 
 /** The action of `el` named `name` (case-folded), as the element spells it. */
@@ -71,6 +99,33 @@ export function clickRouteOf(el: Element, parent?: Element): ClickRoute {
     const edit = named(EDIT);
     return edit && el.role === 'AXCell' ? { via: 'action', action: edit } : { via: 'focus' };
   }
+  const expand = expandable(el) ? named(EXPAND_OR_CONTRACT) : undefined;
+  if (expand) return { via: 'action', action: expand };
+  const qtItem = ITEM_ROLES.has(el.nativeRole) && isQtElement(el);
+  if (qtItem && onlySelects(el)) {
+    if (expandable(el)) {
+      return {
+        via: 'none',
+        why: 'is a Qt tree row that expands: Qt offers no action that expands or collapses it (its Toggle only selects it)',
+      };
+    }
+    if (parent && isComboList(parent)) return comboListRow();
+  }
+  if (el.actions.length === 0 && dropDownButton(el.id)) {
+    return { via: 'action', action: DROP_DOWN_CLICK };
+  }
+  if (
+    el.actions.length === 0 &&
+    el.nativeRole === 'menu item' &&
+    parent?.nativeRole === 'menu bar'
+  ) {
+    if (isGtk4Bus(busOf(el.id))) {
+      return {
+        via: 'none',
+        why: "is a menu of GTK 4's popover menu bar, which offers no action that opens it (GTK 4.8 gives its menus none)",
+      };
+    }
+  }
   for (const name of PRESS) {
     const action = named(name);
     // GTK4 lists the expander's actions on a row that has nothing to expand: they do nothing.
@@ -85,9 +140,52 @@ export function clickRouteOf(el: Element, parent?: Element): ClickRoute {
       expandable(parent) &&
       actionNamed(parent, TOGGLE_EXPAND);
     if (toggle) return { via: 'action', action: toggle, on: 'parent' };
-    if (CHOSEN_IN_CONTAINER.has(el.nativeRole)) return { via: 'select' };
+    if (CHOSEN_IN_CONTAINER.has(el.nativeRole)) {
+      return parent && isComboList(parent) ? comboListRow() : { via: 'select' };
+    }
   }
   return { via: 'none' };
+}
+
+/** A row of a combo box's popup list that would only be selected in the list. */
+function comboListRow(): ClickRoute {
+  return {
+    via: 'none',
+    why: "is an item of a combo box's list: choosing it through accessibility only selects it in the list, and the combo box keeps its choice",
+  };
+}
+
+/**
+ * Where the expander arrow of an expandable tree row's cell is drawn, left of the cell:
+ *
+ * - GTK3 (gtk/a11y/gtktreeviewaccessible.c) reports the expander column's cell moved right
+ *   by the style's expander-size plus 4 past the cell's own start, and draws the arrow in
+ *   a box just left of that start, expander-size plus half the horizontal-separator wide
+ *   (gtk/gtktreeview.c), where a click expands or collapses the row. With Adwaita's sizes
+ *   (16 and 8: a 20 px box) its centre is 30 px left of the cell reported; with GTK's
+ *   defaults (14 and 4: an 18 px box) 26 px, still inside the box.
+ * - Qt draws it in the row's indentation, just left of the cell (QTreeView's indentation,
+ *   20 px in its styles), where a click expands or collapses the row.
+ */
+const ARROW_LEFT_GTK3 = 30;
+const ARROW_LEFT_QT = 10;
+const EXPANDER_ARROW = 'expander arrow';
+
+export function clickSpotOf(el: Element, parent?: Element): ClickSpot | undefined {
+  const f = el.frame;
+  if (!f || f.w <= 0 || f.h <= 0 || !expandable(el) || !ITEM_ROLES.has(el.nativeRole)) {
+    return undefined;
+  }
+  const left = actionNamed(el, EXPAND_OR_CONTRACT)
+    ? ARROW_LEFT_GTK3
+    : isQtElement(el) && onlySelects(el)
+      ? ARROW_LEFT_QT
+      : undefined;
+  if (left === undefined) return undefined;
+  const x = f.x - left;
+  // Not left of the tree it is in: the arrow is inside it.
+  if (parent?.frame && x < parent.frame.x) return undefined;
+  return { x, y: f.y + Math.floor(f.h / 2), part: EXPANDER_ARROW };
 }
 
 /**

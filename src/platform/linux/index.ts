@@ -11,6 +11,7 @@ import type {
   AppsChange,
   Change,
   ClickRoute,
+  ClickSpot,
   CommitRoute,
   Desktop,
   DesktopWindow,
@@ -46,7 +47,8 @@ import { descendants, launchFamily, stoppedProcess } from './proc.js';
 import * as launching from './launch.js';
 import { keysymOf, nativeAddonProblem, withDecorations, X11 } from './x11.js';
 import { keyKindOf } from './key-kinds.js';
-import { clickRouteOf, commitRouteOf } from './click-routes.js';
+import { clickRouteOf, clickSpotOf, commitRouteOf } from './click-routes.js';
+import { dropDownButton } from './atspi/click-context.js';
 import { LINUX_TRAITS } from './traits.js';
 import type { X11Window } from './x11.js';
 
@@ -465,12 +467,18 @@ export class LinuxDesktop implements Desktop {
     return clickRouteOf(element, parent);
   }
 
+  clickSpot(element: Element, parent?: Element): ClickSpot | undefined {
+    return clickSpotOf(element, parent);
+  }
+
   commitRoute(element: Element): CommitRoute {
     return commitRouteOf(element);
   }
 
   async doAction(elementId: string, action: string): Promise<void> {
-    await this.withBus((bus) => atspi.doAction(bus, elementId, action));
+    // GTK4's drop-down has no action of its own: its click is its button's (click-routes.ts).
+    const on = (action.toLowerCase() === 'click' && dropDownButton(elementId)) || elementId;
+    await this.withBus((bus) => atspi.doAction(bus, on, action));
   }
 
   async setText(elementId: string, text: string): Promise<void> {

@@ -6,7 +6,10 @@
  *   every element would be "offscreen" and never asked for its extents.
  * - GetExtents answers relative to the window's widget whatever coordinate type is asked
  *   (GTK4 on X11 does not know where its window is). The frames are moved to the screen
- *   afterwards from the X11 window's position (see placeGtk4Windows).
+ *   afterwards from the X11 window's position (see placeGtk4Windows). A popover (a drop-
+ *   down's list, a menu) is a popup window of its own, but its subtree is reported as if
+ *   the popover sat on its parent's origin (moved by its own margin within its window):
+ *   it is placed by that popup window.
  * - Names: a button labelled by its child label gets the label twice ("7 7"), and an
  *   element with no name gets its class name ("GtkButton", "AdwGizmo", "HistoryView").
  * - A list view (GtkListView) stops allocating the rows that scroll out of it but keeps
@@ -113,6 +116,7 @@ function labelsBelow(elements: readonly Element[], i: number): string[] {
  * label; GAction group entries leave the action list.
  */
 export function tidyGtk4(s: Snapshot): void {
+  notePopovers(s);
   s.elements.forEach((e, i) => {
     const labels = labelsBelow(s.elements, i);
     let name = e.name;
@@ -252,6 +256,23 @@ function hideSubtree(elements: Element[], root: number): void {
   }
 }
 
+/**
+ * GTK4's natives with a default widget, windows and popovers alike, list the GAction
+ * "default.activate" (gtk/gtkwindow.c, gtk/gtkpopover.c); an element below a window that
+ * lists it is a popover (a drop-down's list, a popover menu). Noted per snapshot before
+ * tidyGtk4 drops the GAction entries, for placeGtk4Windows.
+ */
+const POPOVER_GACTION = 'default.activate';
+const popoversOf = new WeakMap<Snapshot, Set<number>>();
+
+function notePopovers(s: Snapshot): void {
+  const found = new Set<number>();
+  s.elements.forEach((e, i) => {
+    if (e.parent >= 0 && e.actions.includes(POPOVER_GACTION)) found.add(i);
+  });
+  if (found.size > 0) popoversOf.set(s, found);
+}
+
 /** Snapshots whose frames are still relative to their windows (GTK4 walks). */
 const windowRelative = new WeakSet<Snapshot>();
 
@@ -270,6 +291,9 @@ export function isWindowRelative(s: Snapshot): boolean {
  */
 const lastOrigin = new Map<number, { x: number; y: number }>();
 const lastOriginByBus = new Map<string, { x: number; y: number }>();
+/** The offset of the elements placed by a popup window, at their last walk (read-backs). */
+const popupOffsetById = new Map<string, { x: number; y: number }>();
+const MAX_POPUP_ELEMENTS = 4096;
 
 const busOf = (elementId: string): string => elementId.slice(0, elementId.indexOf('/'));
 
@@ -283,7 +307,7 @@ export function placeGtk4Element(el: Element): Element {
   if (!gtk4Buses.has(bus)) return el;
   const out = { ...el, actions: gtk4Actions(el.actions) };
   if (!el.frame) return out;
-  const o = lastOriginByBus.get(bus);
+  const o = popupOffsetById.get(el.id) ?? lastOriginByBus.get(bus);
   if (o) out.frame = { ...el.frame, x: el.frame.x + o.x, y: el.frame.y + o.y };
   else delete out.frame;
   return out;
@@ -360,36 +384,114 @@ export function placeGtk4Windows(
   // GTK4 reports the popup at its parent's origin, outside the parent's box: only then
   // are the popup windows looked up.
   let popups: NativeWindowBox[] | undefined;
-  const popupFor = (f: Rect, parent: Rect | undefined): NativeWindowBox | undefined => {
-    if (!parent || f.x !== parent.x || f.y !== parent.y) return undefined;
-    if (f.w <= parent.w && f.h <= parent.h) return undefined;
+  const popupWindowsNow = (): NativeWindowBox[] => {
     try {
       popups ??= popupWindows().filter((n) => n.mapped);
     } catch {
       popups = [];
     }
-    const i = popups.findIndex((n) => n.w === f.w && n.h === f.h);
-    return i < 0 ? undefined : popups.splice(i, 1)[0];
+    return popups;
+  };
+  const popovers = popoversOf.get(s);
+  const popupFor = (
+    i: number,
+    f: Rect,
+    parent: Rect | undefined,
+    parentOffset: { x: number; y: number } | undefined,
+  ): NativeWindowBox | undefined => {
+    if (!parent || (f.w <= parent.w && f.h <= parent.h)) return undefined;
+    const list = popupWindowsNow();
+    const k = popovers?.has(i)
+      ? popoverWindow(f, parent, parentOffset, list)
+      : f.x === parent.x && f.y === parent.y
+        ? list.findIndex((n) => n.w === f.w && n.h === f.h)
+        : -1;
+    return k < 0 ? undefined : list.splice(k, 1)[0];
   };
   // Each element's offset: its window's origin, or its popup's (tree order, parents first).
   const off: Array<{ x: number; y: number } | undefined> = [];
   const rel: Array<Rect | undefined> = [];
+  const inPopup: boolean[] = [];
   s.elements.forEach((e, i) => {
     off[i] = e.parent < 0 ? origins.get(i) : off[e.parent];
     rel[i] = e.frame;
+    inPopup[i] = e.parent >= 0 && inPopup[e.parent];
     if (!e.frame) return;
     const f = e.frame;
-    const popup = e.parent >= 0 ? popupFor(f, rel[e.parent]) : undefined;
-    if (popup) off[i] = { x: popup.x - f.x, y: popup.y - f.y };
+    const parent = e.parent >= 0 ? rel[e.parent] : undefined;
+    const popup = e.parent >= 0 ? popupFor(i, f, parent, off[e.parent]) : undefined;
+    // The popover sits in its window at its offset from its parent's origin (its margin).
+    if (popup && parent) {
+      off[i] = { x: popup.x - parent.x, y: popup.y - parent.y };
+      inPopup[i] = true;
+    }
     const o = off[i];
     if (o) e.frame = { ...f, x: f.x + o.x, y: f.y + o.y };
     else delete e.frame;
+    if (o && inPopup[i] && e.id) {
+      if (popupOffsetById.size >= MAX_POPUP_ELEMENTS) popupOffsetById.clear();
+      popupOffsetById.set(e.id, o);
+    }
   });
   for (const w of s.windows) {
     const f = s.elements[w.index].frame;
     if (f) w.frame = f;
     else delete w.frame;
   }
+}
+
+/** Widest margin a popover keeps around itself in its popup window (its shadow, its arrow). */
+const POPOVER_MARGIN = 32;
+/** Farthest a popover's window may be from its parent on screen: it points at its parent. */
+const POPOVER_REACH = 48;
+
+/**
+ * Which of the popup windows (index in `windows`) holds a popover GTK4 reports at `f`: its
+ * parent's origin moved by its margin within its window (`f` less `parent`), so the window
+ * is at least that much larger than the popover, and at most by its margins. Of those, the
+ * one nearest its parent on screen; -1 when none fits.
+ */
+export function popoverWindow(
+  f: Rect,
+  parent: Rect,
+  parentOffset: { x: number; y: number } | undefined,
+  windows: readonly NativeWindowBox[],
+): number {
+  const dx = f.x - parent.x;
+  const dy = f.y - parent.y;
+  if (dx < 0 || dy < 0 || dx > POPOVER_MARGIN || dy > POPOVER_MARGIN) return -1;
+  const p = parentOffset && {
+    ...parent,
+    x: parent.x + parentOffset.x,
+    y: parent.y + parentOffset.y,
+  };
+  let best = -1;
+  let bestGap = Infinity;
+  windows.forEach((n, k) => {
+    const extraW = n.w - f.w;
+    const extraH = n.h - f.h;
+    if (
+      extraW < dx ||
+      extraH < dy ||
+      extraW > dx + POPOVER_MARGIN ||
+      extraH > dy + POPOVER_MARGIN
+    ) {
+      return;
+    }
+    const gap = p ? gapBetween(p, n) : 0;
+    if (gap <= POPOVER_REACH && gap < bestGap) {
+      best = k;
+      bestGap = gap;
+    }
+  });
+  return best;
+}
+
+/** Distance between two boxes (0 when they touch or overlap). */
+function gapBetween(a: Rect, b: Rect): number {
+  const x = Math.max(0, a.x - (b.x + b.w), b.x - (a.x + a.w));
+  const y = Math.max(0, a.y - (b.y + b.h), b.y - (a.y + a.h));
+  return Math.max(x, y);
 }
 
 /**

@@ -10,7 +10,7 @@
 import type { Element, Rect } from '../../../model/element.js';
 import { axRole, roleName, SECURE_ROLES } from '../roles.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
-import { ATSPI, ROOT_PATH } from './bus.js';
+import { ATSPI, NULL_PATH, ROOT_PATH } from './bus.js';
 import { actionNamesByIndex } from './action-strings.js';
 import { embedsOnly, namesMissing } from './chromium.js';
 import { visibleText } from './gecko.js';
@@ -263,6 +263,30 @@ export function wantsValue(nativeRole: string, b: Basics): boolean {
   return b.ifaces.has(IFACE.Value) && !wantsText(nativeRole, b) && !isSecure(nativeRole);
 }
 
+/**
+ * A combo box whose choice is in no text or value of its own: GTK 3's keeps the name it is
+ * given ("Colour") whatever is chosen, and says what is chosen through its Selection (the
+ * popup's item of the active row). Its value is that item's name, so that a choice made
+ * shows as a change of the combo box itself.
+ */
+export function showsChoice(nativeRole: string, b: Basics): boolean {
+  return (
+    nativeRole === 'combo box' &&
+    b.ifaces.has(IFACE.Selection) &&
+    !b.ifaces.has(IFACE.Text) &&
+    !b.ifaces.has(IFACE.Value)
+  );
+}
+
+/** The name of the first selected child of a Selection container; '' when none is. */
+export async function readChoice(call: CallFn, ref: ObjectRef): Promise<string> {
+  const [child] = (await call(ref[0], ref[1], IFACE.Selection, 'GetSelectedChild', 'i', [0])) as [
+    ObjectRef | undefined,
+  ];
+  if (!child || !child[1] || child[1] === NULL_PATH) return '';
+  return plainText(((await getProp(call, child, IFACE.Accessible, 'Name')) as string) ?? '');
+}
+
 const LONG_TEXT_ROLES = new Set([
   'terminal',
   'document text',
@@ -445,6 +469,12 @@ export async function readExtras(
       getProp(call, ref, IFACE.Value, 'CurrentValue').then(
         (v) => (out.value = formatNumber(v as number)),
       ),
+    );
+  } else if (showsChoice(nativeRole, b)) {
+    jobs.push(
+      readChoice(call, ref).then((name) => {
+        if (name) out.value = name;
+      }),
     );
   }
   if (b.ifaces.has(IFACE.Action)) {

@@ -37,6 +37,7 @@ import type { AppRef } from './apps.js';
 import { wakeBridge } from './apps.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { AtspiCallError, AtspiTimeoutError, CACHE_PATH, NULL_PATH } from './bus.js';
+import { noteClickContext } from './click-context.js';
 import { detectGtk4, gtk4States, markWindowRelative, nameRowsByLabel, tidyGtk4 } from './gtk4.js';
 import { actionsOneByOne, childrenLiveOnly, settlePage } from './gecko.js';
 import { formatId, parseId } from './ids.js';
@@ -959,6 +960,7 @@ async function walkOnce(
       // GTK 3's list box rows have no name either: a person reads the text in them.
       nameRowsByLabel(snap.elements);
     }
+    noteClickContext(snap, { qt: walk.qt, gtk4 });
     return snap;
   };
   const outOfTime = (method: string, roots: Node[] = []): Snapshot => {
