@@ -105,6 +105,7 @@ export function isRevealToggle(
   elements: readonly Element[],
   index: number,
   isPasswordField: (el: Element) => boolean,
+  fieldsUnseen = false,
 ): boolean {
   const el = elements[index];
   if (!el) return false;
@@ -124,11 +125,13 @@ export function isRevealToggle(
   const text = `${el.name} ${el.description ?? ''}`.trim();
   if ((toggle || menu) && el.flags.includes('checked') && !HIDE_WORDS.test(text)) return false;
   const byWindow = passwordFieldsByWindow(elements, isPasswordField);
-  // A menu opens in a window of its own, or hangs from a menu bar: any field of the app counts.
-  if (menu) return REVEAL_WORDS.test(text) && byWindow.size > 0;
+  // By its name, a control reveals a field in any window of the app (a menu opens in a
+  // window of its own; an options window may hold the toggle), or one the walk did not
+  // reach (cut short: `fieldsUnseen`).
+  if (REVEAL_WORDS.test(text) && (byWindow.size > 0 || fieldsUnseen)) return true;
+  if (menu) return false;
   const fields = byWindow.get(windowOf(elements, index)) ?? [];
   if (fields.length === 0) return false;
-  if (REVEAL_WORDS.test(text)) return true;
   // Beside a field: a toggle of any name; a button, link or icon that shows no word (an
   // eye, "[o]", nothing at all).
   if (!toggle && !iconOnly(text)) return false;
@@ -165,6 +168,11 @@ function passwordFieldsByWindow(
 /** A name that says no word: empty, symbols, or letters no longer than two in a row. */
 function iconOnly(text: string): boolean {
   return !/\p{L}{3}/u.test(text);
+}
+
+/** Whether the walk in hand was cut short: password fields may lie beyond what it read. */
+function walkCut(scene: Scene): boolean {
+  return scene.view.snapshot.truncated !== null;
 }
 
 /** Whether the key, with its modifiers, stays out of a password field or a focused toggle. */
@@ -219,7 +227,9 @@ export function guardTextKeys(scene: Scene, text: string): void {
   if (!kinds.has('activate')) return;
   const elements = scene.view.snapshot.elements;
   const guarded = elements.some(
-    (el, i) => guard.isPasswordField(el) || isRevealToggle(elements, i, guard.isPasswordField),
+    (el, i) =>
+      guard.isPasswordField(el) ||
+      isRevealToggle(elements, i, guard.isPasswordField, walkCut(scene)),
   );
   if (guarded) {
     throw new AxError(
@@ -248,7 +258,7 @@ export function guardPress(
   const elements = scene.view.snapshot.elements;
   const index = elements.indexOf(element);
   if (index < 0) return;
-  if (isRevealToggle(elements, index, guard.isPasswordField)) {
+  if (isRevealToggle(elements, index, guard.isPasswordField, walkCut(scene))) {
     throw revealRefusal(label, 'nothing was pressed');
   }
   if (insidePasswordField(elements, index, guard.isPasswordField)) {
@@ -481,7 +491,7 @@ interface Focus {
 async function focusNow(scene: Scene, guard: PasswordGuard): Promise<Focus | undefined> {
   const elements = scene.view.snapshot.elements;
   const watched = elements.flatMap((el, i) => {
-    const reveal = isRevealToggle(elements, i, guard.isPasswordField);
+    const reveal = isRevealToggle(elements, i, guard.isPasswordField, walkCut(scene));
     const password = guard.isPasswordField(el);
     return password || reveal || el.flags.includes('focused') ? [{ el, i, password, reveal }] : [];
   });

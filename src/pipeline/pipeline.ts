@@ -137,6 +137,9 @@ const EXTRA_POLL_MS = 40;
  */
 const TRANSIENT_SETTLE_MS = 1500;
 const TRANSIENT_SETTLE_MAX_MS = 6000;
+/** How long locating the password fields a cut walk left unread may take, at least and at most. */
+const UNWALKED_LOOKUP_MS = 400;
+const UNWALKED_LOOKUP_MAX_MS = 4000;
 /** Elements read again while waiting for their transient states to go (the first ones). */
 const TRANSIENT_READS = 4;
 /**
@@ -282,6 +285,16 @@ export class Pipeline {
     const partial = limits?.maxDepth !== undefined && limits.maxDepth < this.config.limits.maxDepth;
     const screen = await desktop.screenSize();
     if (screenOut) screenOut.screen = screen;
+    // A walk cut short may have left password fields unread: they are located now (and so
+    // remembered) before the app can reveal one, whether or not this call takes a capture.
+    if (snapshot.truncated !== null && snapshot.elements.length > 0) {
+      await desktop
+        .secureFieldFrames(
+          { x: 0, y: 0, w: screen.w, h: screen.h },
+          scaledByLoad(UNWALKED_LOOKUP_MS, UNWALKED_LOOKUP_MAX_MS),
+        )
+        .catch(() => undefined);
+    }
     return times.time('present', () => this.views.present(snapshot, screen, call.tool, partial));
   }
 

@@ -7,6 +7,7 @@
  * refused calls; the app handles its input in order, so once its ping is logged anything a
  * refused call had sent would be too. Full mode still presses every control.
  */
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fixtureRun } from './helpers/fixture-run.js';
 import { readApp } from './helpers/oracle.js';
@@ -232,5 +233,61 @@ describe('full mode: the button View reveals', () => {
     const r = await run.call('ax_click', { query: 'button:View' });
     expect(r.isError, r.text).toBe(false);
     await run.waitFor((e) => e.event === 'visibility' && e.visible === true);
+  });
+});
+
+/**
+ * A reveal toggle that does not stand beside its field: in another window of the app, or
+ * above a field nested past the walk's depth limit (test/fixtures/apps/reveal_apart.py,
+ * which logs the toggle). In safe mode neither is pressed; in full mode with screenshots
+ * off, the deep field revealed later is still kept secret (the cut walk had it located).
+ */
+describe('reveal toggles apart from their field', () => {
+  const SECRET = 'apart-Sekret-77x';
+  const apart = (layout: string, env: Record<string, string>) =>
+    fixtureRun('reveal_apart.py', {
+      session: { serverEnv: env },
+      appEnv: { AXPAGE_FIXTURE_LAYOUT: layout, AXPAGE_FIXTURE_SECRET: SECRET },
+    });
+
+  describe('in another window, safe mode', () => {
+    const run = apart('split', { AXPAGE_MODE: 'safe' });
+    it('is refused', async () => {
+      expect((await run.call('ax_get_tree', {})).isError).toBe(false);
+      const r = await run.call('ax_click', { query: 'Show password' });
+      expect(r.isError, r.text).toBe(true);
+      expect(r.text).toMatch(/would show a password field's text in plain view/);
+      expect(run.events().filter((e) => e.event === 'toggled')).toEqual([]);
+    });
+  });
+
+  describe('above a field past the depth limit, safe mode', () => {
+    const run = apart('deep', { AXPAGE_MODE: 'safe' });
+    it('is refused though the cut walk shows no password field', async () => {
+      const t = await run.call('ax_get_tree', {});
+      expect(t.isError, t.text).toBe(false);
+      const r = await run.call('ax_click', { query: 'Show password' });
+      expect(r.isError, r.text).toBe(true);
+      expect(r.text).toMatch(/would show a password field's text in plain view/);
+      expect(run.events().filter((e) => e.event === 'toggled')).toEqual([]);
+    });
+  });
+
+  describe('above a field past the depth limit, full mode, no screenshots', () => {
+    const run = apart('deep', { AXPAGE_MODE: 'full', AXPAGE_SCREENSHOTS: 'off' });
+    it('the field revealed stays secret to a deeper walk and a read', async () => {
+      expect((await run.call('ax_get_tree', {})).isError).toBe(false);
+      const r = await run.call('ax_click', { query: 'Show password' });
+      expect(r.isError, r.text).toBe(false);
+      await run.waitFor((e) => e.event === 'toggled' && e.active === true);
+      const deep = await run.call('ax_get_tree', { max_depth: 200 });
+      expect(deep.isError, deep.text).toBe(false);
+      expect(fs.readFileSync(deep.fields.file, 'utf8')).not.toContain(SECRET);
+      // The deeper walk just made is the view a read resolves its query in.
+      const value = await run.call('ax_get_value', { query: 'Password' });
+      expect(value.isError, value.text).toBe(false);
+      expect(value.text).not.toContain(SECRET);
+      expect(value.text).toMatch(/is a password field: its value is never read/);
+    });
   });
 });
