@@ -210,24 +210,35 @@ describe('reveal toggles', () => {
     expect([at('login'), at('far')]).toEqual([false, false]);
   });
 
-  it('a toggle in another window than the password field is not one', () => {
-    const view = viewOf(
-      buildSnapshot([
-        {
-          role: 'AXWindow',
-          id: 'w1',
-          window: {},
-          children: [{ role: 'AXTextField', id: 'pw', flags: ['secure', 'editable'] }],
-        },
-        {
-          role: 'AXWindow',
-          id: 'w2',
-          window: {},
-          children: [{ role: 'AXCheckBox', id: 'show', name: 'Show hidden files' }],
-        },
-      ]),
-    );
-    expect(isRevealToggle(view.snapshot.elements, indexOf(view, 'show'), isPw)).toBe(false);
+  it('in another window than the password field, a toggle is one by its name only', () => {
+    const twoWindows = (name: string) =>
+      viewOf(
+        buildSnapshot([
+          {
+            role: 'AXWindow',
+            id: 'w1',
+            window: {},
+            children: [{ role: 'AXTextField', id: 'pw', flags: ['secure', 'editable'] }],
+          },
+          {
+            role: 'AXWindow',
+            id: 'w2',
+            window: {},
+            children: [{ role: 'AXCheckBox', id: 'show', name }],
+          },
+        ]),
+      );
+    // An options window may hold the reveal toggle; the price: "Show hidden files" too.
+    for (const [name, reveal] of [
+      ['Show password', true],
+      ['Show hidden files', true],
+      ['Subscribe', false],
+    ] as const) {
+      const view = twoWindows(name);
+      expect(isRevealToggle(view.snapshot.elements, indexOf(view, 'show'), isPw), name).toBe(
+        reveal,
+      );
+    }
   });
 });
 
