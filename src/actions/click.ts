@@ -101,8 +101,12 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
     await scene.transfers?.beforePress(element, clickType);
     await desktop.doAction(actor.id, route.action);
     const whose = actor === element ? '' : `its ${elementName(actor)}'s `;
+    // An app may tell such an action from a click: the foreground is the click itself.
+    const caveat = route.caveat
+      ? `, which ${route.caveat}: delivery_mode "foreground" clicks it`
+      : '';
     return {
-      did: `${verb} ${label} (${whose}action '${route.action}')`,
+      did: `${verb} ${label} (${whose}action '${route.action}'${caveat})`,
       route: 'ax',
       delivery: 'background',
       touched,

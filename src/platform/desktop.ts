@@ -154,7 +154,16 @@ export type KeyKind = 'focus' | 'caret' | 'cancel' | 'activate' | 'pointer' | 'o
  * fitting (only a real click will do).
  */
 export type ClickRoute =
-  | { via: 'action'; action: string; on?: 'parent' }
+  | {
+      via: 'action';
+      action: string;
+      on?: 'parent';
+      /**
+       * What the action does short of a click, when an app may tell the difference: a fact,
+       * said of the action ("sets its state without a click ..."), for the summary.
+       */
+      caveat?: string;
+    }
   | { via: 'focus' }
   | { via: 'select' }
   | {

@@ -174,6 +174,31 @@ describe('clickRouteOf: tree rows that expand, combo box lists, drop-downs', () 
     expect(clickRouteOf(leaf, tree)).toEqual({ via: 'action', action: 'Toggle' });
   });
 
+  it("a Qt radio or check button's Toggle is taken with a caveat: it sends no click", () => {
+    const [, radio, check, button] = walked(
+      [
+        at(':1.6/group', 'panel'),
+        at(':1.6/rad', 'radio button', ['Toggle', 'SetFocus'], [], 0, 1),
+        at(':1.6/hyp', 'check box', ['Toggle', 'SetFocus'], [], 0, 1),
+        at(':1.6/ok', 'push button', ['Press', 'SetFocus'], [], 0, 1),
+      ],
+      { qt: true },
+    );
+    for (const checkable of [radio, check]) {
+      expect(clickRouteOf(checkable)).toMatchObject({
+        via: 'action',
+        action: 'Toggle',
+        caveat: /sends no click/,
+      });
+    }
+    expect(clickRouteOf(button)).toEqual({ via: 'action', action: 'Press' });
+    // GTK's toggle action on a check box is its click: no caveat.
+    expect(clickRouteOf(at(':1.7/gtk', 'check box', ['click']))).toEqual({
+      via: 'action',
+      action: 'click',
+    });
+  });
+
   it("a row of a combo box's list that would only be selected there has no route", () => {
     // Qt: the combo box's list, its items' Toggle.
     const [, qtList, qtItem] = walked(

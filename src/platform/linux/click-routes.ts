@@ -129,7 +129,13 @@ export function clickRouteOf(el: Element, parent?: Element): ClickRoute {
   for (const name of PRESS) {
     const action = named(name);
     // GTK4 lists the expander's actions on a row that has nothing to expand: they do nothing.
-    if (action && (name !== TOGGLE_EXPAND || expandable(el))) return { via: 'action', action };
+    if (action && (name !== TOGGLE_EXPAND || expandable(el))) {
+      // Qt's Toggle on a checkable button sets its state (toggled) and sends no click.
+      if (name === QT_SELECT && isQtElement(el) && CHECKABLE_ROLES.has(el.nativeRole)) {
+        return { via: 'action', action, caveat: QT_TOGGLE_CAVEAT };
+      }
+      return { via: 'action', action };
+    }
   }
   if (FOCUS.some((n) => named(n))) return { via: 'focus' };
   if (el.actions.length === 0) {
@@ -146,6 +152,11 @@ export function clickRouteOf(el: Element, parent?: Element): ClickRoute {
   }
   return { via: 'none' };
 }
+
+/** Qt's checkable buttons: their only action, Toggle, is no click. */
+const CHECKABLE_ROLES = new Set(['radio button', 'check box', 'toggle button']);
+/** An app acting on the click rather than the state (kcalc's angle-mode radios) ignores it. */
+const QT_TOGGLE_CAVEAT = 'sets its state and sends no click';
 
 /** A row of a combo box's popup list that would only be selected in the list. */
 function comboListRow(): ClickRoute {
