@@ -41,33 +41,45 @@ export function isFrozenState(state: string): boolean {
   return state === 'T' || state === 't';
 }
 
-/** Live (non-zombie) descendants of `pid`: its children, their children, and so on. */
-export function descendants(pid: number): number[] {
-  const children = new Map<number, number[]>();
+/** Live (non-zombie) processes, from one read of /proc: each by pid, with its stat. */
+function liveProcesses(): Map<number, ProcStat> {
+  const out = new Map<number, ProcStat>();
   let entries: string[];
   try {
     entries = fs.readdirSync('/proc');
   } catch {
-    return [];
+    return out;
   }
   for (const e of entries) {
     const p = Number(e);
     if (!Number.isInteger(p) || p <= 0) continue;
     const st = procStat(p);
-    if (!st || st.state === 'Z' || st.state === 'X') continue;
-    const list = children.get(st.ppid);
-    if (list) list.push(p);
-    else children.set(st.ppid, [p]);
+    if (st && st.state !== 'Z' && st.state !== 'X') out.set(p, st);
   }
-  const out: number[] = [];
-  const queue = [pid];
-  while (queue.length > 0) {
-    for (const c of children.get(queue.shift() as number) ?? []) {
-      out.push(c);
+  return out;
+}
+
+/** `roots`, then everything below them (children, their children...), each once. */
+function withDescendants(live: Map<number, ProcStat>, roots: number[]): Set<number> {
+  const children = new Map<number, number[]>();
+  for (const [p, st] of live) children.set(st.ppid, [...(children.get(st.ppid) ?? []), p]);
+  const seen = new Set<number>(roots);
+  const queue = [...roots];
+  for (let i = 0; i < queue.length; i++) {
+    for (const c of children.get(queue[i]) ?? []) {
+      if (seen.has(c)) continue;
+      seen.add(c);
       queue.push(c);
     }
   }
-  return out;
+  return seen;
+}
+
+/** Live (non-zombie) descendants of `pid`: its children, their children, and so on. */
+export function descendants(pid: number): number[] {
+  const all = withDescendants(liveProcesses(), [pid]);
+  all.delete(pid);
+  return [...all];
 }
 
 /**
@@ -78,34 +90,13 @@ export function descendants(pid: number): number[] {
  * itself is not listed.
  */
 export function launchFamily(leader: number): number[] {
-  const children = new Map<number, number[]>();
-  const roots = [leader];
-  let entries: string[];
-  try {
-    entries = fs.readdirSync('/proc');
-  } catch {
-    return [];
-  }
-  for (const e of entries) {
-    const p = Number(e);
-    if (!Number.isInteger(p) || p <= 0) continue;
-    const st = procStat(p);
-    if (!st || st.state === 'Z' || st.state === 'X') continue;
-    const list = children.get(st.ppid);
-    if (list) list.push(p);
-    else children.set(st.ppid, [p]);
-    if (p !== leader && (st.session === leader || st.pgrp === leader)) roots.push(p);
-  }
-  const seen = new Set<number>(roots);
-  for (let i = 0; i < roots.length; i++) {
-    for (const c of children.get(roots[i]) ?? []) {
-      if (seen.has(c)) continue;
-      seen.add(c);
-      roots.push(c);
-    }
-  }
-  seen.delete(leader);
-  return [...seen];
+  const live = liveProcesses();
+  const members = [...live]
+    .filter(([p, st]) => p !== leader && (st.session === leader || st.pgrp === leader))
+    .map(([p]) => p);
+  const all = withDescendants(live, [leader, ...members]);
+  all.delete(leader);
+  return [...all];
 }
 
 /**
