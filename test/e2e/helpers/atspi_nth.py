@@ -9,41 +9,12 @@ each element only its role, and prints one JSON object: {"count": how many eleme
 that role, "element": the nth of them (from 0) as atspi_read.py describes one, or null}.
 """
 import json
+import os
 import sys
 
-import pyatspi
-
-SKIP_BELOW = ("table", "tree table", "tree")
-
-
-def find_app(pid):
-    desktop = pyatspi.Registry.getDesktop(0)
-    for i in range(desktop.childCount):
-        app = desktop.getChildAtIndex(i)
-        try:
-            if app is not None and app.get_process_id() == pid:
-                return app
-        except Exception:
-            continue
-    return None
-
-
-def describe(acc):
-    out = {"role": acc.getRoleName(), "name": acc.name or ""}
-    try:
-        out["states"] = sorted(pyatspi.stateToString(s) for s in acc.getState().getStates())
-    except Exception:
-        out["states"] = []
-    try:
-        t = acc.queryText()
-        out["text"] = t.getText(0, min(t.characterCount, 2000))
-    except Exception:
-        pass
-    try:
-        out["value"] = acc.queryValue().currentValue
-    except Exception:
-        pass
-    return out
+sys.dont_write_bytecode = True  # no __pycache__ beside the helpers
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from atspi_read import SKIP_BELOW, describe, find_app  # noqa: E402  (the one reader of an element)
 
 
 def main():

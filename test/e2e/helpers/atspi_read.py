@@ -14,6 +14,8 @@ import sys
 import pyatspi
 
 MAX = 4000
+# Containers whose descendants (tree views' cells) are made on demand and can be many.
+SKIP_BELOW = ("table", "tree table", "tree")
 
 
 def find_app(pid):
@@ -68,7 +70,7 @@ def main():
         except Exception:
             continue
         found.append(d)
-        if not cells and d["role"] in ("table", "tree table", "tree"):
+        if not cells and d["role"] in SKIP_BELOW:
             continue
         try:
             kids = [acc.getChildAtIndex(i) for i in range(acc.childCount)]
@@ -79,4 +81,5 @@ def main():
     return 0
 
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())
