@@ -9,8 +9,24 @@
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fixtureRun } from './helpers/fixture-run.js';
+import { fixtureRun, type FixtureRun } from './helpers/fixture-run.js';
 import { readApp } from './helpers/oracle.js';
+
+/**
+ * Clicks the fixture's Ping and waits for it (the app handles its input in order: anything
+ * a refused call had sent is handled by then); no entry changed its masking since `from`.
+ */
+async function nothingRevealed(run: FixtureRun, from: number): Promise<void> {
+  const ping = await run.call('ax_click', { query: 'Ping' });
+  expect(ping.isError, ping.text).toBe(false);
+  await run.waitFor((e) => e.event === 'ping', from);
+  expect(
+    run
+      .events()
+      .slice(from)
+      .filter((e) => e.event === 'visibility'),
+  ).toEqual([]);
+}
 
 /** Each reveal control's name, and the entry it reveals. */
 const CONTROLS: Array<[string, string]> = [
@@ -42,15 +58,7 @@ describe('safe mode: no reveal control is pressed', () => {
         expect(r.isError, r.text).toBe(true);
         expect(r.text).toMatch(/would show a password field's text in plain view/);
       }
-      const ping = await run.call('ax_click', { query: 'Ping' });
-      expect(ping.isError, ping.text).toBe(false);
-      await run.waitFor((e) => e.event === 'ping', from);
-      expect(
-        run
-          .events()
-          .slice(from)
-          .filter((e) => e.event === 'visibility'),
-      ).toEqual([]);
+      await nothingRevealed(run, from);
     },
   );
 });
@@ -76,19 +84,6 @@ describe('full mode: every reveal control still works', () => {
  */
 describe('safe mode: icons inside a password field and reveal menu items', () => {
   const run = fixtureRun('reveal_menus.py', { session: { serverEnv: { AXPAGE_MODE: 'safe' } } });
-
-  /** Clicks Ping and waits for it: anything a refused call had sent is handled by then. */
-  async function nothingRevealed(from: number): Promise<void> {
-    const ping = await run.call('ax_click', { query: 'Ping' });
-    expect(ping.isError, ping.text).toBe(false);
-    await run.waitFor((e) => e.event === 'ping', from);
-    expect(
-      run
-        .events()
-        .slice(from)
-        .filter((e) => e.event === 'visibility'),
-    ).toEqual([]);
-  }
 
   it('a press on the icon inside the field, by pointer or action, is refused', async () => {
     const from = run.events().length;
@@ -139,7 +134,7 @@ describe('safe mode: icons inside a password field and reveal menu items', () =>
     // The field still takes the focus, without a pointer.
     const focus = await run.call('ax_click', { query: 'Password 1' });
     expect(focus.isError, focus.text).toBe(false);
-    await nothingRevealed(from);
+    await nothingRevealed(run, from);
   });
 
   it.each(['Show Password', 'Toggle Characters'])(
@@ -156,7 +151,7 @@ describe('safe mode: icons inside a password field and reveal menu items', () =>
         expect(r.text).toMatch(/would show a password field's text in plain view/);
       }
       expect((await run.call('ax_key_press', { key: 'Escape' })).isError).toBe(false);
-      await nothingRevealed(from);
+      await nothingRevealed(run, from);
     },
   );
 });
@@ -214,15 +209,7 @@ describe('safe mode: buttons, links, icons and mnemonics that reveal', () => {
       expect(r.isError, `${tool} ${JSON.stringify(args)}: ${r.text}`).toBe(true);
       expect(r.text).toMatch(/would show a password field's text in plain view/);
     }
-    const ping = await run.call('ax_click', { query: 'Ping' });
-    expect(ping.isError, ping.text).toBe(false);
-    await run.waitFor((e) => e.event === 'ping', from);
-    expect(
-      run
-        .events()
-        .slice(from)
-        .filter((e) => e.event === 'visibility'),
-    ).toEqual([]);
+    await nothingRevealed(run, from);
   });
 });
 
