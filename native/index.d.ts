@@ -56,6 +56,15 @@ export interface NativeWindow {
   wmInstance: string | null;
 }
 
+/**
+ * A window inside a listed top-level that another client created than the one that made
+ * its parent (an XEmbed plug of another process), described as a top-level is.
+ */
+export interface NativeEmbeddedWindow extends NativeWindow {
+  /** The top-level it is drawn in (one of the windows asked about). */
+  host: number;
+}
+
 export interface ActiveWindow {
   window: number;
   pid: number | null;
@@ -152,6 +161,12 @@ export declare class Display {
    */
   listWindowsAsync(): Promise<NativeWindow[]>;
   windowInfo(window: number): NativeWindow;
+  /**
+   * The windows other clients embedded into `windows` (at any depth), each with the
+   * top-level it is in; a window gone meanwhile is left out. Throws X11_PROTOCOL when the
+   * search is cut (more than 20,000 child windows, nesting deeper than 64).
+   */
+  embeddedWindows(windows: number[]): NativeEmbeddedWindow[];
   /**
    * Asks the WM to activate the window (_NET_ACTIVE_WINDOW client message, source 2,
    * current server time), or without a WM raises it and sets the input focus. Returns at

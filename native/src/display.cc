@@ -40,6 +40,7 @@ Napi::Function XDisplay::Init(Napi::Env env) {
           InstanceMethod<&XDisplay::ListWindows>("listWindows"),
           InstanceMethod<&XDisplay::ListWindowsAsync>("listWindowsAsync"),
           InstanceMethod<&XDisplay::WindowInfo>("windowInfo"),
+          InstanceMethod<&XDisplay::EmbeddedWindows>("embeddedWindows"),
           InstanceMethod<&XDisplay::ActivateWindow>("activateWindow"),
           InstanceMethod<&XDisplay::CloseWindow>("closeWindow"),
           InstanceMethod<&XDisplay::WindowManager>("windowManager"),

@@ -162,6 +162,7 @@ class XDisplay : public Napi::ObjectWrap<XDisplay> {
   Napi::Value FocusWindow(const Napi::CallbackInfo& info);
   Napi::Value ListWindows(const Napi::CallbackInfo& info);
   Napi::Value WindowInfo(const Napi::CallbackInfo& info);
+  Napi::Value EmbeddedWindows(const Napi::CallbackInfo& info);
   Napi::Value ActivateWindow(const Napi::CallbackInfo& info);
   Napi::Value CloseWindow(const Napi::CallbackInfo& info);
   Napi::Value WindowManager(const Napi::CallbackInfo& info);

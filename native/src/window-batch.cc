@@ -15,6 +15,11 @@ namespace {
 constexpr uint32_t kMaxTextLongs = 4096;
 constexpr uint32_t kMaxListLongs = 16384;
 
+// Bounds of the search for embedded windows: a Tk app makes an X window of every widget
+// (hundreds); nesting deeper than this is no toolkit's.
+constexpr size_t kMaxEmbedWindows = 20000;
+constexpr int kMaxEmbedDepth = 64;
+
 // X protocol error codes for a window (or drawable) that no longer exists.
 constexpr uint8_t kBadWindow = 3;
 constexpr uint8_t kBadDrawable = 9;
@@ -342,6 +347,72 @@ bool WindowBatch::ListManaged(uint32_t root, const WindowAtoms& atoms,
     return Finish("", error);
   }
   *ewmh = true;
+  return Finish(failure, error);
+}
+
+bool WindowBatch::Embedded(const std::vector<uint32_t>& tops, uint32_t root,
+                           const WindowAtoms& atoms, std::vector<WindowFacts>* out,
+                           std::vector<uint32_t>* hosts, std::string* error) {
+  std::lock_guard<std::mutex> lock(mu_);
+  out->clear();
+  hosts->clear();
+  if (tops.empty()) return true;
+  if (!Open(error)) return false;
+  xcb_connection_t* c = conn_;
+  // The bits of a resource id that name its client (X hands each client a range of ids).
+  const uint32_t clientBits = ~xcb_get_setup(c)->resource_id_mask;
+  struct Level {
+    uint32_t window, host;
+  };
+  std::vector<Level> level;
+  for (uint32_t t : tops) level.push_back({t, t});
+  std::vector<uint32_t> foreign;
+  size_t visited = 0;
+  for (int depth = 0; depth < kMaxEmbedDepth && !level.empty(); depth++) {
+    std::vector<xcb_query_tree_cookie_t> asked;
+    asked.reserve(level.size());
+    for (const Level& l : level) asked.push_back(xcb_query_tree(c, l.window));
+    xcb_flush(c);
+    std::vector<Level> next;
+    for (size_t i = 0; i < level.size(); i++) {
+      xcb_generic_error_t* err = nullptr;
+      xcb_query_tree_reply_t* tree = xcb_query_tree_reply(c, asked[i], &err);
+      std::free(err);  // BadWindow: destroyed meanwhile, with its children
+      if (!tree) continue;
+      const xcb_window_t* kids = xcb_query_tree_children(tree);
+      const int n = xcb_query_tree_children_length(tree);
+      for (int k = 0; k < n; k++) {
+        if ((kids[k] & clientBits) != (level[i].window & clientBits)) {
+          foreign.push_back(kids[k]);
+          hosts->push_back(level[i].host);
+        }
+        // A window too many is not looked into: its plugs would go unseen, so the caller
+        // is told rather than given a partial answer.
+        if (++visited > kMaxEmbedWindows) {
+          std::free(tree);
+          *error = "more than " + std::to_string(kMaxEmbedWindows) +
+                   " child windows inside the listed windows (looking for embedded ones)";
+          return false;
+        }
+        next.push_back({kids[k], level[i].host});
+      }
+      std::free(tree);
+    }
+    level = std::move(next);
+  }
+  if (!level.empty()) {
+    *error = "child windows nested deeper than " + std::to_string(kMaxEmbedDepth) +
+             " levels inside the listed windows (looking for embedded ones)";
+    return false;
+  }
+  std::vector<WindowFacts> facts;
+  std::string failure = Gather(foreign, root, atoms, &facts);
+  for (size_t i = 0; i < facts.size(); i++) {
+    if (facts[i].vanished) continue;
+    out->push_back(facts[i]);
+    (*hosts)[out->size() - 1] = (*hosts)[i];
+  }
+  hosts->resize(out->size());
   return Finish(failure, error);
 }
 

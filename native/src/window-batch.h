@@ -80,6 +80,14 @@ class WindowBatch {
   // its lists behind, stale.
   bool ListManaged(uint32_t root, const WindowAtoms& atoms, std::vector<WindowFacts>* out,
                    bool* ewmh, std::string* error);
+  // The windows inside `tops` (at any depth) that another client created than the one that
+  // created their parent: an XEmbed plug of another process drawn inside an app's window.
+  // Each is described, with the top-level it is in (`hosts`, index for index). Children are
+  // asked level by level, every window of a level in one round trip; a window gone meanwhile
+  // is left out. False with *error when the connection breaks.
+  bool Embedded(const std::vector<uint32_t>& tops, uint32_t root, const WindowAtoms& atoms,
+                std::vector<WindowFacts>* out, std::vector<uint32_t>* hosts,
+                std::string* error);
   // Closes the connection for good: later calls fail (a listing queued before its display
   // closed must not open a new connection).
   void Shutdown();

@@ -4,6 +4,7 @@
 #include <X11/Xatom.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cctype>
 
 #include "args.h"
@@ -306,6 +307,40 @@ Napi::Value XDisplay::WindowInfo(const Napi::CallbackInfo& info) {
                                                   " was destroyed while it was described");
   }
   return WindowObject(c.env(), facts[0]);
+}
+
+Napi::Value XDisplay::EmbeddedWindows(const Napi::CallbackInfo& info) {
+  Call c(this, info);
+  Napi::Env env = info.Env();
+  if (!info[0].IsArray()) {
+    throw Napi::TypeError::New(env, "embeddedWindows(windows): windows must be an array of window ids, got " +
+                                        Describe(info[0]));
+  }
+  Napi::Array list = info[0].As<Napi::Array>();
+  std::vector<uint32_t> tops;
+  for (uint32_t i = 0; i < list.Length(); i++) {
+    Napi::Value v = list.Get(i);
+    double d = v.IsNumber() ? v.As<Napi::Number>().DoubleValue() : -1;
+    if (!(d >= 1 && d <= 0xffffffffLL) || std::floor(d) != d) {
+      throw Napi::TypeError::New(env, "embeddedWindows(windows): windows[" + std::to_string(i) +
+                                          "] must be a window id, got " + Describe(v));
+    }
+    tops.push_back(static_cast<uint32_t>(d));
+  }
+  std::vector<WindowFacts> facts;
+  std::vector<uint32_t> hosts;
+  std::string error;
+  if (!batch_->Embedded(tops, static_cast<uint32_t>(root_), BatchAtoms(), &facts, &hosts,
+                        &error)) {
+    throw CodedError(env, "X11_PROTOCOL", error);
+  }
+  Napi::Array out = Napi::Array::New(env);
+  for (size_t i = 0; i < facts.size(); i++) {
+    Napi::Object o = WindowObject(env, facts[i]);
+    o.Set("host", Napi::Number::New(env, static_cast<double>(hosts[i])));
+    out.Set(out.Length(), o);
+  }
+  return out;
 }
 
 std::vector<WindowFacts> XDisplay::ListUnmanaged(Call& c) {
