@@ -68,9 +68,28 @@ export interface DesktopWindow {
   active: boolean;
 }
 
+/**
+ * A window of one process drawn inside another's window (an XEmbed plug): what it shows is
+ * that process's, however the window around it is listed.
+ */
+export interface EmbeddedWindow {
+  id?: number;
+  /** Its process; null when the window system cannot say (a remote client). */
+  pid: number | null;
+  /** Where it is on the screen, inside its host's client area. */
+  frame: Rect;
+  /** The listed window it is drawn in (DesktopWindow.id). */
+  host: number;
+}
+
 export interface SnapshotOptions extends SnapshotLimits {
   /** Walk only below this element (an Element.id); the root itself is included. */
   rootId?: string;
+  /**
+   * Whether the walk goes on into another process's tree plugged into this app's (an
+   * XEmbed plug below its socket), by that process's pid; unset: it does.
+   */
+  enterApp?: (pid: number) => boolean | Promise<boolean>;
 }
 
 /**
@@ -286,6 +305,12 @@ export interface Desktop {
   frontmost(): Promise<Frontmost | null>;
   /** Top-level windows of all apps (or one app), front to back where known. */
   listWindows(pid?: number): Promise<DesktopWindow[]>;
+  /**
+   * The windows other processes draw inside these listed windows (at any depth), each
+   * clipped to its host. Absent: the window system lets no process draw inside another's
+   * windows, or the backend cannot tell (then nothing is embedded as far as it knows).
+   */
+  embeddedWindows?(hosts: readonly DesktopWindow[]): Promise<EmbeddedWindow[]>;
   /** Pids of live processes started by `pid` (children and their descendants). */
   childProcesses(pid: number): Promise<number[]>;
   /**

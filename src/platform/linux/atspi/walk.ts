@@ -79,6 +79,12 @@ import { fastCall, nameHasOwner } from './wire.js';
  */
 export const MAX_IN_FLIGHT = 1024;
 
+/**
+ * Most children an element that lists none is asked for one by one (see expandLive): an
+ * embedding socket has one; more is a toolkit that lists lazily, walked as it lists.
+ */
+const EMBEDDED_CHILDREN_MAX = 4;
+
 /** One `Cache.GetItems` entry: a((so)(so)(so)iiassusau). */
 type CacheItem = [
   ObjectRef, // the accessible
@@ -648,10 +654,19 @@ class Walk {
   async expandLive(n: Node): Promise<void> {
     // A table to be read in part is not listed whole: GTK 3 would make an accessible for
     // each of its cells (most of a first walk of 3,000 rows); its rows are asked by index.
-    const byIndex = await this.childrenToAskByIndex(n);
+    let byIndex = await this.childrenToAskByIndex(n);
     let refs = byIndex ? undefined : await (n.listing ?? this.childrenOf(n));
     if (refs && refs === this.memo.cellKids.get(n.id) && refs.length !== n.basics!.childCount) {
       refs = await this.childrenOf(n); // remembered, but not the cell it was: list it
+    }
+    const count = n.basics!.childCount;
+    if (refs?.length === 0 && count > 0 && count <= EMBEDDED_CHILDREN_MAX) {
+      // A socket holding another process's plug (XEmbed: GTK 3's GtkSocket) lists no
+      // children but answers its child by index: the plug's root, on the other app's bus.
+      // Walked on from there, what the plug shows (a password field) is in this app's tree,
+      // as it is on its screen.
+      byIndex = childrenByIndex(this.callAt(n.key, true), n.ref, count);
+      refs = undefined;
     }
     if (!byIndex && !refs) return;
     if (refs && this.gtk3 && roleName(n.basics!.role) === 'table cell') {
@@ -682,15 +697,48 @@ class Walk {
       else this.fetchWhenRoom(child);
     };
     if (refs) {
+      const enters = await this.enterable(refs);
+      if (this.q.stopped) return;
       refs.forEach((ref, i) => {
-        if (!kept || kept(i)) add(ref, i);
+        if ((!kept || kept(i)) && enters(ref)) add(ref, i);
       });
       return;
     }
     const wanted = Array.from({ length: kids.count }, (_, i) => i).filter((i) => !kept || kept(i));
     const asked = await Promise.all(wanted.map((i) => kids.at(i)));
+    const enters = await this.enterable(asked);
     if (this.q.stopped) return;
-    asked.forEach((ref, j) => add(ref, wanted[j]));
+    asked.forEach((ref, j) => {
+      if (enters(ref)) add(ref, wanted[j]);
+    });
+  }
+
+  private readonly entering = new Map<string, Promise<boolean>>();
+
+  /**
+   * Which of these children the walk goes into: all of this app's; another app's (a plug's
+   * tree below a socket) as SnapshotOptions.enterApp says, each app asked once per walk.
+   */
+  private async enterable(refs: readonly ObjectRef[]): Promise<(ref: ObjectRef) => boolean> {
+    const enterApp = this.opts.enterApp;
+    const foreign = [...new Set(refs.map((r) => r[0]).filter((b) => b !== this.app.bus))];
+    if (!enterApp || foreign.length === 0) return () => true;
+    const allowed = new Set<string>();
+    await Promise.all(
+      foreign.map(async (name) => {
+        let ok = this.entering.get(name);
+        if (!ok) {
+          // An app whose pid cannot be told is not gone into: nothing says it may be.
+          ok = this.bus.pidOf(name).then(
+            (pid) => enterApp(pid),
+            () => false,
+          );
+          this.entering.set(name, ok);
+        }
+        if (await ok) allowed.add(name);
+      }),
+    );
+    return (ref) => ref[0] === this.app.bus || allowed.has(ref[0]);
   }
 
   /**
