@@ -15,6 +15,7 @@ import type {
   CommitRoute,
   Desktop,
   DesktopWindow,
+  EmbeddedWindow,
   Frontmost,
   KeyCombo,
   KeyKind,
@@ -306,6 +307,19 @@ export class LinuxDesktop implements Desktop {
       }));
   }
 
+  async embeddedWindows(hosts: readonly DesktopWindow[]): Promise<EmbeddedWindow[]> {
+    const tops = hosts.flatMap((h) => (h.id === undefined ? [] : [h.id]));
+    if (tops.length === 0) return [];
+    const frames = new Map(hosts.map((h) => [h.id, h.frame]));
+    return this.display()
+      .embeddedWindows(tops)
+      .flatMap((w) => {
+        // X clips a child to its parent's area: what shows of it is inside its host.
+        const frame = clip({ x: w.x, y: w.y, w: w.w, h: w.h }, frames.get(w.host)!);
+        return w.mapped && frame ? [{ id: w.window, pid: w.pid, frame, host: w.host }] : [];
+      });
+  }
+
   async childProcesses(pid: number): Promise<number[]> {
     return descendants(pid);
   }
@@ -439,6 +453,20 @@ export class LinuxDesktop implements Desktop {
       {
         windows: () => this.windowsListed(),
         popupWindows: () => listPopupWindows(this.env),
+        plugs: async (hosts) => {
+          const pids = new Map(hosts.map((h) => [h.window, h.pid]));
+          const listed = hosts.flatMap((h) =>
+            h.window === undefined || h.pid === null
+              ? []
+              : [{ id: h.window, pid: h.pid, title: h.title, frame: h, active: false }],
+          );
+          return (await this.embeddedWindows(listed)).map((p) => ({
+            pid: p.pid,
+            frame: p.frame,
+            hostPid: pids.get(p.host) as number,
+          }));
+        },
+        descendsFrom: async (pid, ancestor) => (await descendants(ancestor)).includes(pid),
         appRef: async (pid) => {
           // An app found not answering (its process stopped, or a liveness check or call
           // left unanswered lately) answers no lookup either: said at once, not after the
@@ -805,4 +833,13 @@ function appsChangeKind(type: string): AppsChange['kind'] {
   if (type.endsWith(':add')) return 'added';
   if (type.endsWith(':remove')) return 'removed';
   return 'unknown';
+}
+
+/** The part of `a` inside `b`; null when none is. */
+function clip(a: Rect, b: Rect): Rect | null {
+  const x = Math.max(a.x, b.x);
+  const y = Math.max(a.y, b.y);
+  const w = Math.min(a.x + a.w, b.x + b.w) - x;
+  const h = Math.min(a.y + a.h, b.y + b.h) - y;
+  return w > 0 && h > 0 ? { x, y, w, h } : null;
 }

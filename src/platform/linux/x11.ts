@@ -20,6 +20,7 @@ import type {
   ActiveWindow,
   Capturer as NativeCapturer,
   Display as NativeDisplay,
+  NativeEmbeddedWindow,
   NativeWindow,
   RgbImage,
   RootProperty,
@@ -594,6 +595,11 @@ export class X11 {
   /** The same listing without holding the JS thread while X answers. */
   async listWindowsAsync(): Promise<NativeWindow[]> {
     return this.dpy.listWindowsAsync();
+  }
+
+  /** Windows of other clients inside these top-levels, each with the one it is in. */
+  embeddedWindows(windows: number[]): NativeEmbeddedWindow[] {
+    return this.dpy.embeddedWindows(windows);
   }
 
   windowInfo(window: number): NativeWindow {

@@ -259,10 +259,25 @@ export interface ScanContext {
   popupWindows?(): NativeWindowBox[];
   /** The app on the bus for a pid; a PlatformError 'app_gone' when there is none. */
   appRef(pid: number): Promise<AppRef>;
+  /**
+   * Windows of other processes drawn inside these (XEmbed plugs), clipped to their hosts;
+   * absent: none can be.
+   */
+  plugs?(hosts: readonly ScanWindow[]): Promise<Plug[]>;
+  /** Whether `pid` descends from `ancestor` (a helper process it started). */
+  descendsFrom?(pid: number, ancestor: number): Promise<boolean>;
+}
+
+/** A window of one process drawn inside another's (see ScanContext.plugs). */
+export interface Plug {
+  pid: number | null;
+  frame: Rect;
+  /** The pid of the window it is drawn in. */
+  hostPid: number;
 }
 
 /** An X window as the scan sees it: where it is, whose, and what it says it is. */
-export type ScanWindow = NativeWindowBox & PromptFacts;
+export type ScanWindow = NativeWindowBox & PromptFacts & { window?: number };
 
 const overlaps = (a: Rect, b: Rect): boolean =>
   a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
@@ -292,8 +307,11 @@ export async function scanSecureFields(
   const onRegion = windows?.filter((w) => w.mapped && overlaps(w, region));
   let pids = onRegion?.filter((w) => w.pid !== null).map((w) => w.pid as number);
   pids ??= (await bus.registeredApps()).flatMap((a) => (a.pid === null ? [] : [a.pid]));
-  if (skip.length > 0) pids = pids.filter((pid) => !skip.includes(pid));
   const scan: SecureFieldScan = { fresh: [], failed: [], prompts: [], inaccessible: [] };
+  const plugs = await plugsOn(onRegion ?? [], region, ctx, scan);
+  // An app with a plug in its window is read here, walked, whatever the caller walked:
+  // whether its walk reached the plug's tree is what says the plug's fields are located.
+  if (skip.length > 0) pids = pids.filter((pid) => !skip.includes(pid) || plugs.has(pid));
   const windowsOf = (pid: number): Rect[] =>
     (onRegion ?? []).filter((w) => w.pid === pid).map(boxOf);
   // Windows of a process with no accessibility: those that say they ask for a secret, and
@@ -312,10 +330,12 @@ export async function scanSecureFields(
     withTimeout(
       ctx.appRef(pid).then(async (app) => {
         const known = remembered.get(pid) ?? [];
+        const hosted = plugs.get(pid);
         const [own, kept] = await Promise.all([
-          framesOf(bus, app, until, windows ?? [], ctx, new Set(known.map((f) => f.id))),
+          framesOf(bus, app, until, windows ?? [], ctx, new Set(known.map((f) => f.id)), !!hosted),
           rememberedFrames(bus, app, known, Math.max(1, until - Date.now())),
         ]);
+        if (hosted) splitPlugs(own, hosted, scan);
         const found = kept.unsought ? successorsIn(own.walk, kept.unsought) : undefined;
         return {
           frames: [...own.frames, ...kept.frames, ...(found?.frames ?? [])],
@@ -345,6 +365,14 @@ export async function scanSecureFields(
       try {
         scan.fresh.push({ pid, ...(await lookup(pid, deadline)) });
       } catch (err) {
+        // Its plugs are not located either: their windows are filled whole.
+        for (const plug of plugs.get(pid) ?? []) {
+          scan.failed.push({
+            pid: plug.pid,
+            reason: `its window is drawn inside an app whose fields could not be read (${(err as Error).message})`,
+            windows: [plug.frame],
+          });
+        }
         if (err instanceof PlatformError && err.code === 'app_gone') {
           // No accessibility: no field of it can be located, so none is claimed.
           scan.fresh.push({ pid, frames: [] });
@@ -360,6 +388,84 @@ export async function scanSecureFields(
 }
 
 const boxOf = (w: NativeWindowBox): Rect => ({ x: w.x, y: w.y, w: w.w, h: w.h });
+
+/** A plug on the region whose process is on the bus, by the bus name its tree is on. */
+interface LocatablePlug {
+  pid: number;
+  bus: string;
+  frame: Rect;
+}
+
+/**
+ * The plugs on the region (windows of other processes drawn inside an app's window), by
+ * the pid of the app they are in. What the plug shows is in its host's tree, below the
+ * socket it is plugged into, on the plug's own bus (its app's root lists none of it): its
+ * fields are located by the host's walk. A plug whose process is not on the bus is a window
+ * no accessible app stands behind (filled whole in safe mode), unless the host started that
+ * process: a helper drawing what the host shows (a browser's GPU process), read in the
+ * host's tree. One whose app does not answer is failed (filled whole).
+ */
+async function plugsOn(
+  onRegion: readonly ScanWindow[],
+  region: Rect,
+  ctx: ScanContext,
+  scan: SecureFieldScan,
+): Promise<Map<number, LocatablePlug[]>> {
+  const out = new Map<number, LocatablePlug[]>();
+  if (!ctx.plugs || onRegion.length === 0) return out;
+  const found = (await ctx.plugs(onRegion)).filter(
+    (p) => p.pid !== p.hostPid && overlaps(p.frame, region),
+  );
+  await Promise.all(
+    found.map(async ({ pid, frame, hostPid }) => {
+      if (pid === null) return void scan.inaccessible!.push({ pid, frame });
+      try {
+        const app = await ctx.appRef(pid);
+        const list = out.get(hostPid) ?? [];
+        out.set(hostPid, [...list, { pid, bus: app.bus, frame }]);
+      } catch (err) {
+        if (!(err instanceof PlatformError && err.code === 'app_gone')) {
+          return void scan.failed.push({ pid, reason: (err as Error).message, windows: [frame] });
+        }
+        if (await ctx.descendsFrom?.(pid, hostPid)) return;
+        scan.inaccessible!.push({ pid, frame });
+      }
+    }),
+  );
+  return out;
+}
+
+/**
+ * The fields a host's walk found on its plugs' buses, given to the plugs' apps (the caller
+ * keeps its own walk of the host, the plugs' fields stand apart); a plug the walk did not
+ * reach is failed (filled whole).
+ */
+function splitPlugs(
+  own: LocatedFields & { walk?: Snapshot },
+  plugs: readonly LocatablePlug[],
+  scan: SecureFieldScan,
+): void {
+  const reached = new Set((own.walk?.elements ?? []).map((e) => parseId(e.id)[0]));
+  for (const plug of plugs) {
+    if (!reached.has(plug.bus)) {
+      scan.failed.push({
+        pid: plug.pid,
+        reason: 'its window is drawn inside another app whose tree did not lead to it',
+        windows: [plug.frame],
+      });
+      continue;
+    }
+    const fields = own.fields.filter((f) => parseId(f.id)[0] === plug.bus);
+    const frames = fields.flatMap((f) => (usable(f.frame) ? [f.frame] : []));
+    const entry = scan.fresh.find((a) => a.pid === plug.pid);
+    if (entry) {
+      entry.frames.push(...frames);
+      entry.fields = [...(entry.fields ?? []), ...fields];
+    } else {
+      scan.fresh.push({ pid: plug.pid, frames, fields });
+    }
+  }
+}
 
 /** How long a background lookup of an app that stopped answering may take. */
 const PROBE_TIMEOUT_MS = 3000;
@@ -396,12 +502,16 @@ async function framesOf(
   windows: NativeWindowBox[],
   ctx: ScanContext,
   known: ReadonlySet<string>,
+  walk = false,
 ): Promise<LocatedFields & { walk?: Snapshot }> {
-  try {
-    return await secureFieldFrames(bus, app, Math.max(1, deadline - Date.now()), known);
-  } catch (err) {
-    const said = err instanceof AtspiCallError ? `${err.dbusName ?? ''} ${err.message}` : '';
-    if (!NO_COLLECTION.test(said)) throw err;
+  // Collection reads the app's own tree only: a plug's, on another bus, needs the walk.
+  if (!walk) {
+    try {
+      return await secureFieldFrames(bus, app, Math.max(1, deadline - Date.now()), known);
+    } catch (err) {
+      const said = err instanceof AtspiCallError ? `${err.dbusName ?? ''} ${err.message}` : '';
+      if (!NO_COLLECTION.test(said)) throw err;
+    }
   }
   const snapshot = await snapshotApp(bus, app, {
     maxElements: 5000,
