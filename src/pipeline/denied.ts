@@ -63,7 +63,7 @@ export class DeniedApps {
   async windowFrames(desktop: Desktop): Promise<Rect[]> {
     if (!this.active) return [];
     // Front to back.
-    const windows = await desktop.listWindows();
+    const windows = await withEmbedded(desktop, await desktop.listWindows());
     const denied = await this.deniedPids(
       desktop,
       windows.map((w) => w.pid),
@@ -89,7 +89,7 @@ export class DeniedApps {
     points: ReadonlyArray<{ x: number; y: number }>,
   ): Promise<void> {
     if (!this.active) return;
-    const windows = await desktop.listWindows();
+    const windows = await withEmbedded(desktop, await desktop.listWindows());
     for (const { x, y } of points) {
       // Front to back: the first window holding the point is the one the pointer reaches.
       const top = windows.find((w) => holds(onScreen(w), x, y));
@@ -151,6 +151,19 @@ export class DeniedApps {
   }
 
   /**
+   * The desktop whose walks never go into a denied app's tree plugged into another app's
+   * window (an XEmbed plug): what it shows is the denied app's.
+   */
+  keepOut(desktop: Desktop): Desktop {
+    if (!this.active) return desktop;
+    const enterApp = async (pid: number): Promise<boolean> =>
+      !(await this.deniedPids(desktop, [pid])).has(pid);
+    return withOverrides(desktop, {
+      snapshot: (pid, options) => desktop.snapshot(pid, { ...options, enterApp }),
+    });
+  }
+
+  /**
    * The desktop as the pointer actions of a call see it: a click, scroll or drag whose
    * point is on a denied app's window is refused before anything is sent.
    */
@@ -172,6 +185,27 @@ export class DeniedApps {
     };
     return withOverrides(desktop, overrides);
   }
+}
+
+/**
+ * The windows front to back with what other processes draw inside them, each in front of
+ * the window it is in (an XEmbed plug shows, and takes the pointer, in its host's place):
+ * a denied app's plug inside an allowed app's window is the denied app's.
+ */
+async function withEmbedded(
+  desktop: Desktop,
+  windows: readonly DesktopWindow[],
+): Promise<DesktopWindow[]> {
+  const embedded = (await desktop.embeddedWindows?.(windows)) ?? [];
+  if (embedded.length === 0) return [...windows];
+  return windows.flatMap((w) => {
+    const inside = embedded
+      .filter((e) => e.host === w.id && e.pid !== null && e.pid !== w.pid)
+      // Listed outermost first, each level bottom to top: the deepest, topmost is in front.
+      .reverse()
+      .map((e) => ({ id: e.id, pid: e.pid as number, title: '', frame: e.frame, active: false }));
+    return [...inside, w];
+  });
 }
 
 /** What a window covers on screen: its decorations too (a title bar shows its title and maximizes it). */

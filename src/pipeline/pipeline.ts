@@ -202,7 +202,7 @@ export class Pipeline {
         this.recoveredAfter = this.openFailures;
         this.openFailures = 0;
         // Every read and capture goes through it: a field once a password field stays one.
-        return keepingSecrets(desktop);
+        return keepingSecrets(this.denied.keepOut(desktop));
       },
       (err: unknown) => {
         this.openFailures++;

@@ -592,6 +592,19 @@ describeNeeding([XVFB], 'native X11 addon on a real Xvfb (:91, else :191 or :291
     expect(x.windowInfo(appB.xid).title).toBe('axpage-entry-B');
   });
 
+  it("finds no embedded window in apps' own child windows, and rejects bad window lists", () => {
+    // GTK makes child windows of its own (and openbox frames around them): none is another
+    // client's. A window drawn by another process is found in xembed-guards.test.ts.
+    expect(x.embeddedWindows(x.listWindows().map((w) => w.window))).toEqual([]);
+    expect(x.embeddedWindows([])).toEqual([]);
+    expect(() => x.embeddedWindows([1, 'x' as unknown as number])).toThrow(
+      /windows\[1\] must be a window id, got a string/,
+    );
+    expect(() => x.embeddedWindows([0])).toThrow(/windows\[0\] must be a window id, got 0/);
+    // A window that is gone is left out, not an error.
+    expect(x.embeddedWindows([0x7ffffff])).toEqual([]);
+  });
+
   it('types text exactly: uppercase, symbols, and characters missing from the keymap', async () => {
     expect((await x.activate(appA.xid, 5000)).active).toBe(true);
     await x.typeText('A!@#~é');
