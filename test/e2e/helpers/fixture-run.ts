@@ -25,6 +25,8 @@ export interface FixtureRunOptions {
   session?: SessionOptions;
   /** Extra environment for the fixture app. */
   appEnv?: Record<string, string>;
+  /** Arguments for the fixture app. */
+  appArgs?: string[];
 }
 
 /** Registers the hooks that start `fixture` (test/fixtures/apps/<fixture>) and stop it. */
@@ -34,7 +36,7 @@ export function fixtureRun(fixture: string, opts: FixtureRunOptions = {}): Fixtu
   const [before, after] = opts.perTest ? [beforeEach, afterEach] : [beforeAll, afterAll];
   before(async () => {
     session = await Session.start(opts.session);
-    app = await session.launchFixture(fixture, [], { env: opts.appEnv });
+    app = await session.launchFixture(fixture, opts.appArgs ?? [], { env: opts.appEnv });
   });
   after(async () => {
     await session?.close();
