@@ -25,8 +25,6 @@ export interface FixtureRunOptions {
   session?: SessionOptions;
   /** Extra environment for the fixture app. */
   appEnv?: Record<string, string>;
-  /** Arguments for the fixture app. */
-  appArgs?: string[];
 }
 
 /** Registers the hooks that start `fixture` (test/fixtures/apps/<fixture>) and stop it. */
@@ -36,7 +34,7 @@ export function fixtureRun(fixture: string, opts: FixtureRunOptions = {}): Fixtu
   const [before, after] = opts.perTest ? [beforeEach, afterEach] : [beforeAll, afterAll];
   before(async () => {
     session = await Session.start(opts.session);
-    app = await session.launchFixture(fixture, opts.appArgs ?? [], { env: opts.appEnv });
+    app = await session.launchFixture(fixture, [], { env: opts.appEnv });
   });
   after(async () => {
     await session?.close();
