@@ -97,7 +97,9 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
     // An element that is a part of its parent (an expander's arrow) runs the parent's action.
     const actor = route.via === 'action' && route.on === 'parent' && parent ? parent : element;
     const touched = await watchElement(desktop, actor.id);
-    if (route.via === 'focus') return focusInstead(scene, element, label, touched, undo);
+    if (route.via === 'focus') {
+      return focusInstead(scene, element, label, touched, undo, route.effect);
+    }
     await scene.transfers?.beforePress(element, clickType);
     await desktop.doAction(actor.id, route.action);
     const whose = actor === element ? '' : `its ${elementName(actor)}'s `;
@@ -152,6 +154,8 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
 /**
  * A click on an element that takes text, without a pointer: the keyboard focus, which is
  * what the click gives it (its own "activate" is Enter, which would submit a dialog).
+ * `effect`: what the focus does there otherwise, as the route says (a tree cell's row
+ * selected).
  */
 async function focusInstead(
   scene: Scene,
@@ -159,6 +163,7 @@ async function focusInstead(
   label: string,
   touched: (() => Promise<boolean>) | undefined,
   undo: Delivered['undo'],
+  effect?: string,
 ): Promise<Delivered> {
   const { desktop } = scene;
   try {
@@ -166,12 +171,14 @@ async function focusInstead(
   } catch {
     throw backgroundImpossible(
       'click',
-      `${label} takes text, and did not take the keyboard focus through accessibility`,
+      `${label} ${effect ? 'is chosen by the keyboard focus' : 'takes text'}, and did not take the keyboard focus through accessibility`,
       'Click it with delivery_mode "foreground" (a real click inside its text)',
     );
   }
   return {
-    did: `Clicked ${label}: gave it the keyboard focus (it takes text, so no action is run)`,
+    did: effect
+      ? `Clicked ${label}: ${effect}`
+      : `Clicked ${label}: gave it the keyboard focus (it takes text, so no action is run)`,
     route: 'ax-focus',
     delivery: 'background',
     touched,

@@ -183,7 +183,14 @@ export type ClickRoute =
        */
       caveat?: string;
     }
-  | { via: 'focus' }
+  | {
+      via: 'focus';
+      /**
+       * What the focus does beyond taking keys, when it is what a click does there: a fact
+       * said of the element ("puts ... on it"), for the summary. Unset: it takes text.
+       */
+      effect?: string;
+    }
   | { via: 'select' }
   | {
       via: 'none';

@@ -100,6 +100,23 @@ describe('clickRouteOf: rows, tabs and expanders', () => {
     expect(clickRouteOf(native('AXRow', 'list item', ['SetFocus']))).toEqual({ via: 'focus' });
   });
 
+  it("a GTK3 tree view's cell is focused (its row selected), never activated as a double click is", () => {
+    const cell = (actions: string[], flags: Flag[] = []) =>
+      clickRouteOf(native('AXCell', 'table cell', actions, flags));
+    expect(cell(['activate'])).toEqual({
+      via: 'focus',
+      effect: expect.stringMatching(/selects its row/),
+    });
+    // The expander column's cell still expands; an editable cell still edits.
+    expect(cell(['expand or contract', 'activate'], ['collapsed'])).toEqual({
+      via: 'action',
+      action: 'expand or contract',
+    });
+    expect(cell(['edit', 'activate'], ['editable'])).toEqual({ via: 'action', action: 'edit' });
+    // A cell with a press of its own (a check box's toggle) is pressed.
+    expect(cell(['toggle', 'activate'])).toEqual({ via: 'action', action: 'toggle' });
+  });
+
   it("GTK4's tree expander toggles, and its arrow runs the expander's action", () => {
     const actions = ['listitem.toggle-expand', 'listitem.collapse', 'listitem.expand'];
     const expander = native('AXGroup', 'panel', actions, ['collapsed']);
@@ -151,10 +168,9 @@ describe('clickRouteOf: tree rows that expand, combo box lists, drop-downs', () 
       via: 'action',
       action: 'expand or contract',
     });
-    // A cell with nothing to expand is activated as before.
-    expect(clickRouteOf(at(':1.3/leaf', 'table cell', ['edit', 'activate']))).toEqual({
-      via: 'action',
-      action: 'activate',
+    // A cell with nothing to expand is focused (its row selected), not activated.
+    expect(clickRouteOf(at(':1.3/leaf', 'table cell', ['edit', 'activate']))).toMatchObject({
+      via: 'focus',
     });
   });
 

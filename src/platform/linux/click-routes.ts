@@ -126,6 +126,13 @@ export function clickRouteOf(el: Element, parent?: Element): ClickRoute {
       };
     }
   }
+  // A GTK 3 tree view's cell offers "activate": the row's activation (Enter, a double
+  // click: "row-activated"). A single click puts the tree's cursor on the cell, which
+  // selects its row: so does focusing it (the table's row selection, asked instead,
+  // selects the row but leaves its cells saying they are not selected).
+  if (ITEM_ROLES.has(el.nativeRole) && !isQtElement(el) && onlyActivates(el)) {
+    return { via: 'focus', effect: CELL_FOCUS };
+  }
   for (const name of PRESS) {
     const action = named(name);
     // GTK4 lists the expander's actions on a row that has nothing to expand: they do nothing.
@@ -157,6 +164,19 @@ export function clickRouteOf(el: Element, parent?: Element): ClickRoute {
 const CHECKABLE_ROLES = new Set(['radio button', 'check box', 'toggle button']);
 /** An app acting on the click rather than the state (kcalc's angle-mode radios) ignores it. */
 const QT_TOGGLE_CAVEAT = 'sets its state and sends no click';
+
+/** What focusing a GTK 3 tree view's cell does. */
+const CELL_FOCUS =
+  "put its tree's cursor on it, which selects its row as a click does (not activated as Enter or a double click would)";
+
+/** Actions of a tree view's cell that are no click: activation, the editor, the expander. */
+const CELL_NON_CLICKS = new Set(['activate', 'edit', 'expand or contract']);
+
+/** Whether the element's only click-like action is its activation. */
+function onlyActivates(el: Element): boolean {
+  const names = el.actions.map((a) => a.toLowerCase());
+  return names.includes('activate') && names.every((a) => CELL_NON_CLICKS.has(a));
+}
 
 /** A row of a combo box's popup list that would only be selected in the list. */
 function comboListRow(): ClickRoute {

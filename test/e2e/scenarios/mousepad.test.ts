@@ -119,3 +119,68 @@ describe('type, ctrl+s, a file name into the save dialog, Return', () => {
     await mp.stop();
   });
 });
+
+describe("a click on a row of the open dialog's file list", () => {
+  it('selects it in the background, as a single click does; a double click opens the folder', async () => {
+    const dir = path.join(work, 'chooser');
+    fs.mkdirSync(path.join(dir, 'alpha-folder'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'alpha-folder', 'inner-file.txt'), 'inner\n');
+    fs.writeFileSync(path.join(dir, 'beta-notes.txt'), 'beta\n');
+    const seed = path.join(dir, 'seed.txt');
+    fs.writeFileSync(seed, 'seed\n');
+    const mp = await launchMousepad('chooser', [seed]);
+    await waitForApp(session, mp.pid, (els) => els.find((e) => e.role === 'text'), 'the editor');
+    const open = await session.call('ax_key_press', { app: mp.pid, key: 'o', modifiers: ['ctrl'] });
+    expect(open.isError, open.text).toBe(false);
+    await waitForApp(
+      session,
+      mp.pid,
+      (els) => els.find((e) => e.role === 'file chooser' && e.states.includes('showing')),
+      'the open dialog',
+    );
+    // Into the folder by its path: GTK's location entry opens on a typed "/".
+    expect(
+      (await session.call('ax_key_press', { app: mp.pid, key: 'l', modifiers: ['ctrl'] })).isError,
+    ).toBe(false);
+    expect((await session.call('ax_type', { app: mp.pid, text: `${dir}/` })).isError).toBe(false);
+    const rows = (els: Awaited<ReturnType<typeof readApp>>) =>
+      els.filter((e) => e.role === 'table cell' && /-folder$|\.txt$/.test(e.name));
+    await waitForApp(
+      session,
+      mp.pid,
+      (els) => (rows(els).some((e) => e.name === 'alpha-folder') ? true : undefined),
+      'the folder listed',
+      30_000,
+      { cells: true },
+    );
+
+    const click = await session.call('ax_click', { app: mp.pid, query: 'alpha-folder' });
+    expect(click.isError, click.text).toBe(false);
+    expect(click.structured.effect).toBe('confirmed');
+    expect(click.fields.summary).toMatch(/selects its row/);
+    // The app: the row is selected and the dialog still lists the folder it was in.
+    const after = rows(await readApp(session, mp.pid, { cells: true }));
+    expect(after.map((e) => [e.name, e.states.includes('selected')])).toEqual([
+      ['alpha-folder', true],
+      ['beta-notes.txt', false],
+      ['seed.txt', false],
+    ]);
+
+    const twice = await session.call('ax_click', {
+      app: mp.pid,
+      query: 'alpha-folder',
+      click_type: 'double',
+      delivery_mode: 'foreground',
+    });
+    expect(twice.isError, twice.text).toBe(false);
+    await waitForApp(
+      session,
+      mp.pid,
+      (els) => (rows(els).some((e) => e.name === 'inner-file.txt') ? true : undefined),
+      'the folder opened',
+      30_000,
+      { cells: true },
+    );
+    await mp.stop();
+  });
+});
