@@ -168,6 +168,11 @@ export declare class Display {
    */
   embeddedWindows(windows: number[]): NativeEmbeddedWindow[];
   /**
+   * The viewable override-redirect top-levels (menus, popups, tooltips, lock and prompt
+   * windows, which no window manager lists), front to back.
+   */
+  popupWindows(): NativeWindow[];
+  /**
    * Asks the WM to activate the window (_NET_ACTIVE_WINDOW client message, source 2,
    * current server time), or without a WM raises it and sets the input focus. Returns at
    * once: poll activeWindow()/inputFocus() to see it take effect.

@@ -41,6 +41,7 @@ Napi::Function XDisplay::Init(Napi::Env env) {
           InstanceMethod<&XDisplay::ListWindowsAsync>("listWindowsAsync"),
           InstanceMethod<&XDisplay::WindowInfo>("windowInfo"),
           InstanceMethod<&XDisplay::EmbeddedWindows>("embeddedWindows"),
+          InstanceMethod<&XDisplay::PopupWindows>("popupWindows"),
           InstanceMethod<&XDisplay::ActivateWindow>("activateWindow"),
           InstanceMethod<&XDisplay::CloseWindow>("closeWindow"),
           InstanceMethod<&XDisplay::WindowManager>("windowManager"),

@@ -350,6 +350,29 @@ bool WindowBatch::ListManaged(uint32_t root, const WindowAtoms& atoms,
   return Finish(failure, error);
 }
 
+bool WindowBatch::ListPopups(uint32_t root, const WindowAtoms& atoms,
+                             std::vector<WindowFacts>* out, std::string* error) {
+  std::lock_guard<std::mutex> lock(mu_);
+  out->clear();
+  if (!Open(error)) return false;
+  xcb_connection_t* c = conn_;
+  xcb_generic_error_t* err = nullptr;
+  xcb_query_tree_reply_t* tree = xcb_query_tree_reply(c, xcb_query_tree(c, root), &err);
+  std::free(err);
+  if (!tree) return Finish("cannot list the root window's children", error);
+  const xcb_window_t* kids = xcb_query_tree_children(tree);
+  // Bottom to top as the server stacks them: front to back is the reverse.
+  std::vector<uint32_t> windows(kids, kids + xcb_query_tree_children_length(tree));
+  std::free(tree);
+  std::reverse(windows.begin(), windows.end());
+  std::vector<WindowFacts> facts;
+  std::string failure = Gather(windows, root, atoms, &facts);
+  for (WindowFacts& f : facts) {
+    if (!f.vanished && f.mapped && f.overrideRedirect) out->push_back(std::move(f));
+  }
+  return Finish(failure, error);
+}
+
 bool WindowBatch::Embedded(const std::vector<uint32_t>& tops, uint32_t root,
                            const WindowAtoms& atoms, std::vector<WindowFacts>* out,
                            std::vector<uint32_t>* hosts, std::string* error) {

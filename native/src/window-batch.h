@@ -88,6 +88,11 @@ class WindowBatch {
   bool Embedded(const std::vector<uint32_t>& tops, uint32_t root, const WindowAtoms& atoms,
                 std::vector<WindowFacts>* out, std::vector<uint32_t>* hosts,
                 std::string* error);
+  // The root's viewable override-redirect children (menus, popups, tooltips, lock and
+  // prompt windows: no window manager lists them), front to back, described: two round
+  // trips.
+  bool ListPopups(uint32_t root, const WindowAtoms& atoms, std::vector<WindowFacts>* out,
+                  std::string* error);
   // Closes the connection for good: later calls fail (a listing queued before its display
   // closed must not open a new connection).
   void Shutdown();

@@ -343,6 +343,16 @@ Napi::Value XDisplay::EmbeddedWindows(const Napi::CallbackInfo& info) {
   return out;
 }
 
+Napi::Value XDisplay::PopupWindows(const Napi::CallbackInfo& info) {
+  Call c(this, info);
+  std::vector<WindowFacts> facts;
+  std::string error;
+  if (!batch_->ListPopups(static_cast<uint32_t>(root_), BatchAtoms(), &facts, &error)) {
+    throw CodedError(c.env(), "X11_PROTOCOL", error);
+  }
+  return WindowArray(c.env(), facts);
+}
+
 std::vector<WindowFacts> XDisplay::ListUnmanaged(Call& c) {
   std::vector<unsigned long> list;
   Window rootRet, parent, *kids = nullptr;

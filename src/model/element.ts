@@ -125,4 +125,9 @@ export interface Snapshot {
   takenAt: number;
   /** How the tree was read (e.g. "atspi-cache+live", "atspi-walk"); for the file header. */
   method: string;
+  /**
+   * Other processes whose trees, plugged into this app's windows (XEmbed), the walk went
+   * into; their elements are among `elements`. Unset: none.
+   */
+  enteredApps?: number[];
 }

@@ -14,6 +14,7 @@ import type { Policy } from '../guard/policy.js';
 import { AxError } from '../errors.js';
 import { withOverrides } from './desktop-view.js';
 import { intersect } from '../viewport/geometry.js';
+import { windowAt, windowStack, type StackedWindow } from './window-stack.js';
 
 export class DeniedApps {
   constructor(private readonly policy: Policy) {}
@@ -62,19 +63,17 @@ export class DeniedApps {
    */
   async windowFrames(desktop: Desktop): Promise<Rect[]> {
     if (!this.active) return [];
-    // Front to back.
-    const windows = await withEmbedded(desktop, await desktop.listWindows());
-    const denied = await this.deniedPids(
-      desktop,
-      windows.map((w) => w.pid),
-    );
-    return windows.flatMap((w, i) =>
-      denied.has(w.pid)
+    const stack = await windowStack(desktop);
+    const denied = await this.deniedPids(desktop, pidsOf(stack));
+    return stack.flatMap((w, i) =>
+      w.pid !== null && denied.has(w.pid)
         ? subtractRects(
-            onScreen(w),
-            windows
+            w.area,
+            stack
               .slice(0, i)
-              .flatMap((above) => (denied.has(above.pid) ? [] : [onScreen(above)])),
+              .flatMap((above) =>
+                above.pid !== null && denied.has(above.pid) ? [] : [above.area],
+              ),
           )
         : [],
     );
@@ -89,11 +88,10 @@ export class DeniedApps {
     points: ReadonlyArray<{ x: number; y: number }>,
   ): Promise<void> {
     if (!this.active) return;
-    const windows = await withEmbedded(desktop, await desktop.listWindows());
+    const stack = await windowStack(desktop);
     for (const { x, y } of points) {
-      // Front to back: the first window holding the point is the one the pointer reaches.
-      const top = windows.find((w) => holds(onScreen(w), x, y));
-      if (!top || !(await this.deniedPids(desktop, [top.pid])).has(top.pid)) continue;
+      const top = windowAt(stack, { x, y });
+      if (top?.pid == null || !(await this.deniedPids(desktop, [top.pid])).has(top.pid)) continue;
       throw new AxError(
         'blocked',
         `the point (${x},${y}) is on a window of an app this server's policy blocks: nothing was sent there`,
@@ -187,32 +185,8 @@ export class DeniedApps {
   }
 }
 
-/**
- * The windows front to back with what other processes draw inside them, each in front of
- * the window it is in (an XEmbed plug shows, and takes the pointer, in its host's place):
- * a denied app's plug inside an allowed app's window is the denied app's.
- */
-async function withEmbedded(
-  desktop: Desktop,
-  windows: readonly DesktopWindow[],
-): Promise<DesktopWindow[]> {
-  const embedded = (await desktop.embeddedWindows?.(windows)) ?? [];
-  if (embedded.length === 0) return [...windows];
-  return windows.flatMap((w) => {
-    const inside = embedded
-      .filter((e) => e.host === w.id && e.pid !== null && e.pid !== w.pid)
-      // Listed outermost first, each level bottom to top: the deepest, topmost is in front.
-      .reverse()
-      .map((e) => ({ id: e.id, pid: e.pid as number, title: '', frame: e.frame, active: false }));
-    return [...inside, w];
-  });
-}
-
-/** What a window covers on screen: its decorations too (a title bar shows its title and maximizes it). */
-const onScreen = (w: DesktopWindow): Rect => w.outer ?? w.frame;
-
-const holds = (f: Rect, x: number, y: number): boolean =>
-  x >= f.x && y >= f.y && x < f.x + f.w && y < f.y + f.h;
+const pidsOf = (stack: readonly StackedWindow[]): number[] =>
+  stack.flatMap((w) => (w.pid === null ? [] : [w.pid]));
 
 /** `base` less every rect of `cuts`, as disjoint rects (none when it is all covered). */
 export function subtractRects(base: Rect, cuts: readonly Rect[]): Rect[] {

@@ -51,6 +51,7 @@ import { UndoJournal } from './undo.js';
 import { StageTimes } from './timing.js';
 import { fieldsOfWalk, type WalkedFields } from './secure.js';
 import { passwordGuardOf, pointerOffPasswordFields } from './password-field.js';
+import { keysOffUnseenPlugs } from './plug-keys.js';
 import { keepingSecrets, secretFields } from './secret-fields.js';
 import { DeniedApps } from './denied.js';
 import { scaledByLoad } from '../model/timeout.js';
@@ -462,7 +463,22 @@ export class Pipeline {
         transfers,
         // Pointer events at a denied app's window are refused, whichever app this call is on.
         // In safe mode, none on a password field either, of any app (see pointerOffPasswordFields).
-        desktop: pointerOffPasswordFields(this.denied.guardPointer(desktop), this.policy),
+        // Keys into another process's window in this app's that no guard can read: refused
+        // unless the focus is known to be outside it (see keysOffUnseenPlugs).
+        desktop: keysOffUnseenPlugs(
+          pointerOffPasswordFields(
+            this.denied.guardPointer(desktop),
+            this.policy,
+            pid,
+            () => ctx.view.snapshot.enteredApps ?? [],
+          ),
+          {
+            pid,
+            view: () => ctx.view.snapshot,
+            denied: async (p) => (await this.denied.deniedPids(desktop, [p])).has(p),
+            safe: this.policy.secureTypingRefusal('a password field') !== undefined,
+          },
+        ),
         pid,
         view: before,
         target,

@@ -68,16 +68,21 @@ export interface DesktopWindow {
   active: boolean;
 }
 
-/**
- * A window of one process drawn inside another's window (an XEmbed plug): what it shows is
- * that process's, however the window around it is listed.
- */
-export interface EmbeddedWindow {
+/** A window on screen that listWindows does not list, and whose it is. */
+export interface UnlistedWindow {
   id?: number;
   /** Its process; null when the window system cannot say (a remote client). */
   pid: number | null;
-  /** Where it is on the screen, inside its host's client area. */
+  /** Where it is on the screen. */
   frame: Rect;
+}
+
+/**
+ * A window of one process drawn inside another's window (an XEmbed plug): what it shows is
+ * that process's, however the window around it is listed. Its frame is inside its host's
+ * client area.
+ */
+export interface EmbeddedWindow extends UnlistedWindow {
   /** The listed window it is drawn in (DesktopWindow.id). */
   host: number;
 }
@@ -318,6 +323,11 @@ export interface Desktop {
    * windows, or the backend cannot tell (then nothing is embedded as far as it knows).
    */
   embeddedWindows?(hosts: readonly DesktopWindow[]): Promise<EmbeddedWindow[]>;
+  /**
+   * The windows no window manager manages (menus, popups, tooltips, lock and prompt
+   * windows), drawn above the listed ones, front to back. Absent: every window is listed.
+   */
+  popupWindows?(): Promise<UnlistedWindow[]>;
   /** Pids of live processes started by `pid` (children and their descendants). */
   childProcesses(pid: number): Promise<number[]>;
   /**

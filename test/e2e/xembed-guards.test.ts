@@ -6,6 +6,7 @@
  * and every capture fills it whole. Oracles: the plug's own log (passed on by the host) and
  * the screen's pixels read by our X client against the PNG the server wrote.
  */
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Session } from '../../src/harness/session.js';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
@@ -28,13 +29,23 @@ interface Embedding {
   rects: Record<string, Rect>;
 }
 
-/** The host and its plug on a desktop and server of their own (env: the server's). */
-function embedding(serverEnv: Record<string, string>, password: boolean): () => Embedding {
+/**
+ * The host and its plug on a desktop and server of their own (env: the server's);
+ * `plugEnv`: the fixtures' options.
+ */
+function embedding(
+  serverEnv: Record<string, string>,
+  password: boolean,
+  plugEnv: Record<string, string> = {},
+): () => Embedding {
   let e: Embedding | undefined;
   beforeAll(async () => {
     const session = await Session.start({ serverEnv });
     const host = await session.launchFixture('xembed_host.py', [], {
-      env: password ? { AXPAGE_FIXTURE_PASSWORD: '1', AXPAGE_FIXTURE_SECRET: SECRET } : {},
+      env: {
+        ...(password ? { AXPAGE_FIXTURE_PASSWORD: '1', AXPAGE_FIXTURE_SECRET: SECRET } : {}),
+        ...plugEnv,
+      },
     });
     const mapped = await host.output!.waitForEvent((ev) => ev.event === 'mapped', {
       timeoutMs: 15_000,
@@ -83,7 +94,7 @@ describe('safe mode: a password field in another process plugged into an app', (
     const e = get();
     const r = await e.session.call('ax_get_tree', { app: e.host.pid });
     expect(r.isError, r.text).toBe(false);
-    const tree = (await import('node:fs')).readFileSync(r.fields.file, 'utf8');
+    const tree = fs.readFileSync(r.fields.file, 'utf8');
     expect(tree).toMatch(/Plug button/);
     expect(tree).toMatch(/\(secure\)|secure/);
     expect(tree).toMatch(/Show password/);
@@ -94,6 +105,9 @@ describe('safe mode: a password field in another process plugged into an app', (
     const e = get();
     const from = e.host.output!.events.length;
     const show = centre(e.rects.show);
+    // In the background, a click gives the field the keyboard focus, and nothing else.
+    const focus = await e.session.call('ax_click', { app: e.host.pid, query: 'Password' });
+    expect(focus.isError, focus.text).toBe(false);
     for (const [tool, args] of [
       ['ax_click', { query: 'Show password' }],
       ['ax_click_at', { ...show, delivery_mode: 'foreground' }],
@@ -179,8 +193,174 @@ describe("a denied app's window plugged into an allowed app", () => {
     expect(coloursIn(img, { x: 0, y: 0 }, above), "the host's own label shown").toBeGreaterThan(1);
     const tree = await e.session.call('ax_get_tree', { app: e.host.pid });
     expect(tree.isError, tree.text).toBe(false);
-    expect((await import('node:fs')).readFileSync(tree.fields.file, 'utf8')).not.toMatch(
-      /Plug button|Plug content/,
+    expect(fs.readFileSync(tree.fields.file, 'utf8')).not.toMatch(/Plug button|Plug content/);
+  });
+});
+
+/**
+ * Tabs from the host's entry into the plug (the host's own focus, given in the background,
+ * lets the Tab go), then sends keys that must not reach the plug; the plug logs none.
+ */
+async function keysIntoPlug(e: Embedding, from: number): Promise<void> {
+  const focus = await e.session.call('ax_click', { app: e.host.pid, query: 'Host entry' });
+  expect(focus.isError, focus.text).toBe(false);
+  const tab = await e.session.call('ax_key_press', { app: e.host.pid, key: 'Tab' });
+  expect(tab.isError, tab.text).toBe(false);
+  for (const [tool, args] of [
+    ['ax_key_press', { key: 'z' }],
+    ['ax_key_press', { key: 'space' }],
+    ['ax_type', { text: 'abc', delivery_mode: 'foreground' }],
+  ] as const) {
+    const r = await e.session.call(tool, { app: e.host.pid, ...args });
+    expect(r.isError, `${tool} ${JSON.stringify(args)}: ${r.text}`).toBe(true);
+    expect(r.fields.error).toMatch(
+      /the keyboard focus may be inside a window that another process/,
     );
+  }
+  // The host's entry takes text once it has the focus again: the plug had none of it.
+  const back = await e.session.call('ax_click', { app: e.host.pid, query: 'Host entry' });
+  expect(back.isError, back.text).toBe(false);
+  const typed = await e.session.call('ax_key_press', { app: e.host.pid, key: 'q' });
+  expect(typed.isError, typed.text).toBe(false);
+  await e.host.output!.waitForEvent((ev) => ev.widget === 'host_entry' && ev.event === 'changed', {
+    from,
+    timeoutMs: 15_000,
+  });
+  expect(plugEvents(e, from).filter((ev) => ev.event !== 'mapped')).toEqual([]);
+}
+
+describe("a denied app's plug takes no key through its host", () => {
+  const get = embedding({ AXPAGE_DENY_APPS: 'xembed_plug.py' }, false);
+
+  it('once a Tab took the focus into it', async () => {
+    const e = get();
+    await keysIntoPlug(e, e.host.output!.events.length);
+  });
+});
+
+describe('safe mode: a plug without accessibility holding a password field', () => {
+  const get = embedding({ AXPAGE_MODE: 'safe' }, true, { AXPAGE_FIXTURE_PLUG_NO_A11Y: '1' });
+
+  it('is filled whole in every capture', async () => {
+    const e = get();
+    const r = await e.session.call('ax_screenshot', { app: e.host.pid, full_screen: true });
+    expect(r.isError, r.text).toBe(false);
+    const img = await decodePng(r.fields.screenshot);
+    for (const part of ['field', 'show', 'button']) {
+      expect(coloursIn(img, { x: 0, y: 0 }, inset(e.rects[part])), part).toBe(1);
+    }
+  });
+
+  it('takes no pointer press and no key', async () => {
+    const e = get();
+    const from = e.host.output!.events.length;
+    for (const part of ['show', 'field']) {
+      const r = await e.session.call('ax_click_at', {
+        app: e.host.pid,
+        ...centre(e.rects[part]),
+        delivery_mode: 'foreground',
+      });
+      expect(r.isError, r.text).toBe(true);
+      expect(r.fields.error).toMatch(
+        /draws inside this app's window, whose controls this server does not read/,
+      );
+    }
+    await keysIntoPlug(e, from);
+  });
+});
+
+describe('a window no window manager manages (a popup) of another app', () => {
+  const popupApp = (serverEnv: Record<string, string>) => {
+    let session: Session | undefined;
+    let popup: LaunchedApp | undefined;
+    let other: LaunchedApp | undefined;
+    let x11: X11 | undefined;
+    beforeAll(async () => {
+      session = await Session.start({ serverEnv });
+      other = await session.launchFixture('form.py', []);
+      popup = await session.launchFixture('popup_secret.py', [], {
+        env: { AXPAGE_FIXTURE_SECRET: SECRET },
+      });
+      x11 = X11.open(session.desktop.processEnv().DISPLAY as string, { framebuffer: false });
+    }, 60_000);
+    afterAll(async () => {
+      x11?.close();
+      await session?.close();
+    });
+    return () => {
+      const ready = popup!.output!.events.find((ev) => ev.event === 'ready')!;
+      return {
+        session: session!,
+        popup: popup!,
+        other: other!,
+        x11: x11!,
+        field: rectOf(ready.field),
+        show: rectOf(ready.show),
+      };
+    };
+  };
+
+  describe('safe mode', () => {
+    const get = popupApp({ AXPAGE_MODE: 'safe' });
+
+    it('has its password field filled in captures made through the other app', async () => {
+      const { session, other, x11, field } = get();
+      const f = inset(field);
+      expect(coloursIn(x11.captureRegion(f), f, f), 'the screen shows bullets').toBeGreaterThan(1);
+      const full = await session.call('ax_screenshot', { app: other.pid, full_screen: true });
+      expect(full.isError, full.text).toBe(false);
+      expect(coloursIn(await decodePng(full.fields.screenshot), { x: 0, y: 0 }, f)).toBe(1);
+      const region = { x: field.x - 20, y: field.y - 20, w: field.w + 40, h: field.h + 40 };
+      const part = await session.call('ax_screenshot', { app: other.pid, region });
+      expect(part.isError, part.text).toBe(false);
+      expect(coloursIn(await decodePng(part.fields.screenshot), region, f)).toBe(1);
+    });
+
+    it('takes no press through the other app; named itself, its reveal is refused as ever', async () => {
+      const { session, popup, other, show } = get();
+      const from = popup.output!.events.length;
+      const through = await session.call('ax_click_at', {
+        app: other.pid,
+        ...centre(show),
+        delivery_mode: 'foreground',
+      });
+      expect(through.isError, through.text).toBe(true);
+      expect(through.fields.error).toMatch(/is on a window of another app \(pid \d+\)/);
+      const own = await session.call('ax_click_at', {
+        app: popup.pid,
+        ...centre(show),
+        delivery_mode: 'foreground',
+      });
+      expect(own.isError, own.text).toBe(true);
+      expect(own.text).toMatch(/would show a password field's text in plain view/);
+      // The app handles its input in order: a typed character after the refusals lands
+      // (ax_set_value would not reach a password field in safe mode: typed into the form).
+      const typed = await session.call('ax_type', { app: other.pid, text: 'x' });
+      expect(typed.isError, typed.text).toBe(false);
+      expect(popup.output!.events.slice(from).filter((ev) => ev.event === 'toggled')).toEqual([]);
+    });
+  });
+
+  describe('denied', () => {
+    const get = popupApp({ AXPAGE_DENY_APPS: 'popup_secret.py' });
+
+    it('is filled whole and takes no pointer event through the other app', async () => {
+      const { session, popup, other, x11, show } = get();
+      const win = x11.popupWindows().find((w) => w.pid === popup.pid);
+      expect(win, 'the popup, unmanaged').toBeDefined();
+      const area = inset({ x: win!.x, y: win!.y, w: win!.w, h: win!.h });
+      const full = await session.call('ax_screenshot', { app: other.pid, full_screen: true });
+      expect(full.isError, full.text).toBe(false);
+      expect(coloursIn(await decodePng(full.fields.screenshot), { x: 0, y: 0 }, area)).toBe(1);
+      const from = popup.output!.events.length;
+      const r = await session.call('ax_click_at', {
+        app: other.pid,
+        ...centre(show),
+        delivery_mode: 'foreground',
+      });
+      expect(r.isError, r.text).toBe(true);
+      expect(r.structured.error_code).toBe('blocked');
+      expect(popup.output!.events.slice(from)).toEqual([]);
+    });
   });
 });

@@ -27,6 +27,7 @@ import type {
   ScriptingSupport,
   SecureFieldScan,
   SnapshotOptions,
+  UnlistedWindow,
 } from '../desktop.js';
 import {
   AtspiBus,
@@ -320,6 +321,12 @@ export class LinuxDesktop implements Desktop {
       });
   }
 
+  async popupWindows(): Promise<UnlistedWindow[]> {
+    return this.display()
+      .popupWindows()
+      .map((w) => ({ id: w.window, pid: w.pid, frame: { x: w.x, y: w.y, w: w.w, h: w.h } }));
+  }
+
   async childProcesses(pid: number): Promise<number[]> {
     return descendants(pid);
   }
@@ -451,7 +458,16 @@ export class LinuxDesktop implements Desktop {
       region,
       timeoutMs,
       {
-        windows: () => this.windowsListed(),
+        // Popups too (a password prompt may be one): no window manager lists them.
+        windows: async () => {
+          const listed = await this.windowsListed();
+          if (!listed) return undefined;
+          try {
+            return [...this.display().popupWindows(), ...listed];
+          } catch {
+            return undefined; // X cannot say: every app on the bus is read
+          }
+        },
         popupWindows: () => listPopupWindows(this.env),
         plugs: async (hosts) => {
           const pids = new Map(hosts.map((h) => [h.window, h.pid]));
@@ -466,7 +482,6 @@ export class LinuxDesktop implements Desktop {
             hostPid: pids.get(p.host) as number,
           }));
         },
-        descendsFrom: async (pid, ancestor) => (await descendants(ancestor)).includes(pid),
         appRef: async (pid) => {
           // An app found not answering (its process stopped, or a liveness check or call
           // left unanswered lately) answers no lookup either: said at once, not after the

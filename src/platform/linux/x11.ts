@@ -597,6 +597,11 @@ export class X11 {
     return this.dpy.listWindowsAsync();
   }
 
+  /** The viewable override-redirect top-levels (popups, menus, tooltips), front to back. */
+  popupWindows(): NativeWindow[] {
+    return this.dpy.popupWindows();
+  }
+
   /** Windows of other clients inside these top-levels, each with the one it is in. */
   embeddedWindows(windows: number[]): NativeEmbeddedWindow[] {
     return this.dpy.embeddedWindows(windows);

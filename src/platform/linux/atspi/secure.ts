@@ -264,8 +264,6 @@ export interface ScanContext {
    * absent: none can be.
    */
   plugs?(hosts: readonly ScanWindow[]): Promise<Plug[]>;
-  /** Whether `pid` descends from `ancestor` (a helper process it started). */
-  descendsFrom?(pid: number, ancestor: number): Promise<boolean>;
 }
 
 /** A window of one process drawn inside another's (see ScanContext.plugs). */
@@ -401,9 +399,8 @@ interface LocatablePlug {
  * the pid of the app they are in. What the plug shows is in its host's tree, below the
  * socket it is plugged into, on the plug's own bus (its app's root lists none of it): its
  * fields are located by the host's walk. A plug whose process is not on the bus is a window
- * no accessible app stands behind (filled whole in safe mode), unless the host started that
- * process: a helper drawing what the host shows (a browser's GPU process), read in the
- * host's tree. One whose app does not answer is failed (filled whole).
+ * no accessible app stands behind (filled whole in safe mode), whoever started it: nothing
+ * can say what it shows. One whose app does not answer is failed (filled whole).
  */
 async function plugsOn(
   onRegion: readonly ScanWindow[],
@@ -427,7 +424,6 @@ async function plugsOn(
         if (!(err instanceof PlatformError && err.code === 'app_gone')) {
           return void scan.failed.push({ pid, reason: (err as Error).message, windows: [frame] });
         }
-        if (await ctx.descendsFrom?.(pid, hostPid)) return;
         scan.inaccessible!.push({ pid, frame });
       }
     }),

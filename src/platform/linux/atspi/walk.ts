@@ -714,15 +714,17 @@ class Walk {
   }
 
   private readonly entering = new Map<string, Promise<boolean>>();
+  /** The pids of the other apps whose trees the walk went into (see Snapshot.enteredApps). */
+  readonly enteredApps = new Set<number>();
 
   /**
    * Which of these children the walk goes into: all of this app's; another app's (a plug's
    * tree below a socket) as SnapshotOptions.enterApp says, each app asked once per walk.
    */
   private async enterable(refs: readonly ObjectRef[]): Promise<(ref: ObjectRef) => boolean> {
-    const enterApp = this.opts.enterApp;
     const foreign = [...new Set(refs.map((r) => r[0]).filter((b) => b !== this.app.bus))];
-    if (!enterApp || foreign.length === 0) return () => true;
+    if (foreign.length === 0) return () => true;
+    const enterApp = this.opts.enterApp ?? (() => true);
     const allowed = new Set<string>();
     await Promise.all(
       foreign.map(async (name) => {
@@ -730,7 +732,11 @@ class Walk {
         if (!ok) {
           // An app whose pid cannot be told is not gone into: nothing says it may be.
           ok = this.bus.pidOf(name).then(
-            (pid) => enterApp(pid),
+            async (pid) => {
+              const enter = await enterApp(pid);
+              if (enter) this.enteredApps.add(pid);
+              return enter;
+            },
             () => false,
           );
           this.entering.set(name, ok);
@@ -1000,6 +1006,7 @@ async function walkOnce(
       elapsedMs: Math.round((performance.now() - t0) * 10) / 10,
       takenAt,
       method,
+      ...(walk.enteredApps.size > 0 ? { enteredApps: [...walk.enteredApps] } : {}),
     };
     if (gtk4) {
       tidyGtk4(snap);
