@@ -10,7 +10,6 @@ import {
   isGtk4Toolkit,
   isTypeName,
   markWindowRelative,
-  parseWindowList,
   placeGtk4Windows,
   tidyGtk4,
   nameRowsByLabel,
@@ -133,17 +132,6 @@ describe('placeGtk4Windows', () => {
 });
 
 describe('popovers', () => {
-  it('reads xwininfo -root -children lines, popups included', () => {
-    const text = [
-      '     2 children:',
-      '     0x60001f "gnome-calculator": ("gnome-calculator" "gnome-calculator")  285x418+538+188  +538+188',
-      '     0x60000e (has no name): ()  1x1+-1+-1  +-1+-1',
-    ].join('\n');
-    expect(parseWindowList(text)).toEqual([
-      { pid: null, title: '', w: 285, h: 418, x: 538, y: 188, mapped: true },
-      { pid: null, title: '', w: 1, h: 1, x: -1, y: -1, mapped: true },
-    ]);
-  });
   it('places a subtree GTK4 reports at its parent origin, outside it, by its popup window', () => {
     const s = snap([
       el({ name: 'Calculator', nativeRole: 'frame', frame: { x: 0, y: 0, w: 355, h: 498 } }),
@@ -170,11 +158,13 @@ describe('popovers', () => {
       }),
     ]);
     markWindowRelative(s);
-    const popup = { pid: null, title: '', x: 538, y: 188, w: 285, h: 418, mapped: true };
+    const popup = { pid: 42, title: '', x: 538, y: 188, w: 285, h: 418, mapped: true };
+    // Another app's popup of the same size, in front: not this app's menu.
+    const other = { ...popup, pid: 77, x: 10, y: 10 };
     placeGtk4Windows(
       s,
       () => [{ pid: 42, title: 'Calculator', x: 457, y: 164, w: 365, h: 508, mapped: true }],
-      () => [popup],
+      () => [other, popup],
     );
     expect(s.elements[1].frame).toEqual({ x: 663, y: 175, w: 34, h: 34 });
     expect(s.elements[2].frame).toEqual({ x: 538, y: 188, w: 285, h: 418 });

@@ -40,7 +40,6 @@ import {
 import * as atspi from './atspi/index.js';
 import {
   isWindowRelative,
-  listPopupWindows,
   placeGtk4Element,
   placeGtk4Windows,
 } from './atspi/gtk4.js';
@@ -381,7 +380,7 @@ export class LinuxDesktop implements Desktop {
       placeGtk4Windows(
         snapshot,
         () => listed ?? [],
-        () => listPopupWindows(this.env),
+        () => this.display().popupWindows(),
       );
     }
     await this.titleUntitledWindows(snapshot, windows);
@@ -468,7 +467,7 @@ export class LinuxDesktop implements Desktop {
             return undefined; // X cannot say: every app on the bus is read
           }
         },
-        popupWindows: () => listPopupWindows(this.env),
+        popupWindows: () => this.display().popupWindows(),
         plugs: async (hosts) => {
           const pids = new Map(hosts.map((h) => [h.window, h.pid]));
           const listed = hosts.flatMap((h) =>

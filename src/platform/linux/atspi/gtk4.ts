@@ -24,7 +24,6 @@
  *   on one selects it through its list's Selection interface (see click-routes.ts). A row
  *   without a name takes the text of the labels in it (see nameRowsByLabel).
  */
-import { execFileSync } from 'node:child_process';
 import type { Element, Rect, Snapshot } from '../../../model/element.js';
 import type { AppRef } from './apps.js';
 import type { CallFn } from './read.js';
@@ -386,7 +385,7 @@ export function placeGtk4Windows(
   let popups: NativeWindowBox[] | undefined;
   const popupWindowsNow = (): NativeWindowBox[] => {
     try {
-      popups ??= popupWindows().filter((n) => n.mapped);
+      popups ??= popupWindows().filter((n) => n.mapped && (n.pid === null || n.pid === s.pid));
     } catch {
       popups = [];
     }
@@ -492,29 +491,4 @@ function gapBetween(a: Rect, b: Rect): number {
   const x = Math.max(0, a.x - (b.x + b.w), b.x - (a.x + a.w));
   const y = Math.max(0, a.y - (b.y + b.h), b.y - (a.y + a.h));
   return Math.max(x, y);
-}
-
-/**
- * The X server's top-level windows with their positions, as `xwininfo -root -children`
- * lists them: popups (override-redirect) included, which the client list leaves out.
- */
-export function listPopupWindows(env: NodeJS.ProcessEnv): NativeWindowBox[] {
-  const text = execFileSync('xwininfo', ['-root', '-children'], {
-    env,
-    encoding: 'utf8',
-    timeout: 2000,
-  });
-  return parseWindowList(text);
-}
-
-export function parseWindowList(text: string): NativeWindowBox[] {
-  const out: NativeWindowBox[] = [];
-  for (const line of text.split('\n')) {
-    const m = /^\s+0x[0-9a-f]+ .*\s(\d+)x(\d+)[+-]-?\d+[+-]-?\d+\s+\+(-?\d+)\+(-?\d+)\s*$/.exec(
-      line,
-    );
-    if (!m) continue;
-    out.push({ pid: null, title: '', w: +m[1], h: +m[2], x: +m[3], y: +m[4], mapped: true });
-  }
-  return out;
 }
