@@ -52,8 +52,15 @@ export async function takeFocus(
   if (await poll(check)) return { focused: holder, moved: true };
   const point = clickPoint(holder.element);
   if (point) {
+    // The click places the caret where it lands: where it was is put back after it, so a
+    // key aimed at the field acts where its caret was, as after the toolkit's focus call.
+    const caret = await desktop.caretOffset?.(holder.element.id).catch(() => undefined);
     await desktop.click(point.x, point.y, 'left', 1);
-    if (await poll(check)) return { focused: holder, moved: true };
+    const focused = await poll(check);
+    if (caret !== undefined) {
+      await desktop.setCaretOffset?.(holder.element.id, caret).catch(() => false);
+    }
+    if (focused) return { focused: holder, moved: true };
   }
   throw new AxError(
     'action_failed',

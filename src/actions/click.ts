@@ -13,6 +13,7 @@ import { fronted } from './front.js';
 import { watchElement } from './read-back.js';
 import type { ActionTarget, Delivered, Delivery, Scene } from './types.js';
 import { assertEnabled, assertOnScreen } from './validate.js';
+import { assertUncovered, elementsInWindow, windowOnTop } from './covering.js';
 import { guardContextMenu, guardPress } from './password-guard.js';
 import { irreversible, restoreToggle } from './undo.js';
 
@@ -48,7 +49,9 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
   if (!target.element) await assertOnScreen(desktop, req.rect ?? requirePoint(target));
   // A point names the element under it: pressed through accessibility in the background,
   // and checked for being disabled in either mode.
-  const element = target.element ?? (target.point ? elementAt(view, target.point) : undefined);
+  const element =
+    target.element ??
+    (target.point ? await elementOnTop(scene, target.point, background, target.label) : undefined);
   const label = target.element
     ? target.label
     : element
@@ -135,6 +138,8 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
   const touched = element ? await watchElement(desktop, element.id) : undefined;
   const button: MouseButton = clickType === 'right' ? 'right' : 'left';
   const { restore } = await fronted(scene, async () => {
+    // With the app in front: what is on top at the point now is what the click reaches.
+    if (target.element) await assertUncovered(desktop, view, target.element, label, point);
     await scene.transfers?.beforePress(element, clickType);
     await desktop.click(point.x, point.y, button, clickType === 'double' ? 2 : 1);
   });
@@ -297,12 +302,46 @@ function elementName(el: Element): string {
   return el.name ? `[${el.role}] "${el.name}"` : `[${el.role}]`;
 }
 
-/** The deepest visible element under a point, preferring ones with a press action. */
-export function elementAt(view: SnapshotView, p: { x: number; y: number }): Element | undefined {
+/**
+ * The element of this app a person sees at a point: of the window on top there (a dialog
+ * over the main window hides the main window's buttons). Undefined when another app's
+ * window is on top, which a foreground click reaches and the background cannot: refused
+ * there.
+ */
+async function elementOnTop(
+  scene: Scene,
+  p: { x: number; y: number },
+  background: boolean,
+  label: string,
+): Promise<Element | undefined> {
+  const { desktop, view } = scene;
+  const top = await windowOnTop(desktop, p);
+  const owner = top && (top.hostPid ?? top.pid);
+  if (top && owner !== view.snapshot.pid) {
+    if (!background) return undefined;
+    throw new AxError(
+      'action_failed',
+      `${label} is on a window of another app${owner === null ? '' : ` (pid ${owner})`}, in front of this one: no element of this app is there to act on in the background, so nothing was done`,
+      `Call with that app${owner === null ? '' : ` (app ${owner})`} to act there, or click with delivery_mode "foreground" (the click lands on what is there)`,
+    );
+  }
+  return elementAt(view, p, top ? elementsInWindow(view, top.area) : undefined);
+}
+
+/**
+ * The deepest visible element under a point, preferring ones with a press action; only
+ * among `within` (element indices) when given.
+ */
+export function elementAt(
+  view: SnapshotView,
+  p: { x: number; y: number },
+  within?: ReadonlySet<number>,
+): Element | undefined {
   let best: Element | undefined;
   let bestArea = Infinity;
   view.snapshot.elements.forEach((el, i) => {
     const f = el.frame;
+    if (within && !within.has(i)) return;
     if (!f || !view.visible[i] || p.x < f.x || p.y < f.y || p.x >= f.x + f.w || p.y >= f.y + f.h)
       return;
     const area = f.w * f.h - (pressAction(el) ? 1e12 : 0);

@@ -14,7 +14,7 @@ import type { Policy } from '../guard/policy.js';
 import { AxError } from '../errors.js';
 import { withOverrides } from './desktop-view.js';
 import { intersect } from '../viewport/geometry.js';
-import { windowAt, windowStack, type StackedWindow } from './window-stack.js';
+import { windowAt, windowStack, type StackedWindow } from '../actions/window-stack.js';
 
 export class DeniedApps {
   constructor(private readonly policy: Policy) {}

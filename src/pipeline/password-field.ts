@@ -11,7 +11,7 @@ import { AxError } from '../errors.js';
 import { scaledByLoad } from '../model/timeout.js';
 import { isSecure } from '../tree/index.js';
 import { withOverrides } from './desktop-view.js';
-import { holds, windowAt, windowStack } from './window-stack.js';
+import { holds, windowAt, windowStack } from '../actions/window-stack.js';
 
 /** Today: the element says it is secure (its role is a password field's). */
 export function isPasswordField(el: Element): boolean {

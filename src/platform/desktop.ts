@@ -381,6 +381,10 @@ export interface Desktop {
   setText(elementId: string, text: string): Promise<void>;
   insertText(elementId: string, text: string, position: number): Promise<void>;
   focusElement(elementId: string): Promise<void>;
+  /** Where the caret is in an element's text; undefined: it has none the backend can read. */
+  caretOffset?(elementId: string): Promise<number | undefined>;
+  /** Puts the caret there; false when the element refused. */
+  setCaretOffset?(elementId: string, offset: number): Promise<boolean>;
   /**
    * Chooses the element in its container's selection, as a click on a row or tab does: it
    * alone is selected afterwards (others the container had selected are let go). Throws

@@ -133,6 +133,9 @@ export function clickRouteOf(el: Element, parent?: Element): ClickRoute {
   if (ITEM_ROLES.has(el.nativeRole) && !isQtElement(el) && onlyActivates(el)) {
     return { via: 'focus', effect: CELL_FOCUS };
   }
+  // A GTK 3 icon view's item: its "activate" is the item's activation too (a double click,
+  // Enter); a single click selects it, as its view's selection does.
+  if (el.nativeRole === ICON && !isQtElement(el) && onlyActivates(el)) return { via: 'select' };
   for (const name of PRESS) {
     const action = named(name);
     // GTK4 lists the expander's actions on a row that has nothing to expand: they do nothing.
@@ -164,6 +167,9 @@ export function clickRouteOf(el: Element, parent?: Element): ClickRoute {
 const CHECKABLE_ROLES = new Set(['radio button', 'check box', 'toggle button']);
 /** An app acting on the click rather than the state (kcalc's angle-mode radios) ignores it. */
 const QT_TOGGLE_CAVEAT = 'sets its state and sends no click';
+
+/** An icon view's item (GtkIconView). */
+const ICON = 'icon';
 
 /** What focusing a GTK 3 tree view's cell does. */
 const CELL_FOCUS =

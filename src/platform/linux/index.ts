@@ -38,11 +38,7 @@ import {
   resolveA11yAddress,
 } from './atspi/bus.js';
 import * as atspi from './atspi/index.js';
-import {
-  isWindowRelative,
-  placeGtk4Element,
-  placeGtk4Windows,
-} from './atspi/gtk4.js';
+import { isWindowRelative, placeGtk4Element, placeGtk4Windows } from './atspi/gtk4.js';
 import { scanSecureFields } from './atspi/secure.js';
 import { descendants, launchFamily, stoppedProcess } from './proc.js';
 import * as launching from './launch.js';
@@ -529,6 +525,14 @@ export class LinuxDesktop implements Desktop {
 
   async insertText(elementId: string, text: string, position: number): Promise<void> {
     await this.withBus((bus) => atspi.insertText(bus, elementId, text, position));
+  }
+
+  async caretOffset(elementId: string): Promise<number | undefined> {
+    return this.withBus((bus) => atspi.caretOffset(bus, elementId));
+  }
+
+  async setCaretOffset(elementId: string, offset: number): Promise<boolean> {
+    return this.withBus((bus) => atspi.setCaretOffset(bus, elementId, offset));
   }
 
   async focusElement(elementId: string): Promise<void> {

@@ -89,6 +89,8 @@ export function recordingDesktop(view: SnapshotView, opts: FakeOptions = {}): Re
     calls,
     text,
     names: () => calls.map((c) => c.name),
+    // No window system: nothing covers anything (not recorded: no input goes by it).
+    listWindows: async () => [],
     screenSize: async () => {
       record('screenSize');
       return { w: 1280, h: 800 };

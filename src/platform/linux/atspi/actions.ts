@@ -196,6 +196,22 @@ export async function setTextContents(bus: AtspiBus, id: string, text: string): 
  * Inserts `text` at character `position`; a negative position appends at the end.
  * The length argument of InsertText is in bytes (ATK passes it to the toolkit as such).
  */
+/** The caret's offset in an element's text; undefined when it has no Text (or no caret). */
+export async function caretOffset(bus: AtspiBus, id: string): Promise<number | undefined> {
+  const t = await target(bus, id);
+  if (!t.basics.ifaces.has(IFACE.Text)) return undefined;
+  const offset = await getProp(directCall(bus), t.ref, IFACE.Text, 'CaretOffset');
+  return typeof offset === 'number' && offset >= 0 ? offset : undefined;
+}
+
+/** Puts the caret at `offset`; false when the element refused (or has no Text). */
+export async function setCaretOffset(bus: AtspiBus, id: string, offset: number): Promise<boolean> {
+  const t = await target(bus, id);
+  if (!t.basics.ifaces.has(IFACE.Text)) return false;
+  const [ok] = await bus.call(t.ref[0], t.ref[1], IFACE.Text, 'SetCaretOffset', 'i', [offset]);
+  return ok !== false;
+}
+
 export async function insertText(
   bus: AtspiBus,
   id: string,

@@ -15,6 +15,8 @@ export interface StackedWindow {
   area: Rect;
   /** For a window drawn inside another (a plug): the pid of the window it is in. */
   hostPid?: number;
+  /** What kind: a window the window manager lists, a popup, or a plug. */
+  kind: 'listed' | 'popup' | 'plug';
 }
 
 /** The windows front to back: popups, then each listed window after the plugs in it. */
@@ -34,10 +36,21 @@ export async function windowStack(
       .filter((e) => e.host === id && e.pid !== pid)
       // Listed outermost first, each level bottom to top: the deepest, topmost is in front.
       .reverse()
-      .map((e) => ({ pid: e.pid, area: e.frame, ...(pid === null ? {} : { hostPid: pid }) }));
+      .map((e): StackedWindow => ({
+        pid: e.pid,
+        area: e.frame,
+        kind: 'plug',
+        ...(pid === null ? {} : { hostPid: pid }),
+      }));
   return [
-    ...popups.flatMap((p) => [...plugsIn(p.id, p.pid), { pid: p.pid, area: p.frame }]),
-    ...windows.flatMap((w) => [...plugsIn(w.id, w.pid), { pid: w.pid, area: w.outer ?? w.frame }]),
+    ...popups.flatMap((p): StackedWindow[] => [
+      ...plugsIn(p.id, p.pid),
+      { pid: p.pid, area: p.frame, kind: 'popup' },
+    ]),
+    ...windows.flatMap((w): StackedWindow[] => [
+      ...plugsIn(w.id, w.pid),
+      { pid: w.pid, area: w.outer ?? w.frame, kind: 'listed' },
+    ]),
   ];
 }
 

@@ -1,0 +1,114 @@
+/**
+ * Input lands on what a person sees where it is aimed: a dialog of the app over its main
+ * window hides the main window's button from a click at that point (in the background too:
+ * the dialog's element is acted on, never the button under it), a foreground click on the
+ * hidden button is refused rather than sent into the dialog, and a key aimed at a GTK 4
+ * text view acts at its caret, not where the click that gave it the focus landed. A GTK 3
+ * icon view's item clicked in the background is selected, not opened (gtk3-demo, Debian).
+ * Oracles: the fixtures' logs (covered.py, caret_gtk4.py) and pyatspi.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Rect } from '../../src/model/element.js';
+import { fixtureRun } from './helpers/fixture-run.js';
+import { describeNeeding, program } from './helpers/needs.js';
+import { readApp, waitForApp } from './helpers/oracle.js';
+import { Session } from '../../src/harness/session.js';
+
+const rectOf = (f: unknown): Rect => {
+  const [x, y, w, h] = f as number[];
+  return { x, y, w, h };
+};
+const centre = (r: Rect) => ({ x: Math.round(r.x + r.w / 2), y: Math.round(r.y + r.h / 2) });
+
+describe('a dialog of the app over its main window', () => {
+  const run = fixtureRun('covered.py');
+  const shown = async () => {
+    const e = await run.waitFor((ev) => ev.event === 'shown');
+    return { under: rectOf(e.under), text: rectOf(e.text), over: rectOf(e.over_button) };
+  };
+  const clicks = (from: number) =>
+    run
+      .events()
+      .slice(from)
+      .filter((e) => e.event === 'clicked')
+      .map((e) => e.widget);
+
+  it('a background click at a point acts on what the dialog has there, never the button under it', async () => {
+    const { text, over } = await shown();
+    await run.call('ax_get_tree', {});
+    const from = run.events().length;
+    // The dialog's label: no action of its own; the button under it is not pressed.
+    const onLabel = await run.call('ax_click_at', centre(text));
+    expect(onLabel.text).not.toMatch(/"Under"/);
+    const onButton = await run.call('ax_click_at', centre(over));
+    expect(onButton.isError, onButton.text).toBe(false);
+    await run.waitFor((e) => e.event === 'clicked' && e.widget === 'over_button', from);
+    expect(clicks(from)).toEqual(['over_button']);
+  });
+
+  it('a foreground click on the hidden button is refused; in the background its action runs', async () => {
+    const { under, over } = await shown();
+    const from = run.events().length;
+    // The middle of "Under" is under the dialog.
+    expect(
+      centre(under).x >= over.x - 20 && centre(under).y >= over.y - 100,
+      'the dialog covers the middle of the button',
+    ).toBe(true);
+    const r = await run.call('ax_click', { query: 'Under', delivery_mode: 'foreground' });
+    expect(r.isError, r.text).toBe(true);
+    expect(r.fields.error).toMatch(/is covered at \(\d+,\d+\) by another window of this app/);
+    const bg = await run.call('ax_click', { query: 'Under' });
+    expect(bg.isError, bg.text).toBe(false);
+    await run.waitFor((e) => e.event === 'clicked' && e.widget === 'under', from);
+    expect(clicks(from)).toEqual(['under']);
+  });
+});
+
+describe('a key aimed at a GTK 4 text view without the focus', () => {
+  const run = fixtureRun('caret_gtk4.py');
+
+  it('acts at its caret, where the click that focused it did not leave it', async () => {
+    const tree = await run.call('ax_get_tree', {});
+    expect(tree.isError, tree.text).toBe(false);
+    const r = await run.call('ax_key_press', { query: 'Notes', key: 'BackSpace' });
+    expect(r.isError, r.text).toBe(false);
+    const changed = await run.waitFor((e) => e.event === 'changed');
+    expect(changed.text).toBe('alpha one\nbravo tw');
+  });
+});
+
+describeNeeding([program('gtk3-demo', 'gtk-3-examples')], "gtk3-demo's icon view", () => {
+  let session: Session;
+  beforeAll(async () => {
+    session = await Session.start();
+  }, 60_000);
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  it('selects an item clicked in the background, as a single click does; it does not open it', async () => {
+    const app = await session.launch('gtk3-demo', ['--run=iconview'], { name: 'iconview' });
+    const icons = (els: Awaited<ReturnType<typeof readApp>>) =>
+      els.filter((e) => e.role === 'icon');
+    // Its icons name themselves by their text: the folder's entries, "/" first.
+    await waitForApp(
+      session,
+      app.pid,
+      (els) => icons(els).find((e) => e.text === 'etc'),
+      'the icon of /etc',
+    );
+    const before = icons(await readApp(session, app.pid)).map((e) => e.text);
+    const r = await session.call('ax_click', { app: app.pid, query: 'etc' });
+    expect(r.isError, r.text).toBe(false);
+    const picked = await waitForApp(
+      session,
+      app.pid,
+      (els) => icons(els).find((e) => e.text === 'etc' && e.states.includes('selected')),
+      'the icon selected',
+    );
+    expect(picked.states).toContain('selected');
+    // Still the same folder: the icon was not opened.
+    expect(icons(await readApp(session, app.pid)).map((e) => e.text)).toEqual(before);
+    await app.stop();
+  });
+});
