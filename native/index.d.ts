@@ -173,6 +173,11 @@ export declare class Display {
    */
   popupWindows(): NativeWindow[];
   /**
+   * The pid of the client that owns the selection (its window's _NET_WM_PID, else the pid
+   * the X server knows for it); null when nobody owns it or no pid is known.
+   */
+  selectionOwner(selection: 'CLIPBOARD' | 'PRIMARY'): number | null;
+  /**
    * Asks the WM to activate the window (_NET_ACTIVE_WINDOW client message, source 2,
    * current server time), or without a WM raises it and sets the input focus. Returns at
    * once: poll activeWindow()/inputFocus() to see it take effect.

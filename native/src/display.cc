@@ -42,6 +42,7 @@ Napi::Function XDisplay::Init(Napi::Env env) {
           InstanceMethod<&XDisplay::WindowInfo>("windowInfo"),
           InstanceMethod<&XDisplay::EmbeddedWindows>("embeddedWindows"),
           InstanceMethod<&XDisplay::PopupWindows>("popupWindows"),
+          InstanceMethod<&XDisplay::SelectionOwner>("selectionOwner"),
           InstanceMethod<&XDisplay::ActivateWindow>("activateWindow"),
           InstanceMethod<&XDisplay::CloseWindow>("closeWindow"),
           InstanceMethod<&XDisplay::WindowManager>("windowManager"),

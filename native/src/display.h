@@ -164,6 +164,7 @@ class XDisplay : public Napi::ObjectWrap<XDisplay> {
   Napi::Value WindowInfo(const Napi::CallbackInfo& info);
   Napi::Value EmbeddedWindows(const Napi::CallbackInfo& info);
   Napi::Value PopupWindows(const Napi::CallbackInfo& info);
+  Napi::Value SelectionOwner(const Napi::CallbackInfo& info);
   Napi::Value ActivateWindow(const Napi::CallbackInfo& info);
   Napi::Value CloseWindow(const Napi::CallbackInfo& info);
   Napi::Value WindowManager(const Napi::CallbackInfo& info);

@@ -343,6 +343,25 @@ Napi::Value XDisplay::EmbeddedWindows(const Napi::CallbackInfo& info) {
   return out;
 }
 
+Napi::Value XDisplay::SelectionOwner(const Napi::CallbackInfo& info) {
+  Call c(this, info);
+  Napi::Env env = info.Env();
+  if (!info[0].IsString()) {
+    throw Napi::TypeError::New(env, "selectionOwner(selection): selection must be a string, got " +
+                                        Describe(info[0]));
+  }
+  std::string name = info[0].As<Napi::String>().Utf8Value();
+  if (name != "CLIPBOARD" && name != "PRIMARY") {
+    throw Napi::TypeError::New(env, "selectionOwner(selection): selection must be CLIPBOARD or PRIMARY");
+  }
+  Window owner = XGetSelectionOwner(dpy_, A(name.c_str()));
+  c.Check();
+  if (owner == None) return env.Null();
+  std::vector<WindowFacts> facts = DescribeWindows(c, {owner});
+  if (facts[0].vanished || !facts[0].hasPid) return env.Null();
+  return Napi::Number::New(env, facts[0].pid);
+}
+
 Napi::Value XDisplay::PopupWindows(const Napi::CallbackInfo& info) {
   Call c(this, info);
   std::vector<WindowFacts> facts;

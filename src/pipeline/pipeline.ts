@@ -129,6 +129,15 @@ const BETWEEN_STEPS_FIRST_EVENT_MS = 350;
 const DIALOG_GRACE_MS = 800;
 /** ... and while changes keep coming, walks again until this bound. */
 const DIALOG_GRACE_TOTAL_MS = 1500;
+/** The target's states an action sets, read back when the walk shows no change. */
+const TARGET_STATES: ReadonlySet<string> = new Set([
+  'checked',
+  'mixed',
+  'pressed',
+  'selected',
+  'expanded',
+  'collapsed',
+]);
 /** Poll period of the read-back wait when nothing showed an effect yet. */
 const EXTRA_POLL_MS = 40;
 /**
@@ -188,6 +197,13 @@ export class Pipeline {
     this.policy = new Policy(config.policy, Date.now, executableOf, identity);
     this.denied = new DeniedApps(this.policy);
     this.launches = new LaunchWatch(() => this.desktop(), this.policy);
+    // What a denied app offers on a selection is never read out or pasted as plain text.
+    this.selections.hideOwnedBy(async (selection) => {
+      if (!this.denied.active) return false;
+      const desktop = await this.desktop();
+      const owner = await desktop.selectionOwner?.(selection);
+      return owner != null && (await this.denied.deniedPids(desktop, [owner])).has(owner);
+    });
     this.publisher = new Publisher(
       () => this.desktop(),
       config,
@@ -466,11 +482,15 @@ export class Pipeline {
         // Keys into another process's window in this app's that no guard can read: refused
         // unless the focus is known to be outside it (see keysOffUnseenPlugs).
         desktop: keysOffUnseenPlugs(
-          pointerOffPasswordFields(
-            this.denied.guardPointer(desktop),
-            this.policy,
-            pid,
-            () => ctx.view.snapshot.enteredApps ?? [],
+          // The deny list first: the safe-mode checks name what they find, and nothing
+          // may name a denied app.
+          this.denied.guardPointer(
+            pointerOffPasswordFields(
+              desktop,
+              this.policy,
+              pid,
+              () => ctx.view.snapshot.enteredApps ?? [],
+            ),
           ),
           {
             pid,
@@ -642,6 +662,17 @@ export class Pipeline {
       }
       return seen;
     };
+    // A toolkit may change the target's own state without a word (GTK 4.8 sets a toggle
+    // button's pressed state after its action returned, and says nothing): when the walk
+    // shows the target as it was, it is read once more, and the app walked again when it
+    // no longer reads so.
+    if (watching && this.views.fresh(pid) && (await this.targetMoved(after, run.targetId))) {
+      this.views.markDirty(pid);
+      const again = await this.afterOrExit(pid, call, watching);
+      if (!again) return exit();
+      after = again;
+      diff = diffOf(after);
+    }
     let seen = await evidence();
     // Nothing to show yet: effects can arrive late (GTK4, a dialog closing a moment
     // later). Read back again for a bounded time, walking again when the app changed,
@@ -703,6 +734,24 @@ export class Pipeline {
    * it is gone, or the walk itself was cut short by the exit): the action's effect is then
    * its exit.
    */
+  /**
+   * Whether the target's states a click or key sets (checked, pressed, selected, expanded)
+   * read now differ from the view's (unread: no).
+   */
+  private async targetMoved(view: SnapshotView, targetId: string | undefined): Promise<boolean> {
+    const walked = targetId && view.snapshot.elements.find((e) => e.id === targetId);
+    if (!walked) return false;
+    const desktop = await this.desktop();
+    const now = await desktop.readElement(walked.id).catch(() => undefined);
+    if (!now) return false;
+    const flags = (e: { flags: readonly string[] }) =>
+      e.flags
+        .filter((f) => TARGET_STATES.has(f))
+        .sort()
+        .join(' ');
+    return flags(now) !== flags(walked);
+  }
+
   private async afterOrExit(
     pid: number,
     call: ToolCall,

@@ -63,7 +63,11 @@ export function keysOffUnseenPlugs(desktop: Desktop, rules: PlugKeyRules): Deskt
 }
 
 async function unseenPlugs(desktop: Desktop, rules: PlugKeyRules): Promise<UnseenPlug[]> {
-  const windows = await desktop.listWindows(rules.pid);
+  // Its popups too: an open menu or prompt of it holds the keyboard, plugs and all.
+  const popups = ((await desktop.popupWindows?.()) ?? []).flatMap((p) =>
+    p.pid === rules.pid ? [{ id: p.id, pid: p.pid, title: '', frame: p.frame, active: false }] : [],
+  );
+  const windows = [...popups, ...(await desktop.listWindows(rules.pid))];
   const plugs = ((await desktop.embeddedWindows?.(windows)) ?? []).filter(
     (p) => p.pid !== rules.pid,
   );
@@ -72,12 +76,13 @@ async function unseenPlugs(desktop: Desktop, rules: PlugKeyRules): Promise<Unsee
   const out: UnseenPlug[] = [];
   for (const p of plugs) {
     if (p.pid !== null && (await rules.denied(p.pid))) {
-      out.push({ pid: p.pid, frame: p.frame, why: "an app this server's policy blocks" });
+      // Neither its pid nor that it is denied is told: no answer names a denied app.
+      out.push({ pid: null, frame: p.frame, why: 'whose controls this server does not read' });
     } else if (rules.safe && (p.pid === null || !entered.has(p.pid))) {
       out.push({
         pid: p.pid,
         frame: p.frame,
-        why: 'whose controls this server cannot read (it has no accessibility), and this server runs in safe mode',
+        why: 'whose controls this server does not read (it has no accessibility), and this server runs in safe mode',
       });
     }
   }

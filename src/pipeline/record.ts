@@ -332,6 +332,11 @@ export class SessionRecorder {
     return this.selections.reason(text);
   }
 
+  /** As clipboardSecret(), who offers it asked too (an app this server may not read). */
+  clipboardSecretNow(text: string): Promise<string | undefined> {
+    return this.selections.readReason(text);
+  }
+
   /** The clipboard was written through ax_clipboard: it now holds what we put there. */
   clipboardWritten(): void {
     this.selections.written();

@@ -45,6 +45,8 @@ export interface SelectionReader {
 export const COPIED = 'copied from a password field';
 const SELECTED = 'selected in a password field';
 const UNREADABLE = 'it could not be read, and this session knows secrets';
+/** Said of a selection an app this server may not read offers: no more than that. */
+const HIDDEN_OWNER = 'its owner is not readable by this server';
 
 /**
  * What this session knows to be secret on the desktop's selections (see the module
@@ -58,15 +60,32 @@ export class SelectionSecrets {
   /** A selection that held a secret when it could not be read: why. */
   private readonly unread = new Map<SelectionName, string>();
   private reader?: () => Promise<SelectionReader>;
+  private hiddenOwner: (selection: SelectionName) => Promise<boolean> = async () => false;
 
   /** How the selections are read (the server's clipboard); without it none is. */
   readWith(reader: () => Promise<SelectionReader>): void {
     this.reader = reader;
   }
 
+  /**
+   * Whether a selection is offered by an app this server may not read (denied): its text is
+   * then secret to every read and paste, whatever it is.
+   */
+  hideOwnedBy(hidden: (selection: SelectionName) => Promise<boolean>): void {
+    this.hiddenOwner = hidden;
+  }
+
   /** Why the clipboard's `text` must not be shown (a read of it), or undefined. */
   reason(text: string): string | undefined {
     return this.memory.reason(text) ?? this.unread.get('clipboard');
+  }
+
+  /** As reason(), its owner asked too (an app this server may not read). */
+  async readReason(text: string): Promise<string | undefined> {
+    return (
+      this.reason(text) ??
+      ((await this.hiddenOwner('clipboard').catch(() => true)) ? HIDDEN_OWNER : undefined)
+    );
   }
 
   /** The clipboard was written by this server (ax_clipboard_write): it holds that text now. */
@@ -98,6 +117,9 @@ export class SelectionSecrets {
 
   /** Why a paste from `from` now would put a secret, or undefined (nothing to paste, or no secret). */
   async pasteSecret(from: readonly SelectionName[]): Promise<string | undefined> {
+    for (const selection of from) {
+      if (await this.hiddenOwner(selection).catch(() => true)) return HIDDEN_OWNER;
+    }
     // Nothing known to be secret: nothing to read (an ordinary paste costs no round trip).
     if (this.memory.size + this.selected.size + this.unread.size === 0) return undefined;
     for (const selection of from) {
@@ -158,6 +180,15 @@ const PASTE_NAME =
 /** Names of the Copy and Cut commands. */
 const COPY_NAME =
   /^(copy|cut|kopieren|ausschneiden|copier|couper|copiar|cortar|copia|taglia|kopiëren|knippen|kopiera|klipp|kopiuj|wytnij|копировать|вырезать|kopírovat|vyjmout|kopyala|kes)\b|^(コピー|切り取り|复制|剪切|複製|剪下|복사|잘라내기)/iu;
+
+/** Words that say a command's text is a secret ("Copy password", "Copy PIN"). */
+const SECRET_WORD =
+  /\b(pass(word|phrase|wd|code)?|pin|secret|token|passwort|mot de passe|contraseña|senha|пароль)\b|密码|パスワード/iu;
+
+/** Whether the element's name says what it copies is a secret. */
+function namesSecret(el: Element): boolean {
+  return SECRET_WORD.test(el.name.replace(/_/g, ''));
+}
 
 /** The edit command a press on `el` runs, by its role and name ("_Paste", "Paste Special…"). */
 export function editCommand(el: Element | undefined): 'paste' | 'copy' | undefined {
@@ -220,7 +251,11 @@ export class ActionTransfers implements TextTransfers {
     if (clickType === 'right') return;
     const command = editCommand(element);
     if (command === 'paste') await this.paste(['clipboard'], this.scene.lastField());
-    if (command === 'copy') this.copies.push(this.secret(this.scene.lastField()));
+    if (command === 'copy') {
+      // "Copy password" copies a secret whatever field had the focus (a password manager's
+      // button copies its entry's password while its user name is focused).
+      this.copies.push(this.secret(this.scene.lastField()) || namesSecret(element!));
+    }
   }
 
   async beforeDrag(

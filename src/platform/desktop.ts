@@ -324,6 +324,11 @@ export interface Desktop {
    */
   embeddedWindows?(hosts: readonly DesktopWindow[]): Promise<EmbeddedWindow[]>;
   /**
+   * The pid of the process whose text a selection offers now (it answers every paste);
+   * null when none owns it or it cannot be told. Absent: the platform cannot say.
+   */
+  selectionOwner?(selection: 'clipboard' | 'primary'): Promise<number | null>;
+  /**
    * The windows no window manager manages (menus, popups, tooltips, lock and prompt
    * windows), drawn above the listed ones, front to back. Absent: every window is listed.
    */

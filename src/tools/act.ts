@@ -97,8 +97,9 @@ export const click = defineTool({
               ? { label: 'the focused element' }
               : undefined;
           steps.push(async () => {
-            // The field is what the click gave the focus: read after the click settled.
-            if (!field) await ctx.refresh?.();
+            // What the click did (a window it opened, a field it focused) is read after it
+            // settled: the text's guards and its target judge the app as it is now.
+            if (field !== clicked) await ctx.refresh?.();
             const typed = await deliverType(ctx, { target: field, text, clearFirst: false, mode });
             typedInto = typed.into;
             return typed;

@@ -94,7 +94,7 @@ export const clipboardRead = defineTool({
   async handle(_args, { pipeline, call, session, clipboard }) {
     const text = await (await clipboard()).read();
     const length = [...text].length;
-    const secret = session.clipboardSecret(text);
+    const secret = await session.clipboardSecretNow(text);
     if (secret !== undefined) {
       return pipeline.report(call, {
         did: `The clipboard holds ${length} chars, masked: ${secret}`,

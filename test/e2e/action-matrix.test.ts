@@ -300,7 +300,7 @@ const NO_BACKGROUND_ROUTE: Record<string, Partial<Record<Kit | AppKit, string>>>
 const SUMMARY_GAPS: Record<string, Partial<Record<AppKit, string>>> = {
   'toggle button|ax_click, background': {
     'gtk4-widget-factory':
-      "GTK 4.8 sets the toggle's pressed state after its action returns; the walk after the click does not see it",
+      "GTK 4.8 sets the toggle's pressed state after its action returns and says nothing; the target read once more after the walk catches it in most runs, not all",
   },
 };
 

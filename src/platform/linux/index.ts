@@ -49,6 +49,9 @@ import { dropDownButton } from './atspi/click-context.js';
 import { LINUX_TRAITS } from './traits.js';
 import type { X11Window } from './x11.js';
 
+/** Bound on asking an app whether it shows an open menu (its own grab). */
+const GRAB_MENU_TIMEOUT_MS = 1000;
+
 /** Bound on the window manager fronting a window (a loaded machine takes hundreds of ms). */
 const ACTIVATE_TIMEOUT_MS = 1500;
 
@@ -314,6 +317,10 @@ export class LinuxDesktop implements Desktop {
         const frame = clip({ x: w.x, y: w.y, w: w.w, h: w.h }, frames.get(w.host)!);
         return w.mapped && frame ? [{ id: w.window, pid: w.pid, frame, host: w.host }] : [];
       });
+  }
+
+  async selectionOwner(selection: 'clipboard' | 'primary'): Promise<number | null> {
+    return this.display().selectionOwner(selection === 'clipboard' ? 'CLIPBOARD' : 'PRIMARY');
   }
 
   async popupWindows(): Promise<UnlistedWindow[]> {
@@ -654,7 +661,19 @@ export class LinuxDesktop implements Desktop {
   }
 
   async grabbedInput(pid: number): Promise<'keyboard' | 'pointer' | undefined> {
-    return this.display().grabbedInput(pid);
+    const grab = this.display().grabbedInput(pid);
+    if (!grab) return undefined;
+    // A popup of the app on top: the grab is its own only while it shows an open menu (a
+    // tooltip or toast of it on top says nothing of who grabbed). An app that cannot say
+    // (no Collection: GTK 4, Qt) is taken at its popup's word.
+    if (grab.ownPopupOnTop) {
+      const bus = await this.live();
+      const open = await atspi
+        .hasOpenMenu(bus, await this.appRef(pid), GRAB_MENU_TIMEOUT_MS)
+        .catch(() => false);
+      if (open !== false) return undefined;
+    }
+    return grab.device;
   }
 
   async click(x: number, y: number, button: MouseButton, count: number): Promise<void> {

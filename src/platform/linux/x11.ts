@@ -571,10 +571,16 @@ export class X11 {
    * is in front. A grab held while `pid`'s popup (its open menu) is on top is its own.
    * Asked over a connection of its own; the attempt that tells is seen by no client.
    */
-  grabbedInput(pid: number): 'keyboard' | 'pointer' | undefined {
+  /**
+   * What another client may hold grabbed: the device, and whether the topmost window is a
+   * popup of `pid` (then the grab may be its own, an open menu's: the caller must tell).
+   */
+  grabbedInput(
+    pid: number,
+  ): { device: 'keyboard' | 'pointer'; ownPopupOnTop: boolean } | undefined {
     const grabs = native().inputGrabs(this.dpy.name);
-    if (grabs.popupPid === pid) return undefined;
-    return grabs.keyboard ? 'keyboard' : grabs.pointer ? 'pointer' : undefined;
+    const device = grabs.keyboard ? 'keyboard' : grabs.pointer ? 'pointer' : undefined;
+    return device && { device, ownPopupOnTop: grabs.popupPid === pid };
   }
 
   pointer(): Point {
@@ -595,6 +601,11 @@ export class X11 {
   /** The same listing without holding the JS thread while X answers. */
   async listWindowsAsync(): Promise<NativeWindow[]> {
     return this.dpy.listWindowsAsync();
+  }
+
+  /** The pid of the client owning an X selection; null: none, or not known. */
+  selectionOwner(selection: 'CLIPBOARD' | 'PRIMARY'): number | null {
+    return this.dpy.selectionOwner(selection);
   }
 
   /** The viewable override-redirect top-levels (popups, menus, tooltips), front to back. */

@@ -25,85 +25,21 @@ import { appCall, type AppRef } from './apps.js';
 import { snapshotApp } from './walk.js';
 import { placeGtk4Windows, type NativeWindowBox } from './gtk4.js';
 import { askExtents, frameOf, getProp, IFACE } from './read.js';
-import { STATE } from './states.js';
 import { ROLE } from '../roles.js';
 import { PlatformError } from '../../../errors.js';
 import { formatId, parseId } from './ids.js';
 import { looksLikeSecretPrompt, type PromptFacts } from '../prompts.js';
+import { matching, NO_COLLECTION, showingRule } from './collection.js';
 
-const COLLECTION = 'org.a11y.atspi.Collection';
-/** AtspiCollectionMatchType / AtspiCollectionSortOrder values. */
-const MATCH_ALL = 1;
-const MATCH_ANY = 2;
-/** Anything else (0 is "invalid") makes the bridge answer with no matches at all. */
-const SORT_CANONICAL = 1;
 /** Roles whose content is a secret (their native names are SECURE_ROLES in roles.ts). */
 const SECURE_ROLES = [ROLE.PASSWORD_TEXT];
-
-/** A bitset of 32-bit words, as match rules carry roles and states. */
-function bitset(values: readonly number[], words: number): number[] {
-  const bits = new Array<number>(words).fill(0);
-  // `|` keeps each word a signed 32-bit number, as D-Bus 'i' wants it.
-  for (const v of values) bits[v >> 5] |= 1 << (v & 31);
-  return bits;
-}
-const roleBits = (roles: readonly number[]): number[] => bitset(roles, 4);
-const stateBits = (states: readonly number[]): number[] => bitset(states, 2);
-
-/**
- * The match rule (aiia{ss}iaiiasib): showing (as a walk reads frames only of showing
- * elements: a field in a hidden window has no place on screen), any of the roles.
- */
-const SECURE_RULE = [
-  stateBits([STATE.SHOWING]),
-  MATCH_ALL,
-  {},
-  MATCH_ALL,
-  roleBits(SECURE_ROLES),
-  MATCH_ANY,
-  [],
-  MATCH_ALL,
-  false,
-];
+const SECURE_RULE = showingRule(SECURE_ROLES);
 
 /** Roles a field shown as plain text has (what a password field's successor can be). */
 const PLAIN_TEXT_ROLES = [ROLE.TEXT, ROLE.ENTRY];
-
-/** The match rule for showing plain text fields (see SECURE_RULE). */
-const PLAIN_TEXT_RULE = [
-  stateBits([STATE.SHOWING]),
-  MATCH_ALL,
-  {},
-  MATCH_ALL,
-  roleBits(PLAIN_TEXT_ROLES),
-  MATCH_ANY,
-  [],
-  MATCH_ALL,
-  false,
-];
+const PLAIN_TEXT_RULE = showingRule(PLAIN_TEXT_ROLES);
 
 type Call = Awaited<ReturnType<typeof appCall>>;
-
-/** The app's showing elements that match `rule`, by one Collection call. */
-async function matching(
-  call: Call,
-  app: { bus: string; path: string },
-  rule: unknown[],
-  timeoutMs: number,
-  what: string,
-): Promise<ObjectRef[]> {
-  const [matches] = await withTimeout(
-    call(app.bus, app.path, COLLECTION, 'GetMatches', '(aiia{ss}iaiiasib)uib', [
-      rule,
-      SORT_CANONICAL,
-      0,
-      true,
-    ]),
-    timeoutMs,
-    what,
-  );
-  return matches as ObjectRef[];
-}
 
 const usable = (f: Rect | undefined): f is Rect => f !== undefined && f.w > 0 && f.h > 0;
 
@@ -477,12 +413,6 @@ function slowApps(bus: AtspiBus): Map<number, Promise<void> | undefined> {
   if (!map) slowByBus.set(bus, (map = new Map()));
   return map;
 }
-
-/**
- * Toolkits without the Collection interface (GTK4, Qt) refuse the call by these names; Qt
- * says UnknownObject ("No such object path") for an interface it does not handle.
- */
-const NO_COLLECTION = /UnknownMethod|UnknownInterface|NotSupported|UnknownObject/;
 
 /**
  * An app's secure fields: by Collection where the app has it, else by a walk bounded by

@@ -1,0 +1,142 @@
+/**
+ * Side doors past safe mode and the deny list, each shut: a keyboard grab held by another
+ * app's prompt while the app called has a popup of its own on top (a toast), text typed
+ * after a click that opened a password field, and what the clipboard holds from a denied
+ * app or from a "Copy password" button. Oracles: the fixtures' own logs.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LaunchedApp } from '../../src/desktop/apps.js';
+import { Session } from '../../src/harness/session.js';
+
+const SECRET = 'Zq7-door-secret';
+
+function sessionWith(serverEnv: Record<string, string>): () => Session {
+  let session: Session | undefined;
+  beforeAll(async () => {
+    session = await Session.start({ serverEnv });
+  }, 60_000);
+  afterAll(async () => {
+    await session?.close();
+  });
+  return () => session!;
+}
+
+const events = (app: LaunchedApp, from = 0) => (app.output?.events ?? []).slice(from);
+
+describe('safe mode: another app holds the keyboard while the app called shows a toast', () => {
+  const get = sessionWith({ AXPAGE_MODE: 'safe' });
+
+  it('sends no key: the prompt holding the grab gets none', async () => {
+    const session = get();
+    const target = await session.launchFixture('toast_app.py', []);
+    const prompt = await session.launchFixture('grab_prompt.py', [], {
+      env: { AXPAGE_FIXTURE_SECRET: SECRET },
+    });
+    await prompt.output!.waitForEvent((e) => e.event === 'grabbed', { timeoutMs: 15_000 });
+    expect(events(prompt).find((e) => e.event === 'grabbed')?.status).toBe(0);
+    const from = events(prompt).length;
+    const focus = await session.call('ax_click', { app: target.pid, query: 'Target entry' });
+    expect(focus.isError, focus.text).toBe(false);
+    for (const key of ['x', 'Return']) {
+      const r = await session.call('ax_key_press', { app: target.pid, key });
+      expect(r.isError, r.text).toBe(true);
+      expect(r.fields.error).toMatch(/another window holds the keyboard/);
+    }
+    const typed = await session.call('ax_type', {
+      app: target.pid,
+      text: 'abc',
+      delivery_mode: 'foreground',
+    });
+    expect(typed.isError, typed.text).toBe(true);
+    // In the background the entry takes text without key events: the prompt sees none.
+    const bg = await session.call('ax_type', { app: target.pid, query: 'Target entry', text: 'q' });
+    expect(bg.isError, bg.text).toBe(false);
+    await target.output!.waitForEvent((e) => e.event === 'changed', { timeoutMs: 15_000 });
+    expect(events(prompt, from).filter((e) => e.event === 'key' || e.event === 'changed')).toEqual(
+      [],
+    );
+    await prompt.stop();
+    await target.stop();
+  });
+});
+
+describe('safe mode: ax_click with text, in the foreground, on a button that opens a password field', () => {
+  const get = sessionWith({ AXPAGE_MODE: 'safe' });
+
+  it('types nothing into the field the click focused', async () => {
+    const session = get();
+    const app = await session.launchFixture('opener.py', [], {
+      env: { AXPAGE_FIXTURE_SECRET: SECRET },
+    });
+    const r = await session.call('ax_click', {
+      app: app.pid,
+      query: 'Sign in',
+      text: 'abc',
+      delivery_mode: 'foreground',
+    });
+    expect(r.isError, r.text).toBe(true);
+    expect(r.text).toMatch(/password field/);
+    expect(events(app).some((e) => e.event === 'opened')).toBe(true);
+    // The app handles its input in order: a key sent now is logged after anything before.
+    const esc = await session.call('ax_list_windows', { app: app.pid });
+    expect(esc.isError, esc.text).toBe(false);
+    expect(events(app).filter((e) => e.event === 'changed')).toEqual([]);
+    await app.stop();
+  });
+});
+
+describe('the clipboard', () => {
+  describe('holding what a denied app copied', () => {
+    const get = sessionWith({ AXPAGE_DENY_APPS: 'vault_clip.py' });
+
+    it('is masked on read, and a paste of it makes the field a password field', async () => {
+      const session = get();
+      const other = await session.launchFixture('toast_app.py', []);
+      const vault = await session.launchFixture('vault_clip.py', [], {
+        env: { AXPAGE_FIXTURE_SECRET: SECRET, AXPAGE_FIXTURE_COPY_AT_START: '1' },
+      });
+      await vault.output!.waitForEvent((e) => e.event === 'copied', { timeoutMs: 15_000 });
+      const read = await session.call('ax_clipboard_read', {});
+      expect(read.isError, read.text).toBe(false);
+      expect(read.text).not.toContain(SECRET);
+      expect(read.text).toMatch(/masked/);
+      expect(read.text).not.toMatch(/vault|pid \d+/i);
+      const focus = await session.call('ax_click', { app: other.pid, query: 'Target entry' });
+      expect(focus.isError, focus.text).toBe(false);
+      const paste = await session.call('ax_key_press', {
+        app: other.pid,
+        key: 'v',
+        modifiers: ['ctrl'],
+      });
+      expect(paste.isError, paste.text).toBe(false);
+      await other.output!.waitForEvent((e) => e.event === 'changed', { timeoutMs: 15_000 });
+      const value = await session.call('ax_get_value', { app: other.pid, query: 'Target entry' });
+      expect(value.text).not.toContain(SECRET);
+      const tree = await session.call('ax_get_tree', { app: other.pid });
+      expect(tree.text).not.toContain(SECRET);
+      await vault.stop();
+      await other.stop();
+    });
+  });
+
+  describe('after a "Copy password" button while the user name had the focus', () => {
+    const get = sessionWith({ AXPAGE_MODE: 'safe' });
+
+    it('is masked on read', async () => {
+      const session = get();
+      const vault = await session.launchFixture('vault_clip.py', [], {
+        env: { AXPAGE_FIXTURE_SECRET: SECRET },
+      });
+      const user = await session.call('ax_click', { app: vault.pid, query: 'User' });
+      expect(user.isError, user.text).toBe(false);
+      const copy = await session.call('ax_click', { app: vault.pid, query: 'Copy password' });
+      expect(copy.isError, copy.text).toBe(false);
+      await vault.output!.waitForEvent((e) => e.event === 'copied', { timeoutMs: 15_000 });
+      const read = await session.call('ax_clipboard_read', {});
+      expect(read.isError, read.text).toBe(false);
+      expect(read.text).not.toContain(SECRET);
+      expect(read.text).toMatch(/masked/);
+      await vault.stop();
+    });
+  });
+});
