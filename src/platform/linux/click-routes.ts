@@ -135,7 +135,14 @@ export function clickRouteOf(el: Element, parent?: Element): ClickRoute {
   }
   // A GTK 3 icon view's item: its "activate" is the item's activation too (a double click,
   // Enter); a single click selects it, as its view's selection does.
-  if (el.nativeRole === ICON && !isQtElement(el) && onlyActivates(el)) return { via: 'select' };
+  if (
+    el.nativeRole === ICON &&
+    parent?.nativeRole === ICON_VIEW &&
+    !isQtElement(el) &&
+    onlyActivates(el)
+  ) {
+    return { via: 'select' };
+  }
   for (const name of PRESS) {
     const action = named(name);
     // GTK4 lists the expander's actions on a row that has nothing to expand: they do nothing.
@@ -168,8 +175,9 @@ const CHECKABLE_ROLES = new Set(['radio button', 'check box', 'toggle button']);
 /** An app acting on the click rather than the state (kcalc's angle-mode radios) ignores it. */
 const QT_TOGGLE_CAVEAT = 'sets its state and sends no click';
 
-/** An icon view's item (GtkIconView). */
+/** An icon view's item, and the icon view (GtkIconView) holding it. */
 const ICON = 'icon';
+const ICON_VIEW = 'layered pane';
 
 /** What focusing a GTK 3 tree view's cell does. */
 const CELL_FOCUS =

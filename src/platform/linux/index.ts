@@ -663,15 +663,23 @@ export class LinuxDesktop implements Desktop {
   async grabbedInput(pid: number): Promise<'keyboard' | 'pointer' | undefined> {
     const grab = this.display().grabbedInput(pid);
     if (!grab) return undefined;
-    // A popup of the app on top: the grab is its own only while it shows an open menu (a
-    // tooltip or toast of it on top says nothing of who grabbed). An app that cannot say
-    // (no Collection: GTK 4, Qt) is taken at its popup's word.
+    // A popup of the app on top: the grab is its own only while that popup shows the items
+    // of a menu or list (a tooltip or toast of it on top says nothing of who grabbed). An
+    // app that cannot say (no Collection: GTK 4, Qt) is taken at its popup's word.
     if (grab.ownPopupOnTop) {
+      const top = this.display().popupWindows()[0];
       const bus = await this.live();
-      const open = await atspi
-        .hasOpenMenu(bus, await this.appRef(pid), GRAB_MENU_TIMEOUT_MS)
-        .catch(() => false);
-      if (open !== false) return undefined;
+      const holds = top
+        ? await atspi
+            .popupHoldsChoices(
+              bus,
+              await this.appRef(pid),
+              { x: top.x, y: top.y, w: top.w, h: top.h },
+              GRAB_MENU_TIMEOUT_MS,
+            )
+            .catch(() => false)
+        : false;
+      if (holds !== false) return undefined;
     }
     return grab.device;
   }

@@ -176,11 +176,9 @@ export const ROLE = {
   MENU: 33,
   MENU_BAR: 34,
   PASSWORD_TEXT: 40,
-  POPUP_MENU: 41,
   PUSH_BUTTON: 43,
   TEXT: 61,
   TOGGLE_BUTTON: 62,
-  WINDOW: 69,
   APPLICATION: 75,
   ENTRY: 79,
 } as const;

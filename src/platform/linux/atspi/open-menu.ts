@@ -1,55 +1,57 @@
 /**
- * Whether an app shows an open menu: what holds the keyboard and pointer while it is open
- * (GTK 3 grabs both for a menu). A menu opens in a popup window of its own: a showing popup
- * menu, or a showing menu whose parent is a top-level window (a menu bar's menus sit in the
- * app's window and are no open menu). A tooltip or a toast is a popup window too, and holds
- * nothing: it has no menu.
+ * Whether a popup of an app holds choices: what grabs the keyboard and pointer while it is
+ * open is a menu, a combo box's list, a completion list (GTK 3 grabs both for each). Those
+ * show their items inside the popup's window; a tooltip or a toast is a popup window too,
+ * and shows none (it holds no grab).
  */
 import { AtspiCallError } from './bus.js';
 import { appCall } from './apps.js';
 import type { AtspiBus } from './bus.js';
 import { matching, NO_COLLECTION, showingRule } from './collection.js';
-import { getProp, IFACE } from './read.js';
-import { ROLE } from '../roles.js';
+import { askExtents, frameOf } from './read.js';
+import type { Rect } from '../../../model/element.js';
 
-/** Most menus looked at (each is one call). */
-const MAX_MENUS = 32;
+/** Roles of the items a menu or a list shows (AT-SPI numbers, see ATSPI_ROLES in roles.ts). */
+const CHOICE_ROLES = [
+  35, // menu item
+  8, // check menu item
+  45, // radio menu item
+  33, // menu
+  41, // popup menu
+  32, // list item
+  56, // table cell
+  91, // tree item
+];
+
+/** Most items looked at (their extents: one call each, in parallel). */
+const MAX_ITEMS = 64;
 
 /**
- * True when the app shows an open menu, false when it shows none; undefined when it cannot
- * say (its toolkit has no Collection interface).
+ * True when the app shows a menu's or list's item inside `popup` (screen coordinates),
+ * false when it shows none there; undefined when it cannot say (no Collection interface).
  */
-export async function hasOpenMenu(
+export async function popupHoldsChoices(
   bus: AtspiBus,
   app: { bus: string; path: string },
+  popup: Rect,
   timeoutMs: number,
 ): Promise<boolean | undefined> {
   const call = await appCall(bus, app);
-  let menus;
+  let items;
   try {
-    menus = await matching(
-      call,
-      app,
-      showingRule([ROLE.MENU, ROLE.POPUP_MENU]),
-      timeoutMs,
-      'its menus',
-    );
+    items = await matching(call, app, showingRule(CHOICE_ROLES), timeoutMs, 'its menu items');
   } catch (err) {
     const said = err instanceof AtspiCallError ? `${err.dbusName ?? ''} ${err.message}` : '';
     if (NO_COLLECTION.test(said)) return undefined;
     throw err;
   }
-  const open = await Promise.all(
-    menus.slice(0, MAX_MENUS).map(async (ref) => {
-      const [[role], parent] = await Promise.all([
-        call(ref[0], ref[1], IFACE.Accessible, 'GetRole'),
-        getProp(call, ref, IFACE.Accessible, 'Parent'),
-      ]);
-      if (role === ROLE.POPUP_MENU) return true;
-      const [up, path] = parent as [string, string];
-      const [parentRole] = await call(up, path, IFACE.Accessible, 'GetRole');
-      return parentRole === ROLE.WINDOW;
-    }),
+  const frames = await Promise.all(
+    items
+      .slice(0, MAX_ITEMS)
+      .map(async (ref) => frameOf((await askExtents(call, ref))[0] as number[])),
   );
-  return open.some(Boolean);
+  return frames.some((f) => f !== undefined && f.w > 0 && f.h > 0 && inside(f, popup));
 }
+
+const inside = (a: Rect, b: Rect): boolean =>
+  a.x >= b.x && a.y >= b.y && a.x + a.w <= b.x + b.w && a.y + a.h <= b.y + b.h;
