@@ -738,7 +738,10 @@ export class Publisher {
         return undefined;
       }
     };
-    const before = await times.timeAsync('redact_scan', listed);
+    // Where the fields located last are, right before the pixels (see framesBefore).
+    const [before, earlier] = await times.timeAsync('redact_scan', () =>
+      Promise.all([listed(), this.secureFields.framesBefore(desktop)]),
+    );
     const image = await times.timeAsync('capture', () => desktop.capture(rect));
     const after = await times.timeAsync('redact_scan', listed);
     const around = before && after ? { before, after } : undefined;
@@ -761,7 +764,7 @@ export class Publisher {
     early.catch(() => undefined);
     // After the pixels are read, never before: the order this redaction has always had.
     const located = await times.timeAsync('redact_scan', () =>
-      this.secureFields.locate(desktop, rect, views, walkedNow, around),
+      this.secureFields.locate(desktop, rect, views, walkedNow, around, earlier),
     );
     const redaction = { ...located, frames: [...located.frames, ...denied] };
     if (sameRedaction(image, origin, walked, redaction.frames)) {

@@ -125,6 +125,10 @@ export function fieldsOfWalk(snapshot: Snapshot): WalkedFields | undefined {
 export class SecureFieldLocator {
   /** pid → the frames of its last fresh read: filled too when it stops answering. */
   private readonly lastKnown = new Map<number, Rect[]>();
+  /** pid → its fields as last located (ids and frames): read again before the next pixels. */
+  private readonly lastFields = new Map<number, Array<{ id: string; frame?: Rect }>>();
+  /** Field id → when it was last seen moving (see movedFields). */
+  private readonly fieldMoves = new Map<string, number>();
   /** How long recent lookups took, newest last (see lookupBudget). */
   private readonly recentMs: number[] = [];
   /** Windows seen moving lately, from the listings around captures (see pinFields). */
@@ -154,6 +158,28 @@ export class SecureFieldLocator {
   }
 
   /**
+   * Where the fields located last are now, read right before the pixels (pass it to
+   * locate): a field that moves inside a window that stays put (scrolled, animated) is
+   * found at one place after the pixels and may have been at another while they were read.
+   * At most MAX_TRACKED fields, each read within TRACK_MS; one that cannot be read has no
+   * entry.
+   */
+  async framesBefore(desktop: Desktop): Promise<Map<string, Rect>> {
+    const ids = [...this.lastFields.values()].flat().slice(0, MAX_TRACKED);
+    const out = new Map<string, Rect>();
+    await Promise.all(
+      ids.map(async ({ id }) => {
+        const frame = await Promise.race([
+          desktop.readElement(id).then((e) => e.frame),
+          new Promise<undefined>((r) => setTimeout(() => r(undefined), TRACK_MS)),
+        ]).catch(() => undefined);
+        if (frame && frame.w > 0 && frame.h > 0) out.set(id, frame);
+      }),
+    );
+    return out;
+  }
+
+  /**
    * The frames to fill in a capture of `region`. `views` are the walks in hand for this
    * call (the target app, an app switched to): their fields are filled too. `walkedNow`:
    * the fields of the app the call has just walked in full (see fieldsOfWalk): they are
@@ -169,6 +195,7 @@ export class SecureFieldLocator {
     views: readonly SnapshotView[],
     walkedNow?: WalkedFields,
     around?: CaptureWindows,
+    earlier?: ReadonlyMap<string, Rect>,
   ): Promise<Redaction> {
     const own = around && walkedNow && walkedNow.frames.length > 0 ? undefined : walkedNow?.pid;
     const walked = new Map<number, Rect[]>();
@@ -204,9 +231,11 @@ export class SecureFieldLocator {
     const tookMs = this.now() - started;
     this.noteLookup(tookMs >= budget * RAN_OUT ? 2 * tookMs : tookMs);
     for (const { pid, frames: found } of fresh) this.lastKnown.set(pid, found);
+    const movedIn = this.movedFields(earlier ?? new Map(), fresh, around);
+    for (const { pid, fields } of fresh) if (fields) this.lastFields.set(pid, fields);
     if (around) this.moving.note([...around.before, ...around.after]);
     const pinned = await this.pin(desktop, region, fresh, around);
-    frames.push(...pinned.frames);
+    frames.push(...pinned.frames, ...movedIn);
     for (const { pid, windows } of failedApps) {
       // A backend that cannot say where the app's windows are: the whole region.
       frames.push(...(windows ?? [region]), ...this.fallback(pid, walked));
@@ -258,7 +287,65 @@ export class SecureFieldLocator {
     }
   }
 
+  /**
+   * What to fill for fields that move: read right before the pixels at one place and found
+   * after them at another (or not found), or found elsewhere than at the last capture. The
+   * screen may show any place it had meanwhile (the toolkit draws a frame behind where it
+   * reports the field): while a field was seen moving in the last MOVING_MS, its window is
+   * filled whole (as listed around the pixels), else the box around the places.
+   */
+  private movedFields(
+    earlier: ReadonlyMap<string, Rect>,
+    fresh: ReadonlyArray<{ pid: number; fields?: ReadonlyArray<{ id: string; frame?: Rect }> }>,
+    around: CaptureWindows | undefined,
+  ): Rect[] {
+    const at = this.now();
+    const out: Rect[] = [];
+    const windowsOf = (pid: number, f: Rect): Rect[] =>
+      [...(around?.before ?? []), ...(around?.after ?? [])]
+        .filter((w) => w.pid === pid && overlapsRect(w.frame, f))
+        .map((w) => w.frame);
+    for (const { pid, fields } of fresh) {
+      const last = new Map((this.lastFields.get(pid) ?? []).map((f) => [f.id, f.frame]));
+      const now = new Map((fields ?? []).map((f) => [f.id, f.frame]));
+      for (const id of new Set([...last.keys(), ...now.keys()])) {
+        const places = [earlier.get(id), now.get(id), last.get(id)].filter(
+          (f): f is Rect => f !== undefined && f.w > 0 && f.h > 0,
+        );
+        if (places.length === 0) continue;
+        const moved =
+          places.some((f) => !sameBox(f, places[0])) || (earlier.has(id) && !now.has(id));
+        if (moved) this.fieldMoves.set(id, at);
+        const lastMove = this.fieldMoves.get(id);
+        if (lastMove === undefined || at - lastMove > FIELD_MOVING_MS) continue;
+        const box = places.reduce(hull);
+        const windows = windowsOf(pid, box);
+        out.push(...(windows.length > 0 ? windows : [box]));
+      }
+    }
+    for (const [id, t] of this.fieldMoves) if (at - t > FIELD_MOVING_MS) this.fieldMoves.delete(id);
+    return out;
+  }
+
   private fallback(pid: number, walked: Map<number, Rect[]>): Rect[] {
     return [...(this.lastKnown.get(pid) ?? []), ...(walked.get(pid) ?? [])];
   }
+}
+
+/** Most fields read again before a capture, and how long each read may take. */
+const MAX_TRACKED = 32;
+const TRACK_MS = 150;
+/** How long a field seen moving has its window filled whole. */
+const FIELD_MOVING_MS = 2000;
+
+const sameBox = (a: Rect, b: Rect): boolean =>
+  a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h;
+
+const overlapsRect = (a: Rect, b: Rect): boolean =>
+  a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+function hull(a: Rect, b: Rect): Rect {
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return { x, y, w: Math.max(a.x + a.w, b.x + b.w) - x, h: Math.max(a.y + a.h, b.y + b.h) - y };
 }
