@@ -12,7 +12,6 @@
  *   owned by someone else, Qt warns), and reach sway by an absolute WAYLAND_DISPLAY path.
  */
 import type { ChildProcess } from 'node:child_process';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -164,29 +163,29 @@ export class SwaySession {
 
   /**
    * Starts a client in this session, in its own process group (recorded: stop() ends the
-   * group), with stdout piped to the caller and stderr to a log file.
+   * group), its output to a log file (a pipe nobody reads would stall it once full).
+   * Resolves once it runs; a program that cannot start is a DesktopError.
    */
-  spawnApp(
+  async spawnApp(
     cmd: string,
     args: string[] = [],
     opts: { env?: Record<string, string>; cwd?: string } = {},
-  ): ChildProcess {
+  ): Promise<{ pid: number; log: string }> {
     if (this.stopped) throw new DesktopError('this sway session has been stopped', 'not-up');
-    const name = path.basename(args[0] && /python/.test(cmd) ? args[0] : cmd);
-    const log = fs.openSync(path.join(this.logDir, `app-${name}-${Date.now()}.log`), 'a', 0o600);
-    let child: ChildProcess;
-    try {
-      child = spawn(cmd, args, {
-        env: this.processEnv(opts.env),
-        cwd: opts.cwd,
-        detached: true,
-        stdio: ['ignore', 'pipe', log],
-      });
-    } finally {
-      fs.closeSync(log);
-    }
-    if (child.pid !== undefined) recordPid(this.apps, child.pid, `app:${name}`, true);
-    return child;
+    // An interpreter's script names the app better than the interpreter.
+    const name = path.basename(args[0] && /python|node|perl/.test(cmd) ? args[0] : cmd);
+    const log = path.join(this.logDir, `app-${name}-${Date.now()}.log`);
+    const child = await spawnDaemon(cmd, args, this.processEnv(opts.env), log).catch(
+      (err: unknown) => {
+        throw new DesktopError(
+          `cannot start ${cmd} in the sway session: ${(err as Error).message}`,
+          'start-failed',
+        );
+      },
+    );
+    const pid = child.pid as number;
+    recordPid(this.apps, pid, `app:${name}`, true);
+    return { pid, log };
   }
 
   /**

@@ -45,8 +45,8 @@ describeNeeding(
     beforeAll(async () => {
       session = await startSway();
       ipc = await session.ipc();
-      form = session.spawnApp('/usr/bin/python3', [app('form.py')]).pid as number;
-      states = session.spawnApp('/usr/bin/python3', [app('states.py')]).pid as number;
+      form = (await session.spawnApp('/usr/bin/python3', [app('form.py')])).pid;
+      states = (await session.spawnApp('/usr/bin/python3', [app('states.py')])).pid;
       await treeWhere(
         (ws) => [form, states].every((p) => ws.some((w) => w.pid === p)),
         'both fixtures in the tree',

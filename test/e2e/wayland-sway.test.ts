@@ -143,8 +143,7 @@ describeNeeding(
     });
 
     it('lists the fixture’s window in sway’s tree once it maps', async () => {
-      const app = session.spawnApp('/usr/bin/python3', [FORM]);
-      pid = app.pid as number;
+      pid = (await session.spawnApp('/usr/bin/python3', [FORM])).pid;
       const w = await pollUntil(formWindow, { timeoutMs: 30_000, what: 'the form in sway’s tree' });
       expect(w).toMatchObject({ title: 'Fixture Form', appId: 'form.py', shell: 'xdg_shell' });
       expect(w.focused).toBe(true);
@@ -272,6 +271,14 @@ describeNeeding(
       expect(median(treeMs)).toBeLessThan(100);
     });
 
+    it('says when an app cannot start, and records nothing for it', async () => {
+      const before = session.pids.length;
+      await expect(session.spawnApp('/nonexistent/app')).rejects.toThrow(
+        /cannot start \/nonexistent\/app in the sway session/,
+      );
+      expect(session.pids).toHaveLength(before);
+    });
+
     it('stops every recorded pid, the app too, and removes its directories', async () => {
       ipc.close();
       recorded = session.pids;
@@ -288,6 +295,7 @@ describeNeeding(
       expect(report.survivors).toEqual([]);
       expect(recorded.filter((p) => running(p.pid))).toEqual([]);
       for (const d of dirs) expect(fs.existsSync(d)).toBe(false);
+      await expect(session.spawnApp('/bin/true')).rejects.toThrow(/has been stopped/);
     });
   },
 );
