@@ -316,8 +316,15 @@ export async function startSway(opts: SwayStartOptions = {}): Promise<SwaySessio
         if (exited !== null) {
           throw new DesktopError(`sway exited (${exited}) before it was ready`, 'start-failed');
         }
-        if (!fs.existsSync(swaySocket)) return null;
-        ipc ??= await SwayIpc.connect(swaySocket, { timeoutMs });
+        if (!ipc) {
+          try {
+            ipc = await SwayIpc.connect(swaySocket, { timeoutMs });
+          } catch {
+            // Not there yet, or there and not listening yet (bound before listen: seen as
+            // a refused connection at bring-up). sway exiting ends the wait above.
+            return null;
+          }
+        }
         const outputs = await ipc.getOutputs();
         return (
           outputs.find(
