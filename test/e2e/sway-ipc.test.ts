@@ -48,8 +48,8 @@ describeNeeding(
       form = (await session.spawnApp('/usr/bin/python3', [app('form.py')])).pid;
       states = (await session.spawnApp('/usr/bin/python3', [app('states.py')])).pid;
       await treeWhere(
-        (ws) => [form, states].every((p) => ws.some((w) => w.pid === p)),
-        'both fixtures in the tree',
+        (ws) => [form, states].every((p) => ws.some((w) => w.pid === p && w.settled)),
+        'both fixtures settled in the tree',
       );
     });
 
@@ -78,9 +78,12 @@ describeNeeding(
     });
 
     it('puts the focused tiled window first, then a floating one above all', async () => {
-      let ws = await treeWhere((w) => w.find((x) => x.focused)?.pid === form, 'the form focused');
+      let ws = await treeWhere(
+        (w) => w.find((x) => x.focused)?.pid === form && w.every((x) => x.settled),
+        'the form focused, both settled',
+      );
       expect(ws.map((w) => w.pid)).toEqual([form, states]);
-      // Side by side, tiled: content rects do not overlap, the title bars are above them.
+      // Side by side, tiled, the title bars above the content.
       expect(ws.every((w) => !w.floating && w.rect.y > w.frame.y)).toBe(true);
 
       await ipc.runCommand(`[pid=${states}] floating enable`);
@@ -88,7 +91,8 @@ describeNeeding(
       ws = await treeWhere(
         (w) =>
           w.find((x) => x.pid === states)?.floating === true &&
-          w.find((x) => x.focused)?.pid === form,
+          w.find((x) => x.focused)?.pid === form &&
+          w.every((x) => x.settled),
         'states floating, the form focused',
       );
       // The floating window is drawn over the focused tiled one.

@@ -144,26 +144,47 @@ describeNeeding(
 
     it('lists the fixture’s window in sway’s tree once it maps', async () => {
       pid = (await session.spawnApp('/usr/bin/python3', [FORM])).pid;
-      const w = await pollUntil(formWindow, { timeoutMs: 30_000, what: 'the form in sway’s tree' });
+      // Listed as soon as it exists; settled once its first layout is drawn.
+      const w = await pollUntil(async () => ((await formWindow())?.settled ? formWindow() : null), {
+        timeoutMs: 30_000,
+        what: 'the form settled in sway’s tree',
+      });
       expect(w).toMatchObject({ title: 'Fixture Form', appId: 'form.py', shell: 'xdg_shell' });
       expect(w.focused).toBe(true);
     });
 
     it('places the window where sway is asked, and the app lays out at that size', async () => {
-      await ipc.runCommand(
-        `[pid=${pid}] floating enable, resize set 600 400, move position 100 100`,
-      );
+      const place = `[pid=${pid}] floating enable, resize set 600 400, move position 100 100`;
+      await ipc.runCommand(place);
+      // Measured here: a GTK window still answering its first (tiled) configure ended up
+      // floating at its tiled size. So: wait for the asked frame, settled and held for
+      // 200 ms; ask again when sway settles elsewhere.
+      let since: number | null = null;
+      let asked = performance.now();
       const w = await pollUntil(
         async () => {
           const f = await formWindow();
-          // sway applies the commands as one transaction, which ends once the app has
-          // taken the new size: until then the tree can show a mix of old and new.
           const at = f?.frame;
-          return f?.floating && at?.x === 100 && at.y === 100 && at.w === 600 && at.h === 400
-            ? f
-            : null;
+          const placed =
+            f?.floating === true &&
+            at !== undefined &&
+            at.x === 100 &&
+            at.y === 100 &&
+            at.w === 600 &&
+            at.h === 400 &&
+            f.settled;
+          if (!placed) {
+            since = null;
+            if (performance.now() - asked > 500) {
+              await ipc.runCommand(place);
+              asked = performance.now();
+            }
+            return null;
+          }
+          since ??= performance.now();
+          return performance.now() - since >= 200 ? f : null;
         },
-        { timeoutMs: 10_000, what: 'the form floating at 600x400' },
+        { timeoutMs: 10_000, intervalMs: 20, what: 'the form floating at 600x400' },
       );
       // The content starts below the title bar, inside borders of 2 px on the sides.
       expect(w.rect).toMatchObject({ x: 102, w: 596 });

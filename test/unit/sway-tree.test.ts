@@ -67,6 +67,7 @@ describe('windowsFromTree on recorded trees', () => {
     // A combo's list was open on screen when this tree was recorded: three views only.
     const windows = windowsFromTree(fixture('tree-tiled-floating-popup'));
     expect(windows).toHaveLength(3);
+    expect(windows.every((w) => w.settled)).toBe(true);
     expect(new Set(windows.map((w) => w.pid))).toEqual(new Set([2604, 2606, 2678]));
   });
 
@@ -163,6 +164,29 @@ describe('windowsFromTree on made-up trees', () => {
       [10, true],
       [21, false],
     ]);
+  });
+
+  it('tells a window whose layout is in flight from a settled one', () => {
+    // As measured: a new window listed before its first layout is drawn (border none, no
+    // title bar, window_rect already laid out with its 2 px border), then settled.
+    const fresh = view(5, 100, [0, 0, 1280, 800], {
+      border: 'none',
+      current_border_width: 0,
+      window_rect: { x: 2, y: 0, width: 1276, height: 773 },
+    });
+    const drawn = view(5, 100, [0, 25, 1280, 775], {
+      border: 'normal',
+      current_border_width: 2,
+      deco_rect: { x: 0, y: 0, width: 1280, height: 25 },
+      window_rect: { x: 2, y: 0, width: 1276, height: 773 },
+    });
+    const [before] = windowsFromTree(root({ nodes: [fresh] }));
+    const [after] = windowsFromTree(root({ nodes: [drawn] }));
+    expect(before).toMatchObject({ settled: false, rect: { x: 2, y: 0 } });
+    expect(after).toMatchObject({ settled: true, rect: { x: 2, y: 25 } });
+    // Fullscreen: no border drawn whatever the width says.
+    const full = view(5, 100, [0, 0, 1280, 800], { fullscreen_mode: 1, current_border_width: 2 });
+    expect(windowsFromTree(root({ nodes: [full] }))[0].settled).toBe(true);
   });
 
   it('takes an Xwayland window’s class as its app id', () => {

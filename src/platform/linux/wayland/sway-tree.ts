@@ -15,6 +15,11 @@
  *   `visible: false`), so focus history is the only order they have.
  * - xdg popups (menus, combo lists) are not in the tree at all: a combo popup open on
  *   screen was absent from the recorded reply. Nothing here can list them.
+ * - While a layout change is in flight, a window's geometry and its border disagree: a
+ *   new window was listed for about 13 ms with `border: "none"`, `current_border_width`
+ *   0, no deco_rect and a rect over its title bar's place, while `window_rect.x` already
+ *   held its 2 px border; its content origin read then was 25 px too high. `settled`
+ *   says whether the two agree; a caller placing input reads again until they do.
  */
 import type { Rect } from '../../../model/element.js';
 
@@ -41,6 +46,8 @@ export interface SwayNode {
   app_id?: string | null;
   shell?: string;
   visible?: boolean;
+  /** The border drawn now; window_rect.x is the one being laid out (see `settled`). */
+  current_border_width?: number;
   /** 0 none, 1 fullscreen on its workspace, 2 global fullscreen. */
   fullscreen_mode?: number;
   window_properties?: { class?: string; instance?: string; title?: string };
@@ -64,6 +71,14 @@ export interface SwayWindow {
   visible: boolean;
   floating: boolean;
   fullscreen: boolean;
+  /**
+   * The geometry and the border sway reports agree (no layout change in flight): the
+   * content's left offset equals the border drawn. False for a few ms after a window
+   * appears or its border changes; `rect` may then be off by the title bar's height.
+   * A size change in flight does not show here: rect then holds the size the app has
+   * been asked for, which it may not have drawn yet.
+   */
+  settled: boolean;
   /** The workspace's name; '__i3_scratch' for the scratchpad. */
   workspace: string | null;
   output: string | null;
@@ -158,6 +173,7 @@ function toWindow(p: Placed): SwayWindow {
   if (typeof n.pid !== 'number' || !Number.isInteger(n.pid)) {
     throw new TreeError(`not a sway GET_TREE reply: window ${n.id} has no pid`);
   }
+  const fullscreen = (n.fullscreen_mode ?? 0) !== 0;
   return {
     id: n.id,
     pid: n.pid,
@@ -172,7 +188,12 @@ function toWindow(p: Placed): SwayWindow {
     focused: n.focused === true,
     visible: n.visible === true,
     floating: p.floating,
-    fullscreen: (n.fullscreen_mode ?? 0) !== 0,
+    fullscreen,
+    // A fullscreen window has no border whatever its border width says.
+    settled:
+      fullscreen ||
+      typeof n.current_border_width !== 'number' ||
+      inner.x === n.current_border_width,
     workspace: p.workspace,
     output: p.output,
   };
