@@ -81,7 +81,9 @@ function checkRegion(rect: Rect): void {
 }
 
 /**
- * Captures the whole layout (every output), or `rect` of it in layout coordinates. Throws a
+ * Captures the whole layout (every output), or `rect` of it in layout coordinates. The
+ * image is always `rect`'s size: what lies outside every output comes back black, and a
+ * rect outside them all is grim's error (measured with grim 1.4 on sway 1.7). Throws a
  * PlatformError: 'no_display' when WAYLAND_DISPLAY is unset, 'unsupported' when grim is not
  * installed or the compositor has no screencopy, 'failed' with grim's message otherwise.
  */
