@@ -8,7 +8,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-import { DesktopError } from './headless.js';
+import { DesktopError } from './errors.js';
 import type { RecordedPid } from './procs.js';
 import { startTimeOf } from './procs.js';
 

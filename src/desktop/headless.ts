@@ -14,7 +14,6 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import dbus from 'dbus-next';
 
@@ -22,6 +21,7 @@ import { AtspiBus, REGISTRY } from '../platform/linux/atspi/bus.js';
 import { withoutBusAddress } from '../platform/linux/atspi/qt.js';
 import type { LaunchedApp, LaunchOptions } from './apps.js';
 import { launchApp } from './apps.js';
+import { DesktopError, missingPrograms } from './errors.js';
 import type { RecordedPid, StopReport } from './procs.js';
 import { isAlive, logTail, pollUntil, startTimeOf, stopRecorded } from './procs.js';
 import type { DesktopState } from './state.js';
@@ -51,22 +51,9 @@ const AUTO_DISPLAY_TRIES = 100;
  */
 export const UNSET_VARS = ['NO_AT_BRIDGE', 'GTK_A11Y', 'WAYLAND_DISPLAY'] as const;
 
-/** Path of the script that installs the system packages, for error messages. */
-export const INSTALL_SCRIPT = fileURLToPath(
-  new URL('../../scripts/install-system-deps.sh', import.meta.url),
-);
-
-export type DesktopErrorCode = 'missing-binary' | 'display-busy' | 'start-failed' | 'not-up';
-
-export class DesktopError extends Error {
-  override name = 'DesktopError';
-  constructor(
-    message: string,
-    readonly code: DesktopErrorCode,
-  ) {
-    super(message);
-  }
-}
+/** The desktop's error and install hint live in errors.ts (sway.ts throws them too). */
+export { DesktopError, INSTALL_SCRIPT } from './errors.js';
+export type { DesktopErrorCode } from './errors.js';
 
 export interface StartOptions {
   /** X display number; default: the first free one from 90 up. */
@@ -147,10 +134,7 @@ export function findBinaries(windowManager: boolean): Binaries {
   if (!found.registryd) missing.push('at-spi2-registryd (package at-spi2-core)');
   if (windowManager && !found.openbox) missing.push('openbox (package openbox)');
   if (missing.length > 0) {
-    throw new DesktopError(
-      `missing: ${missing.join(', ')}. Install the system packages with: bash ${INSTALL_SCRIPT}`,
-      'missing-binary',
-    );
+    throw missingPrograms(missing);
   }
   return found as Binaries;
 }

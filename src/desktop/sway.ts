@@ -19,7 +19,7 @@ import path from 'node:path';
 import { SwayIpc } from '../platform/linux/wayland/sway-ipc.js';
 import type { SwayOutput } from '../platform/linux/wayland/sway-ipc.js';
 import { findInPath, recordPid, spawnDaemon } from './daemons.js';
-import { DesktopError, INSTALL_SCRIPT } from './headless.js';
+import { DesktopError, missingPrograms } from './errors.js';
 import type { RecordedPid, StopReport } from './procs.js';
 import { isAlive, logTail, pollUntil, stopRecorded } from './procs.js';
 import { findBusPrograms, startSessionBuses } from './session-buses.js';
@@ -94,10 +94,7 @@ function findPrograms(asRoot: boolean): SwayPrograms & BusPrograms {
   if (asRoot && !setpriv) missing.push('setpriv (package util-linux), to run sway as non-root');
   if ('missing' in buses) missing.push(...buses.missing);
   if (missing.length > 0) {
-    throw new DesktopError(
-      `missing: ${missing.join(', ')}. Install the system packages with: bash ${INSTALL_SCRIPT}`,
-      'missing-binary',
-    );
+    throw missingPrograms(missing);
   }
   return { sway: sway as string, setpriv, ...(buses as BusPrograms) };
 }
