@@ -1,7 +1,8 @@
 /**
  * Starting the daemons of a test desktop: finding programs, spawning one detached with its
- * output to a log, reading the first line it writes on fd 3. The same steps as the X11
- * desktop (headless.ts keeps its own private copies; they could move here).
+ * output to a log, reading the first line it writes on fd 3 (Xvfb -displayfd,
+ * dbus-daemon --print-address). The X11 desktop (headless.ts) and the sway session
+ * (sway.ts) both start theirs with these.
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -70,7 +71,7 @@ export async function spawnDaemon(
   return child;
 }
 
-/** The first line a child writes on its fd 3 (dbus-daemon --print-address=3). */
+/** The first line a child writes on its fd 3 (Xvfb -displayfd 3, dbus-daemon --print-address=3). */
 export function firstLineOnFd3(
   child: ChildProcess,
   what: string,
