@@ -39,6 +39,7 @@ PACKAGES=(
   pinentry-gtk2
   python3-tk
   firefox-esr
+  sway grim
   g++ make python3 libx11-dev libxcb1-dev libxext-dev libxtst-dev
 )
 

@@ -8,22 +8,29 @@
  *
  * The daemons are started detached (own sessions, unref'd), so a caller like
  * `axpage desktop up` can exit while the desktop keeps running; their pids go to a state
- * file, and stop() signals only those recorded pids.
+ * file, and stop() signals only those recorded pids. Spawning them is daemons.ts's, the
+ * bus sequence session-buses.ts's: the sway session (sway.ts) starts its own the same way.
  */
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-import dbus from 'dbus-next';
 
 import { AtspiBus, REGISTRY } from '../platform/linux/atspi/bus.js';
 import { withoutBusAddress } from '../platform/linux/atspi/qt.js';
 import type { LaunchedApp, LaunchOptions } from './apps.js';
 import { launchApp } from './apps.js';
+import { findInPath, firstLineOnFd3, recordPid, spawnDaemon } from './daemons.js';
+import { DesktopError, missingPrograms } from './errors.js';
 import type { RecordedPid, StopReport } from './procs.js';
-import { isAlive, logTail, pollUntil, startTimeOf, stopRecorded } from './procs.js';
+import { isAlive, logTail, pollUntil, stopRecorded } from './procs.js';
+import type { BusPrograms, DaemonStep } from './session-buses.js';
+import {
+  enableAccessibility,
+  findBusPrograms,
+  startBusLauncher,
+  startRegistry,
+  startSessionBuses,
+} from './session-buses.js';
 import type { DesktopState } from './state.js';
 import {
   STATE_VERSION,
@@ -51,22 +58,9 @@ const AUTO_DISPLAY_TRIES = 100;
  */
 export const UNSET_VARS = ['NO_AT_BRIDGE', 'GTK_A11Y', 'WAYLAND_DISPLAY'] as const;
 
-/** Path of the script that installs the system packages, for error messages. */
-export const INSTALL_SCRIPT = fileURLToPath(
-  new URL('../../scripts/install-system-deps.sh', import.meta.url),
-);
-
-export type DesktopErrorCode = 'missing-binary' | 'display-busy' | 'start-failed' | 'not-up';
-
-export class DesktopError extends Error {
-  override name = 'DesktopError';
-  constructor(
-    message: string,
-    readonly code: DesktopErrorCode,
-  ) {
-    super(message);
-  }
-}
+/** The desktop's error and install hint live in errors.ts (sway.ts throws them too). */
+export { DesktopError, INSTALL_SCRIPT } from './errors.js';
+export type { DesktopErrorCode } from './errors.js';
 
 export interface StartOptions {
   /** X display number; default: the first free one from 90 up. */
@@ -98,61 +92,24 @@ export interface DesktopHealth {
   pids: Array<RecordedPid & { alive: boolean }>;
 }
 
-interface Binaries {
+interface Binaries extends BusPrograms {
   xvfb: string;
-  dbusDaemon: string;
-  busLauncher: string;
-  registryd: string;
   openbox: string | null;
-}
-
-function findInPath(name: string): string | null {
-  for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(':')) {
-    const p = path.join(dir || '.', name);
-    try {
-      fs.accessSync(p, fs.constants.X_OK);
-      return p;
-    } catch {
-      // keep looking
-    }
-  }
-  return null;
-}
-
-function firstExisting(paths: string[]): string | null {
-  return paths.find((p) => fs.existsSync(p)) ?? null;
 }
 
 /** Locates every program the desktop needs; one error naming all that are missing. */
 export function findBinaries(windowManager: boolean): Binaries {
-  // at-spi2-core puts its daemons in libexec (Debian 12+) or lib/at-spi2-core (older Ubuntu).
-  const libexec = (n: string): string | null =>
-    firstExisting([
-      `/usr/libexec/${n}`,
-      `/usr/lib/at-spi2-core/${n}`,
-      `/usr/lib/x86_64-linux-gnu/${n}`,
-      `/usr/lib/aarch64-linux-gnu/${n}`,
-    ]);
-  const found = {
-    xvfb: findInPath('Xvfb'),
-    dbusDaemon: findInPath('dbus-daemon'),
-    busLauncher: libexec('at-spi-bus-launcher'),
-    registryd: libexec('at-spi2-registryd'),
-    openbox: windowManager ? findInPath('openbox') : null,
-  };
+  const xvfb = findInPath('Xvfb');
+  const buses = findBusPrograms();
+  const openbox = windowManager ? findInPath('openbox') : null;
   const missing: string[] = [];
-  if (!found.xvfb) missing.push('Xvfb (package xvfb)');
-  if (!found.dbusDaemon) missing.push('dbus-daemon (package dbus)');
-  if (!found.busLauncher) missing.push('at-spi-bus-launcher (package at-spi2-core)');
-  if (!found.registryd) missing.push('at-spi2-registryd (package at-spi2-core)');
-  if (windowManager && !found.openbox) missing.push('openbox (package openbox)');
+  if (!xvfb) missing.push('Xvfb (package xvfb)');
+  if ('missing' in buses) missing.push(...buses.missing);
+  if (windowManager && !openbox) missing.push('openbox (package openbox)');
   if (missing.length > 0) {
-    throw new DesktopError(
-      `missing: ${missing.join(', ')}. Install the system packages with: bash ${INSTALL_SCRIPT}`,
-      'missing-binary',
-    );
+    throw missingPrograms(missing);
   }
-  return found as Binaries;
+  return { xvfb: xvfb as string, ...(buses as BusPrograms), openbox };
 }
 
 /** The display has an X socket or lock file (someone's X server, maybe a dead one's lock). */
@@ -182,67 +139,12 @@ export function formatExports(env: Record<string, string>): string {
 
 const round = (ms: number): number => Math.round(ms * 10) / 10;
 
-/** Spawns a daemon in its own session with stdout+stderr to `logFile`; resolves once it runs. */
-async function spawnDaemon(
-  cmd: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  logFile: string,
-  extraFds: Array<'pipe'> = [],
-): Promise<ChildProcess> {
-  const fd = fs.openSync(logFile, 'a', 0o600);
-  let child: ChildProcess;
-  try {
-    child = spawn(cmd, args, { env, detached: true, stdio: ['ignore', fd, fd, ...extraFds] });
-  } finally {
-    fs.closeSync(fd);
-  }
-  await new Promise<void>((resolve, reject) => {
-    child.once('spawn', () => resolve());
-    child.once('error', (err) =>
-      reject(new DesktopError(`cannot start ${cmd}: ${err.message}`, 'start-failed')),
-    );
-  });
-  child.unref();
-  return child;
-}
-
-/** Reads the first line a child writes to its fd 3 (Xvfb -displayfd, dbus-daemon --print-address). */
-function firstLineOnFd3(child: ChildProcess, what: string, timeoutMs: number): Promise<string> {
-  const stream = child.stdio[3] as NodeJS.ReadableStream & { destroy(): void; unref?(): void };
-  return new Promise((resolve, reject) => {
-    let acc = '';
-    const finish = (err: Error | null, line?: string): void => {
-      clearTimeout(timer);
-      child.removeListener('exit', onExit);
-      stream.removeListener('data', onData);
-      // Our end of the pipe is not needed any more, and must not keep the process alive.
-      stream.destroy();
-      if (err) reject(err);
-      else resolve(line as string);
-    };
-    const onData = (chunk: Buffer | string): void => {
-      acc += chunk.toString();
-      const nl = acc.indexOf('\n');
-      if (nl >= 0) finish(null, acc.slice(0, nl).trim());
-    };
-    const onExit = (code: number | null, signal: string | null): void =>
-      finish(
-        new DesktopError(`${what} exited (${code ?? signal}) before it was ready`, 'start-failed'),
-      );
-    const timer = setTimeout(
-      () =>
-        finish(new DesktopError(`${what} was not ready within ${timeoutMs} ms`, 'start-failed')),
-      timeoutMs,
-    );
-    stream.on('data', onData);
-    child.once('exit', onExit);
-  });
-}
-
-function record(pids: RecordedPid[], pid: number, name: string): void {
-  pids.push({ pid, name, start: startTimeOf(pid) });
-}
+/** What the progress log calls each bus step. */
+const BUS_STEP_NAMES = {
+  sessionBus: 'session bus',
+  a11yBus: 'AT-SPI bus',
+  registry: 'AT-SPI registry',
+} as const;
 
 export class HeadlessDesktop {
   private a11yConn: Promise<AtspiBus> | null = null;
@@ -384,7 +286,12 @@ export class HeadlessDesktop {
     const env = this.state.env;
     const logOf = (n: string): string => path.join(this.logDir, `${n}.log`);
     const pids = this.state.pids;
-    const wait = { timeoutMs, intervalMs: 10 };
+    const step = (name: string): Omit<DaemonStep, 'program' | 'env'> => ({
+      logFile: logOf(name),
+      pids,
+      timeoutMs,
+      intervalMs: 10,
+    });
     const reachable = async (address: string): Promise<boolean> => {
       try {
         // A dead bus refuses at once; a live one on a loaded machine may take a while to
@@ -402,27 +309,12 @@ export class HeadlessDesktop {
       await stopRecorded(stale, { graceMs: 500 });
       const session = await AtspiBus.connect(env.DBUS_SESSION_BUS_ADDRESS, timeoutMs);
       try {
-        const l = await spawnDaemon(
-          bins.busLauncher,
-          ['--launch-immediately'],
-          clientEnv(env),
-          logOf('at-spi-bus-launcher'),
-        );
-        record(pids, l.pid as number, 'at-spi-bus-launcher');
-        await pollUntil(() => session.nameHasOwner('org.a11y.Bus'), {
-          ...wait,
-          what: 'at-spi-bus-launcher owning org.a11y.Bus',
+        env.AT_SPI_BUS_ADDRESS = await startBusLauncher(session, {
+          program: bins.busLauncher,
+          env: clientEnv(env),
+          ...step('at-spi-bus-launcher'),
         });
-        const addr = await a11yBusAddress(session);
-        env.AT_SPI_BUS_ADDRESS = addr;
-        await session.call(
-          'org.a11y.Bus',
-          '/org/a11y/bus',
-          'org.freedesktop.DBus.Properties',
-          'Set',
-          'ssv',
-          ['org.a11y.Status', 'IsEnabled', new dbus.Variant('b', true)],
-        );
+        await enableAccessibility(session);
       } finally {
         session.disconnect();
       }
@@ -430,18 +322,17 @@ export class HeadlessDesktop {
     const a11y = await AtspiBus.connect(env.AT_SPI_BUS_ADDRESS, timeoutMs);
     try {
       const daemon = await a11y.pidOf('org.freedesktop.DBus');
-      if (!pids.some((p) => p.pid === daemon)) record(pids, daemon, 'a11y-dbus-daemon');
+      if (!pids.some((p) => p.pid === daemon)) recordPid(pids, daemon, 'a11y-dbus-daemon');
       if (!(await a11y.nameHasOwner(REGISTRY))) {
-        const r = await spawnDaemon(bins.registryd, [], clientEnv(env), logOf('at-spi2-registryd'));
-        record(pids, r.pid as number, 'at-spi2-registryd');
-        await pollUntil(() => a11y.nameHasOwner(REGISTRY), {
-          ...wait,
-          what: 'at-spi2-registryd owning org.a11y.atspi.Registry',
+        await startRegistry(a11y, {
+          program: bins.registryd,
+          env: clientEnv(env),
+          ...step('at-spi2-registryd'),
         });
       }
       const registry = await a11y.pidOf(REGISTRY);
       if (!pids.some((p) => p.pid === registry)) {
-        record(pids, registry, 'at-spi2-registryd(activated)');
+        recordPid(pids, registry, 'at-spi2-registryd(activated)');
       }
     } finally {
       a11y.disconnect();
@@ -592,24 +483,9 @@ async function tryStart(
     QT_ACCESSIBILITY: '1',
     QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1',
   };
-  const buses: AtspiBus[] = [];
   // The log of the step in progress: its tail goes into the error when the step fails.
   let currentLog = 'xvfb';
-  const step = async <T>(
-    name: string,
-    what: string,
-    logName: string,
-    fn: () => Promise<T>,
-  ): Promise<T> => {
-    currentLog = logName;
-    const t0 = performance.now();
-    const v = await fn();
-    timings[name] = round(performance.now() - t0);
-    log(`${what} ready in ${timings[name]} ms`);
-    return v;
-  };
   const fail = async (err: unknown, logName?: string): Promise<never> => {
-    for (const b of buses) b.disconnect();
     await stopRecorded(pids, { graceMs: 1000 });
     const tail = logName ? logTail(logOf(logName)) : '';
     removeOwnState(stateDir);
@@ -653,16 +529,17 @@ async function tryStart(
   } catch (err) {
     return fail(err, 'xvfb');
   }
-  record(pids, xvfb.pid as number, 'xvfb');
+  recordPid(pids, xvfb.pid as number, 'xvfb');
   try {
-    await step('xvfb', `Xvfb :${display}`, 'xvfb', async () => {
-      const said = await firstLineOnFd3(xvfb, 'Xvfb', stepTimeout);
-      if (said !== String(display)) {
-        throw new DesktopError(`Xvfb reported display ${said}, not ${display}`, 'start-failed');
-      }
-      const info = await probeDisplay(display, stepTimeout);
-      if (!info) throw new DesktopError(`X display :${display} does not answer`, 'start-failed');
-    });
+    const t0 = performance.now();
+    const said = await firstLineOnFd3(xvfb, 'Xvfb', stepTimeout);
+    if (said !== String(display)) {
+      throw new DesktopError(`Xvfb reported display ${said}, not ${display}`, 'start-failed');
+    }
+    const info = await probeDisplay(display, stepTimeout);
+    if (!info) throw new DesktopError(`X display :${display} does not answer`, 'start-failed');
+    timings.xvfb = round(performance.now() - t0);
+    log(`Xvfb :${display} ready in ${timings.xvfb} ms`);
   } catch (err) {
     const text = logTail(logOf('xvfb'), 40);
     if (
@@ -689,7 +566,7 @@ async function tryStart(
     } catch (err) {
       return fail(err, 'openbox');
     }
-    record(pids, o.pid as number, 'openbox');
+    recordPid(pids, o.pid as number, 'openbox');
     let exited: number | string | null = null;
     o.once('exit', (code, sig) => {
       exited = code ?? sig;
@@ -710,77 +587,26 @@ async function tryStart(
   }
 
   try {
-    // 2. Private session bus. --nofork keeps the pid we spawned; the address comes on fd 3.
-    const busSocket = path.join(xdg, 'bus');
-    // sockaddr_un paths are limited to 108 bytes; a long custom stateDir falls back to a tmpdir.
-    const listen = busSocket.length < 100 ? `unix:path=${busSocket}` : 'unix:tmpdir=/tmp';
-    const sessionAddr = await step('sessionBus', 'session bus', 'dbus-session', async () => {
-      const d = await spawnDaemon(
-        bins.dbusDaemon,
-        ['--session', '--nofork', '--nopidfile', `--address=${listen}`, '--print-address=3'],
-        clientEnv(env),
-        logOf('dbus-session'),
-        ['pipe'],
-      );
-      record(pids, d.pid as number, 'dbus-session');
-      return firstLineOnFd3(d, 'dbus-daemon --session', stepTimeout);
+    // 2-4. Private session bus, AT-SPI bus launcher and its bus (IsEnabled set), registry.
+    const buses = await startSessionBuses({
+      programs: bins,
+      runtimeDir: xdg,
+      logDir,
+      env: clientEnv(env),
+      pids,
+      stepTimeoutMs: stepTimeout,
+      timed: (name, ms) => {
+        timings[name] = ms;
+        log(`${BUS_STEP_NAMES[name]} ready in ${ms} ms`);
+      },
+      stepLog: (name) => {
+        currentLog = name;
+      },
     });
-    env.DBUS_SESSION_BUS_ADDRESS = sessionAddr;
+    env.DBUS_SESSION_BUS_ADDRESS = buses.sessionAddress;
+    env.AT_SPI_BUS_ADDRESS = buses.a11yAddress;
 
-    // 3. AT-SPI bus launcher. It must own org.a11y.Bus before anyone calls GetAddress:
-    // that call would D-Bus-activate a second launcher. NameHasOwner activates nothing.
-    const session = await AtspiBus.connect(sessionAddr, stepTimeout);
-    buses.push(session);
-    const a11yAddr = await step('a11yBus', 'AT-SPI bus', 'at-spi-bus-launcher', async () => {
-      const l = await spawnDaemon(
-        bins.busLauncher,
-        ['--launch-immediately'],
-        clientEnv(env),
-        logOf('at-spi-bus-launcher'),
-      );
-      const spawnedPid = l.pid as number;
-      record(pids, spawnedPid, 'at-spi-bus-launcher');
-      await pollUntil(() => session.nameHasOwner('org.a11y.Bus'), {
-        timeoutMs: stepTimeout,
-        intervalMs: 5,
-        what: 'at-spi-bus-launcher owning org.a11y.Bus',
-      });
-      const owner = await session.pidOf('org.a11y.Bus');
-      // Someone else's call activated another launcher first: that one is ours to stop too.
-      if (owner !== spawnedPid) record(pids, owner, 'at-spi-bus-launcher(activated)');
-      return a11yBusAddress(session);
-    });
-    env.AT_SPI_BUS_ADDRESS = a11yAddr;
-    const a11y = await AtspiBus.connect(a11yAddr, stepTimeout);
-    buses.push(a11y);
-    // The launcher's child dbus-daemon serves the a11y bus; the bus driver reports its pid.
-    record(pids, await a11y.pidOf('org.freedesktop.DBus'), 'a11y-dbus-daemon');
-
-    // 4. Tell toolkits accessibility is on (Qt checks it; GTK3 does not need it).
-    await session.call(
-      'org.a11y.Bus',
-      '/org/a11y/bus',
-      'org.freedesktop.DBus.Properties',
-      'Set',
-      'ssv',
-      ['org.a11y.Status', 'IsEnabled', new dbus.Variant('b', true)],
-    );
-
-    // 5. Registry. Started by us (it is also D-Bus-activatable) so we own its pid and the
-    // first app does not pay activation latency.
-    await step('registry', 'AT-SPI registry', 'at-spi2-registryd', async () => {
-      const r = await spawnDaemon(bins.registryd, [], clientEnv(env), logOf('at-spi2-registryd'));
-      record(pids, r.pid as number, 'at-spi2-registryd');
-      await pollUntil(() => a11y.nameHasOwner(REGISTRY), {
-        timeoutMs: stepTimeout,
-        intervalMs: 5,
-        what: 'at-spi2-registryd owning org.a11y.atspi.Registry',
-      });
-      const owner = await a11y.pidOf(REGISTRY);
-      if (owner !== r.pid) record(pids, owner, 'at-spi2-registryd(activated)');
-    });
-
-    // 6. The window manager, started right after Xvfb: it needs only X.
+    // 5. The window manager, started right after Xvfb: it needs only X.
     if (wmReady) {
       currentLog = 'openbox';
       await wmReady;
@@ -789,7 +615,6 @@ async function tryStart(
     aborted = true;
     return fail(err, currentLog);
   }
-  for (const b of buses) b.disconnect();
 
   timings.total = round(performance.now() - tAll);
   const state: DesktopState = {
@@ -845,15 +670,4 @@ export function findDesktop(display?: number): HeadlessDesktop {
 function upList(all: Array<{ state: DesktopState; up: boolean }>): string {
   const up = all.filter((d) => d.up).map((d) => `:${d.state.display}`);
   return up.length ? ` (up: ${up.join(', ')})` : ' (none is up)';
-}
-
-/** The accessibility bus's address, from its launcher on the session bus. */
-async function a11yBusAddress(session: {
-  call: (dest: string, path: string, iface: string, member: string) => Promise<unknown[]>;
-}): Promise<string> {
-  const [addr] = await session.call('org.a11y.Bus', '/org/a11y/bus', 'org.a11y.Bus', 'GetAddress');
-  if (typeof addr !== 'string' || !addr) {
-    throw new DesktopError('org.a11y.Bus.GetAddress returned no address', 'start-failed');
-  }
-  return addr;
 }
