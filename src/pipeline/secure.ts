@@ -125,8 +125,11 @@ export function fieldsOfWalk(snapshot: Snapshot): WalkedFields | undefined {
 export class SecureFieldLocator {
   /** pid → the frames of its last fresh read: filled too when it stops answering. */
   private readonly lastKnown = new Map<number, Rect[]>();
-  /** pid → its fields as last located (ids and frames): read again before the next pixels. */
-  private readonly lastFields = new Map<number, Array<{ id: string; frame?: Rect }>>();
+  /**
+   * pid → its fields as last located (ids, frames, and the origin of the window each was in
+   * then): read again before the next pixels, and compared with where they are now.
+   */
+  private readonly lastFields = new Map<number, TrackedField[]>();
   /** Field id → when it was last seen moving (see movedFields). */
   private readonly fieldMoves = new Map<string, number>();
   /** How long recent lookups took, newest last (see lookupBudget). */
@@ -232,7 +235,14 @@ export class SecureFieldLocator {
     this.noteLookup(tookMs >= budget * RAN_OUT ? 2 * tookMs : tookMs);
     for (const { pid, frames: found } of fresh) this.lastKnown.set(pid, found);
     const movedIn = this.movedFields(earlier ?? new Map(), fresh, around);
-    for (const { pid, fields } of fresh) if (fields) this.lastFields.set(pid, fields);
+    for (const { pid, fields } of fresh) {
+      if (!fields) continue;
+      const tracked = fields.map((f) => ({
+        id: f.id,
+        ...(f.frame ? { frame: f.frame, origin: originOf(pid, f.frame, around?.after) } : {}),
+      }));
+      this.lastFields.set(pid, tracked);
+    }
     if (around) this.moving.note([...around.before, ...around.after]);
     const pinned = await this.pin(desktop, region, fresh, around);
     frames.push(...pinned.frames, ...movedIn);
@@ -306,15 +316,25 @@ export class SecureFieldLocator {
         .filter((w) => w.pid === pid && overlapsRect(w.frame, f))
         .map((w) => w.frame);
     for (const { pid, fields } of fresh) {
-      const last = new Map((this.lastFields.get(pid) ?? []).map((f) => [f.id, f.frame]));
+      const last = new Map((this.lastFields.get(pid) ?? []).map((f) => [f.id, f]));
       const now = new Map((fields ?? []).map((f) => [f.id, f.frame]));
       for (const id of new Set([...last.keys(), ...now.keys()])) {
-        const places = [earlier.get(id), now.get(id), last.get(id)].filter(
+        const before = earlier.get(id);
+        const after = now.get(id);
+        const then = last.get(id);
+        const places = [before, after, then?.frame].filter(
           (f): f is Rect => f !== undefined && f.w > 0 && f.h > 0,
         );
         if (places.length === 0) continue;
+        // Where each is in its window: a window that moves carries its fields along (its
+        // own moves are MovingWindows' to judge); a field that moves in it is this one's.
+        const inWindow = [
+          before && within(before, originOf(pid, before, around?.before)),
+          after && within(after, originOf(pid, after, around?.after)),
+          then?.frame && within(then.frame, then.origin),
+        ].filter((f): f is Rect => f !== undefined && f.w > 0 && f.h > 0);
         const moved =
-          places.some((f) => !sameBox(f, places[0])) || (earlier.has(id) && !now.has(id));
+          inWindow.some((f) => !sameBox(f, inWindow[0])) || (before !== undefined && !after);
         if (moved) this.fieldMoves.set(id, at);
         const lastMove = this.fieldMoves.get(id);
         if (lastMove === undefined || at - lastMove > FIELD_MOVING_MS) continue;
@@ -337,6 +357,36 @@ const MAX_TRACKED = 32;
 const TRACK_MS = 150;
 /** How long a field seen moving has its window filled whole. */
 const FIELD_MOVING_MS = 2000;
+
+/** A field as last located: its frame, and the origin of its window then. */
+interface TrackedField {
+  id: string;
+  frame?: Rect;
+  origin?: { x: number; y: number };
+}
+
+/** The origin of the window of `pid` that holds the frame's centre; undefined: none listed. */
+function originOf(
+  pid: number,
+  f: Rect,
+  windows: readonly { pid: number; frame: Rect }[] | undefined,
+): { x: number; y: number } | undefined {
+  const cx = f.x + f.w / 2;
+  const cy = f.y + f.h / 2;
+  const w = windows?.find(
+    (v) =>
+      v.pid === pid &&
+      cx >= v.frame.x &&
+      cy >= v.frame.y &&
+      cx < v.frame.x + v.frame.w &&
+      cy < v.frame.y + v.frame.h,
+  );
+  return w && { x: w.frame.x, y: w.frame.y };
+}
+
+/** The frame relative to an origin (itself without one). */
+const within = (f: Rect, o: { x: number; y: number } | undefined): Rect =>
+  o ? { ...f, x: f.x - o.x, y: f.y - o.y } : f;
 
 const sameBox = (a: Rect, b: Rect): boolean =>
   a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h;
