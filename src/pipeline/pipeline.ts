@@ -52,6 +52,7 @@ import { StageTimes } from './timing.js';
 import { fieldsOfWalk, type WalkedFields } from './secure.js';
 import { passwordGuardOf, pointerOffPasswordFields } from './password-field.js';
 import { keysOffUnseenPlugs } from './plug-keys.js';
+import { strictGrabs } from './grab-guard.js';
 import { keepingSecrets, secretFields } from './secret-fields.js';
 import { DeniedApps } from './denied.js';
 import { scaledByLoad } from '../model/timeout.js';
@@ -202,7 +203,10 @@ export class Pipeline {
       if (!this.denied.active) return false;
       const desktop = await this.desktop();
       const owner = await desktop.selectionOwner?.(selection);
-      return owner != null && (await this.denied.deniedPids(desktop, [owner])).has(owner);
+      if (owner == null) return false;
+      // A helper process a denied app started may own it for it (pass copies with xclip).
+      const family = [owner, ...((await desktop.ancestors?.(owner)) ?? [])];
+      return (await this.denied.deniedPids(desktop, family)).size > 0;
     });
     this.publisher = new Publisher(
       () => this.desktop(),
@@ -486,7 +490,10 @@ export class Pipeline {
           // may name a denied app.
           this.denied.guardPointer(
             pointerOffPasswordFields(
-              desktop,
+              strictGrabs(desktop, {
+                safe: this.policy.secureTypingRefusal('a password field') !== undefined,
+                denied: this.denied,
+              }),
               this.policy,
               pid,
               () => ctx.view.snapshot.enteredApps ?? [],

@@ -243,7 +243,16 @@ export class ActionTransfers implements TextTransfers {
   }
 
   async afterKey(combo: KeyCombo, focus: Element | undefined): Promise<void> {
-    if (copiesKey(combo)) this.copies.push(this.secret(focus ?? this.scene.lastField()));
+    if (!copiesKey(combo)) return;
+    // A copy with no text field focused (a list row: a password manager's entry list
+    // copies the entry's password) in an app showing a password field may copy it.
+    const fromList = !focus?.flags.includes('editable') && this.showsSecret();
+    this.copies.push(this.secret(focus ?? this.scene.lastField()) || fromList);
+  }
+
+  /** Whether the app showed a password field before the action. */
+  private showsSecret(): boolean {
+    return this.scene.before.snapshot.elements.some((el) => this.secret(el));
   }
 
   async beforePress(element: Element | undefined, clickType: ClickType): Promise<void> {
@@ -254,7 +263,10 @@ export class ActionTransfers implements TextTransfers {
     if (command === 'copy') {
       // "Copy password" copies a secret whatever field had the focus (a password manager's
       // button copies its entry's password while its user name is focused).
-      this.copies.push(this.secret(this.scene.lastField()) || namesSecret(element!));
+      // So does a Copy button in an app showing a password field: it may sit beside it.
+      this.copies.push(
+        this.secret(this.scene.lastField()) || namesSecret(element!) || this.showsSecret(),
+      );
     }
   }
 

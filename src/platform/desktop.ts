@@ -422,6 +422,14 @@ export interface Desktop {
    * that client, whatever window is in front. Asked before input is sent to `pid`.
    */
   grabbedInput(pid: number): Promise<'keyboard' | 'pointer' | undefined>;
+  /**
+   * The input device any client holds grabbed now, the app's own popup or not (the window
+   * system cannot say whose grab it is: grabbedInput excuses one while the app's menu is on
+   * top). Absent: the platform has no grabs.
+   */
+  anyGrab?(): Promise<'keyboard' | 'pointer' | undefined>;
+  /** The pid's parent, grandparent and so on up to init; absent: not known here. */
+  ancestors?(pid: number): Promise<number[]>;
   /** Bring the app's window to the front; resolves to a function restoring the previous one. */
   activate(pid: number): Promise<() => Promise<void>>;
   /** The name results give the route of the real pointer and keyboard input below (X11: `xtest`). */

@@ -23,12 +23,15 @@ function sessionWith(serverEnv: Record<string, string>): () => Session {
 
 const events = (app: LaunchedApp, from = 0) => (app.output?.events ?? []).slice(from);
 
-describe('safe mode: another app holds the keyboard while the app called shows a toast', () => {
+describe('safe mode: another app holds the keyboard while the app called shows a popup', () => {
   const get = sessionWith({ AXPAGE_MODE: 'safe' });
 
-  it('sends no key: the prompt holding the grab gets none', async () => {
+  it.each([
+    ['a toast', {}],
+    ['a list of suggestions that grabs nothing', { AXPAGE_FIXTURE_TOAST_LIST: '1' }],
+  ])('%s: sends no key, the prompt holding the grab gets none', async (_kind, appEnv) => {
     const session = get();
-    const target = await session.launchFixture('toast_app.py', []);
+    const target = await session.launchFixture('toast_app.py', [], { env: appEnv });
     const prompt = await session.launchFixture('grab_prompt.py', [], {
       env: { AXPAGE_FIXTURE_SECRET: SECRET },
     });
@@ -119,18 +122,18 @@ describe('the clipboard', () => {
     });
   });
 
-  describe('after a "Copy password" button while the user name had the focus', () => {
-    const get = sessionWith({ AXPAGE_MODE: 'safe' });
+  describe("holding what a denied app's helper process copied for it", () => {
+    const get = sessionWith({ AXPAGE_DENY_APPS: 'vault_clip.py' });
 
     it('is masked on read', async () => {
       const session = get();
       const vault = await session.launchFixture('vault_clip.py', [], {
-        env: { AXPAGE_FIXTURE_SECRET: SECRET },
+        env: {
+          AXPAGE_FIXTURE_SECRET: SECRET,
+          AXPAGE_FIXTURE_COPY_AT_START: '1',
+          AXPAGE_FIXTURE_COPY_VIA_XCLIP: '1',
+        },
       });
-      const user = await session.call('ax_click', { app: vault.pid, query: 'User' });
-      expect(user.isError, user.text).toBe(false);
-      const copy = await session.call('ax_click', { app: vault.pid, query: 'Copy password' });
-      expect(copy.isError, copy.text).toBe(false);
       await vault.output!.waitForEvent((e) => e.event === 'copied', { timeoutMs: 15_000 });
       const read = await session.call('ax_clipboard_read', {});
       expect(read.isError, read.text).toBe(false);
@@ -139,4 +142,28 @@ describe('the clipboard', () => {
       await vault.stop();
     });
   });
+
+  describe.each(['Copy password', 'Copy'])(
+    'after a "%s" button while the user name had the focus',
+    (label) => {
+      const get = sessionWith({ AXPAGE_MODE: 'safe' });
+
+      it('is masked on read', async () => {
+        const session = get();
+        const vault = await session.launchFixture('vault_clip.py', [], {
+          env: { AXPAGE_FIXTURE_SECRET: SECRET, AXPAGE_FIXTURE_COPY_LABEL: label },
+        });
+        const user = await session.call('ax_click', { app: vault.pid, query: 'User' });
+        expect(user.isError, user.text).toBe(false);
+        const copy = await session.call('ax_click', { app: vault.pid, query: `button:${label}` });
+        expect(copy.isError, copy.text).toBe(false);
+        await vault.output!.waitForEvent((e) => e.event === 'copied', { timeoutMs: 15_000 });
+        const read = await session.call('ax_clipboard_read', {});
+        expect(read.isError, read.text).toBe(false);
+        expect(read.text).not.toContain(SECRET);
+        expect(read.text).toMatch(/masked/);
+        await vault.stop();
+      });
+    },
+  );
 });

@@ -40,7 +40,7 @@ import {
 import * as atspi from './atspi/index.js';
 import { isWindowRelative, placeGtk4Element, placeGtk4Windows } from './atspi/gtk4.js';
 import { scanSecureFields } from './atspi/secure.js';
-import { descendants, launchFamily, stoppedProcess } from './proc.js';
+import { descendants, launchFamily, procStat, stoppedProcess } from './proc.js';
 import * as launching from './launch.js';
 import { keysymOf, nativeAddonProblem, withDecorations, X11 } from './x11.js';
 import { keyKindOf } from './key-kinds.js';
@@ -682,6 +682,18 @@ export class LinuxDesktop implements Desktop {
       if (holds !== false) return undefined;
     }
     return grab.device;
+  }
+
+  async anyGrab(): Promise<'keyboard' | 'pointer' | undefined> {
+    return this.display().grabbedInput(-1)?.device;
+  }
+
+  async ancestors(pid: number): Promise<number[]> {
+    const out: number[] = [];
+    for (let p = procStat(pid)?.ppid; p && p > 1 && out.length < 64; p = procStat(p)?.ppid) {
+      out.push(p);
+    }
+    return out;
   }
 
   async click(x: number, y: number, button: MouseButton, count: number): Promise<void> {
