@@ -130,8 +130,8 @@ export class SecureFieldLocator {
    * then): read again before the next pixels, and compared with where they are now.
    */
   private readonly lastFields = new Map<number, TrackedField[]>();
-  /** Field id → when it was last seen moving (see movedFields). */
-  private readonly fieldMoves = new Map<string, number>();
+  /** Field id → when it was last seen moving, whose, and where (see movedFields). */
+  private readonly fieldMoves = new Map<string, { at: number; pid: number; box: Rect }>();
   /** How long recent lookups took, newest last (see lookupBudget). */
   private readonly recentMs: number[] = [];
   /** Windows seen moving lately, from the listings around captures (see pinFields). */
@@ -333,17 +333,29 @@ export class SecureFieldLocator {
           after && within(after, originOf(pid, after, around?.after)),
           then?.frame && within(then.frame, then.origin),
         ].filter((f): f is Rect => f !== undefined && f.w > 0 && f.h > 0);
+        // Gone or come since the last look counts too: a field that is hidden and shown
+        // again and again (revealed, then flickering) may be drawn while neither read sees it.
         const moved =
-          inWindow.some((f) => !sameBox(f, inWindow[0])) || (before !== undefined && !after);
-        if (moved) this.fieldMoves.set(id, at);
-        const lastMove = this.fieldMoves.get(id);
-        if (lastMove === undefined || at - lastMove > FIELD_MOVING_MS) continue;
+          inWindow.some((f) => !sameBox(f, inWindow[0])) ||
+          (before !== undefined && !after) ||
+          (then?.frame !== undefined && !after) ||
+          (then === undefined && after !== undefined && this.lastFields.has(pid));
         const box = places.reduce(hull);
-        const windows = windowsOf(pid, box);
-        out.push(...(windows.length > 0 ? windows : [box]));
+        if (moved) this.fieldMoves.set(id, { at, pid, box });
       }
     }
-    for (const [id, t] of this.fieldMoves) if (at - t > FIELD_MOVING_MS) this.fieldMoves.delete(id);
+    // Every field seen moving lately, in a window of its app still listed: that window
+    // whole (one gone from every read still counts, where it was last).
+    for (const [id, move] of this.fieldMoves) {
+      if (at - move.at > FIELD_MOVING_MS) {
+        this.fieldMoves.delete(id);
+        continue;
+      }
+      const windows = windowsOf(move.pid, move.box);
+      out.push(
+        ...(windows.length > 0 ? windows : fresh.some((a) => a.pid === move.pid) ? [move.box] : []),
+      );
+    }
     return out;
   }
 
