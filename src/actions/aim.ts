@@ -45,21 +45,28 @@ export async function takeFocus(
     );
   }
   const holder = focusHolder(scene, target);
-  const check = async (): Promise<boolean> =>
-    desktop.hasFocus(holder.element.id).catch(() => false);
+  const id = holder.element.id;
+  const check = async (): Promise<boolean> => desktop.hasFocus(id).catch(() => false);
   if (await check()) return { focused: holder, moved: false };
-  await desktop.focusElement(holder.element.id).catch(() => undefined);
-  if (await poll(check)) return { focused: holder, moved: true };
+  // Taking the focus moves the caret and selection: GTK 3 selects an entry's whole text,
+  // a click places the caret where it lands. Where they were is put back after it, so a
+  // key aimed at the field acts where its caret and selection were.
+  const place = holder.element.flags.includes('editable')
+    ? await desktop.textPlace?.(id).catch(() => undefined)
+    : undefined;
+  const putBack = async (): Promise<void> => {
+    if (place) await desktop.setTextPlace?.(id, place).catch(() => false);
+  };
+  await desktop.focusElement(id).catch(() => undefined);
+  if (await poll(check)) {
+    await putBack();
+    return { focused: holder, moved: true };
+  }
   const point = clickPoint(holder.element);
   if (point) {
-    // The click places the caret where it lands: where it was is put back after it, so a
-    // key aimed at the field acts where its caret was, as after the toolkit's focus call.
-    const caret = await desktop.caretOffset?.(holder.element.id).catch(() => undefined);
     await desktop.click(point.x, point.y, 'left', 1);
     const focused = await poll(check);
-    if (caret !== undefined) {
-      await desktop.setCaretOffset?.(holder.element.id, caret).catch(() => false);
-    }
+    await putBack();
     if (focused) return { focused: holder, moved: true };
   }
   throw new AxError(

@@ -68,6 +68,13 @@ export interface DesktopWindow {
   active: boolean;
 }
 
+/** Where an element's caret is and what of its text is selected (offsets in characters). */
+export interface TextPlace {
+  caret: number;
+  /** The selected range [start, end), if any. */
+  selection?: [number, number];
+}
+
 /** A window on screen that listWindows does not list, and whose it is. */
 export interface UnlistedWindow {
   id?: number;
@@ -386,10 +393,10 @@ export interface Desktop {
   setText(elementId: string, text: string): Promise<void>;
   insertText(elementId: string, text: string, position: number): Promise<void>;
   focusElement(elementId: string): Promise<void>;
-  /** Where the caret is in an element's text; undefined: it has none the backend can read. */
-  caretOffset?(elementId: string): Promise<number | undefined>;
-  /** Puts the caret there; false when the element refused. */
-  setCaretOffset?(elementId: string, offset: number): Promise<boolean>;
+  /** Where the caret is in an element's text, and its selection; undefined: none readable. */
+  textPlace?(elementId: string): Promise<TextPlace | undefined>;
+  /** Puts caret and selection back as read; false when the element refused. */
+  setTextPlace?(elementId: string, place: TextPlace): Promise<boolean>;
   /**
    * Chooses the element in its container's selection, as a click on a row or tab does: it
    * alone is selected afterwards (others the container had selected are let go). Throws

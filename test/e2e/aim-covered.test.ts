@@ -77,6 +77,28 @@ describe('a key aimed at a GTK 4 text view without the focus', () => {
   });
 });
 
+describe('a key aimed at a GTK 4 text view with a selection, without the focus', () => {
+  const run = fixtureRun('caret_gtk4.py', { appEnv: { AXPAGE_FIXTURE_SELECT: '6,9' } });
+
+  it('acts on the selection it had', async () => {
+    const r = await run.call('ax_key_press', { query: 'Notes', key: 'Delete' });
+    expect(r.isError, r.text).toBe(false);
+    const changed = await run.waitFor((e) => e.event === 'changed');
+    expect(changed.text).toBe('alpha \nbravo two');
+  });
+});
+
+describe('a key aimed at a GTK 3 entry without the focus', () => {
+  const run = fixtureRun('caret_gtk3.py');
+
+  it('acts at its caret, not on the whole text its focus selected', async () => {
+    const r = await run.call('ax_key_press', { query: 'Word', key: 'BackSpace' });
+    expect(r.isError, r.text).toBe(false);
+    const changed = await run.waitFor((e) => e.event === 'changed');
+    expect(changed.text).toBe('mete');
+  });
+});
+
 describeNeeding([program('gtk3-demo', 'gtk-3-examples')], "gtk3-demo's icon view", () => {
   let session: Session;
   beforeAll(async () => {

@@ -27,6 +27,7 @@ import type {
   ScriptingSupport,
   SecureFieldScan,
   SnapshotOptions,
+  TextPlace,
   UnlistedWindow,
 } from '../desktop.js';
 import {
@@ -534,12 +535,12 @@ export class LinuxDesktop implements Desktop {
     await this.withBus((bus) => atspi.insertText(bus, elementId, text, position));
   }
 
-  async caretOffset(elementId: string): Promise<number | undefined> {
-    return this.withBus((bus) => atspi.caretOffset(bus, elementId));
+  async textPlace(elementId: string): Promise<TextPlace | undefined> {
+    return this.withBus((bus) => atspi.textPlace(bus, elementId));
   }
 
-  async setCaretOffset(elementId: string, offset: number): Promise<boolean> {
-    return this.withBus((bus) => atspi.setCaretOffset(bus, elementId, offset));
+  async setTextPlace(elementId: string, place: TextPlace): Promise<boolean> {
+    return this.withBus((bus) => atspi.setTextPlace(bus, elementId, place));
   }
 
   async focusElement(elementId: string): Promise<void> {

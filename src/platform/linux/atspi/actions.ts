@@ -12,6 +12,7 @@ import { PRESS_ACTIONS } from '../traits.js';
 import dbus from 'dbus-next';
 
 import type { Element } from '../../../model/element.js';
+import type { TextPlace } from '../../desktop.js';
 import { roleName } from '../roles.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { AtspiCallError, ROOT_PATH } from './bus.js';
@@ -196,19 +197,43 @@ export async function setTextContents(bus: AtspiBus, id: string, text: string): 
  * Inserts `text` at character `position`; a negative position appends at the end.
  * The length argument of InsertText is in bytes (ATK passes it to the toolkit as such).
  */
-/** The caret's offset in an element's text; undefined when it has no Text (or no caret). */
-export async function caretOffset(bus: AtspiBus, id: string): Promise<number | undefined> {
+/** The caret and selection of an element's text; undefined when it has no Text (or no caret). */
+export async function textPlace(bus: AtspiBus, id: string): Promise<TextPlace | undefined> {
   const t = await target(bus, id);
   if (!t.basics.ifaces.has(IFACE.Text)) return undefined;
-  const offset = await getProp(directCall(bus), t.ref, IFACE.Text, 'CaretOffset');
-  return typeof offset === 'number' && offset >= 0 ? offset : undefined;
+  const call = directCall(bus);
+  const [offset, [n]] = await Promise.all([
+    getProp(call, t.ref, IFACE.Text, 'CaretOffset'),
+    bus.call(t.ref[0], t.ref[1], IFACE.Text, 'GetNSelections'),
+  ]);
+  if (typeof offset !== 'number' || offset < 0) return undefined;
+  if (typeof n !== 'number' || n < 1) return { caret: offset };
+  const [start, end] = await bus.call(t.ref[0], t.ref[1], IFACE.Text, 'GetSelection', 'i', [0]);
+  return typeof start === 'number' && typeof end === 'number' && end > start
+    ? { caret: offset, selection: [start, end] }
+    : { caret: offset };
 }
 
-/** Puts the caret at `offset`; false when the element refused (or has no Text). */
-export async function setCaretOffset(bus: AtspiBus, id: string, offset: number): Promise<boolean> {
+/**
+ * Puts the caret and selection back as `place` had them: the selection, else no selection
+ * and the caret. False when the element refused (or has no Text).
+ */
+export async function setTextPlace(bus: AtspiBus, id: string, place: TextPlace): Promise<boolean> {
   const t = await target(bus, id);
   if (!t.basics.ifaces.has(IFACE.Text)) return false;
-  const [ok] = await bus.call(t.ref[0], t.ref[1], IFACE.Text, 'SetCaretOffset', 'i', [offset]);
+  const text = (m: string, sig?: string, body?: unknown[]) =>
+    bus.call(t.ref[0], t.ref[1], IFACE.Text, m, sig, body);
+  const [n] = await text('GetNSelections');
+  if (place.selection) {
+    const [start, end] = place.selection;
+    const [ok] =
+      typeof n === 'number' && n > 0
+        ? await text('SetSelection', 'iii', [0, start, end])
+        : await text('AddSelection', 'ii', [start, end]);
+    return ok !== false;
+  }
+  if (typeof n === 'number' && n > 0) await text('RemoveSelection', 'i', [0]);
+  const [ok] = await text('SetCaretOffset', 'i', [place.caret]);
   return ok !== false;
 }
 
