@@ -29,11 +29,12 @@
  * (whatever the guess of where the paste went), and the app is walked again before anything
  * of it is written.
  */
-import type { Element, Rect, Snapshot } from '../model/element.js';
+import type { Element, Snapshot } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import type { Desktop, KeyCombo } from '../platform/desktop.js';
 import type { ClickType, TextTransfers } from '../actions/index.js';
 import { SecretMemory } from './secrets.js';
+import { holds, windowAt, windowStack } from '../actions/window-stack.js';
 
 export type SelectionName = 'clipboard' | 'primary';
 
@@ -323,18 +324,16 @@ export class ActionTransfers implements TextTransfers {
 
   /** A drop at `end` on another app's window: the text field there is made a password field. */
   private async dropElsewhere(end: { x: number; y: number }): Promise<void> {
-    const { desktop } = this.scene;
-    const windows = await desktop.listWindows().catch(() => []);
-    const top = windows.find((w) => holds(w.outer ?? w.frame, end));
-    if (!top || top.pid === this.scene.pid) return;
-    const snapshot = await this.scene.walk(top.pid).catch(() => undefined);
+    // Popups and plugs included: a drop on another app's completion list or on a plug in
+    // this app's window lands in that process.
+    const stack = await windowStack(this.scene.desktop).catch(() => []);
+    const top = windowAt(stack, end);
+    if (!top || top.pid === null || top.pid === this.scene.pid) return;
+    const snapshot = await this.scene.walk(top.hostPid ?? top.pid).catch(() => undefined);
     const field = snapshot && textFieldAt(snapshot.elements, end);
-    if (field) this.scene.learn(top.pid, [field.id]);
+    if (field) this.scene.learn(top.hostPid ?? top.pid, [field.id]);
   }
 }
-
-const holds = (f: Rect, p: { x: number; y: number }): boolean =>
-  p.x >= f.x && p.y >= f.y && p.x < f.x + f.w && p.y < f.y + f.h;
 
 /** Whether an element takes text (its text is what a paste or drop changes; a label's is not). */
 function takesText(el: Element): boolean {

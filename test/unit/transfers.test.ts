@@ -173,6 +173,11 @@ function transfersOf(opts: {
   secret?: string[];
   lastField?: Element;
   windows?: DesktopWindow[];
+  popups?: Array<{
+    id?: number;
+    pid: number | null;
+    frame: { x: number; y: number; w: number; h: number };
+  }>;
   other?: Element[];
 }) {
   const learned: Array<[number, string[]]> = [];
@@ -181,7 +186,10 @@ function transfersOf(opts: {
     pid: 7,
     before: view(opts.before),
     selections: opts.selections,
-    desktop: { listWindows: async () => opts.windows ?? [] } as unknown as Desktop,
+    desktop: {
+      listWindows: async () => opts.windows ?? [],
+      popupWindows: async () => opts.popups ?? [],
+    } as unknown as Desktop,
     isSecret: (_pid, e) => e.flags.includes('secure') || secret.has(e.id),
     learn: (pid, ids) => {
       learned.push([pid, ids]);
@@ -269,6 +277,19 @@ describe('ActionTransfers', () => {
     });
     await away.t.beforeDrag(pw, undefined, { x: 520, y: 510 });
     expect(away.learned).toEqual([[9, ['far']]]);
+    // Another app's popup over the windows (a completion list holding an entry) takes it.
+    const onPopup = transfersOf({
+      before: [pw],
+      selections: s,
+      secret: ['pw'],
+      windows: [
+        { pid: 9, title: 'Other', frame: { x: 400, y: 400, w: 400, h: 400 }, active: false },
+      ],
+      popups: [{ pid: 11, frame: { x: 480, y: 480, w: 200, h: 100 } }],
+      other: [field],
+    });
+    await onPopup.t.beforeDrag(pw, undefined, { x: 520, y: 510 });
+    expect(onPopup.learned).toEqual([[11, ['far']]]);
     // A drag from an ordinary field moves no secret.
     const plain = transfersOf({ before: [user, pw], selections: s });
     await plain.t.beforeDrag(user, pw, { x: 1, y: 1 });
