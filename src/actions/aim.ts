@@ -8,6 +8,7 @@ import type { Element } from '../model/element.js';
 import { pollFor } from '../model/timeout.js';
 import { AxError, PlatformError } from '../errors.js';
 import type { ActionTarget, Scene } from './types.js';
+import { assertUncovered } from './covering.js';
 
 /** How long the toolkit may take to report the focus it was asked to move (a loaded machine is slow). */
 const FOCUS_WAIT_MS = 1000;
@@ -64,6 +65,8 @@ export async function takeFocus(
   }
   const point = clickPoint(holder.element);
   if (point) {
+    // A window over the field (a dialog of the app) would take the click, and close.
+    await assertUncovered(desktop, scene.view, holder.element, holder.label, point);
     await desktop.click(point.x, point.y, 'left', 1);
     const focused = await poll(check);
     await putBack();

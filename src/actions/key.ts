@@ -38,11 +38,11 @@ export async function deliverKey(scene: Scene, combo: KeyCombo, aim?: KeyAim): P
   // Checked with the window in front: fronting can move the focus the key goes to.
   const { restore } = await fronted(scene, async () => {
     if (aim) {
-      const { focused, moved } = await takeFocus(scene, aim.target, `${label} was not sent`);
+      const { focused } = await takeFocus(scene, aim.target, `${label} was not sent`);
       focus = focused;
-      // Focusing may select the field's text or put the caret where it was: the key
-      // belongs after the text typed.
-      if (moved && aim.afterText && focused.element.flags.includes('editable')) {
+      // The key belongs after the text typed, wherever the caret was (typed text may go
+      // in at the end, or focusing may put the caret back where it was).
+      if (aim.afterText && focused.element.flags.includes('editable')) {
         const multiline = focused.element.flags.includes('multiline');
         await scene.desktop.pressKey({ key: 'End', modifiers: multiline ? ['ctrl'] : [] });
       }

@@ -204,6 +204,10 @@ export class Pipeline {
       const desktop = await this.desktop();
       const owner = await desktop.selectionOwner?.(selection);
       if (owner == null) return false;
+      // The pid the X server knows is the one that connected: a helper that forked into the
+      // background after (xclip, as pass -c runs it) serves from a child of a process gone.
+      // Nothing says whose that was: with a deny list, it is not read.
+      if (!(await desktop.isRunning(owner))) return true;
       // A helper process a denied app started may own it for it (pass copies with xclip).
       const family = [owner, ...((await desktop.ancestors?.(owner)) ?? [])];
       return (await this.denied.deniedPids(desktop, family)).size > 0;

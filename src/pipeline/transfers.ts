@@ -46,6 +46,8 @@ export interface SelectionReader {
 export const COPIED = 'copied from a password field';
 const SELECTED = 'selected in a password field';
 const UNREADABLE = 'it could not be read, and this session knows secrets';
+/** How long after a copy from a password field the clipboard's next text counts as it. */
+const LATE_COPY_MS = 5000;
 /** Said of a selection an app this server may not read offers: no more than that. */
 const HIDDEN_OWNER = 'its owner is not readable by this server';
 
@@ -83,6 +85,7 @@ export class SelectionSecrets {
 
   /** As reason(), its owner asked too (an app this server may not read). */
   async readReason(text: string): Promise<string | undefined> {
+    this.noteLate(text);
     return (
       this.reason(text) ??
       ((await this.hiddenOwner('clipboard').catch(() => true)) ? HIDDEN_OWNER : undefined)
@@ -92,17 +95,42 @@ export class SelectionSecrets {
   /** The clipboard was written by this server (ax_clipboard_write): it holds that text now. */
   written(): void {
     this.unread.delete('clipboard');
+    this.lateCopy = undefined;
   }
 
-  /** A copy or cut went: from a password field, what the clipboard holds now is secret. */
+  /**
+   * A copy or cut went: from a password field, what the clipboard holds now is secret, and
+   * so is the next text it takes within LATE_COPY_MS (an app may copy late: a password
+   * store decrypts first).
+   */
   async copied(fromSecret: boolean): Promise<void> {
     if (!fromSecret) {
+      // Another copy: what the clipboard takes next is that one's.
       this.unread.delete('clipboard');
+      this.lateCopy = undefined;
       return;
     }
     const text = await this.read('clipboard');
     if (text === undefined) this.unread.set('clipboard', COPIED);
     else this.memory.note(text, COPIED);
+    this.lateCopy = { until: Date.now() + LATE_COPY_MS, previous: text };
+  }
+
+  /** A copy from a password field whose text may not have reached the clipboard yet. */
+  private lateCopy?: { until: number; previous: string | undefined };
+
+  /** The clipboard now holds `text`: the late copy it may be is learned as secret. */
+  private noteLate(text: string): void {
+    const late = this.lateCopy;
+    if (!late) return;
+    if (Date.now() > late.until) {
+      this.lateCopy = undefined;
+      return;
+    }
+    if (text !== '' && text !== late.previous) {
+      this.memory.note(text, COPIED);
+      this.lateCopy = undefined;
+    }
   }
 
   /** An action in a password field may have selected its text: PRIMARY's text is secret. */
@@ -122,7 +150,9 @@ export class SelectionSecrets {
       if (await this.hiddenOwner(selection).catch(() => true)) return HIDDEN_OWNER;
     }
     // Nothing known to be secret: nothing to read (an ordinary paste costs no round trip).
-    if (this.memory.size + this.selected.size + this.unread.size === 0) return undefined;
+    if (this.memory.size + this.selected.size + this.unread.size === 0 && !this.lateCopy) {
+      return undefined;
+    }
     for (const selection of from) {
       const text = await this.read(selection);
       if (text === undefined) {
@@ -133,6 +163,7 @@ export class SelectionSecrets {
         continue;
       }
       if (text === '') continue;
+      if (selection === 'clipboard') this.noteLate(text);
       const why =
         this.memory.reason(text) ??
         (selection === 'primary' ? this.selected.reason(text) : undefined) ??

@@ -435,7 +435,10 @@ export interface Desktop {
    * top). Absent: the platform has no grabs.
    */
   anyGrab?(): Promise<'keyboard' | 'pointer' | undefined>;
-  /** The pid's parent, grandparent and so on up to init; absent: not known here. */
+  /**
+   * The pid's parent, grandparent and so on up to init, and the leader of its session (a
+   * helper forked into the background keeps that); absent: not known here.
+   */
   ancestors?(pid: number): Promise<number[]>;
   /** Bring the app's window to the front; resolves to a function restoring the previous one. */
   activate(pid: number): Promise<() => Promise<void>>;

@@ -77,6 +77,27 @@ describe('a key aimed at a GTK 4 text view without the focus', () => {
   });
 });
 
+describe('text and a key aimed at a GTK 4 text view that has the focus', () => {
+  const run = fixtureRun('caret_gtk4.py');
+
+  it('sends the key after the text typed, wherever its caret was', async () => {
+    const home = await run.call('ax_key_press', {
+      query: 'Notes',
+      key: 'Home',
+      modifiers: ['ctrl'],
+    });
+    expect(home.isError, home.text).toBe(false);
+    const from = run.events().length;
+    const r = await run.call('ax_type', { query: 'Notes', text: 'END', key: 'Return' });
+    expect(r.isError, r.text).toBe(false);
+    const last = await run.waitFor(
+      (e) => e.event === 'changed' && /\n$/.test(String(e.text)),
+      from,
+    );
+    expect(last.text).toBe('alpha one\nbravo twoEND\n');
+  });
+});
+
 describe('a key aimed at a GTK 4 text view with a selection, without the focus', () => {
   const run = fixtureRun('caret_gtk4.py', { appEnv: { AXPAGE_FIXTURE_SELECT: '6,9' } });
 

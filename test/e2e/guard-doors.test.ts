@@ -125,13 +125,16 @@ describe('the clipboard', () => {
   describe("holding what a denied app's helper process copied for it", () => {
     const get = sessionWith({ AXPAGE_DENY_APPS: 'vault_clip.py' });
 
-    it('is masked on read', async () => {
+    it.each([
+      ['its child', '1'],
+      ['one forked into the background', 'fork'],
+    ])('%s: is masked on read', async (_how, via) => {
       const session = get();
       const vault = await session.launchFixture('vault_clip.py', [], {
         env: {
           AXPAGE_FIXTURE_SECRET: SECRET,
           AXPAGE_FIXTURE_COPY_AT_START: '1',
-          AXPAGE_FIXTURE_COPY_VIA_XCLIP: '1',
+          AXPAGE_FIXTURE_COPY_VIA_XCLIP: via,
         },
       });
       await vault.output!.waitForEvent((e) => e.event === 'copied', { timeoutMs: 15_000 });

@@ -130,8 +130,19 @@ describe('SelectionSecrets', () => {
     expect(await s.pasteSecret(['clipboard'])).toBe('copied from a password field');
     held.clipboard = 'x';
     expect(await s.pasteSecret(['clipboard'])).toBe('copied from a password field');
+    // ax_clipboard_write replaced it: what it wrote is no secret.
+    held.clipboard = 'written-by-the-agent';
     s.written();
     expect(await s.pasteSecret(['clipboard'])).toBeUndefined();
+  });
+
+  it('takes the next text the clipboard holds soon after a copy from a password field as it (a late copy)', async () => {
+    const { s, held } = selectionsOf({ clipboard: 'before' });
+    await s.copied(true);
+    // The app copies a moment later (a password store decrypts first).
+    held.clipboard = 'late-secret';
+    expect(await s.pasteSecret(['clipboard'])).toBe('copied from a password field');
+    expect(await s.readReason('late-secret')).toBe('copied from a password field');
   });
 
   it('knows text typed into a password field on either selection', async () => {

@@ -694,6 +694,9 @@ export class LinuxDesktop implements Desktop {
     for (let p = procStat(pid)?.ppid; p && p > 1 && out.length < 64; p = procStat(p)?.ppid) {
       out.push(p);
     }
+    // A helper that forked into the background lost its parent, not its session.
+    const leader = procStat(pid)?.session;
+    if (leader && leader > 1 && leader !== pid && !out.includes(leader)) out.push(leader);
     return out;
   }
 
