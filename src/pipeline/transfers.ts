@@ -128,7 +128,8 @@ export class SelectionSecrets {
       return;
     }
     if (text !== '' && text !== late.previous) {
-      this.memory.note(text, COPIED);
+      // What it holds now is that copy's (a text already known keeps its reason).
+      if (!this.memory.reason(text)) this.memory.note(text, COPIED);
       this.lateCopy = undefined;
     }
   }
