@@ -9,6 +9,7 @@ import type { Element, Rect } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import { AxError } from '../errors.js';
 import type { Desktop } from '../platform/desktop.js';
+import { contains } from '../viewport/geometry.js';
 import { windowAt, windowStack, type StackedWindow } from './window-stack.js';
 
 /** The topmost window at the point, and whose it is; undefined: no window is there. */
@@ -22,12 +23,6 @@ export async function windowOnTop(
 /** How far a walked window may stick out of the window system's one it is (rounding). */
 const SLACK = 2;
 
-const inside = (a: Rect, b: Rect): boolean =>
-  a.x >= b.x - SLACK &&
-  a.y >= b.y - SLACK &&
-  a.x + a.w <= b.x + b.w + SLACK &&
-  a.y + a.h <= b.y + b.h + SLACK;
-
 /**
  * The indices of the view's elements in the walked windows that lie inside `area` (one
  * window of the window system); undefined when none does (the walk cannot tell which it is).
@@ -36,7 +31,7 @@ export function elementsInWindow(view: SnapshotView, area: Rect): Set<number> | 
   const { elements, windows } = view.snapshot;
   const roots = windows.filter((w) => {
     const f = elements[w.index]?.frame;
-    return f !== undefined && f.w > 0 && f.h > 0 && inside(f, area);
+    return f !== undefined && f.w > 0 && f.h > 0 && contains(area, f, SLACK);
   });
   if (roots.length === 0) return undefined;
   const out = new Set<number>();

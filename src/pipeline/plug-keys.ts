@@ -11,6 +11,7 @@ import type { Element, Rect, Snapshot } from '../model/element.js';
 import type { Desktop } from '../platform/desktop.js';
 import { AxError } from '../errors.js';
 import { withOverrides } from './desktop-view.js';
+import { contains } from '../viewport/geometry.js';
 
 export interface PlugKeyRules {
   /** The app the call is on. */
@@ -36,7 +37,7 @@ export function keysOffUnseenPlugs(desktop: Desktop, rules: PlugKeyRules): Deskt
     const unseen = await unseenPlugs(desktop, rules);
     if (unseen.length === 0) return;
     const outside = (el: Element): boolean =>
-      !!el.frame && !unseen.some((p) => inside(el.frame!, p.frame));
+      !!el.frame && !unseen.some((p) => contains(p.frame, el.frame!));
     const candidates = rules
       .view()
       .elements.filter((el) => el.flags.includes('focused') && outside(el));
@@ -88,6 +89,3 @@ async function unseenPlugs(desktop: Desktop, rules: PlugKeyRules): Promise<Unsee
   }
   return out;
 }
-
-const inside = (a: Rect, b: Rect): boolean =>
-  a.x >= b.x && a.y >= b.y && a.x + a.w <= b.x + b.w && a.y + a.h <= b.y + b.h;

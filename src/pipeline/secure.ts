@@ -18,6 +18,7 @@ import { loadPerCpu } from '../model/timeout.js';
 import type { Desktop } from '../platform/desktop.js';
 import { describeError } from '../errors.js';
 import { secureFrames } from '../viewport/index.js';
+import { intersect } from '../viewport/geometry.js';
 import { MovingWindows, pinFields, type CaptureWindows } from './field-pins.js';
 
 /** Least time the fresh lookup gets: enough for an idle desktop (a few ms per app). */
@@ -313,7 +314,7 @@ export class SecureFieldLocator {
     const out: Rect[] = [];
     const windowsOf = (pid: number, f: Rect): Rect[] =>
       [...(around?.before ?? []), ...(around?.after ?? [])]
-        .filter((w) => w.pid === pid && overlapsRect(w.frame, f))
+        .filter((w) => w.pid === pid && intersect(w.frame, f) !== null)
         .map((w) => w.frame);
     for (const { pid, fields } of fresh) {
       const last = new Map((this.lastFields.get(pid) ?? []).map((f) => [f.id, f]));
@@ -402,9 +403,6 @@ const within = (f: Rect, o: { x: number; y: number } | undefined): Rect =>
 
 const sameBox = (a: Rect, b: Rect): boolean =>
   a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h;
-
-const overlapsRect = (a: Rect, b: Rect): boolean =>
-  a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
 function hull(a: Rect, b: Rect): Rect {
   const x = Math.min(a.x, b.x);

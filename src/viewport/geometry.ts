@@ -24,6 +24,16 @@ export function intersect(a: Rect, b: Rect): Rect | null {
   return { x, y, w: right - x, h: bottom - y };
 }
 
+/** Whether `inner` lies inside `outer`, allowing it to stick out by `slack` on each side. */
+export function contains(outer: Rect, inner: Rect, slack = 0): boolean {
+  return (
+    inner.x >= outer.x - slack &&
+    inner.y >= outer.y - slack &&
+    inner.x + inner.w <= outer.x + outer.w + slack &&
+    inner.y + inner.h <= outer.y + outer.h + slack
+  );
+}
+
 /**
  * `a` clipped to `b` as a reportable rect: the overlap, or a zero-size rect at `a`'s
  * position pulled inside `b` when they do not overlap (a window dragged off-screen).

@@ -23,6 +23,16 @@ function sessionWith(serverEnv: Record<string, string>): () => Session {
 
 const events = (app: LaunchedApp, from = 0) => (app.output?.events ?? []).slice(from);
 
+/** Once the vault says it copied: ax_clipboard_read answers, the secret masked. */
+async function readMasked(session: Session, vault: LaunchedApp) {
+  await vault.output!.waitForEvent((e) => e.event === 'copied', { timeoutMs: 15_000 });
+  const read = await session.call('ax_clipboard_read', {});
+  expect(read.isError, read.text).toBe(false);
+  expect(read.text).not.toContain(SECRET);
+  expect(read.text).toMatch(/masked/);
+  return read;
+}
+
 describe('safe mode: another app holds the keyboard while the app called shows a popup', () => {
   const get = sessionWith({ AXPAGE_MODE: 'safe' });
 
@@ -98,11 +108,7 @@ describe('the clipboard', () => {
       const vault = await session.launchFixture('vault_clip.py', [], {
         env: { AXPAGE_FIXTURE_SECRET: SECRET, AXPAGE_FIXTURE_COPY_AT_START: '1' },
       });
-      await vault.output!.waitForEvent((e) => e.event === 'copied', { timeoutMs: 15_000 });
-      const read = await session.call('ax_clipboard_read', {});
-      expect(read.isError, read.text).toBe(false);
-      expect(read.text).not.toContain(SECRET);
-      expect(read.text).toMatch(/masked/);
+      const read = await readMasked(session, vault);
       expect(read.text).not.toMatch(/vault|pid \d+/i);
       const focus = await session.call('ax_click', { app: other.pid, query: 'Target entry' });
       expect(focus.isError, focus.text).toBe(false);
@@ -137,11 +143,7 @@ describe('the clipboard', () => {
           AXPAGE_FIXTURE_COPY_VIA_XCLIP: via,
         },
       });
-      await vault.output!.waitForEvent((e) => e.event === 'copied', { timeoutMs: 15_000 });
-      const read = await session.call('ax_clipboard_read', {});
-      expect(read.isError, read.text).toBe(false);
-      expect(read.text).not.toContain(SECRET);
-      expect(read.text).toMatch(/masked/);
+      await readMasked(session, vault);
       await vault.stop();
     });
   });
@@ -160,11 +162,7 @@ describe('the clipboard', () => {
         expect(user.isError, user.text).toBe(false);
         const copy = await session.call('ax_click', { app: vault.pid, query: `button:${label}` });
         expect(copy.isError, copy.text).toBe(false);
-        await vault.output!.waitForEvent((e) => e.event === 'copied', { timeoutMs: 15_000 });
-        const read = await session.call('ax_clipboard_read', {});
-        expect(read.isError, read.text).toBe(false);
-        expect(read.text).not.toContain(SECRET);
-        expect(read.text).toMatch(/masked/);
+        await readMasked(session, vault);
         await vault.stop();
       });
     },

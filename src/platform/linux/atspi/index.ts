@@ -33,7 +33,7 @@ export type { ValueInfo } from './actions.js';
 export { renewRegistrations, watchApp, watchRegistry, WATCHED_EVENTS } from './events.js';
 export type { AtspiEvent } from './events.js';
 export { formatId, parseId } from './ids.js';
-export { popupHoldsChoices } from './open-menu.js';
+export { popupHoldsChoices } from './popup-choices.js';
 export { probeApp, probeApps } from './liveness.js';
 export type { Liveness } from './liveness.js';
 export { TEXT_CAP } from './read.js';

@@ -10,18 +10,19 @@ import type { AtspiBus } from './bus.js';
 import { matching, NO_COLLECTION, showingRule } from './collection.js';
 import { askExtents, frameOf } from './read.js';
 import type { Rect } from '../../../model/element.js';
+import { ATSPI_ROLES } from '../roles.js';
 
-/** Roles of the items a menu or a list shows (AT-SPI numbers, see ATSPI_ROLES in roles.ts). */
+/** Roles of the items a menu or a list shows. */
 const CHOICE_ROLES = [
-  35, // menu item
-  8, // check menu item
-  45, // radio menu item
-  33, // menu
-  41, // popup menu
-  32, // list item
-  56, // table cell
-  91, // tree item
-];
+  'menu item',
+  'check menu item',
+  'radio menu item',
+  'menu',
+  'popup menu',
+  'list item',
+  'table cell',
+  'tree item',
+].map((name) => ATSPI_ROLES.indexOf(name));
 
 /** Most items looked at (their extents: one call each, in parallel). */
 const MAX_ITEMS = 64;
