@@ -2,9 +2,9 @@
  * The window system cannot say who holds a grab: one held while the app's own menu is on
  * top is taken for the app's (grabbedInput). Where a wrong guess would send keys to a
  * password prompt or a denied app, it is taken so only when nothing else could hold it:
- * in safe mode, no other app on screen shows a password field, a secret prompt or a window
- * without accessibility (whose fields nothing can locate); with a deny list, no denied app
- * shows a window.
+ * in safe mode, no other app with a mapped window (on screen or off it) shows a password
+ * field, a secret prompt or a window without accessibility (whose fields nothing can
+ * locate); with a deny list, no denied app shows a window.
  */
 import type { Desktop } from '../platform/desktop.js';
 import { scaledByLoad } from '../model/timeout.js';
@@ -20,6 +20,8 @@ export interface GrabRules {
 /** How long the fields of the other apps may take to be located, at least and at most. */
 const LOOKUP_MS = 400;
 const LOOKUP_MAX_MS = 4000;
+/** Off screen too: a prompt that grabs the keyboard takes keys wherever its window lies. */
+const EVERYWHERE = { x: -(2 ** 20), y: -(2 ** 20), w: 2 ** 21, h: 2 ** 21 };
 
 export function strictGrabs(desktop: Desktop, rules: GrabRules): Desktop {
   if ((!rules.safe && !rules.denied.active) || !desktop.anyGrab) return desktop;
@@ -42,12 +44,9 @@ async function othersMayHold(desktop: Desktop, rules: GrabRules, pid: number): P
     if ((await rules.denied.deniedPids(desktop, others)).size > 0) return true;
   }
   if (!rules.safe) return false;
-  const { w, h } = await desktop.screenSize();
-  const scan = await desktop.secureFieldFrames(
-    { x: 0, y: 0, w, h },
-    scaledByLoad(LOOKUP_MS, LOOKUP_MAX_MS),
-    [pid],
-  );
+  const scan = await desktop.secureFieldFrames(EVERYWHERE, scaledByLoad(LOOKUP_MS, LOOKUP_MAX_MS), [
+    pid,
+  ]);
   return (
     scan.fresh.some((a) => a.pid !== pid && a.frames.length > 0) ||
     scan.failed.some((a) => a.pid !== pid) ||

@@ -53,6 +53,7 @@ import { fieldsOfWalk, type WalkedFields } from './secure.js';
 import { passwordGuardOf, pointerOffPasswordFields } from './password-field.js';
 import { keysOffUnseenPlugs } from './plug-keys.js';
 import { strictGrabs } from './grab-guard.js';
+import { selectionOwnerCheck } from './selection-owner.js';
 import { keepingSecrets, secretFields } from './secret-fields.js';
 import { DeniedApps } from './denied.js';
 import { scaledByLoad } from '../model/timeout.js';
@@ -198,20 +199,16 @@ export class Pipeline {
     this.policy = new Policy(config.policy, Date.now, executableOf, identity);
     this.denied = new DeniedApps(this.policy);
     this.launches = new LaunchWatch(() => this.desktop(), this.policy);
-    // What a denied app offers on a selection is never read out or pasted as plain text.
-    this.selections.hideOwnedBy(async (selection) => {
-      if (!this.denied.active) return false;
-      const desktop = await this.desktop();
-      const owner = await desktop.selectionOwner?.(selection);
-      if (owner == null) return false;
-      // The pid the X server knows is the one that connected: a helper that forked into the
-      // background after (xclip, as pass -c runs it) serves from a child of a process gone.
-      // Nothing says whose that was: with a deny list, it is not read.
-      if (!(await desktop.isRunning(owner))) return true;
-      // A helper process a denied app started may own it for it (pass copies with xclip).
-      const family = [owner, ...((await desktop.ancestors?.(owner)) ?? [])];
-      return (await this.denied.deniedPids(desktop, family)).size > 0;
-    });
+    // What a denied app offers on a selection, or what nothing vouches for, is never read
+    // out or pasted as plain text.
+    this.selections.askOwner(
+      selectionOwnerCheck(() => this.desktop(), {
+        safe: config.policy.mode === 'safe',
+        denied: this.denied,
+        self: process.pid,
+        limits: config.limits,
+      }),
+    );
     this.publisher = new Publisher(
       () => this.desktop(),
       config,

@@ -48,8 +48,17 @@ const SELECTED = 'selected in a password field';
 const UNREADABLE = 'it could not be read, and this session knows secrets';
 /** How long after a copy from a password field the clipboard's next text counts as it. */
 const LATE_COPY_MS = 5000;
-/** Said of a selection an app this server may not read offers: no more than that. */
-const HIDDEN_OWNER = 'its owner is not readable by this server';
+/** Said when the owner could not be asked: no more than that. */
+const OWNER_UNKNOWN = 'its owner could not be asked';
+
+/**
+ * Why what a selection's owner offers must not be read or pasted as plain text, or
+ * undefined. `text` reads what it offers (called only when the answer needs it).
+ */
+export type OwnerCheck = (
+  selection: SelectionName,
+  text: () => Promise<string | undefined>,
+) => Promise<string | undefined>;
 
 /**
  * What this session knows to be secret on the desktop's selections (see the module
@@ -63,7 +72,7 @@ export class SelectionSecrets {
   /** A selection that held a secret when it could not be read: why. */
   private readonly unread = new Map<SelectionName, string>();
   private reader?: () => Promise<SelectionReader>;
-  private hiddenOwner: (selection: SelectionName) => Promise<boolean> = async () => false;
+  private ownerCheck: OwnerCheck = async () => undefined;
 
   /** How the selections are read (the server's clipboard); without it none is. */
   readWith(reader: () => Promise<SelectionReader>): void {
@@ -71,11 +80,11 @@ export class SelectionSecrets {
   }
 
   /**
-   * Whether a selection is offered by an app this server may not read (denied): its text is
-   * then secret to every read and paste, whatever it is.
+   * Who a selection's owner is may make its text secret to every read and paste, whatever
+   * it is (a denied app's, one nothing vouches for: see selection-owner.ts).
    */
-  hideOwnedBy(hidden: (selection: SelectionName) => Promise<boolean>): void {
-    this.hiddenOwner = hidden;
+  askOwner(check: OwnerCheck): void {
+    this.ownerCheck = check;
   }
 
   /** Why the clipboard's `text` must not be shown (a read of it), or undefined. */
@@ -88,7 +97,7 @@ export class SelectionSecrets {
     this.noteLate(text);
     return (
       this.reason(text) ??
-      ((await this.hiddenOwner('clipboard').catch(() => true)) ? HIDDEN_OWNER : undefined)
+      (await this.ownerCheck('clipboard', async () => text).catch(() => OWNER_UNKNOWN))
     );
   }
 
@@ -147,15 +156,24 @@ export class SelectionSecrets {
 
   /** Why a paste from `from` now would put a secret, or undefined (nothing to paste, or no secret). */
   async pasteSecret(from: readonly SelectionName[]): Promise<string | undefined> {
+    // Each selection read once, by whichever asks first.
+    const texts = new Map<SelectionName, Promise<string | undefined>>();
+    const textOf = (selection: SelectionName) => {
+      if (!texts.has(selection)) texts.set(selection, this.read(selection));
+      return texts.get(selection)!;
+    };
     for (const selection of from) {
-      if (await this.hiddenOwner(selection).catch(() => true)) return HIDDEN_OWNER;
+      const why = await this.ownerCheck(selection, () => textOf(selection)).catch(
+        () => OWNER_UNKNOWN,
+      );
+      if (why) return why;
     }
     // Nothing known to be secret: nothing to read (an ordinary paste costs no round trip).
     if (this.memory.size + this.selected.size + this.unread.size === 0 && !this.lateCopy) {
       return undefined;
     }
     for (const selection of from) {
-      const text = await this.read(selection);
+      const text = await textOf(selection);
       if (text === undefined) {
         const why =
           this.unread.get(selection) ??

@@ -37,13 +37,18 @@ describe('safe mode: another app holds the keyboard while the app called shows a
   const get = sessionWith({ AXPAGE_MODE: 'safe' });
 
   it.each([
-    ['a toast', {}],
-    ['a list of suggestions that grabs nothing', { AXPAGE_FIXTURE_TOAST_LIST: '1' }],
-  ])('%s: sends no key, the prompt holding the grab gets none', async (_kind, appEnv) => {
+    ['a toast', {}, {}],
+    ['a list of suggestions that grabs nothing', { AXPAGE_FIXTURE_TOAST_LIST: '1' }, {}],
+    [
+      'a list of suggestions, the prompt off screen',
+      { AXPAGE_FIXTURE_TOAST_LIST: '1' },
+      { AXPAGE_FIXTURE_AT: '-2000,-2000' },
+    ],
+  ])('%s: sends no key, the prompt holding the grab gets none', async (_kind, appEnv, at) => {
     const session = get();
     const target = await session.launchFixture('toast_app.py', [], { env: appEnv });
     const prompt = await session.launchFixture('grab_prompt.py', [], {
-      env: { AXPAGE_FIXTURE_SECRET: SECRET },
+      env: { AXPAGE_FIXTURE_SECRET: SECRET, ...at },
     });
     await prompt.output!.waitForEvent((e) => e.event === 'grabbed', { timeoutMs: 15_000 });
     expect(events(prompt).find((e) => e.event === 'grabbed')?.status).toBe(0);
@@ -134,6 +139,7 @@ describe('the clipboard', () => {
     it.each([
       ['its child', '1'],
       ['one forked into the background', 'fork'],
+      ['one in a session of its own', 'setsid'],
     ])('%s: is masked on read', async (_how, via) => {
       const session = get();
       const vault = await session.launchFixture('vault_clip.py', [], {
@@ -144,6 +150,51 @@ describe('the clipboard', () => {
         },
       });
       await readMasked(session, vault);
+      await vault.stop();
+    });
+  });
+
+  describe('safe mode, after a list row whose activation copies the password (no password field shows)', () => {
+    const get = sessionWith({ AXPAGE_MODE: 'safe' });
+
+    it.each([
+      ['Enter', { key: 'Return' }],
+      ['a double click', { click: 'double' }],
+    ])('%s on the row: is masked on read', async (_how, how) => {
+      const session = get();
+      const vault = await session.launchFixture('vault_clip.py', [], {
+        env: { AXPAGE_FIXTURE_SECRET: SECRET, AXPAGE_FIXTURE_LIST: '1' },
+      });
+      const row = await session.call('ax_click', { app: vault.pid, query: 'Bank' });
+      expect(row.isError, row.text).toBe(false);
+      const act =
+        'key' in how
+          ? await session.call('ax_key_press', { app: vault.pid, key: how.key })
+          : await session.call('ax_click', {
+              app: vault.pid,
+              query: 'Bank',
+              click_type: how.click,
+              delivery_mode: 'foreground',
+            });
+      expect(act.isError, act.text).toBe(false);
+      await readMasked(session, vault);
+      await vault.stop();
+    });
+
+    it('a copy of text the app shows is read as it is', async () => {
+      const session = get();
+      const vault = await session.launchFixture('vault_clip.py', [], {
+        env: { AXPAGE_FIXTURE_SECRET: SECRET, AXPAGE_FIXTURE_LIST: '1' },
+      });
+      const focus = await session.call('ax_click', { app: vault.pid, query: 'User' });
+      expect(focus.isError, focus.text).toBe(false);
+      for (const key of ['a', 'c']) {
+        const r = await session.call('ax_key_press', { app: vault.pid, key, modifiers: ['ctrl'] });
+        expect(r.isError, r.text).toBe(false);
+      }
+      const read = await session.call('ax_clipboard_read', {});
+      expect(read.isError, read.text).toBe(false);
+      expect(read.text).toContain("'alice'");
       await vault.stop();
     });
   });
