@@ -6,7 +6,9 @@
  * field, a secret prompt or a window without accessibility (whose fields nothing can
  * locate); with a deny list, no denied app shows a window.
  */
+import type { Rect } from '../model/element.js';
 import type { Desktop } from '../platform/desktop.js';
+import { intersect } from '../viewport/geometry.js';
 import { scaledByLoad } from '../model/timeout.js';
 import { withOverrides } from './desktop-view.js';
 import { windowStack } from '../actions/window-stack.js';
@@ -47,10 +49,14 @@ async function othersMayHold(desktop: Desktop, rules: GrabRules, pid: number): P
   const scan = await desktop.secureFieldFrames(EVERYWHERE, scaledByLoad(LOOKUP_MS, LOOKUP_MAX_MS), [
     pid,
   ]);
+  // Off screen, only what says it asks for a secret counts (a password field, a prompt's
+  // title or class): toolkits keep tiny helper windows out there that nothing reads.
+  const { w, h } = await desktop.screenSize();
+  const onScreen = (r: Rect) => intersect(r, { x: 0, y: 0, w, h }) !== null;
   return (
     scan.fresh.some((a) => a.pid !== pid && a.frames.length > 0) ||
-    scan.failed.some((a) => a.pid !== pid) ||
+    scan.failed.some((a) => a.pid !== pid && (a.windows?.some(onScreen) ?? true)) ||
     (scan.prompts ?? []).some((p) => p.pid !== pid) ||
-    (scan.inaccessible ?? []).some((p) => p.pid !== pid)
+    (scan.inaccessible ?? []).some((p) => p.pid !== pid && onScreen(p.frame))
   );
 }

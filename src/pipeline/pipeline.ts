@@ -53,7 +53,7 @@ import { fieldsOfWalk, type WalkedFields } from './secure.js';
 import { passwordGuardOf, pointerOffPasswordFields } from './password-field.js';
 import { keysOffUnseenPlugs } from './plug-keys.js';
 import { strictGrabs } from './grab-guard.js';
-import { selectionOwnerCheck } from './selection-owner.js';
+import { selectionOwner } from './selection-owner.js';
 import { keepingSecrets, secretFields } from './secret-fields.js';
 import { DeniedApps } from './denied.js';
 import { scaledByLoad } from '../model/timeout.js';
@@ -202,7 +202,7 @@ export class Pipeline {
     // What a denied app offers on a selection, or what nothing vouches for, is never read
     // out or pasted as plain text.
     this.selections.askOwner(
-      selectionOwnerCheck(() => this.desktop(), {
+      selectionOwner(() => this.desktop(), {
         safe: config.policy.mode === 'safe',
         denied: this.denied,
         self: process.pid,
@@ -224,7 +224,7 @@ export class Pipeline {
         this.recoveredAfter = this.openFailures;
         this.openFailures = 0;
         // Every read and capture goes through it: a field once a password field stays one.
-        return keepingSecrets(this.denied.keepOut(desktop));
+        return keepingSecrets(this.denied.keepOut(desktop), secretFields, this.selections.echoes);
       },
       (err: unknown) => {
         this.openFailures++;

@@ -1,4 +1,5 @@
 import type { SnapshotView } from '../model/view.js';
+import type { SecretEchoes } from './secrets.js';
 
 /** What a tool call returns: the rendered summary plus its structured twin. */
 export interface ToolResponse {
@@ -21,4 +22,26 @@ export interface NestedCall {
   response: ToolResponse;
   /** The app's view right after it: what tells whether it went to a password field. */
   view?: SnapshotView;
+}
+
+/**
+ * The response with every secret this server knows masked wherever it is echoed, in what it
+ * says and in its steps' responses (never in its images: they are filled, not rewritten).
+ * The last guard before a result goes out or is recorded: the desktop's reads mask them too.
+ */
+export function withoutEchoes(response: ToolResponse, echoes: SecretEchoes): ToolResponse {
+  if (echoes.size === 0) return response;
+  return {
+    ...response,
+    text: echoes.scrub(response.text),
+    structured: echoes.scrubDeep(response.structured),
+    ...(response.calls
+      ? {
+          calls: response.calls.map((c) => ({
+            ...c,
+            response: withoutEchoes(c.response, echoes),
+          })),
+        }
+      : {}),
+  };
 }

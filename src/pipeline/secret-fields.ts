@@ -31,6 +31,7 @@ import {
 import type { Desktop, SecretFieldStore, SecureFieldScan } from '../platform/desktop.js';
 import { SECURE_MASK } from '../tree/text.js';
 import { withOverrides } from './desktop-view.js';
+import { SecretEchoes } from './secrets.js';
 
 /** What failed of a store: taking in what others saved, or saving what this process learned. */
 export type StoreOperation = 'load' | 'save';
@@ -276,9 +277,14 @@ export function isSecretField(pid: number, element: Pick<Element, 'id' | 'flags'
  * password fields kept secret, their text is never read, and a capture's lookup locates
  * them along with the fields whose role still says so.
  */
-export function keepingSecrets(desktop: Desktop, fields: SecretFields = secretFields): Desktop {
+export function keepingSecrets(
+  desktop: Desktop,
+  fields: SecretFields = secretFields,
+  echoes: SecretEchoes = new SecretEchoes(),
+): Desktop {
   const overrides: Partial<Desktop> = {
-    snapshot: async (pid, options) => fields.keep(await desktop.snapshot(pid, options)),
+    snapshot: async (pid, options) =>
+      withoutEchoes(fields.keep(await desktop.snapshot(pid, options)), fields, echoes),
     readText: async (id) => {
       if (fields.has(id)) return undefined;
       // Another id may still be a remembered field built anew: its name and place tell.
@@ -288,9 +294,13 @@ export function keepingSecrets(desktop: Desktop, fields: SecretFields = secretFi
       ) {
         return undefined;
       }
-      return desktop.readText(id);
+      const text = await desktop.readText(id);
+      return text === undefined ? text : echoes.scrub(text);
     },
-    readElement: async (id) => fields.keepElement(await desktop.readElement(id)),
+    readElement: async (id) => echoes.scrubDeep(fields.keepElement(await desktop.readElement(id))),
+    elementDetails: async (id) => echoes.scrubDeep(await desktop.elementDetails(id)),
+    listWindows: async (pid) => echoes.scrubDeep(await desktop.listWindows(pid)),
+    frontmost: async () => echoes.scrubDeep(await desktop.frontmost()),
     secureFieldFrames: async (region: Rect, timeoutMs, skip, extra) => {
       const scan: SecureFieldScan = await desktop.secureFieldFrames(
         region,
@@ -299,8 +309,57 @@ export function keepingSecrets(desktop: Desktop, fields: SecretFields = secretFi
         extra ?? fields.remembered(),
       );
       for (const app of scan.fresh) if (app.fields) fields.learn(app.pid, app.fields);
+      if (echoes.size > 0) await fillEchoingTitles(desktop, echoes, scan);
       return scan;
     },
   };
+  if (desktop.runScript) {
+    const run = desktop.runScript.bind(desktop);
+    overrides.runScript = async (language, script) => echoes.scrub(await run(language, script));
+  }
   return withOverrides(desktop, overrides);
+}
+
+/**
+ * A walk with every known secret an app echoes masked (a label "No results for …", a list
+ * row, a field the app filled from it): each element that held one is a password field
+ * from then on, so captures fill it too. A window's title is masked, not the window: its
+ * title bar is filled while the title holds one (fillEchoingTitles).
+ */
+function withoutEchoes(snapshot: Snapshot, fields: SecretFields, echoes: SecretEchoes): Snapshot {
+  if (echoes.size === 0) return snapshot;
+  const windows = new Set(snapshot.windows.map((w) => w.index));
+  const learned: RememberedField[] = [];
+  snapshot.elements.forEach((el, i) => {
+    const texts = [el.name, el.value ?? '', el.description ?? ''];
+    if (!texts.some((t) => echoes.holds(t))) return;
+    const scrubbed = echoes.scrubDeep(el);
+    if (windows.has(i)) {
+      snapshot.elements[i] = scrubbed;
+      return;
+    }
+    learned.push({ id: el.id, ...traitsIn(snapshot, i) });
+    snapshot.elements[i] = asSecret(scrubbed);
+  });
+  snapshot.windows = echoes.scrubDeep(snapshot.windows);
+  fields.learn(snapshot.pid, learned);
+  return snapshot;
+}
+
+/** The title bars of windows whose title holds a secret, as frames to fill, per app. */
+async function fillEchoingTitles(
+  desktop: Desktop,
+  echoes: SecretEchoes,
+  scan: SecureFieldScan,
+): Promise<void> {
+  const windows = await desktop.listWindows().catch(() => []);
+  for (const w of windows) {
+    if (!w.outer || !echoes.holds(w.title)) continue;
+    // The decorations around the client area: the title is drawn there.
+    const bar = { x: w.outer.x, y: w.outer.y, w: w.outer.w, h: Math.max(0, w.frame.y - w.outer.y) };
+    if (bar.h === 0) continue;
+    const app = scan.fresh.find((a) => a.pid === w.pid);
+    if (app) app.frames.push(bar);
+    else scan.fresh.push({ pid: w.pid, frames: [bar] });
+  }
 }

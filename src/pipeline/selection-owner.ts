@@ -16,7 +16,7 @@
 import type { Element } from '../model/element.js';
 import type { Desktop, SnapshotOptions } from '../platform/desktop.js';
 import type { DeniedApps } from './denied.js';
-import type { OwnerCheck } from './transfers.js';
+import type { SelectionName, SelectionOwner } from './transfers.js';
 
 /** Said of a selection an app this server may not read offers, or one nothing vouches for. */
 export const HIDDEN_OWNER = 'its owner is not readable by this server';
@@ -32,30 +32,52 @@ export interface OwnerRules {
   limits: SnapshotOptions;
 }
 
-export function selectionOwnerCheck(
-  desktop: () => Promise<Desktop>,
-  rules: OwnerRules,
-): OwnerCheck {
-  return async (selection, textOf) => {
-    if (!rules.safe && !rules.denied.active) return undefined;
-    const d = await desktop();
-    if (!d.selectionOwner) return rules.denied.active ? HIDDEN_OWNER : undefined;
+/** Who offers a selection, as far as the desktop can tell. */
+type Owner =
+  { kind: 'none' } | { kind: 'unknown' } | { kind: 'gone' } | { kind: 'process'; family: number[] };
+
+export function selectionOwner(desktop: () => Promise<Desktop>, rules: OwnerRules): SelectionOwner {
+  const ownerOf = async (d: Desktop, selection: SelectionName): Promise<Owner> => {
+    if (!d.selectionOwner) return { kind: 'unknown' };
     const owner = await d.selectionOwner(selection);
-    if (owner == null) return undefined; // nobody offers anything
+    if (owner == null) return { kind: 'none' };
     // The pid the X server knows is the one that connected: a helper that forked into the
     // background after (xclip, as pass -c runs it) serves from a child of a process gone.
-    if (!(await d.isRunning(owner))) return HIDDEN_OWNER;
-    const family = [owner, ...((await d.ancestors?.(owner)) ?? [])];
-    if ((await rules.denied.deniedPids(d, family)).size > 0) return HIDDEN_OWNER;
-    if (family.includes(rules.self)) return undefined;
+    if (!(await d.isRunning(owner))) return { kind: 'gone' };
+    return { kind: 'process', family: [owner, ...((await d.ancestors?.(owner)) ?? [])] };
+  };
+  /** The app on the accessibility bus the family belongs to, if any. */
+  const appOf = async (d: Desktop, family: number[]) => {
     const apps = new Set((await d.listApps()).map((a) => a.pid));
-    const app = family.find((pid) => apps.has(pid));
-    if (app === undefined) return rules.safe ? NO_APP : HIDDEN_OWNER;
-    if (!rules.safe) return undefined;
-    const text = await textOf();
-    if (!text) return undefined;
-    const snapshot = await d.snapshot(app, rules.limits);
-    return showsText(snapshot.elements, text) ? undefined : NOT_SHOWN;
+    return family.find((pid) => apps.has(pid));
+  };
+  return {
+    async check(selection, textOf) {
+      if (!rules.safe && !rules.denied.active) return undefined;
+      const d = await desktop();
+      const owner = await ownerOf(d, selection);
+      if (owner.kind === 'none') return undefined; // nobody offers anything
+      if (owner.kind !== 'process')
+        return owner.kind === 'gone' || rules.denied.active ? HIDDEN_OWNER : NO_APP;
+      const { family } = owner;
+      if ((await rules.denied.deniedPids(d, family)).size > 0) return HIDDEN_OWNER;
+      if (family.includes(rules.self)) return undefined;
+      const app = await appOf(d, family);
+      if (app === undefined) return rules.safe ? NO_APP : HIDDEN_OWNER;
+      if (!rules.safe) return undefined;
+      const text = await textOf();
+      if (!text) return undefined;
+      const snapshot = await d.snapshot(app, rules.limits);
+      return showsText(snapshot.elements, text) ? undefined : NOT_SHOWN;
+    },
+    async whose(selection) {
+      const d = await desktop();
+      const owner = await ownerOf(d, selection);
+      if (owner.kind === 'unknown') return undefined;
+      if (owner.kind !== 'process') return null;
+      if (owner.family.includes(rules.self)) return 'self';
+      return (await appOf(d, owner.family)) ?? null;
+    },
   };
 }
 

@@ -33,7 +33,8 @@ import type { Element, Snapshot } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import type { Desktop, KeyCombo } from '../platform/desktop.js';
 import type { ClickType, TextTransfers } from '../actions/index.js';
-import { SecretMemory } from './secrets.js';
+import { SecretEchoes, SecretMemory } from './secrets.js';
+import { scaledByLoad } from '../model/timeout.js';
 import { holds, windowAt, windowStack } from '../actions/window-stack.js';
 
 export type SelectionName = 'clipboard' | 'primary';
@@ -48,31 +49,50 @@ const SELECTED = 'selected in a password field';
 const UNREADABLE = 'it could not be read, and this session knows secrets';
 /** How long after a copy from a password field the clipboard's next text counts as it. */
 const LATE_COPY_MS = 5000;
+const LATE_COPY_MAX_MS = 20_000;
 /** Said when the owner could not be asked: no more than that. */
 const OWNER_UNKNOWN = 'its owner could not be asked';
 
-/**
- * Why what a selection's owner offers must not be read or pasted as plain text, or
- * undefined. `text` reads what it offers (called only when the answer needs it).
- */
-export type OwnerCheck = (
-  selection: SelectionName,
-  text: () => Promise<string | undefined>,
-) => Promise<string | undefined>;
+/** What this server can learn of who offers a selection (see selection-owner.ts). */
+export interface SelectionOwner {
+  /**
+   * Why what it offers must not be read or pasted as plain text, or undefined. `text` reads
+   * what it offers (called only when the answer needs it).
+   */
+  check(
+    selection: SelectionName,
+    text: () => Promise<string | undefined>,
+  ): Promise<string | undefined>;
+  /**
+   * Whose its text is: this server's own write ('self'), an app's (its pid), nobody's an
+   * app vouches for (null), or unknown (undefined: the platform cannot say).
+   */
+  whose(selection: SelectionName): Promise<'self' | number | null | undefined>;
+}
+
+const NO_OWNER: SelectionOwner = {
+  check: async () => undefined,
+  whose: async () => undefined,
+};
 
 /**
  * What this session knows to be secret on the desktop's selections (see the module
  * comment). One per server: the session recorder notes typed secrets in `memory` too.
  */
 export class SelectionSecrets {
+  /** Every secret known here, as text: masked wherever an app echoes it. */
+  readonly echoes = new SecretEchoes();
   /** Typed or set into a password field, or copied from one: what clipboard reads mask. */
-  readonly memory = new SecretMemory();
-  /** Selected in a password field: PRIMARY's texts that are secret (pastes only). */
+  readonly memory = new SecretMemory(this.echoes);
+  /**
+   * Selected in a password field: PRIMARY's texts that are secret (pastes only). Not looked
+   * for as echoes: PRIMARY may still hold an older, ordinary selection then.
+   */
   private readonly selected = new SecretMemory();
   /** A selection that held a secret when it could not be read: why. */
   private readonly unread = new Map<SelectionName, string>();
   private reader?: () => Promise<SelectionReader>;
-  private ownerCheck: OwnerCheck = async () => undefined;
+  private owner: SelectionOwner = NO_OWNER;
 
   /** How the selections are read (the server's clipboard); without it none is. */
   readWith(reader: () => Promise<SelectionReader>): void {
@@ -83,8 +103,21 @@ export class SelectionSecrets {
    * Who a selection's owner is may make its text secret to every read and paste, whatever
    * it is (a denied app's, one nothing vouches for: see selection-owner.ts).
    */
-  askOwner(check: OwnerCheck): void {
-    this.ownerCheck = check;
+  askOwner(owner: SelectionOwner): void {
+    this.owner = owner;
+  }
+
+  /** Why its owner makes a selection's text secret; the text is then known as one. */
+  private async ownerReason(
+    selection: SelectionName,
+    textOf: () => Promise<string | undefined>,
+  ): Promise<string | undefined> {
+    const why = await this.owner.check(selection, textOf).catch(() => OWNER_UNKNOWN);
+    if (why === undefined) return undefined;
+    // Known from now on: a paste of it into a field the app echoes elsewhere is masked there.
+    const text = await textOf().catch(() => undefined);
+    if (text) this.memory.note(text, why);
+    return why;
   }
 
   /** Why the clipboard's `text` must not be shown (a read of it), or undefined. */
@@ -94,17 +127,17 @@ export class SelectionSecrets {
 
   /** As reason(), its owner asked too (an app this server may not read). */
   async readReason(text: string): Promise<string | undefined> {
-    this.noteLate(text);
-    return (
-      this.reason(text) ??
-      (await this.ownerCheck('clipboard', async () => text).catch(() => OWNER_UNKNOWN))
-    );
+    await this.noteLate(text);
+    return this.reason(text) ?? (await this.ownerReason('clipboard', async () => text));
   }
 
-  /** The clipboard was written by this server (ax_clipboard_write): it holds that text now. */
+  /**
+   * The clipboard was written by this server (ax_clipboard_write): it holds that text now.
+   * A late copy still to come keeps its window: it lands after this.
+   */
   written(): void {
     this.unread.delete('clipboard');
-    this.lateCopy = undefined;
+    if (this.lateCopy) this.lateCopy.superseded = true;
   }
 
   /**
@@ -112,35 +145,65 @@ export class SelectionSecrets {
    * so is the next text it takes within LATE_COPY_MS (an app may copy late: a password
    * store decrypts first).
    */
-  async copied(fromSecret: boolean): Promise<void> {
+  async copied(fromSecret: boolean, pid: number): Promise<void> {
     if (!fromSecret) {
-      // Another copy: what the clipboard takes next is that one's.
+      // Another copy: what the clipboard takes next is that one's. (A late copy from a
+      // password field keeps its window: it may land after this one.)
       this.unread.delete('clipboard');
-      this.lateCopy = undefined;
+      const late = this.lateCopy;
+      if (late) {
+        // What this copy put there is no late copy's, whoever owns it.
+        late.superseded = true;
+        const text = await this.read('clipboard');
+        if (text) late.plain.add(text);
+      }
       return;
     }
     const text = await this.read('clipboard');
     if (text === undefined) this.unread.set('clipboard', COPIED);
     else this.memory.note(text, COPIED);
-    this.lateCopy = { until: Date.now() + LATE_COPY_MS, previous: text };
+    // A busy machine decrypts slower: the window grows with the load.
+    this.lateCopy = {
+      until: Date.now() + scaledByLoad(LATE_COPY_MS, LATE_COPY_MAX_MS),
+      previous: text,
+      pid,
+      plain: new Set(),
+    };
   }
 
-  /** A copy from a password field whose text may not have reached the clipboard yet. */
-  private lateCopy?: { until: number; previous: string | undefined };
+  /** A copy from a password field, by app `pid`, whose text may not have reached the clipboard yet. */
+  private lateCopy?: {
+    until: number;
+    previous: string | undefined;
+    pid: number;
+    /** Another copy or a write came after it (which one the clipboard holds, whose() tells). */
+    superseded?: boolean;
+    /** What ordinary copies since put on the clipboard. */
+    plain: Set<string>;
+  };
 
-  /** The clipboard now holds `text`: the late copy it may be is learned as secret. */
-  private noteLate(text: string): void {
+  /**
+   * The clipboard now holds `text`: the late copy it may be is learned as secret, unless
+   * the text is known to be another's (this server's write, another app's copy).
+   */
+  private async noteLate(text: string): Promise<void> {
     const late = this.lateCopy;
     if (!late) return;
     if (Date.now() > late.until) {
       this.lateCopy = undefined;
       return;
     }
-    if (text !== '' && text !== late.previous) {
-      // What it holds now is that copy's (a text already known keeps its reason).
-      if (!this.memory.reason(text)) this.memory.note(text, COPIED);
+    if (text === '' || text === late.previous || late.plain.has(text)) return;
+    const whose = await this.owner.whose('clipboard').catch(() => undefined);
+    if (whose === 'self' || (typeof whose === 'number' && whose !== late.pid)) return;
+    if (whose === undefined && late.superseded) {
+      // Nothing tells whose it is: the later copy or write is taken to be what it holds.
       this.lateCopy = undefined;
+      return;
     }
+    // What it holds now is that copy's (a text already known keeps its reason).
+    if (!this.memory.reason(text)) this.memory.note(text, COPIED);
+    this.lateCopy = undefined;
   }
 
   /** An action in a password field may have selected its text: PRIMARY's text is secret. */
@@ -163,9 +226,7 @@ export class SelectionSecrets {
       return texts.get(selection)!;
     };
     for (const selection of from) {
-      const why = await this.ownerCheck(selection, () => textOf(selection)).catch(
-        () => OWNER_UNKNOWN,
-      );
+      const why = await this.ownerReason(selection, () => textOf(selection));
       if (why) return why;
     }
     // Nothing known to be secret: nothing to read (an ordinary paste costs no round trip).
@@ -182,7 +243,7 @@ export class SelectionSecrets {
         continue;
       }
       if (text === '') continue;
-      if (selection === 'clipboard') this.noteLate(text);
+      if (selection === 'clipboard') await this.noteLate(text);
       const why =
         this.memory.reason(text) ??
         (selection === 'primary' ? this.selected.reason(text) : undefined) ??
@@ -344,7 +405,7 @@ export class ActionTransfers implements TextTransfers {
    */
   async settled(after: SnapshotView): Promise<boolean> {
     const { selections } = this.scene;
-    for (const fromSecret of this.copies) await selections.copied(fromSecret);
+    for (const fromSecret of this.copies) await selections.copied(fromSecret, this.scene.pid);
     const focusSecret = after.snapshot.elements.some(
       (e) => e.flags.includes('focused') && this.secret(e),
     );

@@ -202,7 +202,7 @@ describe('a secret pasted into an ordinary field', () => {
       steps: [...userSelected(), { tool: 'ax_key_press', args: { app: app.pid, key: 'ctrl+c' } }],
     });
     const clip = await call('ax_clipboard_read', {});
-    expect(clip.structured.text).toBe('alice');
+    expect(clip.structured.text, JSON.stringify(clip.structured)).toBe('alice');
     const from = app.output!.events.length;
     await call('ax_type', { query: 'User name', text: 'x', delivery_mode: 'foreground' });
     await app.output!.waitForEvent((e) => e.event === 'changed' && e.widget === 'user', { from });

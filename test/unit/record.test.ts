@@ -351,7 +351,7 @@ describe('SessionRecorder', () => {
     const r = await rec.record('ax_key_press', { key: 'ctrl+c' }, pressed, 1, views);
     expect(r.secret).toBe(true);
     // The pipeline learns the copy as it happens; the recorder answers from the same memory.
-    await selections.copied(true);
+    await selections.copied(true, 7);
     expect(rec.clipboardSecret('copied-secret')).toBe('copied from a password field');
     const plain = { views: { last: () => viewWith(['focused']) } };
     const p = await rec.record('ax_key_press', { key: 'ctrl+c' }, pressed, 1, plain);
@@ -378,7 +378,7 @@ describe('SessionRecorder', () => {
     const selections = new SelectionSecrets();
     selections.readWith(async () => ({ read: () => Promise.reject(new Error('no X')) }));
     const rec = new SessionRecorder(dir, { selections });
-    await selections.copied(true);
+    await selections.copied(true, 7);
     expect(rec.clipboardSecret('anything')).toBe('copied from a password field');
     rec.clipboardWritten();
     expect(rec.clipboardSecret('anything')).toBeUndefined();

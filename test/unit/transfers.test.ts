@@ -111,11 +111,11 @@ describe('keys and commands', () => {
 describe('SelectionSecrets', () => {
   it('takes the clipboard after a copy from a password field as secret, until it holds another text', async () => {
     const { s, held } = selectionsOf({ clipboard: 'the-secret' });
-    await s.copied(true);
+    await s.copied(true, 7);
     expect(s.reason('the-secret')).toBe('copied from a password field');
     expect(await s.pasteSecret(['clipboard'])).toBe('copied from a password field');
     held.clipboard = 'alice';
-    await s.copied(false);
+    await s.copied(false, 7);
     expect(s.reason('alice')).toBeUndefined();
     expect(await s.pasteSecret(['clipboard'])).toBeUndefined();
     // The same text again is the same secret, whoever put it there.
@@ -125,7 +125,7 @@ describe('SelectionSecrets', () => {
 
   it('counts a paste secret when the clipboard could not be read after the copy, until it is replaced', async () => {
     const { s, held } = selectionsOf({});
-    await s.copied(true);
+    await s.copied(true, 7);
     expect(s.reason('anything')).toBe('copied from a password field');
     expect(await s.pasteSecret(['clipboard'])).toBe('copied from a password field');
     held.clipboard = 'x';
@@ -138,7 +138,7 @@ describe('SelectionSecrets', () => {
 
   it('takes the next text the clipboard holds soon after a copy from a password field as it (a late copy)', async () => {
     const { s, held } = selectionsOf({ clipboard: 'before' });
-    await s.copied(true);
+    await s.copied(true, 7);
     // The app copies a moment later (a password store decrypts first).
     held.clipboard = 'late-secret';
     expect(await s.pasteSecret(['clipboard'])).toBe('copied from a password field');
@@ -260,9 +260,47 @@ describe('ActionTransfers', () => {
     expect(opening.learned).toEqual([]);
   });
 
+  it('keeps a late copy secret after another app copied or the agent wrote the clipboard meanwhile', async () => {
+    const { s, held } = selectionsOf({ clipboard: 'before' });
+    let owner: 'self' | number | null = 7;
+    s.askOwner({ check: async () => undefined, whose: async () => owner });
+    await s.copied(true, 7);
+    // Before the vault's copy lands, the agent writes the clipboard, then copies in app 9.
+    held.clipboard = 'written';
+    owner = 'self';
+    s.written();
+    expect(await s.readReason('written')).toBeUndefined();
+    held.clipboard = 'hello';
+    owner = 9;
+    await s.copied(false, 9);
+    expect(await s.readReason('hello')).toBeUndefined();
+    // Then the vault's copy lands: its app owns the clipboard.
+    held.clipboard = 'late-secret';
+    owner = 7;
+    expect(await s.readReason('late-secret')).toBe('copied from a password field');
+  });
+
+  it('ends a late copy at another copy when nothing tells whose the clipboard is', async () => {
+    const { s, held } = selectionsOf({ clipboard: 'before' });
+    await s.copied(true, 7);
+    held.clipboard = 'alice';
+    await s.copied(false, 9);
+    expect(await s.readReason('alice')).toBeUndefined();
+  });
+
+  it('knows what an owner it may not read offered, as text to mask wherever it is echoed', async () => {
+    const { s } = selectionsOf({ clipboard: 'Denied-Secret-1' });
+    s.askOwner({
+      check: async () => 'its owner is not readable by this server',
+      whose: async () => 3,
+    });
+    expect(await s.pasteSecret(['clipboard'])).toMatch(/not readable/);
+    expect(s.echoes.scrub('No results for "Denied-Secret-1"')).toBe('No results for "•••"');
+  });
+
   it('a copy from an ordinary field clears what could not be read before', async () => {
     const { s, held } = selectionsOf({});
-    await s.copied(true);
+    await s.copied(true, 7);
     held.clipboard = 'alice';
     const { t } = transfersOf({ before: [user], selections: s });
     await t.afterKey(combo('c', 'ctrl'), user);
