@@ -39,6 +39,13 @@ export interface StackedWindow {
 export interface StackedCapture extends CaptureResult {
   /** The root's viewable children, bottom to top, as they stood when the pixels were read. */
   windows: StackedWindow[];
+  /**
+   * Where the windows created, shown, hidden, moved or destroyed since this Capturer's
+   * previous stacked capture have been (each place, with whose pixels it held): what they
+   * drew there may still be on screen until the window below repaints. Pid null when the
+   * window is gone and no listing saw its client.
+   */
+  earlier: StackedWindow[];
 }
 
 export interface NativeWindow {

@@ -66,6 +66,22 @@ class CaptureWorker : public Napi::AsyncWorker {
   XCapturer::Grab grab_;
 };
 
+Napi::Array List(Napi::Env env, const std::vector<StackedWindow>& list) {
+  Napi::Array out = Napi::Array::New(env, list.size());
+  for (size_t i = 0; i < list.size(); i++) {
+    const StackedWindow& s = list[i];
+    Napi::Object w = Napi::Object::New(env);
+    w.Set("x", Napi::Number::New(env, s.x));
+    w.Set("y", Napi::Number::New(env, s.y));
+    w.Set("w", Napi::Number::New(env, s.w));
+    w.Set("h", Napi::Number::New(env, s.h));
+    w.Set("pid", s.hasPid ? Napi::Number::New(env, s.pid).As<Napi::Value>()
+                          : env.Null().As<Napi::Value>());
+    out.Set(static_cast<uint32_t>(i), w);
+  }
+  return out;
+}
+
 // Resolves or rejects the promise of one captureStacked(); holds the Capturer alive.
 class StackedWorker : public Napi::AsyncWorker {
  public:
@@ -99,18 +115,8 @@ class StackedWorker : public Napi::AsyncWorker {
     o.Set("data", Napi::Buffer<uint8_t>::New(env, pixels, bytes,
                                              [](Napi::Env, uint8_t* p) { delete[] p; }));
     o.Set("method", Napi::String::New(env, "getimage"));
-    Napi::Array windows = Napi::Array::New(env, shot_.windows.size());
-    for (size_t i = 0; i < shot_.windows.size(); i++) {
-      const StackedWindow& s = shot_.windows[i];
-      Napi::Object w = Napi::Object::New(env);
-      w.Set("x", Napi::Number::New(env, s.x));
-      w.Set("y", Napi::Number::New(env, s.y));
-      w.Set("w", Napi::Number::New(env, s.w));
-      w.Set("h", Napi::Number::New(env, s.h));
-      w.Set("pid", s.hasPid ? Napi::Number::New(env, s.pid).As<Napi::Value>()
-                            : env.Null().As<Napi::Value>());
-      windows.Set(static_cast<uint32_t>(i), w);
-    }
+    o.Set("earlier", List(env, shot_.earlier));
+    Napi::Array windows = List(env, shot_.windows);
     o.Set("windows", windows);
     deferred_.Resolve(o);
   }

@@ -105,15 +105,19 @@ bool StackedReader::Open(StackedShot* out) {
   wmPid_ = Atom("_NET_WM_PID");
   wmState_ = Atom("WM_STATE");
   xres_ = HasClientPids(conn_);
+  clientBits_ = ~xcb_get_setup(conn_)->resource_id_mask;
+  // Every window the root's children go through from now on, told as events: the places
+  // a window showed between two captures.
+  const uint32_t mask = XCB_EVENT_MASK_SUBSTRUCTURE_NOTIFY;
+  xcb_change_window_attributes(conn_, screen_->root, XCB_CW_EVENT_MASK, &mask);
+  known_.clear();
+  clients_.clear();
   return true;
 }
 
 void StackedReader::Capture(long long x, long long y, long long w, long long h,
                             StackedShot* out) {
   if (!Open(out)) return;
-  // Nothing asks for events here; drop what came (errors of unchecked requests) so none
-  // pile up.
-  while (xcb_generic_event_t* e = xcb_poll_for_event(conn_)) std::free(e);
   xcb_window_t root = screen_->root;
   ServerGrab grab(conn_);
   // Asked under the grab: RANDR can resize the screen too.
@@ -125,6 +129,7 @@ void StackedReader::Capture(long long x, long long y, long long w, long long h,
   }
   int width = size->width, height = size->height;
   std::free(size);
+  std::map<uint32_t, std::vector<StackedWindow>> moves = Moves();
   if (!ClipToScreen(x, y, w, h, width, height, &out->x, &out->y, &out->w, &out->h)) {
     out->failed = true;
     out->range = true;
@@ -142,6 +147,8 @@ void StackedReader::Capture(long long x, long long y, long long w, long long h,
     return;
   }
   if (!ListStack(out) || !ReadPixels(out->x, out->y, out->w, out->h, data.get(), out)) return;
+  Earlier(moves, out);
+  Remember(*out);
   out->data = std::move(data);
 }
 
@@ -184,6 +191,7 @@ bool StackedReader::ListStack(StackedShot* out) {
     if (attrs && geom && attrs->map_state == XCB_MAP_STATE_VIEWABLE &&
         attrs->_class == XCB_WINDOW_CLASS_INPUT_OUTPUT) {
       StackedWindow s;
+      s.window = windows[i];
       s.x = geom->x;
       s.y = geom->y;
       s.w = geom->width + 2 * geom->border_width;
@@ -191,6 +199,7 @@ bool StackedReader::ListStack(StackedShot* out) {
       bool named = PropertyCard(pid, &s.pid);
       s.hasPid = named || hasClientPid;
       if (!named) s.pid = clientPid;
+      if (s.hasPid) clients_[windows[i] & clientBits_] = s;
       // A window that is no client (no WM_STATE, no pid of its own, managed) is a window
       // manager's frame: its pixels are the client's inside.
       bool client = attrs->override_redirect || named || (state && state->type != XCB_NONE);
@@ -294,8 +303,128 @@ void StackedReader::ClientPids(const std::vector<uint32_t>& frames,
       entries[f]->hasPid = hasClientPid;
       entries[f]->pid = clientPid;
     }
+    if (entries[f]->hasPid) clients_[inner & clientBits_] = *entries[f];
     std::free(pid);
   }
+}
+
+std::map<uint32_t, std::vector<StackedWindow>> StackedReader::Moves() {
+  std::map<uint32_t, std::vector<StackedWindow>> moves;
+  auto at = [](uint32_t w, int x, int y, int width, int height, int border) {
+    StackedWindow s;
+    s.window = w;
+    s.x = x;
+    s.y = y;
+    s.w = width + 2 * border;
+    s.h = height + 2 * border;
+    return s;
+  };
+  const xcb_window_t root = screen_->root;
+  while (xcb_generic_event_t* e = xcb_poll_for_event(conn_)) {
+    switch (e->response_type & 0x7f) {
+      case XCB_CREATE_NOTIFY: {
+        auto* c = reinterpret_cast<xcb_create_notify_event_t*>(e);
+        if (c->parent == root)
+          moves[c->window].push_back(at(c->window, c->x, c->y, c->width, c->height,
+                                        c->border_width));
+        break;
+      }
+      case XCB_CONFIGURE_NOTIFY: {
+        auto* c = reinterpret_cast<xcb_configure_notify_event_t*>(e);
+        if (c->event == root)
+          moves[c->window].push_back(at(c->window, c->x, c->y, c->width, c->height,
+                                        c->border_width));
+        break;
+      }
+      case XCB_MAP_NOTIFY: {
+        auto* m = reinterpret_cast<xcb_map_notify_event_t*>(e);
+        if (m->event == root) moves[m->window];
+        break;
+      }
+      case XCB_UNMAP_NOTIFY: {
+        auto* u = reinterpret_cast<xcb_unmap_notify_event_t*>(e);
+        if (u->event == root) moves[u->window];
+        break;
+      }
+      case XCB_DESTROY_NOTIFY: {
+        auto* d = reinterpret_cast<xcb_destroy_notify_event_t*>(e);
+        if (d->event == root) moves[d->window];
+        break;
+      }
+      default:  // errors of unchecked requests, and events no one asked for
+        break;
+    }
+    std::free(e);
+  }
+  return moves;
+}
+
+void StackedReader::Earlier(std::map<uint32_t, std::vector<StackedWindow>>& moves,
+                            StackedShot* out) {
+  if (moves.empty()) return;
+  // Where each window is now, shown or not (a hidden window keeps its place), and whose.
+  struct Asked {
+    uint32_t window;
+    xcb_get_geometry_cookie_t geometry;
+    xcb_translate_coordinates_cookie_t origin;
+    PidCookies pid;
+  };
+  std::vector<Asked> asked;
+  for (auto& [w, places] : moves) {
+    asked.push_back({w, xcb_get_geometry(conn_, w),
+                     xcb_translate_coordinates(conn_, w, screen_->root, 0, 0),
+                     {xcb_get_property(conn_, 0, w, wmPid_, XCB_ATOM_CARDINAL, 0, 1), {},
+                      xres_ ? AskClientPid(conn_, w) : 0}});
+  }
+  xcb_flush(conn_);
+  for (const Asked& a : asked) {
+    auto* g = Take(xcb_get_geometry_reply(conn_, a.geometry, nullptr), nullptr);
+    auto* o = Take(xcb_translate_coordinates_reply(conn_, a.origin, nullptr), nullptr);
+    auto* pid = Take(xcb_get_property_reply(conn_, a.pid.pid, nullptr), nullptr);
+    uint32_t clientPid = 0;
+    bool hasClientPid = a.pid.clientPid != 0 && TakeClientPid(conn_, a.pid.clientPid, &clientPid);
+    std::vector<StackedWindow>& places = moves[a.window];
+    if (g && o) {
+      StackedWindow s;
+      s.x = o->dst_x - g->border_width;
+      s.y = o->dst_y - g->border_width;
+      s.w = g->width + 2 * g->border_width;
+      s.h = g->height + 2 * g->border_width;
+      places.push_back(s);
+    }
+    // Whose pixels it held: a frame's client as listed last time, else its own client's.
+    StackedWindow owner;
+    auto was = known_.find(a.window);
+    auto client = clients_.find(a.window & clientBits_);
+    uint32_t named = 0;
+    if (was != known_.end()) {
+      owner = was->second;
+      places.push_back(was->second);
+    } else if (PropertyCard(pid, &named)) {
+      owner.hasPid = true;
+      owner.pid = named;
+    } else if (hasClientPid) {
+      owner.hasPid = true;
+      owner.pid = clientPid;
+    } else if (client != clients_.end()) {
+      owner = client->second;
+    }
+    std::free(g);
+    std::free(o);
+    std::free(pid);
+    for (StackedWindow& p : places) {
+      if (p.w <= 0 || p.h <= 0) continue;
+      p.window = a.window;
+      p.hasPid = owner.hasPid;
+      p.pid = owner.pid;
+      out->earlier.push_back(p);
+    }
+  }
+}
+
+void StackedReader::Remember(const StackedShot& shot) {
+  known_.clear();
+  for (const StackedWindow& s : shot.windows) known_[s.window] = s;
 }
 
 bool StackedReader::ReadPixels(int x, int y, int w, int h, uint8_t* data, StackedShot* out) {

@@ -13,8 +13,10 @@
 #include <xcb/xcb.h>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace axpage {
@@ -22,6 +24,7 @@ namespace axpage {
 // A mapped window drawn on the root, its outer frame in screen coordinates (border and a
 // window manager's decorations included) and the process whose pixels it holds.
 struct StackedWindow {
+  uint32_t window = 0;
   int x = 0, y = 0, w = 0, h = 0;
   bool hasPid = false;
   uint32_t pid = 0;
@@ -31,6 +34,10 @@ struct StackedShot {
   int x = 0, y = 0, w = 0, h = 0;
   std::unique_ptr<uint8_t[]> data;  // w*h*3 RGB
   std::vector<StackedWindow> windows;  // bottom to top
+  // Where the windows that were created, shown, hidden, moved or destroyed since the
+  // previous stacked capture have been: what they drew there may still be on screen (a
+  // window they uncovered is repainted only when its app gets to it).
+  std::vector<StackedWindow> earlier;
   // Set on failure: range for a rect off the screen (a RangeError), else code and message.
   bool failed = false;
   bool range = false;
@@ -57,6 +64,13 @@ class StackedReader {
   // For window-manager frames: the pid of the client window inside each.
   void ClientPids(const std::vector<uint32_t>& frames, std::vector<StackedWindow*>& entries);
   bool ReadPixels(int x, int y, int w, int h, uint8_t* data, StackedShot* out);
+  // The root's structure events since the previous capture: where each window they name
+  // has been. Called under the grab, after a round trip (so every event before it is in).
+  std::map<uint32_t, std::vector<StackedWindow>> Moves();
+  // Fills out->earlier from `moves`, with pids from what the last listings learnt.
+  void Earlier(std::map<uint32_t, std::vector<StackedWindow>>& moves, StackedShot* out);
+  // Remembers this listing's windows and their clients' pids, for the next Earlier.
+  void Remember(const StackedShot& shot);
   uint32_t Atom(const char* name);
 
   std::string display_;
@@ -64,6 +78,12 @@ class StackedReader {
   xcb_screen_t* screen_ = nullptr;
   bool xres_ = false;
   uint32_t wmPid_ = 0, wmState_ = 0;
+  uint32_t clientBits_ = 0;
+  // Each root child listed last time, with its frame and pid.
+  std::unordered_map<uint32_t, StackedWindow> known_;
+  // The pid of each client (by the bits of a resource id that name it) seen in a listing:
+  // a window destroyed before anyone asked still tells whose it was.
+  std::unordered_map<uint32_t, StackedWindow> clients_;
 };
 
 }  // namespace axpage

@@ -56,6 +56,12 @@ export interface StackedCapture {
    * the process whose pixels it holds, null when the window system cannot say.
    */
   windows: { pid: number | null; frame: Rect }[];
+  /**
+   * Where windows that opened, closed or moved since the previous stacked capture have
+   * been, with whose pixels they held: what a window drew may stay on screen after it
+   * went, until the window below it is repainted by its own app.
+   */
+  earlier: { pid: number | null; frame: Rect }[];
 }
 
 export interface Frontmost {

@@ -451,6 +451,7 @@ export class LinuxDesktop implements Desktop {
       image: { width: img.width, height: img.height, channels: img.channels, data: img.data },
       origin: { x: img.x, y: img.y },
       windows: img.windows.map(({ pid, x, y, w, h }) => ({ pid, frame: { x, y, w, h } })),
+      earlier: img.earlier.map(({ pid, x, y, w, h }) => ({ pid, frame: { x, y, w, h } })),
     };
   }
 

@@ -100,6 +100,8 @@ export interface CapturedImage extends RawImage {
 export interface StackedImage extends CapturedImage {
   /** Bottom to top: each window's outer frame and the pid of its client (null: unknown). */
   windows: NativeStackedWindow[];
+  /** Where windows that changed since the previous stacked capture have been. */
+  earlier: NativeStackedWindow[];
 }
 
 export interface X11Options {
@@ -446,8 +448,8 @@ export class X11 {
     const worker = this.worker();
     if (!worker) throw new PlatformError('unsupported', 'no capture connection of its own');
     const img = await worker.captureStacked(r.x, r.y, r.w, r.h);
-    const { x, y, width, height, data, windows } = img;
-    return { x, y, width, height, data, channels: 3, source: img.method, windows };
+    const { x, y, width, height, data, windows, earlier } = img;
+    return { x, y, width, height, data, channels: 3, source: img.method, windows, earlier };
   }
 
   /** The capture worker's connection, opened again after the server dropped it. */
