@@ -22,6 +22,32 @@ export interface CaptureResult extends RgbImage {
   method: 'shm' | 'getimage';
 }
 
+/** A mapped window drawn on the root, as captureStacked lists it. */
+export interface StackedWindow {
+  /** Its outer frame in screen coordinates: border and window-manager decorations too. */
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  /**
+   * The process whose pixels it holds: for a window manager's frame, the client inside
+   * it; _NET_WM_PID, else the pid X-Resource knows for the client; null when neither says.
+   */
+  pid: number | null;
+}
+
+export interface StackedCapture extends CaptureResult {
+  /** The root's viewable children, bottom to top, as they stood when the pixels were read. */
+  windows: StackedWindow[];
+  /**
+   * Where the windows created, shown, hidden, moved or destroyed since this Capturer's
+   * previous stacked capture have been (each place, with whose pixels it held): what they
+   * drew there may still be on screen until the window below repaints. Pid null when the
+   * window is gone and no listing saw its client.
+   */
+  earlier: StackedWindow[];
+}
+
 export interface NativeWindow {
   window: number;
   /** _NET_WM_PID, or null when the client does not set it. */
@@ -213,6 +239,12 @@ export declare class Capturer {
     h: number,
     method?: 'auto' | 'shm' | 'getimage',
   ): Promise<CaptureResult>;
+  /**
+   * The region (clipped to the screen) and the windows it shows, read in one server grab:
+   * no client maps, unmaps or moves a window between the listing and the pixels. Over an
+   * XCB connection of its own (core GetImage), opened on first use.
+   */
+  captureStacked(x: number, y: number, w: number, h: number): Promise<StackedCapture>;
   /** Waits for a capture in progress, then releases the SHM segment and closes. Idempotent. */
   close(): void;
 }

@@ -66,6 +66,71 @@ class CaptureWorker : public Napi::AsyncWorker {
   XCapturer::Grab grab_;
 };
 
+Napi::Array List(Napi::Env env, const std::vector<StackedWindow>& list) {
+  Napi::Array out = Napi::Array::New(env, list.size());
+  for (size_t i = 0; i < list.size(); i++) {
+    const StackedWindow& s = list[i];
+    Napi::Object w = Napi::Object::New(env);
+    w.Set("x", Napi::Number::New(env, s.x));
+    w.Set("y", Napi::Number::New(env, s.y));
+    w.Set("w", Napi::Number::New(env, s.w));
+    w.Set("h", Napi::Number::New(env, s.h));
+    w.Set("pid", s.hasPid ? Napi::Number::New(env, s.pid).As<Napi::Value>()
+                          : env.Null().As<Napi::Value>());
+    out.Set(static_cast<uint32_t>(i), w);
+  }
+  return out;
+}
+
+// Resolves or rejects the promise of one captureStacked(); holds the Capturer alive.
+class StackedWorker : public Napi::AsyncWorker {
+ public:
+  StackedWorker(Napi::Env env, XCapturer* owner, Napi::Object self, const CaptureRect& r)
+      : Napi::AsyncWorker(env, "axpage.captureStacked"),
+        deferred_(Napi::Promise::Deferred::New(env)),
+        owner_(owner),
+        r_(r) {
+    self_ = Napi::Persistent(self);
+  }
+
+  Napi::Promise Promise() const { return deferred_.Promise(); }
+
+  void Execute() override { owner_->CaptureStacked(r_.x, r_.y, r_.w, r_.h, &shot_); }
+
+  void OnOK() override {
+    Napi::Env env = Env();
+    if (shot_.failed) {
+      Napi::Error e = shot_.range ? Napi::RangeError::New(env, shot_.message)
+                                  : CodedError(env, shot_.code.c_str(), shot_.message);
+      deferred_.Reject(e.Value());
+      return;
+    }
+    size_t bytes = static_cast<size_t>(shot_.w) * static_cast<size_t>(shot_.h) * 3;
+    uint8_t* pixels = shot_.data.release();
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("x", Napi::Number::New(env, shot_.x));
+    o.Set("y", Napi::Number::New(env, shot_.y));
+    o.Set("width", Napi::Number::New(env, shot_.w));
+    o.Set("height", Napi::Number::New(env, shot_.h));
+    o.Set("data", Napi::Buffer<uint8_t>::New(env, pixels, bytes,
+                                             [](Napi::Env, uint8_t* p) { delete[] p; }));
+    o.Set("method", Napi::String::New(env, "getimage"));
+    o.Set("earlier", List(env, shot_.earlier));
+    Napi::Array windows = List(env, shot_.windows);
+    o.Set("windows", windows);
+    deferred_.Resolve(o);
+  }
+
+  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
+
+ private:
+  Napi::Promise::Deferred deferred_;
+  XCapturer* owner_;
+  Napi::ObjectReference self_;
+  CaptureRect r_;
+  StackedShot shot_;
+};
+
 void Fail(XCapturer::Grab* out, const char* code, const std::string& message) {
   out->failed = true;
   out->code = code;
@@ -81,6 +146,7 @@ Napi::Function XCapturer::Init(Napi::Env env) {
                          InstanceAccessor<&XCapturer::Usable>("usable"),
                          InstanceAccessor<&XCapturer::Extensions>("extensions"),
                          InstanceMethod<&XCapturer::CaptureJs>("capture"),
+                         InstanceMethod<&XCapturer::CaptureStackedJs>("captureStacked"),
                          InstanceMethod<&XCapturer::Close>("close"),
                      });
 }
@@ -115,6 +181,7 @@ void XCapturer::OnIOExit(Display*, void* self) {
 
 void XCapturer::Shutdown() {
   open_ = false;
+  stacked_.reset();
   if (!dpy_) return;
   shm_.Release(dpy_, dead_);
   if (!dead_) XSync(dpy_, False);
@@ -154,6 +221,28 @@ Napi::Value XCapturer::CaptureJs(const Napi::CallbackInfo& info) {
   Napi::Promise promise = worker->Promise();
   worker->Queue();
   return promise;
+}
+
+Napi::Value XCapturer::CaptureStackedJs(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  CaptureRect r = RectArgs(info, 0, "captureStacked(x, y, w, h)");
+  auto* worker = new StackedWorker(env, this, info.This().As<Napi::Object>(), r);
+  Napi::Promise promise = worker->Promise();
+  worker->Queue();
+  return promise;
+}
+
+void XCapturer::CaptureStacked(long long x, long long y, long long w, long long h,
+                               StackedShot* out) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!dpy_) {
+    out->failed = true;
+    out->code = "X11_CLOSED";
+    out->message = "X display '" + name_ + "' is closed (Capturer)";
+    return;
+  }
+  if (!stacked_) stacked_ = std::make_unique<StackedReader>(name_);
+  stacked_->Capture(x, y, w, h, out);
 }
 
 bool XCapturer::Failed(Grab* out) {

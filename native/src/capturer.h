@@ -12,6 +12,7 @@
 #include <X11/extensions/XShm.h>
 
 #include "shm.h"
+#include "stacked.h"
 
 #include <atomic>
 #include <cstdint>
@@ -42,6 +43,8 @@ class XCapturer : public Napi::ObjectWrap<XCapturer> {
   // Runs on a worker thread: reads the region into *out under the connection's lock.
   void Capture(long long x, long long y, long long w, long long h, const std::string& method,
                Grab* out);
+  // Runs on a worker thread: the region and the window stack it shows, in one server grab.
+  void CaptureStacked(long long x, long long y, long long w, long long h, StackedShot* out);
 
  private:
   static void OnIOExit(Display* dpy, void* self);
@@ -50,6 +53,7 @@ class XCapturer : public Napi::ObjectWrap<XCapturer> {
   Napi::Value Usable(const Napi::CallbackInfo& info);
   Napi::Value Extensions(const Napi::CallbackInfo& info);
   Napi::Value CaptureJs(const Napi::CallbackInfo& info);
+  Napi::Value CaptureStackedJs(const Napi::CallbackInfo& info);
   Napi::Value Close(const Napi::CallbackInfo& info);
 
   // Each under mu_.
@@ -70,6 +74,8 @@ class XCapturer : public Napi::ObjectWrap<XCapturer> {
   bool hasShm_ = false;
   std::atomic<bool> shmBroken_{false};
   ShmSegment shm_;
+  // Opened on the first stacked capture: most sessions (no deny list) never take one.
+  std::unique_ptr<StackedReader> stacked_;
 };
 
 }  // namespace axpage

@@ -9,14 +9,27 @@
  * With an empty deny list none of this asks the desktop anything.
  */
 import type { Rect } from '../model/element.js';
-import type { AppInfo, Desktop, DesktopWindow, MouseButton } from '../platform/desktop.js';
+import type {
+  AppInfo,
+  Desktop,
+  DesktopWindow,
+  MouseButton,
+  RawImage,
+} from '../platform/desktop.js';
 import type { Policy } from '../guard/policy.js';
 import { AxError } from '../errors.js';
 import { withOverrides } from './desktop-view.js';
 import { intersect } from '../viewport/geometry.js';
+import { fillRegions, toPixelBox } from '../capture/redact.js';
 import { windowAt, windowStack, type StackedWindow } from '../actions/window-stack.js';
 
+/** How long a denied window's last places stay filled after it left them. */
+const LINGER_MS = 2000;
+
 export class DeniedApps {
+  /** The places denied windows left lately, filled until `until` (see lingering). */
+  private lately: { area: Rect; until: number }[] = [];
+
   constructor(private readonly policy: Policy) {}
 
   /** Whether there is a deny list at all. */
@@ -65,18 +78,51 @@ export class DeniedApps {
     if (!this.active) return [];
     const stack = await windowStack(desktop);
     const denied = await this.deniedPids(desktop, pidsOf(stack));
-    return stack.flatMap((w, i) =>
-      w.pid !== null && denied.has(w.pid)
-        ? subtractRects(
-            w.area,
-            stack
-              .slice(0, i)
-              .flatMap((above) =>
-                above.pid !== null && denied.has(above.pid) ? [] : [above.area],
-              ),
-          )
-        : [],
-    );
+    return shownParts(stack, (w) => w.pid !== null && denied.has(w.pid));
+  }
+
+  /**
+   * Pixels of `rect` with every denied app's window filled. Where the desktop can read the
+   * pixels and the windows on them as one instant, the windows are those of that instant:
+   * a denied window that shows only for a moment is filled too, and so is a window whose
+   * process cannot be told. Otherwise the windows listed right before the pixels are
+   * filled (the caller fills those listed after). Any doubt fills the whole region.
+   */
+  async capture(desktop: Desktop, rect?: Rect): Promise<RawImage> {
+    const stacked = await desktop.captureStacked?.(rect).catch(() => undefined);
+    if (stacked) {
+      const { image, origin } = stacked;
+      const stack = [...stacked.windows].reverse().map((w) => ({ pid: w.pid, area: w.frame }));
+      const left = stacked.earlier.map((w) => ({ pid: w.pid, area: w.frame }));
+      const areas = await this.deniedPids(desktop, pidsOf([...stack, ...left])).then(
+        (denied) => {
+          const hide = (w: { pid: number | null }) => w.pid === null || denied.has(w.pid);
+          return [...shownParts(stack, hide), ...this.lingering(left.filter(hide))];
+        },
+        () => [wholeOf(image, origin)],
+      );
+      return filled(image, origin, areas);
+    }
+    const before = await this.windowFrames(desktop).catch(() => undefined);
+    const image = await desktop.capture(rect);
+    const origin = rect
+      ? { x: Math.max(0, Math.floor(rect.x)), y: Math.max(0, Math.floor(rect.y)) }
+      : { x: 0, y: 0 };
+    return filled(image, origin, before ?? [wholeOf(image, origin)]);
+  }
+
+  /**
+   * Where denied windows were lately (`left`: reported now), filled for a while after:
+   * what a window drew stays on screen once it is gone, until the app of the window below
+   * repaints there (tens of milliseconds, longer on a busy machine).
+   */
+  private lingering(left: readonly { area: Rect }[]): Rect[] {
+    const now = Date.now();
+    this.lately = [
+      ...this.lately.filter((l) => l.until > now),
+      ...left.map((l) => ({ area: l.area, until: now + LINGER_MS })),
+    ];
+    return this.lately.map((l) => l.area);
   }
 
   /**
@@ -150,7 +196,8 @@ export class DeniedApps {
 
   /**
    * The desktop whose walks never go into a denied app's tree plugged into another app's
-   * window (an XEmbed plug): what it shows is the denied app's.
+   * window (an XEmbed plug): what it shows is the denied app's; and whose captures come
+   * with the denied apps' windows filled (see capture).
    */
   keepOut(desktop: Desktop): Desktop {
     if (!this.active) return desktop;
@@ -158,6 +205,9 @@ export class DeniedApps {
       !(await this.deniedPids(desktop, [pid])).has(pid);
     return withOverrides(desktop, {
       snapshot: (pid, options) => desktop.snapshot(pid, { ...options, enterApp }),
+      capture: (rect) => this.capture(desktop, rect),
+      // Its pixels are unfilled: every capture goes through capture above.
+      captureStacked: undefined,
     });
   }
 
@@ -185,7 +235,45 @@ export class DeniedApps {
   }
 }
 
-const pidsOf = (stack: readonly StackedWindow[]): number[] =>
+/**
+ * The parts of the windows `hide` picks that show, front to back: each less the windows in
+ * front of it that are not picked, so an allowed window in front stays as it is.
+ */
+export function shownParts<T extends { area: Rect }>(
+  stack: readonly T[],
+  hide: (w: T) => boolean,
+): Rect[] {
+  return stack.flatMap((w, i) =>
+    hide(w)
+      ? subtractRects(
+          w.area,
+          stack
+            .slice(0, i)
+            .filter((above) => !hide(above))
+            .map((above) => above.area),
+        )
+      : [],
+  );
+}
+
+/** The image with `areas` (screen rects) filled in place, as a screenshot's redaction is. */
+function filled(
+  image: RawImage,
+  origin: { x: number; y: number },
+  areas: readonly Rect[],
+): RawImage {
+  const boxes = areas.flatMap((a) => toPixelBox(a, origin, 1, image.width, image.height) ?? []);
+  if (boxes.length > 0) fillRegions(image, boxes);
+  return image;
+}
+
+const wholeOf = (image: RawImage, origin: { x: number; y: number }): Rect => ({
+  ...origin,
+  w: image.width,
+  h: image.height,
+});
+
+const pidsOf = (stack: readonly Pick<StackedWindow, 'pid'>[]): number[] =>
   stack.flatMap((w) => (w.pid === null ? [] : [w.pid]));
 
 /** `base` less every rect of `cuts`, as disjoint rects (none when it is all covered). */

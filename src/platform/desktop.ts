@@ -46,6 +46,24 @@ export interface RawImage {
   data: Buffer;
 }
 
+/** A region's pixels with the windows they show, read as one instant (captureStacked). */
+export interface StackedCapture {
+  image: RawImage;
+  /** Where the image's top-left pixel is on screen (the region after clipping). */
+  origin: { x: number; y: number };
+  /**
+   * Every window drawn on the screen, bottom to top: its outer frame (decorations too) and
+   * the process whose pixels it holds, null when the window system cannot say.
+   */
+  windows: { pid: number | null; frame: Rect }[];
+  /**
+   * Where windows that opened, closed or moved since the previous stacked capture have
+   * been, with whose pixels they held: what a window drew may stay on screen after it
+   * went, until the window below it is repainted by its own app.
+   */
+  earlier: { pid: number | null; frame: Rect }[];
+}
+
 export interface Frontmost {
   pid: number;
   windowTitle: string;
@@ -358,6 +376,13 @@ export interface Desktop {
    * of the caller's own: nothing else writes it after (the pipeline keeps it unchanged).
    */
   capture(rect?: Rect): Promise<RawImage>;
+  /**
+   * As capture, with the windows the pixels show, read in the same instant: no window
+   * opens, closes or moves between the two (a window that flashes for a few milliseconds
+   * is in both or in neither). Slower than capture. Absent: the platform cannot hold the
+   * screen still.
+   */
+  captureStacked?(rect?: Rect): Promise<StackedCapture>;
   /**
    * The secure fields of every app with a window intersecting `region`, located now
    * (bounded by `timeoutMs`): an app that does not answer in time is listed as failed.

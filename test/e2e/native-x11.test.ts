@@ -554,6 +554,42 @@ describeNeeding([XVFB], 'native X11 addon on a real Xvfb (:91, else :191 or :291
     expect(list.every((w) => !w.overrideRedirect)).toBe(true);
   });
 
+  it('captures the pixels with the window stack they show, frames and client pids', async () => {
+    // The same pixels as the other paths (the pattern: the entries' carets blink).
+    const still = await x.captureStackedAsync(PATTERN);
+    expect(mismatches(still, quadrant)).toBe(0);
+    const shot = await x.captureStackedAsync();
+    expect(shot).toMatchObject({ x: 0, y: 0, width: SIZE.w, height: SIZE.h });
+    const listed = x.listWindows();
+    for (const app of [appA, appB]) {
+      const w = listed.find((l) => l.window === app.xid)!;
+      const e = w.frameExtents!;
+      // Openbox's frame, title bar included, stands for the client inside it.
+      expect(shot.windows.filter((s) => s.pid === app.pid)).toEqual([
+        {
+          pid: app.pid,
+          x: w.x - e.left,
+          y: w.y - e.top,
+          w: w.w + e.left + e.right,
+          h: w.h + e.top + e.bottom,
+        },
+      ]);
+    }
+    // Bottom to top: the popup of the capture test is above both, appA (active) above appB.
+    const at = (pid: number) => shot.windows.findIndex((s) => s.pid === pid);
+    expect(at(appB.pid)).toBeLessThan(at(appA.pid));
+    const popup = shot.windows.findIndex((s) => s.x === PATTERN.x && s.y === PATTERN.y);
+    expect(shot.windows[popup]).toMatchObject({ w: PATTERN.w, h: PATTERN.h });
+    expect(shot.windows[popup].pid).toBeGreaterThan(0);
+    expect(popup).toBeGreaterThan(at(appA.pid));
+    // Clipped like every capture; off the screen is a RangeError.
+    const part = await x.captureStackedAsync({ x: -10, y: -10, w: 30, h: 20 });
+    expect(part).toMatchObject({ x: 0, y: 0, width: 20, height: 10 });
+    await expect(x.captureStackedAsync({ x: 5000, y: 0, w: 4, h: 4 })).rejects.toThrow(RangeError);
+    // The grab is gone once it answers: another connection is served at once.
+    expect(X11.open(DISPLAY).screenSize()).toEqual(SIZE);
+  });
+
   it('settles a background listing whose display closes meanwhile, and opens nothing after', async () => {
     const y = X11.open(DISPLAY);
     const pending = y.listWindowsAsync();

@@ -24,6 +24,7 @@ import type {
   LaunchRequest,
   MouseButton,
   RawImage,
+  StackedCapture,
   ScriptingSupport,
   SecureFieldScan,
   SnapshotOptions,
@@ -442,6 +443,16 @@ export class LinuxDesktop implements Desktop {
     // Read on a worker thread: the walk a tool call starts meanwhile goes on.
     const img = await this.display().captureRegionAsync(rect);
     return { width: img.width, height: img.height, channels: img.channels, data: img.data };
+  }
+
+  async captureStacked(rect?: Rect): Promise<StackedCapture> {
+    const img = await this.display().captureStackedAsync(rect);
+    return {
+      image: { width: img.width, height: img.height, channels: img.channels, data: img.data },
+      origin: { x: img.x, y: img.y },
+      windows: img.windows.map(({ pid, x, y, w, h }) => ({ pid, frame: { x, y, w, h } })),
+      earlier: img.earlier.map(({ pid, x, y, w, h }) => ({ pid, frame: { x, y, w, h } })),
+    };
   }
 
   /** One element-level call on the live bus, its failure as a PlatformError. */

@@ -24,6 +24,7 @@ import type {
   NativeWindow,
   RgbImage,
   RootProperty,
+  StackedWindow as NativeStackedWindow,
   XwdInfo,
 } from '@axpage/native';
 import type { Rect } from '../../model/element.js';
@@ -93,6 +94,14 @@ export interface CapturedImage extends RawImage {
   x: number;
   y: number;
   source: CaptureSource;
+}
+
+/** A capture with the windows it shows, read in one server grab (captureStackedAsync). */
+export interface StackedImage extends CapturedImage {
+  /** Bottom to top: each window's outer frame and the pid of its client (null: unknown). */
+  windows: NativeStackedWindow[];
+  /** Where windows that changed since the previous stacked capture have been. */
+  earlier: NativeStackedWindow[];
 }
 
 export interface X11Options {
@@ -426,6 +435,21 @@ export class X11 {
     const img = await worker.capture(r.x, r.y, r.w, r.h);
     const { x, y, width, height, data } = img;
     return { x, y, width, height, data, channels: 3, source: img.method };
+  }
+
+  /**
+   * As captureRegionAsync, with the windows the pixels show, read under one server grab
+   * (bottom to top, outer frames, the pid of the client inside each window manager's
+   * frame). Never from the framebuffer file: the file is read outside the grab. Throws
+   * when the worker's connection cannot be had.
+   */
+  async captureStackedAsync(rect?: Rect): Promise<StackedImage> {
+    const r = rect ? pixelRect(rect) : { x: 0, y: 0, ...this.screenSize() };
+    const worker = this.worker();
+    if (!worker) throw new PlatformError('unsupported', 'no capture connection of its own');
+    const img = await worker.captureStacked(r.x, r.y, r.w, r.h);
+    const { x, y, width, height, data, windows, earlier } = img;
+    return { x, y, width, height, data, channels: 3, source: img.method, windows, earlier };
   }
 
   /** The capture worker's connection, opened again after the server dropped it. */
