@@ -9,7 +9,7 @@ import type { Element, Rect } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import { AxError } from '../errors.js';
 import type { Desktop } from '../platform/desktop.js';
-import { contains } from '../viewport/geometry.js';
+import { contains, hasArea, intersect } from '../viewport/geometry.js';
 import { windowAt, windowStack, type StackedWindow } from './window-stack.js';
 
 /** The topmost window at the point, and whose it is; undefined: no window is there. */
@@ -27,11 +27,22 @@ const SLACK = 2;
  * The indices of the view's elements in the walked windows that lie inside `area` (one
  * window of the window system); undefined when none does (the walk cannot tell which it is).
  */
-export function elementsInWindow(view: SnapshotView, area: Rect): Set<number> | undefined {
+export function elementsInWindow(
+  view: SnapshotView,
+  area: Rect,
+  undecorated = false,
+): Set<number> | undefined {
   const { elements, windows } = view.snapshot;
   const roots = windows.filter((w) => {
     const f = elements[w.index]?.frame;
-    return f !== undefined && f.w > 0 && f.h > 0 && contains(area, f, SLACK);
+    return (
+      f !== undefined &&
+      f.w > 0 &&
+      f.h > 0 &&
+      contains(area, f, SLACK) &&
+      // A popup has no decorations: its walked window is all of it.
+      (!undecorated || contains(f, area, SLACK))
+    );
   });
   if (roots.length === 0) return undefined;
   const out = new Set<number>();
@@ -44,9 +55,9 @@ export function elementsInWindow(view: SnapshotView, area: Rect): Set<number> | 
 }
 
 /**
- * Throws when a pointer event at `p` aimed at `element` would land on another window: one
- * of another app, or another window of this app (a dialog over it). Nothing is said when
- * the window there cannot be matched to the walk (the event goes as asked).
+ * Throws when a pointer event at `p` aimed at `element` would land elsewhere: on a window of
+ * another app, on another window of this app (a dialog over it, a menu left open), or on
+ * no window at all (the element is not drawn where it says: the rows of a closed list).
  */
 export async function assertUncovered(
   desktop: Desktop,
@@ -55,22 +66,87 @@ export async function assertUncovered(
   label: string,
   p: { x: number; y: number },
 ): Promise<void> {
-  const top = await windowOnTop(desktop, p);
-  if (!top) return;
-  const owner = top.hostPid ?? top.pid;
-  const index = view.snapshot.elements.indexOf(element);
-  if (owner === view.snapshot.pid) {
-    // The app's own menus and tooltips come and go with the pointer: only its other
-    // windows (a dialog over the main one) are taken to cover.
-    if (top.kind !== 'listed') return;
-    const mine = elementsInWindow(view, top.area);
-    if (!mine || index < 0 || mine.has(index)) return;
+  const notDrawn = (why: string) =>
+    new AxError(
+      'action_failed',
+      `${label} is not drawn at (${p.x},${p.y}): ${why}, so nothing was clicked`,
+      'Open what shows it first (its combo box, menu or expander), then find it again',
+    );
+  // A closed combo box keeps its list's rows, where they were when it was open.
+  if (inClosedList(view, element)) throw notDrawn('its list takes no room (a closed list)');
+  const stack = await windowStack(desktop);
+  const top = windowAt(stack, p);
+  if (!top) {
+    // A window system that lists no window at all cannot tell.
+    if (stack.length === 0) return;
+    throw notDrawn('no window is there (the rows of a closed list, a hidden popup)');
   }
+  const owner = top.hostPid ?? top.pid;
+  if (owner === view.snapshot.pid && ownWindowHolds(view, top, element)) return;
   const whose =
-    owner === view.snapshot.pid ? 'another window of this app' : 'a window of another app';
+    owner !== view.snapshot.pid
+      ? `a window of another app${owner !== null ? ` (pid ${owner})` : ''}`
+      : top.kind === 'listed'
+        ? 'another window of this app'
+        : 'a menu or popup of this app';
   throw new AxError(
     'action_failed',
-    `${label} is covered at (${p.x},${p.y}) by ${whose}${owner !== null && owner !== view.snapshot.pid ? ` (pid ${owner})` : ''}: a click there would land on it, so nothing was clicked`,
-    'Close or move the window in front first (ax_list_windows shows them), or click it in the background (delivery_mode "background")',
+    `${label} is covered at (${p.x},${p.y}) by ${whose}: a click there would land on it, so nothing was clicked`,
+    top.kind === 'listed' || owner !== view.snapshot.pid
+      ? 'Close or move the window in front first (ax_list_windows shows them), or click it in the background (delivery_mode "background")'
+      : 'Close the menu or popup first (key Escape), or click it in the background (delivery_mode "background")',
   );
+}
+
+/**
+ * Whether a window of the element's own app on top at the point is the element's. A listed
+ * window matched to the walk: the walk says; one the walk gives no frame: the element is in
+ * it when it lies inside it. A popup (a menu, a combo box's list, a toast): a walked window
+ * that is all of it says, as for a listed one; else its items hang in the walk from where
+ * it opened, so an item of a menu or list that lies mostly inside it is its.
+ */
+function ownWindowHolds(view: SnapshotView, top: StackedWindow, element: Element): boolean {
+  const index = view.snapshot.elements.indexOf(element);
+  if (index < 0) return true;
+  if (top.kind === 'listed') {
+    const mine = elementsInWindow(view, top.area);
+    if (mine) return mine.has(index);
+    return element.frame !== undefined && contains(top.area, element.frame, SLACK);
+  }
+  if (elementsInWindow(view, top.area, true)?.has(index)) return true;
+  return inMenuOrList(view, index) && mostlyInside(element.frame, top.area);
+}
+
+/** Roles whose items a popup shows: a menu's, a list's, a combo box's. */
+const POPUP_CONTENT: ReadonlySet<string> = new Set([
+  'AXMenu',
+  'AXMenuItem',
+  'AXList',
+  'AXOutline',
+  'AXComboBox',
+  'AXPopover',
+]);
+
+/** Whether the element is, or hangs from, a menu or a list. */
+function inMenuOrList(view: SnapshotView, index: number): boolean {
+  const { elements } = view.snapshot;
+  for (let i = index, depth = 0; i >= 0 && i < elements.length && depth < 64; depth++) {
+    if (POPUP_CONTENT.has(elements[i].role)) return true;
+    i = elements[i].parent;
+  }
+  return false;
+}
+
+/** Whether most of `frame` lies inside `area` (a row drawn wider than its popup still is). */
+function mostlyInside(frame: Rect | undefined, area: Rect): boolean {
+  if (!hasArea(frame)) return false;
+  const shared = intersect(frame, area);
+  return shared !== null && shared.w * shared.h * 2 >= frame.w * frame.h;
+}
+
+/** A row whose list has no area: the list is not drawn, so neither is the row. */
+function inClosedList(view: SnapshotView, element: Element): boolean {
+  if (element.role !== 'AXRow' || !hasArea(element.frame)) return false;
+  const parent = view.snapshot.elements[element.parent];
+  return parent !== undefined && parent.role === 'AXList' && !hasArea(parent.frame);
 }

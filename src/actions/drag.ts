@@ -1,5 +1,6 @@
 /** Dragging with a real pointer from one element or point to another, the app fronted. */
 import { elementAt, requirePoint } from './click.js';
+import { assertUncovered } from './covering.js';
 import { guardPress, guardTarget } from './password-guard.js';
 import { fronted } from './front.js';
 import { watchElement } from './read-back.js';
@@ -28,6 +29,13 @@ export async function deliverDrag(scene: Scene, req: DragRequest): Promise<Deliv
   guardPress(scene, endsOn, req.to.label, 'pointer');
   const touched = req.from.element ? await watchElement(desktop, req.from.element.id) : undefined;
   const { restore } = await fronted(scene, async () => {
+    // With the app in front: a window over either end (a dialog of the app, a menu left
+    // open) would take the press or the drop.
+    if (req.from.element) {
+      await assertUncovered(desktop, scene.view, req.from.element, req.from.label, start);
+    }
+    if (req.to.element)
+      await assertUncovered(desktop, scene.view, req.to.element, req.to.label, end);
     await scene.transfers?.beforeDrag(startsOn, endsOn, end);
     await desktop.drag(start, end, req.durationMs);
   });

@@ -48,7 +48,9 @@ export async function numberField(
       `Type a number in ${bounds} (clear_first replaces the text), or use ax_set_value; nothing was typed`,
     );
   }
-  const tolerance = Math.max(1e-9, range.step > 0 ? range.step / 2 : 0);
+  // The value the field holds is the number typed, not one near it: a field that rounds to
+  // its step (30 s in a time field) keeps another, and says so.
+  const tolerance = 1e-9 * Math.max(1, Math.abs(want));
   const landed = async (): Promise<boolean> =>
     Math.abs((await desktop.readValue(element.id)).value - want) <= tolerance;
   return {

@@ -3,7 +3,7 @@
  * against a view of the app. Refs are checked before queries so that `e42` never
  * reaches the query parser.
  */
-import type { Element } from '../model/element.js';
+import type { Element, Rect } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import {
   ROLE_FAMILIES,
@@ -19,6 +19,7 @@ import {
   type Strategy,
 } from '../query/index.js';
 import { AxError } from '../errors.js';
+import { reachableFrame } from '../viewport/index.js';
 import type { RefSighting } from './refs.js';
 
 /**
@@ -70,8 +71,12 @@ export function elementLabel(el: Element, ref: string): string {
 }
 
 export function centerOf(el: Element): { x: number; y: number } | undefined {
-  if (!el.frame || el.frame.w <= 0 || el.frame.h <= 0) return undefined;
-  return { x: Math.round(el.frame.x + el.frame.w / 2), y: Math.round(el.frame.y + el.frame.h / 2) };
+  return middleOf(el.frame);
+}
+
+function middleOf(f: Rect | undefined): { x: number; y: number } | undefined {
+  if (!f || f.w <= 0 || f.h <= 0) return undefined;
+  return { x: Math.round(f.x + f.w / 2), y: Math.round(f.y + f.h / 2) };
 }
 
 export function resolveInView(
@@ -319,7 +324,7 @@ function elementTarget(view: SnapshotView, index: number, otherMatches: number):
     index,
     element,
     ref,
-    point: centerOf(element),
+    point: middleOf(reachableFrame(view.snapshot, index)),
     label: elementLabel(element, ref),
     otherMatches,
   };

@@ -64,6 +64,38 @@ describe('a dialog of the app over its main window', () => {
   });
 });
 
+describe('a drag from a button a dialog of its app covers', () => {
+  const run = fixtureRun('covered.py');
+
+  it('is refused: the press would land on the dialog', async () => {
+    await run.waitFor((e) => e.event === 'shown');
+    const from = run.events().length;
+    const r = await run.call('ax_drag', { from_query: 'Under', to_x: 30, to_y: 30 });
+    expect(r.isError, r.text).toBe(true);
+    expect(r.fields.error).toMatch(/is covered at \(\d+,\d+\) by another window of this app/);
+    // The app handles its input in order: a read now comes after anything sent before.
+    await run.call('ax_get_tree', {});
+    expect(
+      run
+        .events()
+        .slice(from)
+        .filter((e) => e.event === 'clicked'),
+    ).toEqual([]);
+  });
+});
+
+describe('a popup of the app left over its entry (a menu or toast that stays)', () => {
+  const run = fixtureRun('toast_app.py', { appEnv: { AXPAGE_FIXTURE_TOAST_OVER: '1' } });
+
+  it('takes no foreground click aimed at the entry: it is refused', async () => {
+    await run.waitFor((e) => e.event === 'toast');
+    const r = await run.call('ax_click', { query: 'Target entry', delivery_mode: 'foreground' });
+    expect(r.isError, r.text).toBe(true);
+    expect(r.fields.error).toMatch(/is covered at \(\d+,\d+\) by a menu or popup of this app/);
+    expect(r.text).toMatch(/Escape/);
+  });
+});
+
 describe('a key aimed at a GTK 4 text view without the focus', () => {
   const run = fixtureRun('caret_gtk4.py');
 

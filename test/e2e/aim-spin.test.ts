@@ -95,3 +95,18 @@ describe('typing into a Qt spin box', () => {
     expect(r.text).toMatch(/effect: confirmed/);
   });
 });
+
+describe('typing into a spin button that snaps to its step of 30', () => {
+  const snapping = fixtureRun('aim.py', { appEnv: { AXPAGE_FIXTURE_AMOUNT_STEP: '30' } });
+
+  it('reports the value the field took, not the number typed', async () => {
+    const r = await snapping.call('ax_type', { query: 'Amount', text: '7', clear_first: true });
+    expect(r.isError, r.text).toBe(false);
+    // 7 snaps to 0, the nearest multiple of 30.
+    await snapping.app.output!.waitForEvent((e) => e.event === 'value' && e.value === 0, {
+      timeoutMs: 15_000,
+    });
+    expect(r.text).toMatch(/committed: value \d+ → 0 \(not 7\)/);
+    expect(r.text).not.toMatch(/effect: confirmed/);
+  });
+});
