@@ -658,7 +658,8 @@ export class Pipeline {
     // one, the target's own state only when nothing else showed a change.
     const evidence = async (): Promise<Evidence> => {
       const seen: Evidence = {
-        changed: appSwitch !== undefined || !isEmpty(diff),
+        // A copy shows nothing in the app: the clipboard taking another text is its effect.
+        changed: appSwitch !== undefined || !isEmpty(diff) || run.transfers.clipboardChanged,
         // A button held down by the action took it, whatever else reads back.
         touched: released.reacted || undefined,
         reading: outcome.probe ? await outcome.probe().catch((): Reading => 'absent') : undefined,
@@ -690,7 +691,11 @@ export class Pipeline {
     // A target that changed only in itself (pressed, focused) may be about to do more; an
     // effect that read back (the text typed) needs no change elsewhere.
     const treeUnchanged = (): boolean =>
-      watching && seen.reading === undefined && appSwitch === undefined && isEmpty(diff);
+      watching &&
+      seen.reading === undefined &&
+      appSwitch === undefined &&
+      isEmpty(diff) &&
+      !run.transfers.clipboardChanged;
     while ((!conclusive(seen) || treeUnchanged()) && Date.now() - waitStart < READ_BACK_MS) {
       await delay(EXTRA_POLL_MS);
       let rewalked = false;
@@ -714,7 +719,10 @@ export class Pipeline {
         : -1;
     const request: PublishRequest = {
       view: after,
-      did: outcome.did + stillOpen(after, actedAfter),
+      did:
+        outcome.did +
+        stillOpen(after, actedAfter) +
+        (run.transfers.clipboardChanged ? '; the clipboard took a new text' : ''),
       ended: closed.length > 0 ? { closed } : undefined,
       acted: actedAfter >= 0 ? actedAfter : undefined,
       before,

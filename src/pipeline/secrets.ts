@@ -23,6 +23,11 @@ export class SecretMemory {
     this.echoes?.add(text);
   }
 
+  /** A keyed hash of `text`: tells two texts apart without keeping either. */
+  fingerprint(text: string): string {
+    return this.hash(text);
+  }
+
   /** Why `text` is secret, or undefined when it is not one we know. */
   reason(text: string): string | undefined {
     return text === '' ? undefined : this.known.get(this.hash(text));

@@ -253,6 +253,15 @@ export class SelectionSecrets {
     return undefined;
   }
 
+  /**
+   * Whether the clipboard holds something else than when `mark` was taken: what a copy
+   * did, as evidence (only a keyed hash of its text is kept meanwhile).
+   */
+  async clipboardMark(): Promise<string | undefined> {
+    const text = await this.read('clipboard');
+    return text === undefined ? undefined : this.memory.fingerprint(text);
+  }
+
   /** The selection's text, or undefined when it cannot be read (no reader, no display). */
   private async read(selection: SelectionName): Promise<string | undefined> {
     if (!this.reader) return undefined;
@@ -341,6 +350,10 @@ export class ActionTransfers implements TextTransfers {
   private inSecret = false;
   /** A secret went into this app: every text field it changed becomes a password field. */
   private secretIn = false;
+  /** The clipboard before the first copy key (a fingerprint), to tell whether it took. */
+  private clipboardBefore?: Promise<string | undefined>;
+  /** A copy key changed what the clipboard holds: its effect, though the app shows none. */
+  clipboardChanged = false;
 
   constructor(private readonly scene: TransferScene) {}
 
@@ -350,6 +363,10 @@ export class ActionTransfers implements TextTransfers {
 
   async beforeKey(combo: KeyCombo, focus: Element | undefined): Promise<void> {
     if (this.secret(focus)) this.inSecret = true;
+    // Read before the key goes: a copy lands within milliseconds.
+    if (copiesKey(combo) && !this.clipboardBefore) {
+      this.clipboardBefore = Promise.resolve(await this.scene.selections.clipboardMark());
+    }
     const from = pasteSource(combo);
     if (from) await this.paste(from, focus ?? this.scene.lastField());
   }
@@ -405,6 +422,11 @@ export class ActionTransfers implements TextTransfers {
    */
   async settled(after: SnapshotView): Promise<boolean> {
     const { selections } = this.scene;
+    if (this.clipboardBefore) {
+      const was = await this.clipboardBefore;
+      const now = await selections.clipboardMark();
+      this.clipboardChanged = now !== undefined && now !== was;
+    }
     for (const fromSecret of this.copies) await selections.copied(fromSecret, this.scene.pid);
     const focusSecret = after.snapshot.elements.some(
       (e) => e.flags.includes('focused') && this.secret(e),

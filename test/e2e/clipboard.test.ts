@@ -108,12 +108,15 @@ describe('ax_clipboard', () => {
       (els) => els.find((e) => e.role === 'text' && e.text === text),
       'the typed text in mousepad',
     );
-    for (const key of ['ctrl+a', 'ctrl+c']) {
-      const r = await session.call('ax_key_press', { app: pad.pid, key });
-      expect(r.isError, r.text).toBe(false);
-    }
+    const selectAll = await session.call('ax_key_press', { app: pad.pid, key: 'ctrl+a' });
+    expect(selectAll.isError, selectAll.text).toBe(false);
+    const copy = await session.call('ax_key_press', { app: pad.pid, key: 'ctrl+c' });
+    expect(copy.isError, copy.text).toBe(false);
     // Another X client sees the copy: it really is on the clipboard.
     expect(await clipboardBecomes(text)).toBe(text);
+    // The app shows nothing new: the clipboard's new text is the copy's effect.
+    expect(copy.text).toMatch(/the clipboard took a new text/);
+    expect(copy.text).toMatch(/effect: confirmed/);
     const r = await session.call('ax_clipboard_read', {});
     expect(r.structured).toMatchObject({ text, length: text.length });
   });
