@@ -155,7 +155,7 @@ export const type = defineTool({
     clear_first: z
       .boolean()
       .optional()
-      .describe('Replace the current text (default false: append).'),
+      .describe('true: the text replaces what the field holds; false (default): appended.'),
     delivery_mode: deliveryArg.optional(),
     key: z
       .string()
@@ -207,9 +207,10 @@ export const setValue = defineTool({
     ref: refArg.optional(),
     query: queryArg.optional(),
     value: z
-      .string()
+      .union([z.string(), z.number(), z.boolean()])
+      .transform(String)
       .describe(
-        'The new value as text: "hello" (text field), "42" (slider, spin button), "true"/"false" (check box).',
+        'The new value: "hello" (text field), 42 or "42" (slider, spin button), true/false (check box).',
       ),
   }),
   async handle(args, { pipeline, call }) {

@@ -110,3 +110,14 @@ describe('typing into a spin button that snaps to its step of 30', () => {
     expect(r.text).not.toMatch(/effect: confirmed/);
   });
 });
+
+describe('setting a spin button by a number', () => {
+  it('takes a JSON number as well as its text', async () => {
+    const r = await call('ax_set_value', { query: 'Amount', value: 42 });
+    expect(r.isError, r.text).toBe(false);
+    await run.app.output!.waitForEvent((e) => e.event === 'value' && e.value === 42, {
+      timeoutMs: 15_000,
+    });
+    await valueRead(42);
+  });
+});
