@@ -84,7 +84,14 @@ export async function numberField(
         const now = await desktop.readValue(element.id).catch(() => undefined);
         return `, committed: value ${range.value} → ${now?.value ?? 'unreadable'} (not ${want})`;
       }
-      return `, committed${how}: value ${range.value} → ${want}`;
+      // An app may read its text its own way (hexadecimal, a time): then the number set is
+      // not what the text typed means to it.
+      const shown = how ? await desktop.readText(element.id).catch(() => undefined) : undefined;
+      const differs =
+        shown !== undefined && shown.trim() !== expected.trim()
+          ? `; its text reads '${shown.trim()}', not '${expected.trim()}': the app may read text otherwise (delivery_mode "foreground" types it)`
+          : '';
+      return `, committed${how}: value ${range.value} → ${want}${differs}`;
     },
   };
 }
