@@ -110,7 +110,8 @@ export function pinFields(
       continue;
     }
     for (const field of found) {
-      const home = mine.find((w) => contains(w.frame, field));
+      // Its decorations too: a title bar is filled when its title holds a secret.
+      const home = mine.find((w) => contains(w.outer ?? w.frame, field));
       const before = home && sameWindow(around.before, home);
       const after = home && sameWindow(around.after, home);
       if (home && before && after && !moving?.placesOf(home)) {

@@ -224,7 +224,12 @@ export class Pipeline {
         this.recoveredAfter = this.openFailures;
         this.openFailures = 0;
         // Every read and capture goes through it: a field once a password field stays one.
-        return keepingSecrets(this.denied.keepOut(desktop), secretFields, this.selections.echoes);
+        return keepingSecrets(
+          this.denied.keepOut(desktop),
+          secretFields,
+          this.selections.echoes,
+          this.config.limits,
+        );
       },
       (err: unknown) => {
         this.openFailures++;

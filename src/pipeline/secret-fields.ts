@@ -17,7 +17,7 @@
  * anything from this process's memory: the field stays secret here, the failure is reported,
  * and what was not saved is saved again at the next look.
  */
-import type { Element, Rect, Snapshot } from '../model/element.js';
+import type { Element, Rect, Snapshot, SnapshotLimits } from '../model/element.js';
 import {
   sameSpot,
   sameTraits,
@@ -28,7 +28,12 @@ import {
   type FieldTraits,
   type RememberedField,
 } from '../model/field-succession.js';
-import type { Desktop, SecretFieldStore, SecureFieldScan } from '../platform/desktop.js';
+import type {
+  Desktop,
+  SecretFieldStore,
+  SecureFieldScan,
+  SnapshotOptions,
+} from '../platform/desktop.js';
 import { SECURE_MASK } from '../tree/text.js';
 import { withOverrides } from './desktop-view.js';
 import { SecretEchoes } from './secrets.js';
@@ -281,10 +286,13 @@ export function keepingSecrets(
   desktop: Desktop,
   fields: SecretFields = secretFields,
   echoes: SecretEchoes = new SecretEchoes(),
+  /** How the apps on a captured region are walked for echoes of a secret. */
+  echoWalk: SnapshotLimits = ECHO_WALK,
 ): Desktop {
+  const snapshot = async (pid: number, options: SnapshotOptions) =>
+    withoutEchoes(fields.keep(await desktop.snapshot(pid, options)), fields, echoes);
   const overrides: Partial<Desktop> = {
-    snapshot: async (pid, options) =>
-      withoutEchoes(fields.keep(await desktop.snapshot(pid, options)), fields, echoes),
+    snapshot,
     readText: async (id) => {
       if (fields.has(id)) return undefined;
       // Another id may still be a remembered field built anew: its name and place tell.
@@ -309,7 +317,10 @@ export function keepingSecrets(
         extra ?? fields.remembered(),
       );
       for (const app of scan.fresh) if (app.fields) fields.learn(app.pid, app.fields);
-      if (echoes.size > 0) await fillEchoingTitles(desktop, echoes, scan);
+      if (echoes.size > 0) {
+        await fillEchoingTitles(desktop, echoes, scan);
+        await fillEchoes(scan, skip ?? [], (pid) => snapshot(pid, echoWalk));
+      }
       return scan;
     },
   };
@@ -344,6 +355,38 @@ function withoutEchoes(snapshot: Snapshot, fields: SecretFields, echoes: SecretE
   snapshot.windows = echoes.scrubDeep(snapshot.windows);
   fields.learn(snapshot.pid, learned);
   return snapshot;
+}
+
+/** Walks of other apps for echoes: what a capture of them can wait for. */
+const ECHO_WALK: SnapshotLimits = { maxElements: 5000, maxDepth: 60, timeBudgetMs: 2000 };
+
+/**
+ * The elements of every app read fresh for the capture that echo a known secret (an app
+ * the secret was pasted into may show it in another app too, one never walked since): each
+ * app is walked, which masks and learns them (withoutEchoes), and their frames are filled.
+ * `skip`: apps whose walk the caller just made. An app whose walk fails is filled whole.
+ */
+async function fillEchoes(
+  scan: SecureFieldScan,
+  skip: readonly number[],
+  walk: (pid: number) => Promise<Snapshot>,
+): Promise<void> {
+  await Promise.all(
+    scan.fresh
+      .filter((app) => !skip.includes(app.pid))
+      .map(async (app) => {
+        try {
+          const walked = await walk(app.pid);
+          for (const el of walked.elements) {
+            if (el.flags.includes('secure') && el.frame && el.frame.w > 0 && el.frame.h > 0) {
+              app.frames.push(el.frame);
+            }
+          }
+        } catch (err) {
+          scan.failed.push({ pid: app.pid, reason: `its walk for echoes failed: ${String(err)}` });
+        }
+      }),
+  );
 }
 
 /** The title bars of windows whose title holds a secret, as frames to fill, per app. */

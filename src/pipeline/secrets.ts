@@ -61,41 +61,77 @@ export function isCopyKey(key: string, modifiers: readonly string[] = []): boole
  * recent searches, a field the app fills from it later: none of them is a password field,
  * and a hash of the whole text cannot find it inside another. So the texts are kept here,
  * in memory only (never on disk, never logged), and every text the desktop gives out goes
- * through scrub(). Texts shorter than MIN_CHARS are not looked for: they would mask common
- * words everywhere (the field they were typed into stays a password field).
+ * through scrub(). An app may echo it otherwise than it went in: in another case, URL- or
+ * form-encoded (a search URL), spaced out, or only its first part. The exact forms (any
+ * case, encoded) are masked where they are; a text that holds it only spaced out or in
+ * part (PART_CHARS characters of it in a row, at least half of it) is masked whole. Texts
+ * shorter than MIN_CHARS are not looked for: they would mask common words everywhere (the
+ * field they were typed into stays a password field).
  */
 export class SecretEchoes {
   static readonly MIN_CHARS = 4;
-  /** Longest first: a secret that holds another is masked whole. */
-  private texts: string[] = [];
+  /** A part of a secret this long (or half of it, if more) in a row counts as an echo. */
+  static readonly PART_CHARS = 8;
+  /** Each secret's forms to mask in place, lower case, longest first. */
+  private forms: string[] = [];
+  /** Each secret's runs of PART_CHARS or more, lower case without spaces: found, they mask the whole text. */
+  private parts: string[] = [];
+  private readonly secrets = new Set<string>();
 
   /** Looks for `text` from now on, and for each of its lines (an app may echo one). */
   add(text: string): void {
-    const parts = [text.trim(), ...text.split(/\r?\n/).map((l) => l.trim())];
-    let added = false;
-    for (const part of parts) {
-      if ([...part].length < SecretEchoes.MIN_CHARS || this.texts.includes(part)) continue;
-      this.texts.push(part);
-      added = true;
+    const lines = [text.trim(), ...text.split(/\r?\n/).map((l) => l.trim())];
+    for (const secret of lines) {
+      if ([...secret].length < SecretEchoes.MIN_CHARS || this.secrets.has(secret)) continue;
+      this.secrets.add(secret);
+      const lower = secret.toLowerCase();
+      const encoded = encodeURIComponent(secret);
+      // A form's encoding (a search URL's query) escapes more, and a space as '+'.
+      const form = new URLSearchParams({ q: secret }).toString().slice(2);
+      for (const f of [lower, encoded.toLowerCase(), form.toLowerCase()]) {
+        if (!this.forms.includes(f)) this.forms.push(f);
+      }
+      const squeezed = squeeze(secret);
+      const run = Math.min(
+        squeezed.length,
+        Math.max(SecretEchoes.PART_CHARS, Math.ceil(squeezed.length / 2)),
+      );
+      for (let i = 0; i + run <= squeezed.length; i++) this.parts.push(squeezed.slice(i, i + run));
     }
-    if (added) this.texts.sort((a, b) => b.length - a.length);
+    this.forms.sort((a, b) => b.length - a.length);
   }
 
   get size(): number {
-    return this.texts.length;
+    return this.secrets.size;
   }
 
-  /** Whether `text` holds a secret. */
+  /** Whether `text` holds a secret, in any of the forms looked for. */
   holds(text: string): boolean {
-    return this.texts.some((secret) => text.includes(secret));
+    if (this.secrets.size === 0 || text === '') return false;
+    const lower = text.toLowerCase();
+    if (this.forms.some((form) => lower.includes(form))) return true;
+    const squeezed = squeeze(text);
+    return this.parts.some((part) => squeezed.includes(part));
   }
 
-  /** `text` with every secret in it masked. */
+  /** `text` with every secret in it masked: its exact forms where they are; else all of it. */
   scrub(text: string): string {
+    if (!this.holds(text)) return text;
     let out = text;
-    for (const secret of this.texts)
-      if (out.includes(secret)) out = out.split(secret).join(SECURE_MASK);
-    return out;
+    for (const form of this.forms) {
+      // Case-blind, at the same offsets: lower-casing keeps the length of these texts.
+      let lower = out.toLowerCase();
+      if (lower.length !== out.length) return SECURE_MASK;
+      for (
+        let at = lower.indexOf(form);
+        at >= 0;
+        at = lower.indexOf(form, at + SECURE_MASK.length)
+      ) {
+        out = out.slice(0, at) + SECURE_MASK + out.slice(at + form.length);
+        lower = out.toLowerCase();
+      }
+    }
+    return this.holds(out) ? SECURE_MASK : out;
   }
 
   /**
@@ -103,7 +139,7 @@ export class SecretEchoes {
    * tool's result, a read's answer); the value itself when nothing changed.
    */
   scrubDeep<T>(value: T): T {
-    if (this.texts.length === 0) return value;
+    if (this.secrets.size === 0) return value;
     return this.deep(value) as T;
   }
 
@@ -134,4 +170,9 @@ export class SecretEchoes {
     }
     return changed ? out : value;
   }
+}
+
+/** Lower case, without whitespace: a secret spaced out ("E c h o") is still found. */
+function squeeze(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, '');
 }

@@ -132,6 +132,43 @@ describe('safe mode: a copy from beside a password field pasted into a search bo
   });
 });
 
+describe('a secret echoed in upper case, and shown by another app never looked at', () => {
+  const get = sessionWith({ AXPAGE_DENY_APPS: 'vault_clip.py' });
+
+  it('is masked in results and files, and filled in a full-screen capture', async () => {
+    const session = get();
+    const echo = await session.launchFixture('echo_search.py', [], {
+      env: { AXPAGE_FIXTURE_UPPER: '1' },
+    });
+    const viewer = await session.launchFixture('echo_search.py', [], {
+      env: { AXPAGE_FIXTURE_SHOWS_CLIPBOARD: '1', AXPAGE_FIXTURE_AT: '700,420' },
+    });
+    const vault = await session.launchFixture('vault_clip.py', [], {
+      env: { AXPAGE_FIXTURE_SECRET: SECRET, AXPAGE_FIXTURE_COPY_AT_START: '1' },
+    });
+    await vault.output!.waitForEvent((e) => e.event === 'copied', { timeoutMs: 15_000 });
+    const { paste, where } = await pasteInto(session, echo);
+    await readsShowNothing(session, echo, [paste.text], where);
+    for (const text of [paste.text]) expect(text).not.toContain(SECRET.toUpperCase());
+    // The other app shows the clipboard by itself: no call has looked at it.
+    process.kill(viewer.pid, 'SIGUSR1');
+    const got = await viewer.output!.waitForEvent((e) => e.event === 'got', { timeoutMs: 15_000 });
+    const shot = await session.call('ax_screenshot', { app: echo.pid, full_screen: true });
+    expect(shot.isError, shot.text).toBe(false);
+    expect(shot.text).not.toContain(SECRET);
+    // Its title bar is filled where it is: nothing moved, so the window is not filled whole.
+    expect(shot.text).not.toMatch(/filled whole: they moved/);
+    const [x, y, w, h] = got.rect as number[];
+    const png = await decodePng(String(shot.fields.screenshot));
+    expect(coloursIn(png, { x: 0, y: 0 }, { x: x + 1, y: y + 1, w: w - 2, h: h - 2 })).toBe(1);
+    expect(filesHolding(session.artifactDir, SECRET)).toEqual([]);
+    expect(filesHolding(session.artifactDir, SECRET.toUpperCase())).toEqual([]);
+    await vault.stop();
+    await viewer.stop();
+    await echo.stop();
+  });
+});
+
 describe("a password store's copy that lands late", () => {
   // Full mode: safe mode would mask it anyway (its app does not show the text). A session of
   // its own: the search box above, once a password field, stays one for a box in the same

@@ -36,3 +36,28 @@ describe('SecretEchoes: a known secret masked inside any text', () => {
     expect(e.scrub('Welcome back, Typed-Pass-99!')).toBe('Welcome back, •••!');
   });
 });
+
+describe('SecretEchoes: a secret echoed otherwise than it went in', () => {
+  const e = new SecretEchoes();
+  e.add('EchoSecret-4242');
+  e.add('P@ss w0rd!42x');
+
+  it.each([
+    ['in upper case', 'Search: ECHOSECRET-4242', 'Search: •••'],
+    ['URL-encoded', 'https://x.org/?q=P%40ss%20w0rd!42x', 'https://x.org/?q=•••'],
+    ['form-encoded', 'q=P%40ss+w0rd%2142x', 'q=•••'],
+  ])('%s: masked where it is', (_how, text, masked) => {
+    expect(e.scrub(text)).toBe(masked);
+  });
+
+  it.each([
+    ['spaced out', 'E c h o S e c r e t - 4 2 4 2'],
+    ['its first half', 'Looking for EchoSecr…'],
+  ])('%s: the whole text masked', (_how, text) => {
+    expect(e.scrub(text)).toBe('•••');
+  });
+
+  it('leaves a text sharing less of it alone', () => {
+    expect(e.scrub('Echo settings (4242 items)')).toBe('Echo settings (4242 items)');
+  });
+});
