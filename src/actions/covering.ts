@@ -10,6 +10,7 @@ import type { SnapshotView } from '../model/view.js';
 import { AxError } from '../errors.js';
 import type { Desktop } from '../platform/desktop.js';
 import { contains, hasArea, intersect } from '../viewport/geometry.js';
+import { reachableFrame } from '../viewport/reachable.js';
 import { windowAt, windowStack, type StackedWindow } from './window-stack.js';
 
 /** The topmost window at the point, and whose it is; undefined: no window is there. */
@@ -82,7 +83,18 @@ export async function assertUncovered(
     throw notDrawn('no window is there (the rows of a closed list, a hidden popup)');
   }
   const owner = top.hostPid ?? top.pid;
-  if (owner === view.snapshot.pid && ownWindowHolds(view, top, element)) return;
+  if (owner === view.snapshot.pid && ownWindowHolds(view, top, element)) {
+    // A menu of the app open elsewhere holds the pointer: a click outside it only closes it.
+    const menu = top.kind === 'listed' && stack.find((w) => w.kind === 'popup' && w.pid === owner);
+    if (menu && (await desktop.anyGrab?.().catch(() => undefined)) !== undefined) {
+      throw new AxError(
+        'action_failed',
+        `a menu or popup of this app is open at (${menu.area.x},${menu.area.y}) and holds the input: a click on ${label} would only close it, so nothing was clicked`,
+        'Close the menu first (key Escape), or click it in the background (delivery_mode "background")',
+      );
+    }
+    return;
+  }
   const whose =
     owner !== view.snapshot.pid
       ? `a window of another app${owner !== null ? ` (pid ${owner})` : ''}`
@@ -114,7 +126,8 @@ function ownWindowHolds(view: SnapshotView, top: StackedWindow, element: Element
     return element.frame !== undefined && contains(top.area, element.frame, SLACK);
   }
   if (elementsInWindow(view, top.area, true)?.has(index)) return true;
-  return inMenuOrList(view, index) && mostlyInside(element.frame, top.area);
+  // The part its list leaves: a row may be reported wider than the popup that shows it.
+  return inMenuOrList(view, index) && mostlyInside(reachableFrame(view.snapshot, index), top.area);
 }
 
 /** Roles whose items a popup shows: a menu's, a list's, a combo box's. */

@@ -76,7 +76,8 @@ export function centerOf(el: Element): { x: number; y: number } | undefined {
 
 function middleOf(f: Rect | undefined): { x: number; y: number } | undefined {
   if (!f || f.w <= 0 || f.h <= 0) return undefined;
-  return { x: Math.round(f.x + f.w / 2), y: Math.round(f.y + f.h / 2) };
+  // Down, never up: the middle of a part one pixel high is that pixel, not the next row's.
+  return { x: Math.floor(f.x + f.w / 2), y: Math.floor(f.y + f.h / 2) };
 }
 
 export function resolveInView(

@@ -96,6 +96,30 @@ describe('a popup of the app left over its entry (a menu or toast that stays)', 
   });
 });
 
+describe('a menu of the app left open elsewhere, holding the input', () => {
+  const run = fixtureRun('gtk3_matrix.py');
+
+  it('a foreground click beside it is refused: it would only close the menu', async () => {
+    const open = await run.call('ax_click', { query: 'File', delivery_mode: 'foreground' });
+    expect(open.isError, open.text).toBe(false);
+    const from = run.events().length;
+    const r = await run.call('ax_click', { query: 'Press', delivery_mode: 'foreground' });
+    expect(r.isError, r.text).toBe(true);
+    expect(r.fields.error).toMatch(/a menu or popup of this app is open .* holds the input/);
+    const close = await run.call('ax_key_press', { key: 'Escape' });
+    expect(close.isError, close.text).toBe(false);
+    const again = await run.call('ax_click', { query: 'Press', delivery_mode: 'foreground' });
+    expect(again.isError, again.text).toBe(false);
+    await run.waitFor((e) => e.event === 'state' && e.widget === 'button', from);
+    expect(
+      run
+        .events()
+        .slice(from)
+        .filter((e) => e.event === 'state' && e.widget === 'button'),
+    ).toHaveLength(1);
+  });
+});
+
 describe('a key aimed at a GTK 4 text view without the focus', () => {
   const run = fixtureRun('caret_gtk4.py');
 
