@@ -105,8 +105,8 @@ describe('resolveInView: refs', () => {
     expect(t.index).toBe(save);
     expect(t.element).toBe(view.snapshot.elements[save]);
     expect(t.ref).toBe(view.refs[save]);
-    // Frame 601,641 79x31: centre 640.5,656.5 rounds to 641,657.
-    expect(t.point).toEqual({ x: 641, y: 657 });
+    // Frame 601,641 79x31: centre 640.5,656.5 rounds down to 640,656.
+    expect(t.point).toEqual({ x: 640, y: 656 });
     expect(t.label).toBe(`[AXButton] "Save" ${view.refs[save]}`);
     expect(t.otherMatches).toBe(0);
   });
@@ -135,7 +135,7 @@ describe('resolveInView: queries', () => {
     expect(t.index).toBe(indexNamed(view, 'Save', 1));
     expect(t.otherMatches).toBe(1);
     expect(t.label).toBe(`[AXButton] "Save" ${view.refs[t.index as number]}`);
-    expect(t.point).toEqual({ x: 641, y: 657 });
+    expect(t.point).toEqual({ x: 640, y: 656 });
   });
 
   it('breaks a tie by nearness to the focused element', () => {
@@ -282,6 +282,13 @@ describe('elementLabel and centerOf', () => {
     expect(centerOf(element({ role: 'AXButton', frame: { x: 0, y: 0, w: 10, h: 10 } }))).toEqual({
       x: 5,
       y: 5,
+    });
+  });
+
+  it('puts the centre of a part one pixel high on that pixel, not on the next row', () => {
+    expect(centerOf(element({ role: 'AXRow', frame: { x: 10, y: 40, w: 3, h: 1 } }))).toEqual({
+      x: 11,
+      y: 40,
     });
   });
 });
