@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { RuleTester } from 'eslint';
+import { ESLint, RuleTester } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
 import layers, { LAYERS, PACKAGES, layerOf, packageOf } from '../../eslint-rules/layers.js';
@@ -171,6 +171,16 @@ tester.run('layers', layers.rules.layers, {
     // A file of a layer not listed has to be given its place.
     bad('newlayer/x.ts', 'export const a = 1;', /src\/newlayer\/x.ts is in no layer/),
   ],
+});
+
+describe('the layer rule in eslint.config.js', () => {
+  it('is on for every file of src/', async () => {
+    const eslint = new ESLint();
+    const [result] = await eslint.lintText("import dbus from 'dbus-next';\nexport { dbus };\n", {
+      filePath: 'src/tree/example.ts',
+    });
+    expect(result.messages.map((m) => m.ruleId)).toEqual(['axpage/layers']);
+  });
 });
 
 describe('the layer tables', () => {
