@@ -8,10 +8,11 @@
  * reached only through the platform (and by the tooling that brings up a desktop).
  *
  * Every file under src/ belongs to a layer: its first path segment (a directory or a file
- * at the top of src/), except the platform interface, src/platform/desktop.ts, which is a
- * layer of its own: the backends implement it and the layers above import it, so it may
- * import only what both sides know. A file of no listed layer is an error, so a new
- * directory has to say where it stands.
+ * at the top of src/), except the platform interface, which is a layer of its own: the
+ * files directly in src/platform/ (desktop.ts and whatever it is split into) but index.ts,
+ * which picks a backend. The backends, in the subdirectories, implement the interface and
+ * the layers above import it, so it may import only what both sides know. A file of no
+ * listed layer is an error, so a new directory has to say where it stands.
  */
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
@@ -20,7 +21,8 @@ import path from 'node:path';
 export const ANY = '*';
 
 const PURE = ['model', 'errors.ts'];
-const PLATFORM_INTERFACE = 'platform/desktop.ts';
+/** The layer of the platform interface's files (src/platform/*.ts but index.ts). */
+const PLATFORM_INTERFACE = 'platform/*.ts';
 
 /**
  * Layer → what of src/ it may import besides itself: layers, single files, or a path out
@@ -153,8 +155,11 @@ export const PACKAGES = {
 
 /** @param {string} rel a path relative to src/, with forward slashes */
 export function layerOf(rel) {
-  if (rel === PLATFORM_INTERFACE) return PLATFORM_INTERFACE;
-  return rel.split('/')[0];
+  const parts = rel.split('/');
+  if (parts[0] === 'platform' && parts.length === 2 && parts[1] !== 'index.ts') {
+    return PLATFORM_INTERFACE;
+  }
+  return parts[0];
 }
 
 /**

@@ -42,6 +42,9 @@ tester.run('layers', layers.rules.layers, {
     case_('platform/desktop.ts', "import type { Snapshot } from '../model/snapshot.js';"),
     case_('platform/desktop.ts', "import { AxError } from '../errors.js';"),
     case_('platform/linux/traits.ts', "import type { PlatformTraits } from '../desktop.js';"),
+    // The interface may be split into files beside desktop.ts; they are the interface too.
+    case_('platform/desktop.ts', "export type { AccessibilitySource } from './accessibility.js';"),
+    case_('actions/click.ts', "import type { Processes } from '../platform/processes.js';"),
     case_('platform/linux/atspi/bus.ts', "import dbus from 'dbus-next';"),
     case_(
       'platform/linux/x11.ts',
@@ -102,18 +105,29 @@ tester.run('layers', layers.rules.layers, {
     bad(
       'platform/desktop.ts',
       "import type { Bus } from './linux/atspi/bus.js';",
-      /platform\/desktop.ts may not import platform\/linux\/atspi\/bus.ts/,
+      /platform\/\*.ts may not import platform\/linux\/atspi\/bus.ts/,
     ),
     bad(
       'platform/desktop.ts',
       "import type { MessageBus } from 'dbus-next';",
-      /platform\/desktop.ts may not import the package dbus-next \(allowed: none\)/,
+      /platform\/\*.ts may not import the package dbus-next \(allowed: none\)/,
     ),
     // Above the platform only the interface, never a backend or its packages.
     bad(
       'actions/click.ts',
       "import { pointer } from '../platform/linux/x11.js';",
       /actions may not import platform\/linux\/x11.ts/,
+    ),
+    // index.ts picks the backend: it is the backend's side, for the top to call.
+    bad(
+      'tools/x.ts',
+      "import { openDesktop } from '../platform/index.js';",
+      /tools may not import platform\/index.ts/,
+    ),
+    bad(
+      'tree/x.ts',
+      "import type { AccessibilitySource } from '../platform/accessibility.js';",
+      /tree may not import platform\/accessibility.ts/,
     ),
     bad(
       'pipeline/x.ts',
@@ -190,7 +204,8 @@ describe('the layer tables', () => {
       .readdirSync('src')
       .filter((e) => e.endsWith('.ts') || fs.statSync(path.join('src', e)).isDirectory());
     for (const e of entries) expect(LAYERS, e).toHaveProperty([layerOf(e)]);
-    expect(LAYERS).toHaveProperty(['platform/desktop.ts']);
+    expect(LAYERS).toHaveProperty([layerOf('platform/desktop.ts')]);
+    expect(layerOf('platform/index.ts')).toBe('platform');
   });
 
   it('let only the platform and the tooling that brings up a desktop reach D-Bus and the addon', () => {
