@@ -16,7 +16,7 @@
  *   `nativeRole: 'filler'`) in a table. That is a native name, whatever the word.
  * - Pieces that only ever name AT-SPI, D-Bus or X11 internals: the AT-SPI bus names
  *   ("org.a11y"), X keysyms of the keypad and ISO groups ("KP_", "ISO_") and with Xlib's
- *   prefix ("XK_"), the XTest extension (the 'xtest' input route), EWMH properties
+ *   prefix ("XK_", in a string or a name), the XTest extension (the 'xtest' input route), EWMH properties
  *   ("_NET_"), the xwininfo tool.
  * The headless desktop and the bench (src/desktop, src/bench) bring up and measure the
  * Linux desktop itself: eslint.config.js leaves them out.
@@ -176,6 +176,10 @@ const rule = {
     return {
       Literal(node) {
         if (typeof node.value === 'string') check(node, node.value);
+      },
+      // Xlib's keysym constants, should one be declared or imported by its C name.
+      Identifier(node) {
+        if (node.name.startsWith('XK_')) report(node, `the X keysym name '${node.name}'`);
       },
       TemplateElement(node) {
         check(node, node.value.cooked ?? node.value.raw);

@@ -89,6 +89,7 @@ tester.run('platform-names', platformNames.rules['platform-names'], {
     bad("export const el = { nativeRole: 'label' };", /the native name 'label' in a table/),
     // X11 and D-Bus names.
     bad("export const k = 'XK_Return';", /'xk_'/),
+    bad('export const XK_Return = 0xff0d;', /the X keysym name 'XK_Return'/),
     bad("export const k = ['KP_Enter', 'ISO_Left_Tab'];", /'kp_'/, /'iso_'/),
     bad("export const route = { route: 'xtest' };", /'xtest'/),
     bad("export const tool = 'xwininfo';", /'xwininfo'/),
