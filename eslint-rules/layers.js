@@ -17,7 +17,7 @@
 import { isBuiltin } from 'node:module';
 import path from 'node:path';
 
-/** In a list: anything at all (the top: the CLI, the demo, the bench). */
+/** In a list: anything at all (the top: the server's wiring, the CLI, the demo, the bench). */
 export const ANY = '*';
 
 const PURE = ['model', 'errors.ts'];
