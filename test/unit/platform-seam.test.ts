@@ -140,10 +140,14 @@ describe('platform names stay below src/platform (eslint-rules/platform-names.js
     expect(await problems(code, 'src/query/example.ts')).toEqual([]);
   });
 
-  it('is off below src/platform and in the desktop harness', async () => {
+  it('is off below src/platform, in the headless desktop and in the bench', async () => {
     const code = "export const a = ['push button', 'KP_Home', 'org.a11y.atspi.Registry'];";
     expect(await problems(code, 'src/platform/linux/example.ts')).toEqual([]);
     expect(await problems(code, 'src/desktop/example.ts')).toEqual([]);
+    expect(await problems(code, 'src/bench/example.ts')).toEqual([]);
     expect(await problems(code, 'src/actions/example.ts')).toHaveLength(3);
+    // The harness and `axpage desktop` only call the headless desktop.
+    expect(await problems(code, 'src/harness/example.ts')).toHaveLength(3);
+    expect(await problems(code, 'src/cli/desktop.ts')).toHaveLength(3);
   });
 });
