@@ -11,7 +11,7 @@ import { AxError } from '../errors.js';
 import type { Desktop } from '../platform/desktop.js';
 import { contains, hasArea, intersect } from '../viewport/geometry.js';
 import { reachableFrame } from '../viewport/reachable.js';
-import { windowAt, windowStack, type StackedWindow } from './window-stack.js';
+import { holds, windowAt, windowStack, type StackedWindow } from './window-stack.js';
 
 /** The topmost window at the point, and whose it is; undefined: no window is there. */
 export async function windowOnTop(
@@ -93,7 +93,13 @@ export async function assertUncovered(
         'Close the menu first (key Escape), or click it in the background (delivery_mode "background")',
       );
     }
-    return;
+    const over = drawnOver(view, element, p);
+    if (!over) return;
+    throw new AxError(
+      'action_failed',
+      `${label} is covered at (${p.x},${p.y}) by a popover of this app drawn over it in its window ([${over.role}]${over.name ? ` "${over.name}"` : ''}): a click there would land on it, so nothing was clicked`,
+      'Close the popover first (key Escape, or the button that opened it), or click it in the background (delivery_mode "background")',
+    );
   }
   const whose =
     owner !== view.snapshot.pid
@@ -162,4 +168,33 @@ function inClosedList(view: SnapshotView, element: Element): boolean {
   if (element.role !== 'AXRow' || !hasArea(element.frame)) return false;
   const parent = view.snapshot.elements[element.parent];
   return parent !== undefined && parent.role === 'AXList' && !hasArea(parent.frame);
+}
+
+/**
+ * What the app draws over the element inside its own window (a GTK 3 popover is no window
+ * of its own): another child of the element's window, not one it is in, that holds the
+ * point. Side by side, a window's children do not overlap; one that does is drawn above.
+ */
+function drawnOver(view: SnapshotView, element: Element, p: { x: number; y: number }) {
+  const { elements, windows } = view.snapshot;
+  const roots = new Set(windows.map((w) => w.index));
+  const chain = new Set<number>();
+  let root = -1;
+  for (let i = elements.indexOf(element), depth = 0; i >= 0 && depth < 256; depth++) {
+    chain.add(i);
+    if (roots.has(i)) {
+      root = i;
+      break;
+    }
+    i = elements[i].parent;
+  }
+  if (root < 0) return undefined;
+  return elements.find(
+    (e, i) =>
+      e.parent === root &&
+      !chain.has(i) &&
+      !e.flags.includes('offscreen') &&
+      hasArea(e.frame) &&
+      holds(e.frame, p),
+  );
 }

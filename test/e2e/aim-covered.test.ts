@@ -211,3 +211,43 @@ describeNeeding([program('gtk3-demo', 'gtk-3-examples')], "gtk3-demo's icon view
     await app.stop();
   });
 });
+
+describeNeeding(
+  [program('gtk3-demo', 'gtk-3-examples')],
+  "gtk3-demo's popover over its entry",
+  () => {
+    let session: Session;
+    beforeAll(async () => {
+      session = await Session.start();
+    }, 60_000);
+    afterAll(async () => {
+      await session?.close();
+    });
+
+    it('a foreground click on the entry it covers is refused; it is drawn in the same window', async () => {
+      const app = await session.launch('gtk3-demo', ['--run=popover'], { name: 'popover' });
+      await waitForApp(
+        session,
+        app.pid,
+        (els) => els.find((e) => e.role === 'toggle button' && e.name === 'Button'),
+        'the popover toggle',
+      );
+      const open = await session.call('ax_click', { app: app.pid, query: 'Button' });
+      expect(open.isError, open.text).toBe(false);
+      await waitForApp(
+        session,
+        app.pid,
+        (els) => els.find((e) => e.name === 'This popover does not grab input'),
+        'the popover',
+      );
+      const r = await session.call('ax_click', {
+        app: app.pid,
+        query: 'AXTextField nth:1',
+        delivery_mode: 'foreground',
+      });
+      expect(r.isError, r.text).toBe(true);
+      expect(r.fields.error).toMatch(/covered at \(\d+,\d+\) by a popover of this app/);
+      await app.stop();
+    });
+  },
+);
