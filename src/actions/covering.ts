@@ -93,7 +93,8 @@ export async function assertUncovered(
         'Close the menu first (key Escape), or click it in the background (delivery_mode "background")',
       );
     }
-    const over = drawnOver(view, element, p);
+    // In its own window (not a popup of the app over it), what the window draws on top.
+    const over = top.kind === 'listed' ? drawnOver(view, element, p) : undefined;
     if (!over) return;
     throw new AxError(
       'action_failed',
