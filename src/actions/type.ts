@@ -86,6 +86,15 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
       into: field,
     };
   }
+  // A list's cell or row takes keys as its list's: letters start the list's search, not
+  // an edit (the cell opens an entry of its own only once editing starts).
+  if (element && ITEM_ROLES.has(element.role) && !element.flags.includes('editable')) {
+    throw new AxError(
+      'action_failed',
+      `${label} is not being edited: keys typed now would go to its list (its search), so nothing was typed`,
+      'Start editing it first (a click on the selected cell, or key Return on it, opens an entry in it), then type into that entry',
+    );
+  }
   let committed = '';
   const { restore } = await fronted(scene, async () => {
     // No field named: the text goes to what has the focus once the window is in front.
@@ -135,6 +144,9 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
     into: element ? field : undefined,
   };
 }
+
+/** A list's cells and rows. */
+const ITEM_ROLES: ReadonlySet<string> = new Set(['AXCell', 'AXRow']);
 
 /**
  * The field to type into: the one named, else the focused element, else the one editable

@@ -251,3 +251,39 @@ describeNeeding(
     });
   },
 );
+
+describeNeeding([program('gtk3-demo', 'gtk-3-examples')], "gtk3-demo's editable cells", () => {
+  let session: Session;
+  beforeAll(async () => {
+    session = await Session.start();
+  }, 60_000);
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  it('foreground text into a cell not being edited is refused; its list would search for it', async () => {
+    const app = await session.launch('gtk3-demo', ['--run=editable_cells'], {
+      name: 'editable_cells',
+    });
+    // pyatspi's cache leaves the tree view's rows out: the server's own walk finds the cell.
+    const deadline = Date.now() + 30_000;
+    while (
+      (await session.call('ax_find', { app: app.pid, query: 'packages of noodles' })).isError
+    ) {
+      expect(Date.now() < deadline, 'the noodles cell shows').toBe(true);
+    }
+    const r = await session.call('ax_type', {
+      app: app.pid,
+      query: 'packages of noodles',
+      text: 'jars of jam',
+      clear_first: true,
+      delivery_mode: 'foreground',
+    });
+    expect(r.isError, r.text).toBe(true);
+    expect(r.fields.error).toMatch(/is not being edited: keys typed now would go to its list/);
+    // No key went anywhere: no search entry holds the text.
+    const named = await readApp(session, app.pid);
+    expect(named.some((e) => e.text === 'jars of jam')).toBe(false);
+    await app.stop();
+  });
+});
