@@ -7,12 +7,12 @@
  * icon view's item clicked in the background is selected, not opened (gtk3-demo, Debian).
  * Oracles: the fixtures' logs (covered.py, caret_gtk4.py) and pyatspi.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Rect } from '../../src/model/element.js';
 import { fixtureRun } from './helpers/fixture-run.js';
 import { describeNeeding, program } from './helpers/needs.js';
 import { readApp, waitForApp } from './helpers/oracle.js';
-import { Session } from '../../src/harness/session.js';
+import { sessionPerSuite } from './helpers/suite-session.js';
 
 const rectOf = (f: unknown): Rect => {
   const [x, y, w, h] = f as number[];
@@ -177,15 +177,10 @@ describe('a key aimed at a GTK 3 entry without the focus', () => {
 });
 
 describeNeeding([program('gtk3-demo', 'gtk-3-examples')], "gtk3-demo's icon view", () => {
-  let session: Session;
-  beforeAll(async () => {
-    session = await Session.start();
-  }, 60_000);
-  afterAll(async () => {
-    await session?.close();
-  });
+  const get = sessionPerSuite();
 
   it('selects an item clicked in the background, as a single click does; it does not open it', async () => {
+    const session = get();
     const app = await session.launch('gtk3-demo', ['--run=iconview'], { name: 'iconview' });
     const icons = (els: Awaited<ReturnType<typeof readApp>>) =>
       els.filter((e) => e.role === 'icon');
@@ -216,15 +211,10 @@ describeNeeding(
   [program('gtk3-demo', 'gtk-3-examples')],
   "gtk3-demo's popover over its entry",
   () => {
-    let session: Session;
-    beforeAll(async () => {
-      session = await Session.start();
-    }, 60_000);
-    afterAll(async () => {
-      await session?.close();
-    });
+    const get = sessionPerSuite();
 
     it('a foreground click on the entry it covers is refused; it is drawn in the same window', async () => {
+      const session = get();
       const app = await session.launch('gtk3-demo', ['--run=popover'], { name: 'popover' });
       await waitForApp(
         session,
@@ -253,15 +243,10 @@ describeNeeding(
 );
 
 describeNeeding([program('gtk3-demo', 'gtk-3-examples')], "gtk3-demo's editable cells", () => {
-  let session: Session;
-  beforeAll(async () => {
-    session = await Session.start();
-  }, 60_000);
-  afterAll(async () => {
-    await session?.close();
-  });
+  const get = sessionPerSuite();
 
   it('foreground text into a cell not being edited is refused; its list would search for it', async () => {
+    const session = get();
     const app = await session.launch('gtk3-demo', ['--run=editable_cells'], {
       name: 'editable_cells',
     });

@@ -4,22 +4,12 @@
  * after a click that opened a password field, and what the clipboard holds from a denied
  * app or from a "Copy password" button. Oracles: the fixtures' own logs.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
-import { Session } from '../../src/harness/session.js';
+import type { Session } from '../../src/harness/session.js';
+import { sessionPerSuite } from './helpers/suite-session.js';
 
 const SECRET = 'Zq7-door-secret';
-
-function sessionWith(serverEnv: Record<string, string>): () => Session {
-  let session: Session | undefined;
-  beforeAll(async () => {
-    session = await Session.start({ serverEnv });
-  }, 60_000);
-  afterAll(async () => {
-    await session?.close();
-  });
-  return () => session!;
-}
 
 const events = (app: LaunchedApp, from = 0) => (app.output?.events ?? []).slice(from);
 
@@ -34,7 +24,7 @@ async function readMasked(session: Session, vault: LaunchedApp) {
 }
 
 describe('safe mode: another app holds the keyboard while the app called shows a popup', () => {
-  const get = sessionWith({ AXPAGE_MODE: 'safe' });
+  const get = sessionPerSuite({ serverEnv: { AXPAGE_MODE: 'safe' } });
 
   it.each([
     ['a toast', {}, {}],
@@ -79,7 +69,7 @@ describe('safe mode: another app holds the keyboard while the app called shows a
 });
 
 describe('safe mode: ax_click with text, in the foreground, on a button that opens a password field', () => {
-  const get = sessionWith({ AXPAGE_MODE: 'safe' });
+  const get = sessionPerSuite({ serverEnv: { AXPAGE_MODE: 'safe' } });
 
   it('types nothing into the field the click focused', async () => {
     const session = get();
@@ -105,7 +95,7 @@ describe('safe mode: ax_click with text, in the foreground, on a button that ope
 
 describe('the clipboard', () => {
   describe('holding what a denied app copied', () => {
-    const get = sessionWith({ AXPAGE_DENY_APPS: 'vault_clip.py' });
+    const get = sessionPerSuite({ serverEnv: { AXPAGE_DENY_APPS: 'vault_clip.py' } });
 
     it('is masked on read, and a paste of it makes the field a password field', async () => {
       const session = get();
@@ -134,7 +124,7 @@ describe('the clipboard', () => {
   });
 
   describe("holding what a denied app's helper process copied for it", () => {
-    const get = sessionWith({ AXPAGE_DENY_APPS: 'vault_clip.py' });
+    const get = sessionPerSuite({ serverEnv: { AXPAGE_DENY_APPS: 'vault_clip.py' } });
 
     it.each([
       ['its child', '1'],
@@ -155,7 +145,7 @@ describe('the clipboard', () => {
   });
 
   describe('safe mode, after a list row whose activation copies the password (no password field shows)', () => {
-    const get = sessionWith({ AXPAGE_MODE: 'safe' });
+    const get = sessionPerSuite({ serverEnv: { AXPAGE_MODE: 'safe' } });
 
     it.each([
       ['Enter', { key: 'Return' }],
@@ -202,7 +192,7 @@ describe('the clipboard', () => {
   describe.each(['Copy password', 'Copy'])(
     'after a "%s" button while the user name had the focus',
     (label) => {
-      const get = sessionWith({ AXPAGE_MODE: 'safe' });
+      const get = sessionPerSuite({ serverEnv: { AXPAGE_MODE: 'safe' } });
 
       it('is masked on read', async () => {
         const session = get();

@@ -8,23 +8,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
-import { Session } from '../../src/harness/session.js';
+import type { Session } from '../../src/harness/session.js';
+import { sessionPerSuite } from './helpers/suite-session.js';
 import { coloursIn, decodePng } from './helpers/pixels.js';
 
 const SECRET = 'EchoSecret-4242';
-
-function sessionWith(serverEnv: Record<string, string>): () => Session {
-  let session: Session | undefined;
-  beforeAll(async () => {
-    session = await Session.start({ serverEnv });
-  }, 60_000);
-  afterAll(async () => {
-    await session?.close();
-  });
-  return () => session!;
-}
 
 /** Every file the server wrote that holds the secret (trees, logs; PNGs are checked by pixel). */
 function filesHolding(dir: string, secret: string): string[] {
@@ -91,7 +81,7 @@ async function readsShowNothing(
 }
 
 describe("a denied app's clipboard pasted into a search box that echoes it", () => {
-  const get = sessionWith({ AXPAGE_DENY_APPS: 'vault_clip.py' });
+  const get = sessionPerSuite({ serverEnv: { AXPAGE_DENY_APPS: 'vault_clip.py' } });
 
   it('shows the secret in no result, file or title bar', async () => {
     const session = get();
@@ -108,7 +98,7 @@ describe("a denied app's clipboard pasted into a search box that echoes it", () 
 });
 
 describe('safe mode: a copy from beside a password field pasted into a search box that echoes it', () => {
-  const get = sessionWith({ AXPAGE_MODE: 'safe' });
+  const get = sessionPerSuite({ serverEnv: { AXPAGE_MODE: 'safe' } });
 
   it('shows the secret nowhere, in a field the app fills later either', async () => {
     const session = get();
@@ -133,7 +123,7 @@ describe('safe mode: a copy from beside a password field pasted into a search bo
 });
 
 describe('a secret echoed in upper case, and shown by another app never looked at', () => {
-  const get = sessionWith({ AXPAGE_DENY_APPS: 'vault_clip.py' });
+  const get = sessionPerSuite({ serverEnv: { AXPAGE_DENY_APPS: 'vault_clip.py' } });
 
   it('is masked in results and files, and filled in a full-screen capture', async () => {
     const session = get();
@@ -173,7 +163,7 @@ describe("a password store's copy that lands late", () => {
   // Full mode: safe mode would mask it anyway (its app does not show the text). A session of
   // its own: the search box above, once a password field, stays one for a box in the same
   // place with the same name (an app may build a field anew).
-  const get = sessionWith({});
+  const get = sessionPerSuite();
 
   it('stays secret after an ordinary copy and a write meanwhile', async () => {
     const session = get();

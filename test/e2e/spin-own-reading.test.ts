@@ -4,8 +4,8 @@
  * says what its text now reads, so the agent knows the app did not parse it. Oracle: the
  * field's text and value as pyatspi reads them.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Session } from '../../src/harness/session.js';
+import { expect, it } from 'vitest';
+import { sessionPerSuite } from './helpers/suite-session.js';
 import { describeNeeding, program } from './helpers/needs.js';
 import { waitForApp } from './helpers/oracle.js';
 
@@ -13,15 +13,10 @@ describeNeeding(
   [program('gtk4-demo', 'gtk-4-examples')],
   "gtk4-demo's hexadecimal spin button",
   () => {
-    let session: Session;
-    beforeAll(async () => {
-      session = await Session.start();
-    }, 60_000);
-    afterAll(async () => {
-      await session?.close();
-    });
+    const get = sessionPerSuite();
 
     it('typed into in the background: its value is the number, and its text is reported', async () => {
+      const session = get();
       const app = await session.launch('gtk4-demo', ['--run=spinbutton'], { name: 'spinbutton' });
       await waitForApp(
         session,
