@@ -1,6 +1,10 @@
 /**
- * The Linux Desktop: AT-SPI2 over D-Bus for the trees and semantic actions, X11 (the
- * native addon) for pixels, input and the window manager's view of the front window.
+ * The Linux Desktop: AT-SPI2 over D-Bus for the trees and semantic actions, beside a display
+ * session for windows, pixels and real input (X11 through the native addon: x11/session.ts)
+ * and process control through /proc (processes.ts). The AT-SPI half asks the window system
+ * only through the session (session.ts): where windows are for GTK4's window-relative
+ * frames and for untitled windows, which windows are on a region for the secure-field scan,
+ * and who holds input grabbed.
  */
 import type { Element, Flag, Rect, Snapshot } from '../../model/element.js';
 import type { RememberedField } from '../../model/field-succession.js';
@@ -15,7 +19,7 @@ import type {
   CommitRoute,
   Desktop,
   DesktopWindow,
-  EmbeddedWindow,
+  DisplaySession,
   Frontmost,
   KeyCombo,
   KeyKind,
@@ -24,12 +28,10 @@ import type {
   LaunchRequest,
   MouseButton,
   RawImage,
-  StackedCapture,
   ScriptingSupport,
   SecureFieldScan,
   SnapshotOptions,
   TextPlace,
-  UnlistedWindow,
 } from '../desktop.js';
 import {
   AtspiBus,
@@ -42,29 +44,16 @@ import {
 import * as atspi from './atspi/index.js';
 import { isWindowRelative, placeGtk4Element, placeGtk4Windows } from './atspi/gtk4.js';
 import { scanSecureFields } from './atspi/secure.js';
-import { descendants, launchFamily, procStat, stoppedProcess } from './proc.js';
-import * as launching from './launch.js';
-import { keysymOf, nativeAddonProblem, withDecorations, X11 } from './x11.js';
-import { keyKindOf } from './key-kinds.js';
+import { stoppedProcess } from './proc.js';
 import { clickRouteOf, clickSpotOf, commitRouteOf } from './click-routes.js';
 import { dropDownButton } from './atspi/click-context.js';
 import { LINUX_TRAITS } from './traits.js';
-import type { X11Window } from './x11.js';
+import { LinuxProcesses } from './processes.js';
+import type { LinuxSession, SessionWindow } from './session.js';
+import { X11Session } from './x11/session.js';
 
 /** Bound on asking an app whether it shows an open menu (its own grab). */
 const GRAB_MENU_TIMEOUT_MS = 1000;
-
-/** Bound on the window manager fronting a window (a loaded machine takes hundreds of ms). */
-const ACTIVATE_TIMEOUT_MS = 1500;
-
-const MODIFIER_KEYSYMS: Record<KeyCombo['modifiers'][number], string> = {
-  ctrl: 'Control_L',
-  shift: 'Shift_L',
-  alt: 'Alt_L',
-  opt: 'Alt_L',
-  super: 'Super_L',
-  cmd: 'Super_L',
-};
 
 export class LinuxDesktop implements Desktop {
   readonly platform = 'linux';
@@ -74,8 +63,15 @@ export class LinuxDesktop implements Desktop {
     languages: [],
     reason: 'there is no native accessibility scripting facility like AppleScript/JXA',
   };
-  private x11?: X11;
-  private x11Error?: Error;
+  /** The name results give the route of real input: the session's. */
+  readonly inputRoute: string;
+  // What the session lacks, the desktop lacks too: absent, they say the window system cannot.
+  readonly embeddedWindows?: DisplaySession['embeddedWindows'];
+  readonly selectionOwner?: DisplaySession['selectionOwner'];
+  readonly popupWindows?: DisplaySession['popupWindows'];
+  readonly captureStacked?: DisplaySession['captureStacked'];
+  readonly anyGrab?: DisplaySession['anyGrab'];
+  private readonly processes: LinuxProcesses;
   private readonly appRefs = new Map<number, atspi.AppRef>();
   /** Apps whose last walk had a window without an accessible name (see titleUntitledWindows). */
   private readonly untitled = new Set<number>();
@@ -85,7 +81,16 @@ export class LinuxDesktop implements Desktop {
   private constructor(
     private bus: AtspiBus,
     private readonly env: NodeJS.ProcessEnv,
+    /** The display session: every window, input and pixel goes through it. */
+    private readonly session: LinuxSession,
   ) {
+    this.inputRoute = session.inputRoute;
+    this.embeddedWindows = session.embeddedWindows?.bind(session);
+    this.selectionOwner = session.selectionOwner?.bind(session);
+    this.popupWindows = session.popupWindows?.bind(session);
+    this.captureStacked = session.captureStacked?.bind(session);
+    this.anyGrab = session.anyGrab?.bind(session);
+    this.processes = new LinuxProcesses(env);
     this.followRegistry(bus);
   }
 
@@ -165,36 +170,11 @@ export class LinuxDesktop implements Desktop {
         { address },
       );
     }
-    return new LinuxDesktop(bus, env);
-  }
-
-  /** The X11 connection, opened on first use; a clear error without a display. */
-  private display(): X11 {
-    if (this.x11) return this.x11;
-    if (this.x11Error) throw this.x11Error;
-    if (!this.env.DISPLAY) {
-      throw new PlatformError(
-        'no_display',
-        'DISPLAY is not set: screenshots and input need the X server',
-      );
-    }
-    try {
-      this.x11 = X11.open(this.env.DISPLAY, { framebuffer: this.env.XVFB_FB ?? false });
-      return this.x11;
-    } catch (err) {
-      // A missing addon is not a display problem: its own error names what to install.
-      if (err instanceof PlatformError) throw err;
-      this.x11Error = new PlatformError(
-        'no_display',
-        `cannot open X display ${this.env.DISPLAY}: ${(err as Error).message}`,
-        { display: this.env.DISPLAY },
-      );
-      throw this.x11Error;
-    }
+    return new LinuxDesktop(bus, env, new X11Session(env));
   }
 
   async checkAccess(): Promise<AccessReport> {
-    const addon = nativeAddonProblem();
+    const addon = this.session.problem();
     if (addon) {
       return { ok: false, reason: addon.message, problem: addon.code, details: { ...addon.facts } };
     }
@@ -222,14 +202,7 @@ export class LinuxDesktop implements Desktop {
         details,
       };
     }
-    try {
-      const x = this.display();
-      details.display = this.env.DISPLAY ?? '';
-      const wm = x.windowManager();
-      details.window_manager = wm ? wm.name : 'none (focus and frontmost detection need one)';
-    } catch (err) {
-      details.display = `unavailable: ${(err as Error).message}`;
-    }
+    Object.assign(details, this.session.facts());
     return { ok: true, details };
   }
 
@@ -273,70 +246,17 @@ export class LinuxDesktop implements Desktop {
   }
 
   async frontmost(): Promise<Frontmost | null> {
-    // The window manager's _NET_ACTIVE_WINDOW is authoritative where there is one;
-    // AT-SPI's ACTIVE state is the fallback (and agrees with it under openbox).
+    // The window system's active window is authoritative where there is one (X11: the
+    // window manager's _NET_ACTIVE_WINDOW); AT-SPI's ACTIVE state is the fallback (and
+    // agrees with it under openbox).
     try {
-      const x = this.display();
-      const active = x.activeWindow();
-      if (active?.pid) {
-        const info = x.windowInfo(active.window);
-        return {
-          pid: active.pid,
-          windowTitle: info.title,
-          windowFrame: { x: info.x, y: info.y, w: info.w, h: info.h },
-        };
-      }
+      const front = await this.session.frontmost();
+      if (front) return front;
     } catch {
       // fall through to AT-SPI
     }
     const bus = await this.live();
     return wrap(() => atspi.findFrontmost(bus));
-  }
-
-  async listWindows(pid?: number): Promise<DesktopWindow[]> {
-    const x = this.display();
-    const active = x.activeWindow()?.window;
-    return (await x.listWindowsAsync())
-      .filter((w) => w.mapped && w.pid !== null && (pid === undefined || w.pid === pid))
-      .map((w) => ({
-        id: w.window,
-        pid: w.pid as number,
-        title: w.title,
-        frame: { x: w.x, y: w.y, w: w.w, h: w.h },
-        ...(w.frameExtents ? { outer: withDecorations(w, w.frameExtents) } : {}),
-        active: w.window === active,
-      }));
-  }
-
-  async embeddedWindows(hosts: readonly DesktopWindow[]): Promise<EmbeddedWindow[]> {
-    const tops = hosts.flatMap((h) => (h.id === undefined ? [] : [h.id]));
-    if (tops.length === 0) return [];
-    const frames = new Map(hosts.map((h) => [h.id, h.frame]));
-    return this.display()
-      .embeddedWindows(tops)
-      .flatMap((w) => {
-        // X clips a child to its parent's area: what shows of it is inside its host.
-        const frame = clip({ x: w.x, y: w.y, w: w.w, h: w.h }, frames.get(w.host)!);
-        return w.mapped && frame ? [{ id: w.window, pid: w.pid, frame, host: w.host }] : [];
-      });
-  }
-
-  async selectionOwner(selection: 'clipboard' | 'primary'): Promise<number | null> {
-    return this.display().selectionOwner(selection === 'clipboard' ? 'CLIPBOARD' : 'PRIMARY');
-  }
-
-  async popupWindows(): Promise<UnlistedWindow[]> {
-    return this.display()
-      .popupWindows()
-      .map((w) => ({ id: w.window, pid: w.pid, frame: { x: w.x, y: w.y, w: w.w, h: w.h } }));
-  }
-
-  async childProcesses(pid: number): Promise<number[]> {
-    return descendants(pid);
-  }
-
-  async launchFamily(leader: number): Promise<number[]> {
-    return launchFamily(leader);
   }
 
   /** The app's registry entry, remembered: looking it up costs a few ms per walk. */
@@ -365,7 +285,7 @@ export class LinuxDesktop implements Desktop {
     // app answers the walk's calls, not after the walk. One listing serves the titles and a
     // GTK4 walk's placement.
     let listing = this.untitled.has(pid) ? this.windowsListed() : undefined;
-    const windows = (): Promise<X11Window[] | undefined> => (listing ??= this.windowsListed());
+    const windows = (): Promise<SessionWindow[] | undefined> => (listing ??= this.windowsListed());
     let snapshot: Snapshot;
     try {
       try {
@@ -385,7 +305,7 @@ export class LinuxDesktop implements Desktop {
       placeGtk4Windows(
         snapshot,
         () => listed ?? [],
-        () => this.display().popupWindows(),
+        () => this.session.popupStack(),
       );
     }
     await this.titleUntitledWindows(snapshot, windows);
@@ -393,12 +313,12 @@ export class LinuxDesktop implements Desktop {
   }
 
   /**
-   * The X windows; undefined when X cannot be asked. X's answers are waited for off the JS
-   * thread, which meanwhile goes on with the walk.
+   * The session's windows; undefined when the window system cannot be asked. X's answers
+   * are waited for off the JS thread, which meanwhile goes on with the walk.
    */
-  private async windowsListed(): Promise<X11Window[] | undefined> {
+  private async windowsListed(): Promise<SessionWindow[] | undefined> {
     try {
-      return await this.display().listWindowsAsync();
+      return await this.session.windowStack();
     } catch {
       return undefined;
     }
@@ -411,7 +331,7 @@ export class LinuxDesktop implements Desktop {
    */
   private async titleUntitledWindows(
     snapshot: Snapshot,
-    windows: () => Promise<X11Window[] | undefined>,
+    windows: () => Promise<SessionWindow[] | undefined>,
   ): Promise<void> {
     const untitled = snapshot.windows.filter((w) => !w.title && w.frame);
     if (untitled.length > 0) this.untitled.add(snapshot.pid);
@@ -435,26 +355,6 @@ export class LinuxDesktop implements Desktop {
     }
   }
 
-  async screenSize(): Promise<{ w: number; h: number }> {
-    return this.display().screenSize();
-  }
-
-  async capture(rect?: Rect): Promise<RawImage> {
-    // Read on a worker thread: the walk a tool call starts meanwhile goes on.
-    const img = await this.display().captureRegionAsync(rect);
-    return { width: img.width, height: img.height, channels: img.channels, data: img.data };
-  }
-
-  async captureStacked(rect?: Rect): Promise<StackedCapture> {
-    const img = await this.display().captureStackedAsync(rect);
-    return {
-      image: { width: img.width, height: img.height, channels: img.channels, data: img.data },
-      origin: { x: img.x, y: img.y },
-      windows: img.windows.map(({ pid, x, y, w, h }) => ({ pid, frame: { x, y, w, h } })),
-      earlier: img.earlier.map(({ pid, x, y, w, h }) => ({ pid, frame: { x, y, w, h } })),
-    };
-  }
-
   /** One element-level call on the live bus, its failure as a PlatformError. */
   private async withBus<T>(fn: (bus: AtspiBus) => Promise<T>): Promise<T> {
     const bus = await this.live();
@@ -467,6 +367,7 @@ export class LinuxDesktop implements Desktop {
     skip: readonly number[] = [],
     remembered?: ReadonlyMap<number, readonly RememberedField[]>,
   ): Promise<SecureFieldScan> {
+    const embedded = this.embeddedWindows;
     return scanSecureFields(
       await this.live(),
       region,
@@ -477,25 +378,28 @@ export class LinuxDesktop implements Desktop {
           const listed = await this.windowsListed();
           if (!listed) return undefined;
           try {
-            return [...this.display().popupWindows(), ...listed];
+            return [...this.session.popupStack(), ...listed];
           } catch {
-            return undefined; // X cannot say: every app on the bus is read
+            return undefined; // the window system cannot say: every app on the bus is read
           }
         },
-        popupWindows: () => this.display().popupWindows(),
-        plugs: async (hosts) => {
-          const pids = new Map(hosts.map((h) => [h.window, h.pid]));
-          const listed = hosts.flatMap((h) =>
-            h.window === undefined || h.pid === null
-              ? []
-              : [{ id: h.window, pid: h.pid, title: h.title, frame: h, active: false }],
-          );
-          return (await this.embeddedWindows(listed)).map((p) => ({
-            pid: p.pid,
-            frame: p.frame,
-            hostPid: pids.get(p.host) as number,
-          }));
-        },
+        popupWindows: () => this.session.popupStack(),
+        // A window system that draws no process's windows in another's has no plugs.
+        plugs:
+          embedded &&
+          (async (hosts) => {
+            const pids = new Map(hosts.map((h) => [h.window, h.pid]));
+            const listed = hosts.flatMap((h) =>
+              h.window === undefined || h.pid === null
+                ? []
+                : [{ id: h.window, pid: h.pid, title: h.title, frame: h, active: false }],
+            );
+            return (await embedded(listed)).map((p) => ({
+              pid: p.pid,
+              frame: p.frame,
+              hostPid: pids.get(p.host) as number,
+            }));
+          }),
         appRef: async (pid) => {
           // An app found not answering (its process stopped, or a liveness check or call
           // left unanswered lately) answers no lookup either: said at once, not after the
@@ -516,9 +420,6 @@ export class LinuxDesktop implements Desktop {
       remembered,
     );
   }
-
-  /** Real input goes through the XTest extension. */
-  readonly inputRoute = 'xtest';
 
   clickRoute(element: Element, parent?: Element): ClickRoute {
     return clickRouteOf(element, parent);
@@ -596,90 +497,14 @@ export class LinuxDesktop implements Desktop {
     return this.withBus((bus) => atspi.readElement(bus, elementId)).then(placeGtk4Element);
   }
 
-  async planLaunch(request: LaunchRequest): Promise<LaunchPlan> {
-    return launching.planLaunch(request, this.env);
-  }
-
-  launch(plan: LaunchPlan, outputFd: number): Promise<LaunchedProcess> {
-    return launching.spawnDetached(plan, outputFd, this.env);
-  }
-
-  async closeWindows(pid: number): Promise<number> {
-    const x = this.display();
-    // Dialogs and other transients go with their main window; asking them too would
-    // answer a "Save changes?" dialog's close as Cancel.
-    const windows = x
-      .listWindows()
-      .filter((w) => w.mapped && w.pid === pid && w.transientFor === null);
-    for (const w of windows) x.closeWindow(w.window);
-    return windows.length;
-  }
-
-  async isRunning(pid: number): Promise<boolean> {
-    return launching.isRunning(pid);
-  }
-
-  async terminate(pid: number, kill = false): Promise<void> {
-    launching.terminate(pid, kill ? 'SIGKILL' : 'SIGTERM');
-  }
-
-  async activate(pid: number): Promise<() => Promise<void>> {
-    const x = this.display();
-    const previous = x.activeWindow();
-    const windows = x.listWindows().filter((w) => w.mapped && w.pid === pid);
-    if (windows.length === 0) {
-      throw new PlatformError(
-        'no_window',
-        `pid ${pid} has no mapped window to bring to the front`,
-        {
-          pid,
-        },
-      );
-    }
-    // Front to back: the first of the app's windows is the one in front (its dialog, if any).
-    const target = windows[0];
-    if (previous?.window !== target.window) {
-      const result = await x.activate(target.window, ACTIVATE_TIMEOUT_MS);
-      if (!result.active) {
-        const wm = x.windowManager();
-        throw new PlatformError(
-          'no_window_manager',
-          wm
-            ? `the window manager (${wm.name}) did not activate "${target.title}" within ${result.elapsedMs} ms`
-            : `no window manager activated "${target.title}" within ${result.elapsedMs} ms (none is running)`,
-          { pid },
-        );
-      }
-    }
-    await this.waitOnTop(x, target.window);
-    return async () => {
-      if (previous && previous.window !== target.window) {
-        await x.activate(previous.window).catch(() => undefined);
-      }
-    };
-  }
-
-  /**
-   * Active is not yet on top: the window manager raises the window a moment later, and a
-   * click sent before that lands on the window that was in front. Bounded wait.
-   */
-  private async waitOnTop(x: X11, window: number, timeoutMs = ACTIVATE_TIMEOUT_MS): Promise<void> {
-    const start = Date.now();
-    while (Date.now() - start < timeoutMs) {
-      const top = x.listWindows().find((w) => w.mapped && !w.overrideRedirect);
-      if (top?.window === window) return;
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  }
-
   async grabbedInput(pid: number): Promise<'keyboard' | 'pointer' | undefined> {
-    const grab = this.display().grabbedInput(pid);
+    const grab = this.session.inputGrab(pid);
     if (!grab) return undefined;
     // A popup of the app on top: the grab is its own only while that popup shows the items
     // of a menu or list (a tooltip or toast of it on top says nothing of who grabbed). An
     // app that cannot say (no Collection: GTK 4, Qt) is taken at its popup's word.
     if (grab.ownPopupOnTop) {
-      const top = this.display().popupWindows()[0];
+      const top = this.session.popupStack()[0];
       const bus = await this.live();
       const holds = top
         ? await atspi
@@ -696,64 +521,88 @@ export class LinuxDesktop implements Desktop {
     return grab.device;
   }
 
-  async anyGrab(): Promise<'keyboard' | 'pointer' | undefined> {
-    return this.display().grabbedInput(-1)?.device;
+  // The display session's part, as the session does it.
+
+  listWindows(pid?: number): Promise<DesktopWindow[]> {
+    return this.session.listWindows(pid);
   }
 
-  async ancestors(pid: number): Promise<number[]> {
-    const out: number[] = [];
-    for (let p = procStat(pid)?.ppid; p && p > 1 && out.length < 64; p = procStat(p)?.ppid) {
-      out.push(p);
-    }
-    // A helper that forked into the background lost its parent, not its session.
-    const leader = procStat(pid)?.session;
-    if (leader && leader > 1 && leader !== pid && !out.includes(leader)) out.push(leader);
-    return out;
+  screenSize(): Promise<{ w: number; h: number }> {
+    return this.session.screenSize();
   }
 
-  async click(x: number, y: number, button: MouseButton, count: number): Promise<void> {
-    await this.display().click(x, y, button, count);
+  capture(rect?: Rect): Promise<RawImage> {
+    return this.session.capture(rect);
   }
 
-  async pressKey(combo: KeyCombo): Promise<void> {
-    const keys = [...combo.modifiers.map((m) => MODIFIER_KEYSYMS[m]), combo.key];
-    try {
-      this.display().pressKey(keys);
-    } catch (err) {
-      if (err instanceof PlatformError) throw err;
-      throw new PlatformError('bad_key', `cannot press '${combo.key}': ${(err as Error).message}`, {
-        key: combo.key,
-      });
-    }
+  activate(pid: number): Promise<() => Promise<void>> {
+    return this.session.activate(pid);
+  }
+
+  closeWindows(pid: number): Promise<number> {
+    return this.session.closeWindows(pid);
+  }
+
+  click(x: number, y: number, button: MouseButton, count: number): Promise<void> {
+    return this.session.click(x, y, button, count);
+  }
+
+  pressKey(combo: KeyCombo): Promise<void> {
+    return this.session.pressKey(combo);
   }
 
   knowsKey(key: string): boolean {
-    try {
-      keysymOf(key);
-      return true;
-    } catch {
-      return false;
-    }
+    return this.session.knowsKey(key);
   }
 
   keyKind(key: string): KeyKind {
-    return keyKindOf(key);
+    return this.session.keyKind(key);
   }
 
-  async typeText(text: string): Promise<void> {
-    await this.display().typeText(text);
+  typeText(text: string): Promise<void> {
+    return this.session.typeText(text);
   }
 
-  async scroll(x: number, y: number, dx: number, dy: number): Promise<void> {
-    this.display().scroll(x, y, dx, dy);
+  scroll(x: number, y: number, dx: number, dy: number): Promise<void> {
+    return this.session.scroll(x, y, dx, dy);
   }
 
-  async drag(
+  drag(
     from: { x: number; y: number },
     to: { x: number; y: number },
     durationMs: number,
   ): Promise<void> {
-    await this.display().drag(from, to, durationMs);
+    return this.session.drag(from, to, durationMs);
+  }
+
+  // Process control, the same under any display session.
+
+  planLaunch(request: LaunchRequest): Promise<LaunchPlan> {
+    return this.processes.planLaunch(request);
+  }
+
+  launch(plan: LaunchPlan, outputFd: number): Promise<LaunchedProcess> {
+    return this.processes.launch(plan, outputFd);
+  }
+
+  isRunning(pid: number): Promise<boolean> {
+    return this.processes.isRunning(pid);
+  }
+
+  terminate(pid: number, kill = false): Promise<void> {
+    return this.processes.terminate(pid, kill);
+  }
+
+  childProcesses(pid: number): Promise<number[]> {
+    return this.processes.childProcesses(pid);
+  }
+
+  launchFamily(leader: number): Promise<number[]> {
+    return this.processes.launchFamily(leader);
+  }
+
+  ancestors(pid: number): Promise<number[]> {
+    return this.processes.ancestors(pid);
   }
 
   async watchChanges(
@@ -793,7 +642,7 @@ export class LinuxDesktop implements Desktop {
     this.closing = true;
     await atspi.closeWires(this.bus).catch(() => undefined);
     this.bus.disconnect();
-    this.x11?.close();
+    this.session.close();
   }
 }
 
@@ -905,13 +754,4 @@ function appsChangeKind(type: string): AppsChange['kind'] {
   if (type.endsWith(':add')) return 'added';
   if (type.endsWith(':remove')) return 'removed';
   return 'unknown';
-}
-
-/** The part of `a` inside `b`; null when none is. */
-function clip(a: Rect, b: Rect): Rect | null {
-  const x = Math.max(a.x, b.x);
-  const y = Math.max(a.y, b.y);
-  const w = Math.min(a.x + a.w, b.x + b.w) - x;
-  const h = Math.min(a.y + a.h, b.y + b.h) - y;
-  return w > 0 && h > 0 ? { x, y, w, h } : null;
 }

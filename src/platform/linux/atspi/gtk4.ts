@@ -312,7 +312,7 @@ export function placeGtk4Element(el: Element): Element {
   return out;
 }
 
-/** The X11 window facts placement needs (see x11.ts listWindows). */
+/** The window facts placement needs (the display session's windows: linux/session.ts). */
 export interface NativeWindowBox {
   pid: number | null;
   title: string;

@@ -1,6 +1,6 @@
 /**
  * The AT-SPI2 half of the Linux backend: snapshots, apps, actions and events, as plain
- * functions over an `AtspiBus`. The Linux `Desktop` combines these with X11.
+ * functions over an `AtspiBus`. The Linux `Desktop` combines these with a display session.
  */
 export { AppGoneError, snapshotApp, windowRank, MAX_IN_FLIGHT } from './walk.js';
 export type { WalkTuning } from './walk.js';

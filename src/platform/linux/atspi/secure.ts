@@ -189,9 +189,12 @@ const GONE = /UnknownObject|UnknownMethod|no such object|defunct/i;
 
 /** What the scan needs from the rest of the Linux backend. */
 export interface ScanContext {
-  /** The X windows (mapped ones with a pid are the apps on screen); undefined: X can't say. */
+  /**
+   * The session's windows (mapped ones with a pid are the apps on screen); undefined: the
+   * window system cannot say.
+   */
   windows(): Promise<ScanWindow[] | undefined>;
-  /** Every top-level X window, popups included (GTK4 popovers are placed by them). */
+  /** The popup windows shown now (GTK4 popovers are placed by them). */
   popupWindows?(): NativeWindowBox[];
   /** The app on the bus for a pid; a PlatformError 'app_gone' when there is none. */
   appRef(pid: number): Promise<AppRef>;

@@ -1,0 +1,158 @@
+/**
+ * The display session of a desktop: the window system's view of windows (geometry,
+ * stacking, popups, windows drawn inside others, the front one and bringing one to the
+ * front), real pointer and keyboard input, pixels, the screen's size, who owns a selection
+ * and who holds input grabbed. Linux: X11 today; a Wayland compositor (sway) next.
+ */
+import type { Rect } from '../model/element.js';
+
+/** Raw pixels, RGB or RGBA, row-major, no padding. */
+export interface RawImage {
+  width: number;
+  height: number;
+  channels: 3 | 4;
+  data: Buffer;
+}
+
+/** A region's pixels with the windows they show, read as one instant (captureStacked). */
+export interface StackedCapture {
+  image: RawImage;
+  /** Where the image's top-left pixel is on screen (the region after clipping). */
+  origin: { x: number; y: number };
+  /**
+   * Every window drawn on the screen, bottom to top: its outer frame (decorations too) and
+   * the process whose pixels it holds, null when the window system cannot say.
+   */
+  windows: { pid: number | null; frame: Rect }[];
+  /**
+   * Where windows that opened, closed or moved since the previous stacked capture have
+   * been, with whose pixels they held: what a window drew may stay on screen after it
+   * went, until the window below it is repainted by its own app.
+   */
+  earlier: { pid: number | null; frame: Rect }[];
+}
+
+export interface Frontmost {
+  pid: number;
+  windowTitle: string;
+  windowFrame?: Rect;
+}
+
+/** A top-level window as the window system sees it (for connecting by title). */
+export interface DesktopWindow {
+  /** The window system's id of the window, where it has one: the same window across listings. */
+  id?: number;
+  pid: number;
+  title: string;
+  /** The client area (the app's own pixels). */
+  frame: Rect;
+  /**
+   * The client area with the window manager's decorations around it (title bar, borders:
+   * clicks there move, maximize or close the window); absent when the manager sets none.
+   */
+  outer?: Rect;
+  active: boolean;
+}
+
+/** A window on screen that listWindows does not list, and whose it is. */
+export interface UnlistedWindow {
+  id?: number;
+  /** Its process; null when the window system cannot say (a remote client). */
+  pid: number | null;
+  /** Where it is on the screen. */
+  frame: Rect;
+}
+
+/**
+ * A window of one process drawn inside another's window (an XEmbed plug): what it shows is
+ * that process's, however the window around it is listed. Its frame is inside its host's
+ * client area.
+ */
+export interface EmbeddedWindow extends UnlistedWindow {
+  /** The listed window it is drawn in (DesktopWindow.id). */
+  host: number;
+}
+
+export type MouseButton = 'left' | 'right' | 'middle';
+
+export interface KeyCombo {
+  /** A key name ("Return", "Tab", "F5", "a", "A", "space"); see the backend's key table. */
+  key: string;
+  modifiers: Array<'ctrl' | 'shift' | 'alt' | 'super' | 'cmd' | 'opt'>;
+}
+
+/**
+ * What a key does by itself in the toolkits of a platform: moves the keyboard focus (Tab,
+ * Shift+Tab), moves the caret, selection or view (arrows, Home, Page_Down), cancels
+ * (Escape), or activates (Return: a dialog's default button, a focused button or check
+ * box). `pointer`: it moves or clicks the pointer, or turns on the keys that do (X's mouse
+ * keys), so it clicks wherever the pointer is. `other` is every other key: it may type a
+ * character, delete, paste or run a shortcut.
+ */
+export type KeyKind = 'focus' | 'caret' | 'cancel' | 'activate' | 'pointer' | 'other';
+
+/** Windows, real input and pixels: what the window system offers. */
+export interface DisplaySession {
+  /** The process owning the active window, or null when nothing is active. */
+  frontmost(): Promise<Frontmost | null>;
+  /** Top-level windows of all apps (or one app), front to back where known. */
+  listWindows(pid?: number): Promise<DesktopWindow[]>;
+  /**
+   * The windows other processes draw inside these listed windows (at any depth), each
+   * clipped to its host. Absent: the window system lets no process draw inside another's
+   * windows, or the backend cannot tell (then nothing is embedded as far as it knows).
+   */
+  embeddedWindows?(hosts: readonly DesktopWindow[]): Promise<EmbeddedWindow[]>;
+  /**
+   * The pid of the process whose text a selection offers now (it answers every paste);
+   * null when none owns it or it cannot be told. Absent: the platform cannot say.
+   */
+  selectionOwner?(selection: 'clipboard' | 'primary'): Promise<number | null>;
+  /**
+   * The windows no window manager manages (menus, popups, tooltips, lock and prompt
+   * windows), drawn above the listed ones, front to back. Absent: every window is listed.
+   */
+  popupWindows?(): Promise<UnlistedWindow[]>;
+  screenSize(): Promise<{ w: number; h: number }>;
+  /**
+   * Pixels of a screen region (clipped to the screen), or the whole screen, in a buffer
+   * of the caller's own: nothing else writes it after (the pipeline keeps it unchanged).
+   */
+  capture(rect?: Rect): Promise<RawImage>;
+  /**
+   * As capture, with the windows the pixels show, read in the same instant: no window
+   * opens, closes or moves between the two (a window that flashes for a few milliseconds
+   * is in both or in neither). Slower than capture. Absent: the platform cannot hold the
+   * screen still.
+   */
+  captureStacked?(rect?: Rect): Promise<StackedCapture>;
+  /**
+   * The input device any client holds grabbed now, the app's own popup or not (the window
+   * system cannot say whose grab it is: grabbedInput excuses one while the app's menu is on
+   * top). Absent: the platform has no grabs.
+   */
+  anyGrab?(): Promise<'keyboard' | 'pointer' | undefined>;
+  /** Bring the app's window to the front; resolves to a function restoring the previous one. */
+  activate(pid: number): Promise<() => Promise<void>>;
+  /** The name results give the route of the real pointer and keyboard input below (X11: `xtest`). */
+  readonly inputRoute: string;
+  click(x: number, y: number, button: MouseButton, count: number): Promise<void>;
+  pressKey(combo: KeyCombo): Promise<void>;
+  /** Whether pressKey can press this key name: checked before any input is sent. */
+  knowsKey(key: string): boolean;
+  /** What the key does by itself (without modifiers); `other` for unknown names. */
+  keyKind(key: string): KeyKind;
+  typeText(text: string): Promise<void>;
+  /** Scroll wheel at a point: positive dy scrolls content down (reveals what is below). */
+  scroll(x: number, y: number, dx: number, dy: number): Promise<void>;
+  drag(
+    from: { x: number; y: number },
+    to: { x: number; y: number },
+    durationMs: number,
+  ): Promise<void>;
+  /**
+   * Ask every top-level window of the process to close, as its close button would (the
+   * app may ask to save first); resolves to how many were asked.
+   */
+  closeWindows(pid: number): Promise<number>;
+}
