@@ -13,7 +13,7 @@ import { fronted } from './front.js';
 import { watchElement } from './read-back.js';
 import type { ActionTarget, Delivered, Delivery, Scene } from './types.js';
 import { assertEnabled, assertOnScreen } from './validate.js';
-import { assertUncovered, elementsInWindow, windowOnTop } from './covering.js';
+import { assertNoMenuAway, assertUncovered, elementsInWindow, windowOnTop } from './covering.js';
 import { guardContextMenu, guardPress } from './password-guard.js';
 import { irreversible, restoreToggle } from './undo.js';
 
@@ -140,6 +140,8 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
   const { restore } = await fronted(scene, async () => {
     // With the app in front: what is on top at the point now is what the click reaches.
     if (target.element) await assertUncovered(desktop, view, target.element, label, point);
+    // A point is where it is aimed; but a menu of the app open elsewhere takes the click.
+    else await assertNoMenuAway(desktop, view, label, point);
     await scene.transfers?.beforePress(element, clickType);
     await desktop.click(point.x, point.y, button, clickType === 'double' ? 2 : 1);
   });

@@ -84,13 +84,11 @@ export async function assertUncovered(
   }
   const owner = top.hostPid ?? top.pid;
   if (owner === view.snapshot.pid && ownWindowHolds(view, top, element)) {
-    // A menu of the app open elsewhere holds the pointer: a click outside it only closes it.
-    const menu = top.kind === 'listed' && stack.find((w) => w.kind === 'popup' && w.pid === owner);
-    if (menu && (await desktop.anyGrab?.().catch(() => undefined)) !== undefined) {
-      throw new AxError(
-        'action_failed',
-        `a menu or popup of this app is open at (${menu.area.x},${menu.area.y}) and holds the input: a click on ${label} would only close it, so nothing was clicked`,
-        'Close the menu first (key Escape), or click it in the background (delivery_mode "background")',
+    await assertNoMenuAway(desktop, view, label, p, stack);
+    const reach = reachableFrame(view.snapshot, view.snapshot.elements.indexOf(element));
+    if (reach && (reach.w < MIN_REACH || reach.h < MIN_REACH)) {
+      throw notDrawn(
+        `only ${reach.w}x${reach.h} px of it show, at the edge of what holds it (a row scrolled almost out)`,
       );
     }
     // In its own window (not a popup of the app over it), what the window draws on top.
@@ -104,7 +102,8 @@ export async function assertUncovered(
   }
   const whose =
     owner !== view.snapshot.pid
-      ? `a window of another app${owner !== null ? ` (pid ${owner})` : ''}`
+      ? // Not its pid: the app may be one the deny list hides, whose pid no error tells.
+        'a window of another app'
       : top.kind === 'listed'
         ? 'another window of this app'
         : 'a menu or popup of this app';
@@ -190,12 +189,51 @@ function drawnOver(view: SnapshotView, element: Element, p: { x: number; y: numb
     i = elements[i].parent;
   }
   if (root < 0) return undefined;
+  // Drawn later is drawn above: only the window's children after the one the element is in.
+  const under = [...chain].filter((i) => elements[i]?.parent === root);
+  if (under.length === 0) return undefined;
+  const mine = Math.max(...under);
   return elements.find(
     (e, i) =>
       e.parent === root &&
+      i > mine &&
       !chain.has(i) &&
       !e.flags.includes('offscreen') &&
       hasArea(e.frame) &&
       holds(e.frame, p),
   );
+}
+
+/** Less than this many pixels of an element showing is no place to click it. */
+const MIN_REACH = 3;
+
+/**
+ * Throws when a menu or popover of the app is open away from `p` and takes the input: a
+ * click at `p` would only close it (a GTK 3 or Qt menu holds the pointer; a GTK 3 popover
+ * that takes the input is no window of its own, so its element in the walk says).
+ */
+export async function assertNoMenuAway(
+  desktop: Desktop,
+  view: SnapshotView,
+  label: string,
+  p: { x: number; y: number },
+  stack?: readonly StackedWindow[],
+): Promise<void> {
+  const pid = view.snapshot.pid;
+  const windows = stack ?? (await windowStack(desktop));
+  const popups = windows.filter((w) => w.kind === 'popup' && w.pid === pid);
+  const closes = (where: Rect) =>
+    new AxError(
+      'action_failed',
+      `a menu or popover of this app is open at (${where.x},${where.y}) and takes the input: a click on ${label} would only close it, so nothing was clicked`,
+      'Close it first (key Escape), or click it in the background (delivery_mode "background")',
+    );
+  if (popups.length > 0 && !popups.some((w) => holds(w.area, p))) {
+    if ((await desktop.anyGrab?.().catch(() => undefined)) !== undefined)
+      throw closes(popups[0].area);
+  }
+  const popover = view.snapshot.elements.find(
+    (e) => e.role === 'AXPopover' && !e.flags.includes('offscreen') && hasArea(e.frame),
+  );
+  if (popover?.frame && !holds(popover.frame, p)) throw closes(popover.frame);
 }

@@ -1,6 +1,6 @@
 /** Dragging with a real pointer from one element or point to another, the app fronted. */
 import { elementAt, requirePoint } from './click.js';
-import { assertUncovered } from './covering.js';
+import { assertNoMenuAway, assertUncovered } from './covering.js';
 import { guardPress, guardTarget } from './password-guard.js';
 import { fronted } from './front.js';
 import { watchElement } from './read-back.js';
@@ -33,7 +33,7 @@ export async function deliverDrag(scene: Scene, req: DragRequest): Promise<Deliv
     // open) would take the press or the drop.
     if (req.from.element) {
       await assertUncovered(desktop, scene.view, req.from.element, req.from.label, start);
-    }
+    } else await assertNoMenuAway(desktop, scene.view, req.from.label, start);
     if (req.to.element)
       await assertUncovered(desktop, scene.view, req.to.element, req.to.label, end);
     await scene.transfers?.beforeDrag(startsOn, endsOn, end);

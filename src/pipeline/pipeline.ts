@@ -658,7 +658,10 @@ export class Pipeline {
     }
     const appSwitch = await this.handoff(pid, call, settled, run.frontBefore);
     // Restore only when the target is still in front: never bury a window the action opened.
-    if (outcome.restore && !appSwitch) await outcome.restore().catch(() => undefined);
+    // Nor while the app shows a menu the action opened: fronting another window closes it.
+    if (outcome.restore && !appSwitch && !(await this.showsPopup(pid))) {
+      await outcome.restore().catch(() => undefined);
+    }
     // Read back only what the verdict needs: the intended effect when the action has
     // one, the target's own state only when nothing else showed a change.
     const evidence = async (): Promise<Evidence> => {
@@ -755,6 +758,13 @@ export class Pipeline {
    * it is gone, or the walk itself was cut short by the exit): the action's effect is then
    * its exit.
    */
+  /** Whether a popup window of the app (an open menu, a combo box's list) is on screen now. */
+  private async showsPopup(pid: number): Promise<boolean> {
+    const desktop = await this.desktop();
+    const popups = await desktop.popupWindows?.().catch(() => []);
+    return (popups ?? []).some((p) => p.pid === pid);
+  }
+
   /**
    * Whether the target's states a click or key sets (checked, pressed, selected, expanded)
    * read now differ from the view's (unread: no).

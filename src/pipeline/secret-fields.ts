@@ -319,7 +319,13 @@ export function keepingSecrets(
       for (const app of scan.fresh) if (app.fields) fields.learn(app.pid, app.fields);
       if (echoes.size > 0) {
         await fillEchoingTitles(desktop, echoes, scan);
-        await fillEchoes(scan, skip ?? [], (pid) => snapshot(pid, echoWalk));
+        await fillEchoes(
+          scan,
+          skip ?? [],
+          (pid) => snapshot(pid, echoWalk),
+          async (pid) =>
+            (await desktop.listWindows(pid).catch(() => undefined))?.map((w) => w.outer ?? w.frame),
+        );
       }
       return scan;
     },
@@ -370,6 +376,7 @@ async function fillEchoes(
   scan: SecureFieldScan,
   skip: readonly number[],
   walk: (pid: number) => Promise<Snapshot>,
+  windowsOf: (pid: number) => Promise<Rect[] | undefined>,
 ): Promise<void> {
   await Promise.all(
     scan.fresh
@@ -377,6 +384,15 @@ async function fillEchoes(
       .map(async (app) => {
         try {
           const walked = await walk(app.pid);
+          if (walked.truncated !== null) {
+            // What the walk did not reach may echo one: its windows are filled whole.
+            scan.failed.push({
+              pid: app.pid,
+              reason: `its walk for echoes stopped short (${walked.truncated})`,
+              windows: await windowsOf(app.pid),
+            });
+            return;
+          }
           for (const el of walked.elements) {
             if (el.flags.includes('secure') && el.frame && el.frame.w > 0 && el.frame.h > 0) {
               app.frames.push(el.frame);

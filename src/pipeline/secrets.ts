@@ -61,10 +61,12 @@ export function isCopyKey(key: string, modifiers: readonly string[] = []): boole
  * recent searches, a field the app fills from it later: none of them is a password field,
  * and a hash of the whole text cannot find it inside another. So the texts are kept here,
  * in memory only (never on disk, never logged), and every text the desktop gives out goes
- * through scrub(). An app may echo it otherwise than it went in: in another case, URL- or
- * form-encoded (a search URL), spaced out, or only its first part. The exact forms (any
- * case, encoded) are masked where they are; a text that holds it only spaced out or in
- * part (PART_CHARS characters of it in a row, at least half of it) is masked whole. Texts
+ * through scrub(). An app may echo it otherwise than it went in: in another case, escaped
+ * in a URL, reversed or in base64, as markup, with signs or invisible characters between
+ * its letters, or only its first part. The exact forms (any case, escaped, reversed,
+ * base64) are masked where they are; a text that holds it only otherwise or in part
+ * (PART_CHARS characters of its letters and digits in a row, half of it up to PART_MAX) is
+ * masked whole. Texts
  * shorter than MIN_CHARS are not looked for: they would mask common words everywhere (the
  * field they were typed into stays a password field).
  */
@@ -85,16 +87,22 @@ export class SecretEchoes {
       if ([...secret].length < SecretEchoes.MIN_CHARS || this.secrets.has(secret)) continue;
       this.secrets.add(secret);
       const lower = secret.toLowerCase();
-      const encoded = encodeURIComponent(secret);
-      // A form's encoding (a search URL's query) escapes more, and a space as '+'.
-      const form = new URLSearchParams({ q: secret }).toString().slice(2);
-      for (const f of [lower, encoded.toLowerCase(), form.toLowerCase()]) {
+      // How a URL carries it: escaped as JavaScript, a form (a space as '+') and Python
+      // (every sign) escape it; and two ways an app may turn it round before showing it.
+      const encodings = [
+        encodeURIComponent(secret),
+        new URLSearchParams({ q: secret }).toString().slice(2),
+        escapeAll(secret),
+        [...secret].reverse().join(''),
+        Buffer.from(secret, 'utf8').toString('base64').replace(/=+$/, ''),
+      ];
+      for (const f of [lower, ...encodings.map((e) => e.toLowerCase())]) {
         if (!this.forms.includes(f)) this.forms.push(f);
       }
       const squeezed = squeeze(secret);
       const run = Math.min(
         squeezed.length,
-        Math.max(SecretEchoes.PART_CHARS, Math.ceil(squeezed.length / 2)),
+        Math.max(SecretEchoes.PART_CHARS, Math.min(PART_MAX, Math.ceil(squeezed.length / 2))),
       );
       for (let i = 0; i + run <= squeezed.length; i++) this.parts.push(squeezed.slice(i, i + run));
     }
@@ -110,7 +118,8 @@ export class SecretEchoes {
     if (this.secrets.size === 0 || text === '') return false;
     const lower = text.toLowerCase();
     if (this.forms.some((form) => lower.includes(form))) return true;
-    const squeezed = squeeze(text);
+    // Written as markup (entities), or with signs or invisible characters between its letters.
+    const squeezed = squeeze(decodeEntities(text));
     return this.parts.some((part) => squeezed.includes(part));
   }
 
@@ -172,7 +181,45 @@ export class SecretEchoes {
   }
 }
 
-/** Lower case, without whitespace: a secret spaced out ("E c h o") is still found. */
+/**
+ * Lower case, letters and digits only: a secret spaced out ("E c h o"), with signs between
+ * ("E*c*h*o", words joined by dashes) or invisible characters (zero-width spaces, soft
+ * hyphens) is still found.
+ */
 function squeeze(text: string): string {
-  return text.toLowerCase().replace(/\s+/g, '');
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+/** Longest run of a secret looked for: 12 characters of a long token are enough to tell it. */
+const PART_MAX = 12;
+
+/** Every character but letters and digits percent-escaped (as Python's quote does). */
+function escapeAll(text: string): string {
+  return [...Buffer.from(text, 'utf8')]
+    .map((b) =>
+      (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a)
+        ? String.fromCharCode(b)
+        : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
+}
+
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+};
+
+/** HTML character references written out (&#69; &#x45; &amp;): what a page's markup shows. */
+function decodeEntities(text: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, ref: string) => {
+    if (ref[0] !== '#') return ENTITIES[ref.toLowerCase()] ?? whole;
+    const code =
+      ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+    return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
 }

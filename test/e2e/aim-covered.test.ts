@@ -105,7 +105,19 @@ describe('a menu of the app left open elsewhere, holding the input', () => {
     const from = run.events().length;
     const r = await run.call('ax_click', { query: 'Press', delivery_mode: 'foreground' });
     expect(r.isError, r.text).toBe(true);
-    expect(r.fields.error).toMatch(/a menu or popup of this app is open .* holds the input/);
+    expect(r.fields.error).toMatch(/a menu or popover of this app is open .* takes the input/);
+    // At a point too: the menu takes the click wherever it is.
+    const press = await run.call('ax_find', { query: 'Press' });
+    const [x, y, w, h] = String(press.text.match(/\((\d+,\d+ \d+x\d+)\)/)?.[1])
+      .split(/[ ,x]/)
+      .map(Number);
+    const at = await run.call('ax_click_at', {
+      x: x + Math.floor(w / 2),
+      y: y + Math.floor(h / 2),
+      delivery_mode: 'foreground',
+    });
+    expect(at.isError, at.text).toBe(true);
+    expect(at.fields.error).toMatch(/a menu or popover of this app is open .* takes the input/);
     const close = await run.call('ax_key_press', { key: 'Escape' });
     expect(close.isError, close.text).toBe(false);
     const again = await run.call('ax_click', { query: 'Press', delivery_mode: 'foreground' });

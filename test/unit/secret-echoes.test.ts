@@ -61,3 +61,30 @@ describe('SecretEchoes: a secret echoed otherwise than it went in', () => {
     expect(e.scrub('Echo settings (4242 items)')).toBe('Echo settings (4242 items)');
   });
 });
+
+describe('SecretEchoes: echoes an app escapes, turns round or breaks up', () => {
+  const e = new SecretEchoes();
+  e.add('EchoSecret-4242');
+  e.add('correct horse battery staple');
+  e.add('tok_9f8e7d6c5b4a39281706f5e4d3c2b1a0');
+
+  it.each([
+    ['every sign escaped (Python quote)', 'q=correct%20horse%20battery%20staple'],
+    ['reversed', 'x 2424-terceSohcE y'],
+    ['in base64', 'id=RWNob1NlY3JldC00MjQy'],
+  ])('%s: masked where it is', (_how, text) => {
+    expect(e.scrub(text)).toContain('•••');
+    expect(e.holds(e.scrub(text))).toBe(false);
+  });
+
+  it.each([
+    ['zero-width spaces between its letters', 'E\u200bc\u200bh\u200bo\u200bS\u200becret-4242'],
+    ['soft hyphens', 'Echo\u00adSecret\u00ad4242'],
+    ['words joined by dashes', 'correct-horse-battery-staple'],
+    ['signs between its letters', 'E*c*h*o*S*e*c*r*e*t'],
+    ['written as markup', 'Search: &#69;&#99;&#104;&#111;&#83;&#101;&#99;&#114;&#101;&#116;'],
+    ['12 letters and digits of a long token', 'token tok_9f8e7d6c5b…'],
+  ])('%s: the whole text masked', (_how, text) => {
+    expect(e.scrub(text)).toBe('•••');
+  });
+});

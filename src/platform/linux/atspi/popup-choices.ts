@@ -12,19 +12,16 @@ import { askExtents, frameOf } from './read.js';
 import type { Rect } from '../../../model/element.js';
 import { ATSPI_ROLES } from '../roles.js';
 
-/** Roles of the items a menu or a list shows. */
+/**
+ * Roles of the items a menu or a list shows, menus' first: an app's lists may show many
+ * rows (a table of cells) before the menu it opened comes in tree order.
+ */
 const CHOICE_ROLES = [
-  'menu item',
-  'check menu item',
-  'radio menu item',
-  'menu',
-  'popup menu',
-  'list item',
-  'table cell',
-  'tree item',
-].map((name) => ATSPI_ROLES.indexOf(name));
+  ['menu item', 'check menu item', 'radio menu item', 'menu', 'popup menu'],
+  ['list item', 'table cell', 'tree item'],
+].map((names) => names.map((name) => ATSPI_ROLES.indexOf(name)));
 
-/** Most items looked at (their extents: one call each, in parallel). */
+/** Most items looked at per kind (their extents: one call each, in parallel). */
 const MAX_ITEMS = 64;
 
 /**
@@ -38,20 +35,23 @@ export async function popupHoldsChoices(
   timeoutMs: number,
 ): Promise<boolean | undefined> {
   const call = await appCall(bus, app);
-  let items;
-  try {
-    items = await matching(call, app, showingRule(CHOICE_ROLES), timeoutMs, 'its menu items');
-  } catch (err) {
-    const said = err instanceof AtspiCallError ? `${err.dbusName ?? ''} ${err.message}` : '';
-    if (NO_COLLECTION.test(said)) return undefined;
-    throw err;
+  for (const roles of CHOICE_ROLES) {
+    let items;
+    try {
+      items = await matching(call, app, showingRule(roles), timeoutMs, 'its menu items');
+    } catch (err) {
+      const said = err instanceof AtspiCallError ? `${err.dbusName ?? ''} ${err.message}` : '';
+      if (NO_COLLECTION.test(said)) return undefined;
+      throw err;
+    }
+    const frames = await Promise.all(
+      items
+        .slice(0, MAX_ITEMS)
+        .map(async (ref) => frameOf((await askExtents(call, ref))[0] as number[])),
+    );
+    if (frames.some((f) => f !== undefined && f.w > 0 && f.h > 0 && inside(f, popup))) return true;
   }
-  const frames = await Promise.all(
-    items
-      .slice(0, MAX_ITEMS)
-      .map(async (ref) => frameOf((await askExtents(call, ref))[0] as number[])),
-  );
-  return frames.some((f) => f !== undefined && f.w > 0 && f.h > 0 && inside(f, popup));
+  return false;
 }
 
 const inside = (a: Rect, b: Rect): boolean =>
