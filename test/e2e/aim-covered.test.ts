@@ -284,3 +284,51 @@ describeNeeding([program('gtk3-demo', 'gtk-3-examples')], "gtk3-demo's editable 
     await app.stop();
   });
 });
+
+describeNeeding(
+  [program('gtk3-widget-factory', 'gtk-3-examples')],
+  "gtk3-widget-factory's modal popover",
+  () => {
+    const get = sessionPerSuite();
+
+    it('a foreground click beside it is refused: it would only close the popover', async () => {
+      const session = get();
+      const app = await session.launch('gtk3-widget-factory', [], { name: 'widget-factory' });
+      await waitForApp(
+        session,
+        app.pid,
+        (els) => els.find((e) => e.name === 'Page 2'),
+        'the Page 2 tab',
+      );
+      const page = await session.call('ax_click', { app: app.pid, query: 'Page 2' });
+      expect(page.isError, page.text).toBe(false);
+      // The page's own "Menu" toggle (the header bar has one too).
+      const menu = await session.call('ax_click', {
+        app: app.pid,
+        query: 'Menu nth:2',
+        delivery_mode: 'foreground',
+      });
+      expect(menu.isError, menu.text).toBe(false);
+      await waitForApp(
+        session,
+        app.pid,
+        (els) => els.find((e) => e.role === 'panel' && e.states.includes('modal')),
+        'the modal popover',
+      );
+      const r = await session.call('ax_click', {
+        app: app.pid,
+        query: 'Logo',
+        delivery_mode: 'foreground',
+      });
+      expect(r.isError, r.text).toBe(true);
+      expect(r.fields.error).toMatch(/a menu or popover of this app is open .* takes the input/);
+      // pyatspi reads News and Logo unnamed (their names are tooltips), in that order.
+      const [news, logo] = (await readApp(session, app.pid)).filter(
+        (e) => e.role === 'radio button' && e.name === '' && e.states.includes('has tooltip'),
+      );
+      expect(news?.states).toContain('checked');
+      expect(logo?.states).not.toContain('checked');
+      await app.stop();
+    });
+  },
+);
