@@ -30,6 +30,7 @@ import type { CallFn } from './read.js';
 import { toolkitName, toolkitVersion } from './toolkit.js';
 import { STATE } from './states.js';
 import type { StateBits } from './states.js';
+import type { SessionWindow } from '../session.js';
 
 /** The app bus names found to be GTK4, for synchronous checks. */
 const gtk4Buses = new Set<string>();
@@ -312,16 +313,11 @@ export function placeGtk4Element(el: Element): Element {
   return out;
 }
 
-/** The window facts placement needs (the display session's windows: linux/session.ts). */
-export interface NativeWindowBox {
-  pid: number | null;
-  title: string;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  mapped: boolean;
-}
+/** The window facts placement needs: the display session's windows (linux/session.ts). */
+export type NativeWindowBox = Pick<
+  SessionWindow,
+  'pid' | 'title' | 'x' | 'y' | 'w' | 'h' | 'mapped'
+>;
 
 /**
  * Where a GTK4 window's widget (frame relative to itself, `frame`) sits on screen, given the
