@@ -25,6 +25,7 @@ import { pollFor, scaledByLoad } from '../model/timeout.js';
 import type { KeyCombo, KeyKind } from '../platform/desktop.js';
 import { AxError, PlatformError } from '../errors.js';
 import type { ActionTarget, Scene } from './types.js';
+import { editCommand } from './edit-commands.js';
 
 /** What safe mode gives the delivery functions; absent when input may reach password fields. */
 export interface PasswordGuard {
@@ -32,6 +33,8 @@ export interface PasswordGuard {
   isPasswordField(element: Element): boolean;
   /** The policy's refusal of input into the password field `label`. */
   refusal(label: string): AxError;
+  /** The text field of the app that had the keyboard focus last (a menu takes it meanwhile). */
+  lastField?(): Pick<Element, 'id' | 'flags'> | undefined;
 }
 
 /** Kinds of key that put nothing into a password field (see the module comment). */
@@ -280,6 +283,23 @@ export function guardPress(
       `A pointer press on ${label}, a bare container,`,
       'nothing was pressed (in a window with a password field, a control the tree does not show may be drawn there, such as an icon; aim at an element the tree shows)',
     );
+  }
+  // The app's own Paste (a button, a menu item) pastes into its focused field.
+  if (editCommand(element) === 'paste') {
+    const focused = elements.find((e) => e.flags.includes('focused') && guard.isPasswordField(e));
+    const last = guard.lastField?.();
+    const field =
+      focused ?? elements.find((e) => last && e.id === last.id && guard.isPasswordField(e));
+    if (field || (last && last.flags.includes('secure'))) {
+      const err = guard.refusal(
+        field ? `[${field.role}] "${field.name}"` : 'the password field it would paste into',
+      );
+      throw new AxError(
+        err.code,
+        `${label} pastes into the app's focused field, a password field: ${err.message}; nothing was pressed`,
+        'Move the focus to an ordinary field first (ax_click it), then paste',
+      );
+    }
   }
   if (by === 'pointer' && guard.isPasswordField(element)) {
     const err = guard.refusal(label);

@@ -19,13 +19,17 @@ export function isPasswordField(el: Element): boolean {
 }
 
 /** The guard for one action, or none when the policy lets input reach password fields. */
-export function passwordGuardOf(policy: Policy): PasswordGuard | undefined {
+export function passwordGuardOf(
+  policy: Policy,
+  lastField?: () => Pick<Element, 'id' | 'flags'> | undefined,
+): PasswordGuard | undefined {
   // Asked, not re-derived from the settings: the policy alone says what safe mode refuses.
   if (!policy.secureTypingRefusal('a password field')) return undefined;
   return {
     isPasswordField,
     // The policy does not change within a call: it refuses here as it did above.
     refusal: (label) => policy.secureTypingRefusal(label) as AxError,
+    lastField,
   };
 }
 

@@ -522,7 +522,7 @@ export class Pipeline {
         refresh: async () => {
           ctx.view = await this.snapshot(pid, call);
         },
-        passwordGuard: passwordGuardOf(this.policy),
+        passwordGuard: passwordGuardOf(this.policy, () => this.lastFields.get(pid)),
         // Between the steps of one call: the longer first-event window whatever the
         // delivery (an app validating typed text, e.g. a Save button enabling, reacts later
         // than a DoAction's echo); no spawn wait, the last step's settle does that.

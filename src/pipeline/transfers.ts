@@ -36,6 +36,9 @@ import type { ClickType, TextTransfers } from '../actions/index.js';
 import { SecretEchoes, SecretMemory } from './secrets.js';
 import { scaledByLoad } from '../model/timeout.js';
 import { holds, windowAt, windowStack } from '../actions/window-stack.js';
+import { editCommand } from '../actions/edit-commands.js';
+
+export { editCommand };
 
 export type SelectionName = 'clipboard' | 'primary';
 
@@ -293,15 +296,6 @@ export function copiesKey(combo: KeyCombo): boolean {
   return key === 'xf86copy' || key === 'xf86cut';
 }
 
-/** Roles whose press runs an edit command named on them (a menu's Paste, a toolbar's Copy). */
-const COMMAND_ROLES: ReadonlySet<string> = new Set(['AXMenuItem', 'AXButton']);
-/** Names of the Paste command: English and the common translations. */
-const PASTE_NAME =
-  /^(paste|einfügen|coller|pegar|incolla|plakken|klistra|wklej|вставить|vložit|yapıştır)\b|^(貼り付け|粘贴|貼上|붙여넣기)/iu;
-/** Names of the Copy and Cut commands. */
-const COPY_NAME =
-  /^(copy|cut|kopieren|ausschneiden|copier|couper|copiar|cortar|copia|taglia|kopiëren|knippen|kopiera|klipp|kopiuj|wytnij|копировать|вырезать|kopírovat|vyjmout|kopyala|kes)\b|^(コピー|切り取り|复制|剪切|複製|剪下|복사|잘라내기)/iu;
-
 /** Words that say a command's text is a secret ("Copy password", "Copy PIN"). */
 const SECRET_WORD =
   /\b(pass(word|phrase|wd|code)?|pin|secret|token|passwort|mot de passe|contraseña|senha|пароль)\b|密码|パスワード/iu;
@@ -309,15 +303,6 @@ const SECRET_WORD =
 /** Whether the element's name says what it copies is a secret. */
 function namesSecret(el: Element): boolean {
   return SECRET_WORD.test(el.name.replace(/_/g, ''));
-}
-
-/** The edit command a press on `el` runs, by its role and name ("_Paste", "Paste Special…"). */
-export function editCommand(el: Element | undefined): 'paste' | 'copy' | undefined {
-  if (!el || !COMMAND_ROLES.has(el.role)) return undefined;
-  const name = el.name.replace(/_/g, '').trim();
-  if (PASTE_NAME.test(name)) return 'paste';
-  if (COPY_NAME.test(name)) return 'copy';
-  return undefined;
 }
 
 /** What one action's transfers need of the pipeline. */

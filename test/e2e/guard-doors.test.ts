@@ -189,6 +189,42 @@ describe('the clipboard', () => {
     });
   });
 
+  describe.each(['Paste', 'Clipboard'])(
+    'safe mode: the app\'s own "%s" button, a password field focused',
+    (label) => {
+      const get = sessionPerSuite({ serverEnv: { AXPAGE_MODE: 'safe' } });
+
+      it('is refused; into an ordinary field it pastes', async () => {
+        const session = get();
+        const vault = await session.launchFixture('vault_clip.py', [], {
+          env: { AXPAGE_FIXTURE_SECRET: SECRET, AXPAGE_FIXTURE_PASTE_LABEL: label },
+        });
+        const write = await session.call('ax_clipboard_write', { text: 'AgentText123' });
+        expect(write.isError, write.text).toBe(false);
+        const focus = await session.call('ax_click', { app: vault.pid, query: 'Password' });
+        expect(focus.isError, focus.text).toBe(false);
+        const from = events(vault).length;
+        const r = await session.call('ax_click', { app: vault.pid, query: `button:${label}` });
+        expect(r.isError, r.text).toBe(true);
+        expect(r.text).toMatch(/pastes into the app's focused field, a password field/);
+        // The control: with the user name focused, the same button pastes there.
+        const user = await session.call('ax_click', { app: vault.pid, query: 'User' });
+        expect(user.isError, user.text).toBe(false);
+        const ok = await session.call('ax_click', { app: vault.pid, query: `button:${label}` });
+        expect(ok.isError, ok.text).toBe(false);
+        const pasted = await vault.output!.waitForEvent((e) => e.event === 'pasted', {
+          from,
+          timeoutMs: 15_000,
+        });
+        expect(pasted.widget).toBe('user');
+        expect(
+          events(vault, from).filter((e) => e.event === 'pasted' && e.widget === 'pw'),
+        ).toEqual([]);
+        await vault.stop();
+      });
+    },
+  );
+
   describe.each(['Copy password', 'Copy'])(
     'after a "%s" button while the user name had the focus',
     (label) => {
