@@ -94,7 +94,10 @@ export class SecretEchoes {
         new URLSearchParams({ q: secret }).toString().slice(2),
         escapeAll(secret),
         [...secret].reverse().join(''),
-        Buffer.from(secret, 'utf8').toString('base64').replace(/=+$/, ''),
+        ...base64Forms(secret),
+        Buffer.from(secret, 'utf8').toString('hex'),
+        [...secret].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+        rot13(secret),
       ];
       for (const f of [lower, ...encodings.map((e) => e.toLowerCase())]) {
         if (!this.forms.includes(f)) this.forms.push(f);
@@ -187,7 +190,39 @@ export class SecretEchoes {
  * hyphens) is still found.
  */
 function squeeze(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  // Compatibility forms (full-width, mathematical letters) as plain letters; characters
+  // that draw nothing (zero-width, fillers) and signs dropped.
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\p{Default_Ignorable_Code_Point}\u3164\u115f\u1160\uffa0]+/gu, '')
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+/**
+ * The secret's base64 wherever it starts in what is encoded (after 0, 1 or 2 other bytes:
+ * "user:secret" in an Authorization header): the characters its bytes alone decide.
+ */
+function base64Forms(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const out: string[] = [];
+  for (const lead of [0, 1, 2]) {
+    const all = Buffer.concat([Buffer.alloc(lead), bytes])
+      .toString('base64')
+      .replace(/=+$/, '');
+    // Leading characters mix in the bytes before; the last two may mix in those after.
+    const form = all.slice([0, 2, 3][lead], lead === 0 && bytes.length % 3 === 0 ? undefined : -2);
+    if (form.length >= 8) out.push(form);
+  }
+  return out;
+}
+
+/** Letters rotated by 13, as some apps obscure a text. */
+function rot13(text: string): string {
+  return text.replace(/[a-z]/gi, (c) => {
+    const base = c <= 'Z' ? 65 : 97;
+    return String.fromCharCode(((c.charCodeAt(0) - base + 13) % 26) + base);
+  });
 }
 
 /** Longest run of a secret looked for: 12 characters of a long token are enough to tell it. */

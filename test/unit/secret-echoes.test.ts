@@ -88,3 +88,26 @@ describe('SecretEchoes: echoes an app escapes, turns round or breaks up', () => 
     expect(e.scrub(text)).toBe('•••');
   });
 });
+
+describe('SecretEchoes: echoes in other scripts and encodings', () => {
+  const e = new SecretEchoes();
+  e.add('EchoSecret-4242');
+
+  it.each([
+    [
+      'in base64 after a user name (Basic auth)',
+      `Authorization: Basic ${Buffer.from('bob:EchoSecret-4242').toString('base64')}`,
+    ],
+    [
+      'as \\u escapes',
+      `q="${[...'EchoSecret-4242'].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"`,
+    ],
+    ['in hex', `id=${Buffer.from('EchoSecret-4242').toString('hex')}`],
+    ['in ROT13', 'RpubFrperg-4242'],
+    ['in full-width letters', 'Ｅｃｈｏ Ｓｅｃｒｅｔ'],
+    ['with Hangul fillers between letters', 'E\u3164c\u3164h\u3164o\u3164S\u3164e\u3164c\u3164r'],
+  ])('%s: masked', (_how, text) => {
+    expect(e.holds(text)).toBe(true);
+    expect(e.holds(e.scrub(text))).toBe(false);
+  });
+});
