@@ -67,11 +67,14 @@ export async function assertUncovered(
   label: string,
   p: { x: number; y: number },
 ): Promise<void> {
-  const notDrawn = (why: string) =>
+  const notDrawn = (
+    why: string,
+    hint = 'Open what shows it first (its combo box, menu or expander), then find it again',
+  ) =>
     new AxError(
       'action_failed',
       `${label} is not drawn at (${p.x},${p.y}): ${why}, so nothing was clicked`,
-      'Open what shows it first (its combo box, menu or expander), then find it again',
+      hint,
     );
   // A closed combo box keeps its list's rows, where they were when it was open.
   if (inClosedList(view, element)) throw notDrawn('its list takes no room (a closed list)');
@@ -89,6 +92,7 @@ export async function assertUncovered(
     if (reach && (reach.w < MIN_REACH || reach.h < MIN_REACH)) {
       throw notDrawn(
         `only ${reach.w}x${reach.h} px of it show, at the edge of what holds it (a row scrolled almost out)`,
+        'Scroll it into view first (ax_scroll its list), then find it again',
       );
     }
     // In its own window (not a popup of the app over it), what the window draws on top.

@@ -159,7 +159,9 @@ function scrollAreaFor(view: SnapshotView, index: number | undefined): number | 
     for (let i = index + 1; i < els.length && els[i].depth > els[index].depth; i++) {
       if (els[i].role === 'AXScrollArea') return i;
     }
-    return undefined;
+    // None the tree shows (a Qt list keeps its scroll bar out of it): the wheel goes over
+    // the element named, never elsewhere in the window.
+    return index;
   }
   let best: number | undefined;
   let bestArea = 0;
