@@ -8,7 +8,7 @@ import type { Element } from '../model/element.js';
 import { pollFor } from '../model/timeout.js';
 import { AxError, PlatformError } from '../errors.js';
 import type { ActionTarget, Scene } from './types.js';
-import { assertUncovered } from './covering.js';
+import { assertNoMenuAway, assertUncovered } from './covering.js';
 
 /** How long the toolkit may take to report the focus it was asked to move (a loaded machine is slow). */
 const FOCUS_WAIT_MS = 1000;
@@ -46,6 +46,14 @@ export async function takeFocus(
     );
   }
   const holder = focusHolder(scene, target);
+  // An open menu or popover of the app takes the keys, whatever has the focus behind it.
+  const f = holder.element.frame;
+  const at =
+    clickPoint(holder.element) ??
+    (f && f.w > 0 && f.h > 0
+      ? { x: f.x + Math.floor(f.w / 2), y: f.y + Math.floor(f.h / 2) }
+      : undefined);
+  if (at) await assertNoMenuAway(desktop, scene.view, holder.label, at);
   const id = holder.element.id;
   const check = async (): Promise<boolean> => desktop.hasFocus(id).catch(() => false);
   if (await check()) return { focused: holder, moved: false };

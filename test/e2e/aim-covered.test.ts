@@ -118,6 +118,10 @@ describe('a menu of the app left open elsewhere, holding the input', () => {
     });
     expect(at.isError, at.text).toBe(true);
     expect(at.fields.error).toMatch(/a menu or popover of this app is open .* takes the input/);
+    // A key aimed at a field behind it too: the open menu would take it.
+    const key = await run.call('ax_key_press', { query: 'Name', key: 'x' });
+    expect(key.isError, key.text).toBe(true);
+    expect(key.fields.error).toMatch(/a menu or popover of this app is open .* takes the input/);
     const close = await run.call('ax_key_press', { key: 'Escape' });
     expect(close.isError, close.text).toBe(false);
     const again = await run.call('ax_click', { query: 'Press', delivery_mode: 'foreground' });
@@ -129,6 +133,12 @@ describe('a menu of the app left open elsewhere, holding the input', () => {
         .slice(from)
         .filter((e) => e.event === 'state' && e.widget === 'button'),
     ).toHaveLength(1);
+    expect(
+      run
+        .events()
+        .slice(from)
+        .filter((e) => e.event === 'state' && e.widget === 'entry'),
+    ).toEqual([]);
   });
 });
 
