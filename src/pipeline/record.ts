@@ -378,13 +378,14 @@ export class SessionRecorder {
     }
     if (record.pid !== undefined && record.app !== undefined) this.apps.set(record.pid, record.app);
     const kind = this.opts.kindOf?.(tool);
+    const { echoes } = this.selections;
     const audit = (): boolean =>
       kind === undefined ||
       !isMutating(kind) ||
       this.audit.write(
         {
           tool,
-          args,
+          args: echoes.scrubDeep(args),
           mask: maskOptions({ tool, keepText: this.recordText, secret, response }),
           outcome: record.outcome,
           error_code: record.error_code,
@@ -394,7 +395,8 @@ export class SessionRecorder {
         },
         new Date(record.time),
       );
-    const line = record as unknown as Record<string, unknown>;
+    // A query or other argument may name a known secret (the agent's own): never kept.
+    const line = echoes.scrubDeep(record as unknown as Record<string, unknown>);
     const logged = this.log.append(line);
     const audited = audit();
     if (logged && audited) return record;

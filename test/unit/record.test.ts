@@ -520,3 +520,31 @@ describe('replay', () => {
     expect(out[3]).toMatch(/^#4 ax_click .*: DIFFERS: outcome success -> error \(no_match\)/);
   });
 });
+
+describe('SessionRecorder and known secrets in arguments', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'axpage-record-')), 'out');
+  });
+  afterEach(async () => {
+    await rm(path.dirname(dir), { recursive: true, force: true });
+  });
+
+  it('keeps no known secret an argument names (a query), in the session log or the audit log', async () => {
+    const selections = new SelectionSecrets();
+    selections.memory.note('EchoSecret-4242', 'copied from a password field');
+    const rec = new SessionRecorder(dir, { selections, kindOf: () => 'action' });
+    const response: ToolResponse = {
+      text: 'x',
+      isError: false,
+      structured: { status: 'success', pid: 7, summary: 'Clicked' },
+    };
+    await rec.record('ax_click', { query: 'No results for EchoSecret-4242' }, response, 1, {
+      views: { last: () => undefined },
+    });
+    const line = await readFile(rec.file, 'utf8');
+    const audit = await readFile(path.join(dir, 'audit.jsonl'), 'utf8');
+    for (const text of [line, audit]) expect(text).not.toContain('EchoSecret-4242');
+    expect(line).toContain('No results for •••');
+  });
+});
