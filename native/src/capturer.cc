@@ -12,6 +12,30 @@
 namespace axpage {
 namespace {
 
+// The error a failed capture rejects with.
+template <class Shot>
+Napi::Error ErrorOf(Napi::Env env, const Shot& s) {
+  return s.range ? Napi::RangeError::New(env, s.message)
+                 : CodedError(env, s.code.c_str(), s.message);
+}
+
+// A capture's pixels as JS gets them. The pixels become the Buffer's own memory: no copy of
+// a whole frame on the JS thread.
+template <class Shot>
+Napi::Object ImageOf(Napi::Env env, Shot& s, const std::string& method) {
+  size_t bytes = static_cast<size_t>(s.w) * static_cast<size_t>(s.h) * 3;
+  uint8_t* pixels = s.data.release();
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("x", Napi::Number::New(env, s.x));
+  o.Set("y", Napi::Number::New(env, s.y));
+  o.Set("width", Napi::Number::New(env, s.w));
+  o.Set("height", Napi::Number::New(env, s.h));
+  o.Set("data", Napi::Buffer<uint8_t>::New(env, pixels, bytes,
+                                           [](Napi::Env, uint8_t* p) { delete[] p; }));
+  o.Set("method", Napi::String::New(env, method));
+  return o;
+}
+
 // Resolves or rejects the promise of one capture(); holds the Capturer alive meanwhile.
 class CaptureWorker : public Napi::AsyncWorker {
  public:
@@ -35,24 +59,10 @@ class CaptureWorker : public Napi::AsyncWorker {
   void OnOK() override {
     Napi::Env env = Env();
     if (grab_.failed) {
-      Napi::Error e = grab_.range ? Napi::RangeError::New(env, grab_.message)
-                                  : CodedError(env, grab_.code.c_str(), grab_.message);
-      deferred_.Reject(e.Value());
+      deferred_.Reject(ErrorOf(env, grab_).Value());
       return;
     }
-    size_t bytes = static_cast<size_t>(grab_.w) * static_cast<size_t>(grab_.h) * 3;
-    // The pixels become the Buffer's own memory: no copy of a whole frame on the JS thread.
-    uint8_t* pixels = grab_.data.release();
-    Napi::Buffer<uint8_t> data = Napi::Buffer<uint8_t>::New(
-        env, pixels, bytes, [](Napi::Env, uint8_t* p) { delete[] p; });
-    Napi::Object o = Napi::Object::New(env);
-    o.Set("x", Napi::Number::New(env, grab_.x));
-    o.Set("y", Napi::Number::New(env, grab_.y));
-    o.Set("width", Napi::Number::New(env, grab_.w));
-    o.Set("height", Napi::Number::New(env, grab_.h));
-    o.Set("data", data);
-    o.Set("method", Napi::String::New(env, grab_.method));
-    deferred_.Resolve(o);
+    deferred_.Resolve(ImageOf(env, grab_, grab_.method));
   }
 
   void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
@@ -100,21 +110,10 @@ class StackedWorker : public Napi::AsyncWorker {
   void OnOK() override {
     Napi::Env env = Env();
     if (shot_.failed) {
-      Napi::Error e = shot_.range ? Napi::RangeError::New(env, shot_.message)
-                                  : CodedError(env, shot_.code.c_str(), shot_.message);
-      deferred_.Reject(e.Value());
+      deferred_.Reject(ErrorOf(env, shot_).Value());
       return;
     }
-    size_t bytes = static_cast<size_t>(shot_.w) * static_cast<size_t>(shot_.h) * 3;
-    uint8_t* pixels = shot_.data.release();
-    Napi::Object o = Napi::Object::New(env);
-    o.Set("x", Napi::Number::New(env, shot_.x));
-    o.Set("y", Napi::Number::New(env, shot_.y));
-    o.Set("width", Napi::Number::New(env, shot_.w));
-    o.Set("height", Napi::Number::New(env, shot_.h));
-    o.Set("data", Napi::Buffer<uint8_t>::New(env, pixels, bytes,
-                                             [](Napi::Env, uint8_t* p) { delete[] p; }));
-    o.Set("method", Napi::String::New(env, "getimage"));
+    Napi::Object o = ImageOf(env, shot_, "getimage");
     o.Set("earlier", List(env, shot_.earlier));
     Napi::Array windows = List(env, shot_.windows);
     o.Set("windows", windows);
