@@ -38,8 +38,6 @@ import { scaledByLoad } from '../model/timeout.js';
 import { holds, windowAt, windowStack } from '../actions/window-stack.js';
 import { editCommand } from '../actions/edit-commands.js';
 
-export { editCommand };
-
 export type SelectionName = 'clipboard' | 'primary';
 
 /** Reads the text an X selection offers ('' when none). */

@@ -11,12 +11,12 @@ import {
   ActionTransfers,
   changedTextFields,
   copiesKey,
-  editCommand,
   pasteSource,
   SelectionSecrets,
   type SelectionName,
   type TransferScene,
 } from '../../src/pipeline/transfers.js';
+import { editCommand } from '../../src/actions/edit-commands.js';
 
 const combo = (key: string, ...modifiers: KeyCombo['modifiers']): KeyCombo => ({ key, modifiers });
 
