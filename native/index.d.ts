@@ -139,6 +139,12 @@ export declare class Display {
   mouseMove(x: number, y: number): void;
   /** Buttons: 1 left, 2 middle, 3 right, 4/5 wheel up/down, 6/7 wheel left/right, 8/9 back/forward. */
   mouseButton(button: number, down: boolean): void;
+  /**
+   * Records in the held-input journal a button another connection presses (down) or has
+   * released, without sending anything: a Capturer's pointerGuarded press is released by
+   * the next Display if this process dies holding it.
+   */
+  noteButton(button: number, down: boolean): void;
   pointer(): { x: number; y: number; buttons: number };
 
   /**
@@ -245,6 +251,26 @@ export declare class Capturer {
    * XCB connection of its own (core GetImage), opened on first use.
    */
   captureStacked(x: number, y: number, w: number, h: number): Promise<StackedCapture>;
+  /**
+   * Pointer input sent in one server grab only while the window on top at (x, y) belongs
+   * to a process in `allowed` (or to none the server can tell): the pointer moves there
+   * and `click` sends `taps` presses and releases of `button`, `press` a press, `release`
+   * a release. When another process's window is on top nothing is sent (`sent` false, its
+   * `pid`), except that `release` then lets the button go at (elseX, elseY). Once sent
+   * (a click or a release), it waits for the button to be up (a window manager that holds
+   * presses on its clients lets them go on late) and says in `late` whose window, of a
+   * process not allowed, showed at a point pressed since the last press meanwhile.
+   */
+  pointerGuarded(
+    x: number,
+    y: number,
+    button: number,
+    phase: 'click' | 'press' | 'release',
+    taps: number,
+    allowed: number[],
+    elseX: number,
+    elseY: number,
+  ): Promise<{ sent: boolean; pid: number | null; late: number | null }>;
   /** Waits for a capture in progress, then releases the SHM segment and closes. Idempotent. */
   close(): void;
 }

@@ -130,6 +130,46 @@ class StackedWorker : public Napi::AsyncWorker {
   StackedShot shot_;
 };
 
+// Resolves or rejects the promise of one pointerGuarded(); holds the Capturer alive.
+class GuardWorker : public Napi::AsyncWorker {
+ public:
+  GuardWorker(Napi::Env env, XCapturer* owner, Napi::Object self, GuardedPointer in)
+      : Napi::AsyncWorker(env, "axpage.pointerGuarded"),
+        deferred_(Napi::Promise::Deferred::New(env)),
+        owner_(owner),
+        in_(std::move(in)) {
+    self_ = Napi::Persistent(self);
+  }
+
+  Napi::Promise Promise() const { return deferred_.Promise(); }
+
+  void Execute() override { owner_->Guarded(in_, &out_); }
+
+  void OnOK() override {
+    Napi::Env env = Env();
+    if (out_.failed) {
+      deferred_.Reject(CodedError(env, out_.code.c_str(), out_.message).Value());
+      return;
+    }
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("sent", Napi::Boolean::New(env, out_.sent));
+    o.Set("pid", out_.hasPid ? Napi::Number::New(env, out_.pid).As<Napi::Value>()
+                             : env.Null().As<Napi::Value>());
+    o.Set("late", out_.late ? Napi::Number::New(env, out_.latePid).As<Napi::Value>()
+                            : env.Null().As<Napi::Value>());
+    deferred_.Resolve(o);
+  }
+
+  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
+
+ private:
+  Napi::Promise::Deferred deferred_;
+  XCapturer* owner_;
+  Napi::ObjectReference self_;
+  GuardedPointer in_;
+  GuardOutcome out_;
+};
+
 void Fail(XCapturer::Grab* out, const char* code, const std::string& message) {
   out->failed = true;
   out->code = code;
@@ -146,6 +186,7 @@ Napi::Function XCapturer::Init(Napi::Env env) {
                          InstanceAccessor<&XCapturer::Extensions>("extensions"),
                          InstanceMethod<&XCapturer::CaptureJs>("capture"),
                          InstanceMethod<&XCapturer::CaptureStackedJs>("captureStacked"),
+                         InstanceMethod<&XCapturer::PointerGuardedJs>("pointerGuarded"),
                          InstanceMethod<&XCapturer::Close>("close"),
                      });
 }
@@ -229,6 +270,49 @@ Napi::Value XCapturer::CaptureStackedJs(const Napi::CallbackInfo& info) {
   Napi::Promise promise = worker->Promise();
   worker->Queue();
   return promise;
+}
+
+Napi::Value XCapturer::PointerGuardedJs(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  const char* fn = "pointerGuarded(x, y, button, phase, taps, allowed, elseX, elseY)";
+  GuardedPointer in;
+  in.x = static_cast<int>(IntArg(info, 0, fn, "x", -32768, 32767));
+  in.y = static_cast<int>(IntArg(info, 1, fn, "y", -32768, 32767));
+  in.button = static_cast<int>(IntArg(info, 2, fn, "button", 1, 9));
+  if (!info[3].IsString()) {
+    throw Napi::TypeError::New(env, std::string(fn) + ": phase must be 'click', 'press' or 'release'");
+  }
+  std::string phase = info[3].As<Napi::String>().Utf8Value();
+  if (phase != "click" && phase != "press" && phase != "release") {
+    throw Napi::TypeError::New(env, std::string(fn) + ": phase must be 'click', 'press' or 'release', got '" + phase + "'");
+  }
+  in.phase = phase[0] == 'c' ? 'c' : phase[0] == 'p' ? 'p' : 'r';
+  in.taps = static_cast<int>(IntArg(info, 4, fn, "taps", 1, 1000));
+  if (!info[5].IsArray()) throw Napi::TypeError::New(env, std::string(fn) + ": allowed must be an array of pids");
+  Napi::Array allowed = info[5].As<Napi::Array>();
+  for (uint32_t i = 0; i < allowed.Length(); i++) {
+    Napi::Value v = allowed.Get(i);
+    if (!v.IsNumber()) throw Napi::TypeError::New(env, std::string(fn) + ": allowed must be an array of pids");
+    in.allowed.push_back(v.As<Napi::Number>().Uint32Value());
+  }
+  in.elseX = static_cast<int>(IntArg(info, 6, fn, "elseX", -32768, 32767));
+  in.elseY = static_cast<int>(IntArg(info, 7, fn, "elseY", -32768, 32767));
+  auto* worker = new GuardWorker(env, this, info.This().As<Napi::Object>(), std::move(in));
+  Napi::Promise promise = worker->Promise();
+  worker->Queue();
+  return promise;
+}
+
+void XCapturer::Guarded(const GuardedPointer& in, GuardOutcome* out) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!dpy_) {
+    out->failed = true;
+    out->code = "X11_CLOSED";
+    out->message = "X display '" + name_ + "' is closed (Capturer)";
+    return;
+  }
+  if (!stacked_) stacked_ = std::make_unique<StackedReader>(name_);
+  stacked_->Guarded(in, out);
 }
 
 void XCapturer::CaptureStacked(long long x, long long y, long long w, long long h,

@@ -45,6 +45,8 @@ class XCapturer : public Napi::ObjectWrap<XCapturer> {
                Grab* out);
   // Runs on a worker thread: the region and the window stack it shows, in one server grab.
   void CaptureStacked(long long x, long long y, long long w, long long h, StackedShot* out);
+  // Runs on a worker thread: a pointer action sent only where an allowed process is on top.
+  void Guarded(const GuardedPointer& in, GuardOutcome* out);
 
  private:
   static void OnIOExit(Display* dpy, void* self);
@@ -54,6 +56,7 @@ class XCapturer : public Napi::ObjectWrap<XCapturer> {
   Napi::Value Extensions(const Napi::CallbackInfo& info);
   Napi::Value CaptureJs(const Napi::CallbackInfo& info);
   Napi::Value CaptureStackedJs(const Napi::CallbackInfo& info);
+  Napi::Value PointerGuardedJs(const Napi::CallbackInfo& info);
   Napi::Value Close(const Napi::CallbackInfo& info);
 
   // Each under mu_.

@@ -25,6 +25,7 @@ Napi::Function XDisplay::Init(Napi::Env env) {
           InstanceMethod<&XDisplay::Capture>("capture"),
           InstanceMethod<&XDisplay::MouseMove>("mouseMove"),
           InstanceMethod<&XDisplay::MouseButton>("mouseButton"),
+          InstanceMethod<&XDisplay::NoteButton>("noteButton"),
           InstanceMethod<&XDisplay::Pointer>("pointer"),
           InstanceMethod<&XDisplay::Key>("key"),
           InstanceMethod<&XDisplay::SendKeyCode>("keyCode"),
@@ -334,6 +335,22 @@ Napi::Value XDisplay::MouseButton(const Napi::CallbackInfo& info) {
   if (down) HoldBegin({h});
   XTestFakeButtonEvent(dpy_, button, down ? True : False, CurrentTime);
   if (!down) HoldEnd({h});
+  c.Sync();
+  return info.Env().Undefined();
+}
+
+Napi::Value XDisplay::NoteButton(const Napi::CallbackInfo& info) {
+  Call c(this, info);
+  const char* fn = "noteButton(button, down)";
+  unsigned button = static_cast<unsigned>(IntArg(info, 0, fn, "button", 1, 9));
+  bool down = BoolArg(info, 1, fn, "down");
+  Held h{kHeldButton, static_cast<long>(button)};
+  if (down) {
+    HoldBegin({h});
+  } else {
+    HoldEnd({h});
+  }
+  // In the journal before the press another connection sends next.
   c.Sync();
   return info.Env().Undefined();
 }

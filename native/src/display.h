@@ -100,6 +100,8 @@ class XDisplay : public Napi::ObjectWrap<XDisplay> {
   // Mouse.
   Napi::Value MouseMove(const Napi::CallbackInfo& info);
   Napi::Value MouseButton(const Napi::CallbackInfo& info);
+  // Journals a button pressed or released by another connection (a guarded press).
+  Napi::Value NoteButton(const Napi::CallbackInfo& info);
   Napi::Value Pointer(const Napi::CallbackInfo& info);
 
   // Keyboard (keyboard.cc).

@@ -1,5 +1,11 @@
 #include "stacked.h"
 
+#include <sys/uio.h>
+#include <xcb/xcbext.h>
+
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -17,15 +23,25 @@ constexpr int kMaxFrameDepth = 3;
 // app builds; a frame not looked into in full has no known pid (filled when in doubt).
 constexpr size_t kMaxFrameWindows = 4096;
 
+xcb_extension_t kXTest = {"XTEST", 0};
+// How long input held back by a window manager is waited for: 2 s, polled every millisecond.
+constexpr int kReleaseWaitPolls = 2000;
+constexpr useconds_t kReleaseWaitPollUs = 1000;
+constexpr uint8_t kXTestFakeInput = 2;
+
 // Releases the server however a capture leaves: a grab left behind freezes every other
 // client of the display.
 class ServerGrab {
  public:
   explicit ServerGrab(xcb_connection_t* c) : c_(c) { xcb_grab_server(c_); }
-  ~ServerGrab() {
-    if (xcb_connection_has_error(c_)) return;  // the server dropped us, and the grab
-    xcb_ungrab_server(c_);
-    xcb_flush(c_);
+  ~ServerGrab() { Release(); }
+  void Release() {
+    if (!c_) return;
+    if (!xcb_connection_has_error(c_)) {  // else the server dropped us, and the grab
+      xcb_ungrab_server(c_);
+      xcb_flush(c_);
+    }
+    c_ = nullptr;
   }
   ServerGrab(const ServerGrab&) = delete;
   ServerGrab& operator=(const ServerGrab&) = delete;
@@ -105,6 +121,8 @@ bool StackedReader::Open(StackedShot* out) {
   wmPid_ = Atom("_NET_WM_PID");
   wmState_ = Atom("WM_STATE");
   xres_ = HasClientPids(conn_);
+  const xcb_query_extension_reply_t* xtest = xcb_get_extension_data(conn_, &kXTest);
+  xtest_ = xtest && xtest->present;
   clientBits_ = ~xcb_get_setup(conn_)->resource_id_mask;
   // Every window the root's children go through from now on, told as events: the places
   // a window showed between two captures.
@@ -129,7 +147,9 @@ void StackedReader::Capture(long long x, long long y, long long w, long long h,
   }
   int width = size->width, height = size->height;
   std::free(size);
-  std::map<uint32_t, std::vector<StackedWindow>> moves = Moves();
+  Drain();
+  std::map<uint32_t, std::vector<StackedWindow>> moves = std::move(moves_);
+  moves_.clear();
   if (!ClipToScreen(x, y, w, h, width, height, &out->x, &out->y, &out->w, &out->h)) {
     out->failed = true;
     out->range = true;
@@ -150,6 +170,140 @@ void StackedReader::Capture(long long x, long long y, long long w, long long h,
   Earlier(moves, out);
   Remember(*out);
   out->data = std::move(data);
+}
+
+void StackedReader::FakeInput(uint8_t type, uint8_t detail, int x, int y) {
+  struct {
+    uint8_t major, minor;
+    uint16_t length;
+    uint8_t type, detail;
+    uint16_t pad0;
+    uint32_t time, root, pad1, pad2;
+    int16_t rootX, rootY;
+    uint32_t pad3;
+    uint16_t pad4;
+    uint8_t pad5, deviceid;
+  } req = {};
+  static_assert(sizeof req == 36, "XTest FakeInput is 36 bytes");
+  req.minor = kXTestFakeInput;
+  req.type = type;
+  req.detail = detail;
+  req.root = screen_->root;
+  req.rootX = static_cast<int16_t>(x);
+  req.rootY = static_cast<int16_t>(y);
+  static const xcb_protocol_request_t kReq = {2, &kXTest, kXTestFakeInput, 1};
+  iovec parts[4] = {};
+  parts[2] = {&req, sizeof req};
+  parts[3] = {nullptr, 0};
+  xcb_send_request(conn_, 0, parts + 2, &kReq);
+}
+
+void StackedReader::Guarded(const GuardedPointer& in, GuardOutcome* out) {
+  StackedShot listing;
+  auto failed = [&]() {
+    out->failed = true;
+    out->code = listing.code;
+    out->message = listing.message;
+  };
+  if (!Open(&listing)) return failed();
+  if (!xtest_) {
+    out->failed = true;
+    out->code = "X11_NO_XTEST";
+    out->message = "the X server lacks the XTEST extension: no pointer input can be sent";
+    return;
+  }
+  ServerGrab grab(conn_);
+  if (!ListStack(&listing)) return failed();
+  const StackedWindow* top = nullptr;
+  for (auto it = listing.windows.rbegin(); it != listing.windows.rend(); ++it) {
+    if (in.x >= it->x && in.x < it->x + it->w && in.y >= it->y && in.y < it->y + it->h) {
+      top = &*it;
+      break;
+    }
+  }
+  // A window whose process the server cannot tell is let through, as the listings do: no
+  // app is known to stand behind it.
+  const bool allowed = !top || !top->hasPid ||
+                       std::find(in.allowed.begin(), in.allowed.end(), top->pid) != in.allowed.end();
+  if (!allowed) {
+    out->hasPid = true;
+    out->pid = top->pid;
+  }
+  const uint8_t button = static_cast<uint8_t>(in.button);
+  if (allowed) {
+    // What moves from now on is what could take this press late (see AfterPress).
+    Drain();
+    watching_ = true;
+    touched_.clear();
+    FakeInput(XCB_MOTION_NOTIFY, 0, in.x, in.y);
+    for (int i = 0; i < (in.phase == 'c' ? in.taps : 1); i++) {
+      if (in.phase != 'r') FakeInput(XCB_BUTTON_PRESS, button, in.x, in.y);
+      if (in.phase != 'p') FakeInput(XCB_BUTTON_RELEASE, button, in.x, in.y);
+    }
+    out->sent = true;
+  } else if (in.phase == 'r') {
+    FakeInput(XCB_MOTION_NOTIFY, 0, in.elseX, in.elseY);
+    FakeInput(XCB_BUTTON_RELEASE, button, in.elseX, in.elseY);
+  }
+  // A round trip before the grab ends: the server has taken the events in.
+  std::free(xcb_get_input_focus_reply(conn_, xcb_get_input_focus(conn_), nullptr));
+  if (xcb_connection_has_error(conn_)) {
+    out->failed = true;
+    out->sent = false;
+    out->code = "X11_CONNECTION_LOST";
+    out->message = "lost the connection to X display '" + display_ + "'";
+    return;
+  }
+  grab.Release();
+  if (out->sent) AfterPress(in, out);
+}
+
+void StackedReader::AfterPress(const GuardedPointer& in, GuardOutcome* out) {
+  // A window manager that grabs the button on its clients (click to focus) holds the press,
+  // and all input after it, until it lets it go on: the press then goes to the window on
+  // top at that moment, which may have shown after the check above. Once the server has
+  // acted on input sent after the press (a release: the button is up; a drag's first step:
+  // the pointer has moved), the press has gone wherever it went. Buttons past 5 have no
+  // state to tell by: looked at at once.
+  int stepX = in.x, stepY = in.y;
+  if (in.phase == 'p') {
+    stepX = in.x + (in.elseX > in.x ? 1 : in.elseX < in.x ? -1 : 0);
+    stepY = in.y + (in.elseY > in.y ? 1 : in.elseY < in.y ? -1 : 0);
+    if (stepX == in.x && stepY == in.y) stepX = in.x > 0 ? in.x - 1 : in.x + 1;
+    FakeInput(XCB_MOTION_NOTIFY, 0, stepX, stepY);
+  }
+  if (in.phase == 'p' || in.button <= 5) {
+    const uint16_t mask = static_cast<uint16_t>(XCB_BUTTON_MASK_1 << (in.button - 1));
+    for (int i = 0; i < kReleaseWaitPolls; i++) {
+      auto* p = xcb_query_pointer_reply(conn_, xcb_query_pointer(conn_, screen_->root), nullptr);
+      const bool done = p && (in.phase == 'p' ? p->root_x == stepX && p->root_y == stepY
+                                              : !(p->mask & mask));
+      std::free(p);
+      if (done) break;
+      usleep(kReleaseWaitPollUs);
+    }
+  }
+  std::free(xcb_get_input_focus_reply(conn_, xcb_get_input_focus(conn_), nullptr));
+  Drain();
+  watching_ = false;
+  if (touched_.empty()) return;
+  std::map<uint32_t, std::vector<StackedWindow>> since;
+  for (uint32_t w : touched_) {
+    auto it = moves_.find(w);
+    since[w] = it == moves_.end() ? std::vector<StackedWindow>{} : it->second;
+  }
+  touched_.clear();
+  StackedShot places;
+  Earlier(since, &places);
+  for (const StackedWindow& p : places.earlier) {
+    if (!p.hasPid || std::find(in.allowed.begin(), in.allowed.end(), p.pid) != in.allowed.end())
+      continue;
+    if (in.x >= p.x && in.x < p.x + p.w && in.y >= p.y && in.y < p.y + p.h) {
+      out->late = true;
+      out->latePid = p.pid;
+      return;
+    }
+  }
 }
 
 bool StackedReader::ListStack(StackedShot* out) {
@@ -308,8 +462,8 @@ void StackedReader::ClientPids(const std::vector<uint32_t>& frames,
   }
 }
 
-std::map<uint32_t, std::vector<StackedWindow>> StackedReader::Moves() {
-  std::map<uint32_t, std::vector<StackedWindow>> moves;
+void StackedReader::Drain() {
+  std::map<uint32_t, std::vector<StackedWindow>>& moves = moves_;
   auto at = [](uint32_t w, int x, int y, int width, int height, int border) {
     StackedWindow s;
     s.window = w;
@@ -354,9 +508,16 @@ std::map<uint32_t, std::vector<StackedWindow>> StackedReader::Moves() {
       default:  // errors of unchecked requests, and events no one asked for
         break;
     }
+    if (watching_) {
+      const uint8_t type = e->response_type & 0x7f;
+      uint32_t w = 0;
+      if (type == XCB_MAP_NOTIFY) w = reinterpret_cast<xcb_map_notify_event_t*>(e)->window;
+      if (type == XCB_CONFIGURE_NOTIFY)
+        w = reinterpret_cast<xcb_configure_notify_event_t*>(e)->window;
+      if (w) touched_.insert(w);
+    }
     std::free(e);
   }
-  return moves;
 }
 
 void StackedReader::Earlier(std::map<uint32_t, std::vector<StackedWindow>>& moves,

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -45,6 +46,36 @@ struct StackedShot {
   std::string message;
 };
 
+// A pointer action sent under one server grab only while the window on top at its point
+// belongs to an allowed process: a window shown between a caller's check and the press
+// can never take it.
+struct GuardedPointer {
+  int x = 0, y = 0;
+  int button = 1;
+  // 'c': `taps` presses and releases (a click, wheel steps); 'p': a press (a drag's start);
+  // 'r': a release (a drag's end), which goes to (elseX, elseY) when the point is not allowed:
+  // a held button is always let go. For 'p', (elseX, elseY) is where the drag goes: its
+  // first step, a pixel that way, is sent with the press.
+  char phase = 'c';
+  int taps = 1;
+  int elseX = 0, elseY = 0;
+  std::vector<uint32_t> allowed;
+};
+
+struct GuardOutcome {
+  bool sent = false;
+  // When not sent: whose window was on top at the point (hasPid false: no process known).
+  bool hasPid = false;
+  uint32_t pid = 0;
+  // Sent, and a window of a process not allowed showed at a press point before the press
+  // was done with (a window manager held it meanwhile): it may have taken the press.
+  bool late = false;
+  uint32_t latePid = 0;
+  bool failed = false;
+  std::string code;
+  std::string message;
+};
+
 class StackedReader {
  public:
   explicit StackedReader(std::string display) : display_(std::move(display)) {}
@@ -55,18 +86,27 @@ class StackedReader {
   // Reads the rect (clipped to the screen) and the root's mapped children in one grab.
   // Not thread-safe: the caller serializes (the Capturer's lock).
   void Capture(long long x, long long y, long long w, long long h, StackedShot* out);
+  // Lists the stack and sends the action in one grab (see GuardedPointer). Not thread-safe,
+  // as Capture.
+  void Guarded(const GuardedPointer& in, GuardOutcome* out);
   void Close();
 
  private:
   bool Open(StackedShot* out);
+  // XTest FakeInput (no reply; errors come as events, dropped by Drain).
+  void FakeInput(uint8_t type, uint8_t detail, int x, int y);
   // The root's viewable InputOutput children, bottom to top, each with its pid.
   bool ListStack(StackedShot* out);
   // For window-manager frames: the pid of the client window inside each.
   void ClientPids(const std::vector<uint32_t>& frames, std::vector<StackedWindow*>& entries);
   bool ReadPixels(int x, int y, int w, int h, uint8_t* data, StackedShot* out);
-  // The root's structure events since the previous capture: where each window they name
-  // has been. Called under the grab, after a round trip (so every event before it is in).
-  std::map<uint32_t, std::vector<StackedWindow>> Moves();
+  // Reads the root's structure events received so far into moves_ (where each window they
+  // name has been since the previous capture) and, while watching_, the windows shown or
+  // moved into touched_. Called after a round trip (so every event before it is in).
+  void Drain();
+  // After a sent press or release: waits for the server to be done with it, then tells
+  // whether a window of a process not allowed showed at its point meanwhile.
+  void AfterPress(const GuardedPointer& in, GuardOutcome* out);
   // Fills out->earlier from `moves`, with pids from what the last listings learnt.
   void Earlier(std::map<uint32_t, std::vector<StackedWindow>>& moves, StackedShot* out);
   // Remembers this listing's windows and their clients' pids, for the next Earlier.
@@ -77,6 +117,7 @@ class StackedReader {
   xcb_connection_t* conn_ = nullptr;
   xcb_screen_t* screen_ = nullptr;
   bool xres_ = false;
+  bool xtest_ = false;
   uint32_t wmPid_ = 0, wmState_ = 0;
   uint32_t clientBits_ = 0;
   // Each root child listed last time, with its frame and pid.
@@ -84,6 +125,11 @@ class StackedReader {
   // The pid of each client (by the bits of a resource id that name it) seen in a listing:
   // a window destroyed before anyone asked still tells whose it was.
   std::unordered_map<uint32_t, StackedWindow> clients_;
+  // Structure events read and not yet used by a capture.
+  std::map<uint32_t, std::vector<StackedWindow>> moves_;
+  // Since the last guarded press or release: the windows shown or moved.
+  bool watching_ = false;
+  std::set<uint32_t> touched_;
 };
 
 }  // namespace axpage

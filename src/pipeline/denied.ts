@@ -13,6 +13,8 @@ import type {
   AppInfo,
   Desktop,
   DesktopWindow,
+  GuardedOutcome,
+  GuardedPointer,
   MouseButton,
   RawImage,
 } from '../platform/desktop.js';
@@ -22,6 +24,18 @@ import { withOverrides } from './desktop-view.js';
 import { intersect } from '../viewport/geometry.js';
 import { fillRegions, toPixelBox } from '../capture/redact.js';
 import { windowAt, windowStack, type StackedWindow } from '../actions/window-stack.js';
+
+/** How often a press is tried again when windows of newly seen apps keep coming to its point. */
+const NEW_WINDOW_TRIES = 3;
+
+/** The refusal of a press at a point on a denied app's window (never naming the app). */
+function blockedAt(point: { x: number; y: number }, sent: number): AxError {
+  return new AxError(
+    'blocked',
+    `the point (${point.x},${point.y}) is on a window of an app this server's policy blocks: ${sent > 0 ? `after ${sent} of the presses went to the window under it, the rest were not sent` : 'nothing was sent there'}`,
+    'Pick a point on a window of the app you work with (bring its window to the front first if another covers it); the deny list is set by whoever runs the server (AXPAGE_DENY_APPS or --deny-apps)',
+  );
+}
 
 /** How long a denied window's last places stay filled after it left them. */
 const LINGER_MS = 2000;
@@ -128,24 +142,68 @@ export class DeniedApps {
   /**
    * Throws when the topmost window at any of the points belongs to a denied app: a pointer
    * event sent there would reach it, whichever app the call was about. One listing for all.
+   * Returns the processes with windows on screen that are not denied: those a press may
+   * reach.
    */
   async checkPoints(
     desktop: Desktop,
     points: ReadonlyArray<{ x: number; y: number }>,
-  ): Promise<void> {
-    if (!this.active) return;
+  ): Promise<Set<number>> {
+    if (!this.active) return new Set();
     const stack = await windowStack(desktop);
-    for (const { x, y } of points) {
-      const top = windowAt(stack, { x, y });
-      if (top?.pid == null || !(await this.deniedPids(desktop, [top.pid])).has(top.pid)) continue;
-      throw new AxError(
-        'blocked',
-        `the point (${x},${y}) is on a window of an app this server's policy blocks: nothing was sent there`,
-        'Pick a point on a window of the app you work with (bring its window to the front first if another covers it); the deny list is set by whoever runs the server (AXPAGE_DENY_APPS or --deny-apps)',
-      );
+    const pids = pidsOf(stack);
+    const denied = await this.deniedPids(desktop, pids);
+    for (const point of points) {
+      const top = windowAt(stack, point);
+      if (top?.pid != null && denied.has(top.pid)) throw blockedAt(point, 0);
     }
+    return new Set(pids.filter((pid) => !denied.has(pid)));
   }
 
+  /**
+   * Sends pointer input once checkPoints found no denied window at its points, through the
+   * desktop's guarded pointer where it has one: the window on top is checked again in the
+   * instant of each press, so a denied window that shows there meanwhile (a popup flashing
+   * over the point) never takes it. A window of an app that opened since is looked up and,
+   * when allowed, the input is sent again, as long as none of it went out yet. A press a
+   * window manager held back goes on to whatever is on top when it lets it go: a denied
+   * window that showed at the point by then is reported (it may have taken the press).
+   */
+  private async pressing(
+    desktop: Desktop,
+    points: ReadonlyArray<{ x: number; y: number }>,
+    guarded: (pointer: GuardedPointer) => Promise<GuardedOutcome>,
+    plain: () => Promise<void>,
+  ): Promise<void> {
+    const allowed = await this.checkPoints(desktop, points);
+    if (!desktop.guardedPointer) return plain();
+    for (let attempt = 1; ; attempt++) {
+      const { refused, lateWindowOf } = await guarded(desktop.guardedPointer(allowed));
+      if (!refused) {
+        if (
+          lateWindowOf !== undefined &&
+          (await this.deniedPids(desktop, [lateWindowOf])).has(lateWindowOf)
+        ) {
+          throw new AxError(
+            'blocked',
+            `the press went out, and a window of an app this server's policy blocks showed at the point before the press reached the app under it: the blocked app may have received it`,
+            'Observe again (ax_get_tree or ax_screenshot) before the next step: the press may not have reached this app; the deny list is set by whoever runs the server (AXPAGE_DENY_APPS or --deny-apps)',
+          );
+        }
+        return;
+      }
+      const denied = (await this.deniedPids(desktop, [refused.pid])).has(refused.pid);
+      if (denied) throw blockedAt(refused.at, refused.sent);
+      if (refused.sent > 0 || attempt >= NEW_WINDOW_TRIES) {
+        throw new AxError(
+          'action_failed',
+          `a window of another app came to the point (${refused.at.x},${refused.at.y}) as the press was about to go there${refused.sent > 0 ? `, after ${refused.sent} of the presses went to the window under it` : ''}: ${refused.sent > 0 ? 'the rest were not sent' : 'nothing was sent'}`,
+          'Observe again (ax_get_tree or ax_screenshot) to see what is on screen now, then aim again',
+        );
+      }
+      allowed.add(refused.pid);
+    }
+  }
   /** Apps to list, and how many the deny list leaves out (never which). */
   visibleApps<T extends Pick<AppInfo, 'pid' | 'name'>>(
     apps: readonly T[],
@@ -213,23 +271,33 @@ export class DeniedApps {
 
   /**
    * The desktop as the pointer actions of a call see it: a click, scroll or drag whose
-   * point is on a denied app's window is refused before anything is sent.
+   * point is on a denied app's window is refused before anything is sent, and a press is
+   * never sent to a denied window that shows there meanwhile (see pressing).
    */
   guardPointer(desktop: Desktop): Desktop {
     if (!this.active) return desktop;
     const overrides: Partial<Desktop> = {
-      click: async (x: number, y: number, button: MouseButton, count: number) => {
-        await this.checkPoints(desktop, [{ x, y }]);
-        return desktop.click(x, y, button, count);
-      },
-      scroll: async (x: number, y: number, dx: number, dy: number) => {
-        await this.checkPoints(desktop, [{ x, y }]);
-        return desktop.scroll(x, y, dx, dy);
-      },
-      drag: async (from, to, durationMs) => {
-        await this.checkPoints(desktop, [from, to]);
-        return desktop.drag(from, to, durationMs);
-      },
+      click: (x: number, y: number, button: MouseButton, count: number) =>
+        this.pressing(
+          desktop,
+          [{ x, y }],
+          (pointer) => pointer.click(x, y, button, count),
+          () => desktop.click(x, y, button, count),
+        ),
+      scroll: (x: number, y: number, dx: number, dy: number) =>
+        this.pressing(
+          desktop,
+          [{ x, y }],
+          (pointer) => pointer.scroll(x, y, dx, dy),
+          () => desktop.scroll(x, y, dx, dy),
+        ),
+      drag: (from, to, durationMs) =>
+        this.pressing(
+          desktop,
+          [from, to],
+          (pointer) => pointer.drag(from, to, durationMs),
+          () => desktop.drag(from, to, durationMs),
+        ),
     };
     return withOverrides(desktop, overrides);
   }

@@ -91,6 +91,50 @@ export interface KeyCombo {
  */
 export type KeyKind = 'focus' | 'caret' | 'cancel' | 'activate' | 'pointer' | 'other';
 
+/**
+ * What a guarded pointer action found on top where it was to press: a window of a process
+ * not allowed. Nothing more was sent from then on.
+ */
+export interface PointerRefusal {
+  /** The process whose window was on top there. */
+  pid: number;
+  at: { x: number; y: number };
+  /**
+   * Presses sent before it: clicks of a multi-click or wheel steps before the refused one;
+   * for a drag refused at its end, 1 (the button was let go where the drag began).
+   */
+  sent: number;
+}
+
+/** What a guarded pointer action did. */
+export interface GuardedOutcome {
+  /** Set when not all was sent: what was on top instead. */
+  refused?: PointerRefusal;
+  /**
+   * All was sent, but a window of this process (not allowed) showed at a press point
+   * before the press was done with: a window manager that holds presses on its clients (to
+   * focus them) lets each go on later, to whatever window is on top then. It may have
+   * taken the press.
+   */
+  lateWindowOf?: number;
+}
+
+/**
+ * Pointer input that presses only where a window of an allowed process (or of none the
+ * window system can tell) is on top, checked in the same instant as each press: a window
+ * that shows between a caller's own check and the press cannot take it, and one that shows
+ * before the press is done with is told (GuardedOutcome).
+ */
+export interface GuardedPointer {
+  click(x: number, y: number, button: MouseButton, count: number): Promise<GuardedOutcome>;
+  scroll(x: number, y: number, dx: number, dy: number): Promise<GuardedOutcome>;
+  drag(
+    from: { x: number; y: number },
+    to: { x: number; y: number },
+    durationMs: number,
+  ): Promise<GuardedOutcome>;
+}
+
 /** Windows, real input and pixels: what the window system offers. */
 export interface DisplaySession {
   /** The process owning the active window, or null when nothing is active. */
@@ -132,6 +176,12 @@ export interface DisplaySession {
    * top). Absent: the platform has no grabs.
    */
   anyGrab?(): Promise<'keyboard' | 'pointer' | undefined>;
+  /**
+   * Pointer input checked against `allowed` (pids) at each press, in the instant of the
+   * press (see GuardedPointer). Absent: the window system cannot hold the screen still
+   * between a check and a press.
+   */
+  guardedPointer?(allowed: ReadonlySet<number>): GuardedPointer;
   /** Bring the app's window to the front; resolves to a function restoring the previous one. */
   activate(pid: number): Promise<() => Promise<void>>;
   /** The name results give the route of the real pointer and keyboard input below (X11: `xtest`). */

@@ -70,6 +70,7 @@ export class LinuxDesktop implements Desktop {
   readonly selectionOwner?: DisplaySession['selectionOwner'];
   readonly popupWindows?: DisplaySession['popupWindows'];
   readonly captureStacked?: DisplaySession['captureStacked'];
+  readonly guardedPointer?: DisplaySession['guardedPointer'];
   readonly anyGrab?: DisplaySession['anyGrab'];
   private readonly processes: LinuxProcesses;
   private readonly appRefs = new Map<number, atspi.AppRef>();
@@ -89,6 +90,7 @@ export class LinuxDesktop implements Desktop {
     this.selectionOwner = session.selectionOwner?.bind(session);
     this.popupWindows = session.popupWindows?.bind(session);
     this.captureStacked = session.captureStacked?.bind(session);
+    this.guardedPointer = session.guardedPointer?.bind(session);
     this.anyGrab = session.anyGrab?.bind(session);
     this.processes = new LinuxProcesses(env);
     this.followRegistry(bus);

@@ -104,6 +104,14 @@ export interface StackedImage extends CapturedImage {
   earlier: NativeStackedWindow[];
 }
 
+/** What a guarded pointer action did (see GuardedOutcome). */
+export interface GuardedResult {
+  /** What was on top instead of an allowed window, with the presses sent before it. */
+  refused?: { pid: number; at: Point; sent: number };
+  /** A window of this process showed at a press point before the press was done with. */
+  lateWindowOf?: number;
+}
+
 export interface X11Options {
   /**
    * Xvfb's framebuffer file (`<fbdir>/Xvfb_screen0`) for this display; default env
@@ -516,6 +524,133 @@ export class X11 {
       this.dpy.mouseButton(b, true);
       this.dpy.mouseButton(b, false);
     }
+  }
+
+  /**
+   * As click, sending each click only while a window of an `allowed` process (or of none
+   * the server can tell) is on top at the point, checked in the same server grab as the
+   * press (pointerGuarded). Resolves to what was on top instead, with how many clicks went
+   * before; nothing more is sent then.
+   */
+  async clickGuarded(
+    x: number,
+    y: number,
+    button: MouseButton,
+    count: number,
+    allowed: ReadonlySet<number>,
+  ): Promise<GuardedResult> {
+    const b = BUTTONS[button];
+    if (b === undefined) throw new TypeError(`click: unknown button '${String(button)}'`);
+    checkInt(count, 'click: count', 1, 10);
+    const at = { x: Math.round(x), y: Math.round(y) };
+    const result: GuardedResult = {};
+    for (let i = 0; i < count; i++) {
+      if (i > 0) await sleep(MULTI_CLICK_GAP_MS);
+      const r = await this.guarded(at, b, 'click', 1, allowed, at);
+      if (!r.sent) return { ...result, refused: { pid: r.pid as number, at, sent: i } };
+      if (r.late !== null) result.lateWindowOf ??= r.late;
+    }
+    return result;
+  }
+
+  /** As scroll, guarded as clickGuarded: each direction's steps go in one check. */
+  async scrollGuarded(
+    x: number,
+    y: number,
+    dx: number,
+    dy: number,
+    allowed: ReadonlySet<number>,
+  ): Promise<GuardedResult> {
+    checkInt(dx, 'scroll: dx', -1000, 1000);
+    checkInt(dy, 'scroll: dy', -1000, 1000);
+    const at = { x: Math.round(x), y: Math.round(y) };
+    const result: GuardedResult = {};
+    let sent = 0;
+    for (const [button, n] of [
+      [dy > 0 ? 5 : 4, Math.abs(dy)],
+      [dx > 0 ? 7 : 6, Math.abs(dx)],
+    ] as const) {
+      if (n === 0) continue;
+      const r = await this.guarded(at, button, 'click', n, allowed, at);
+      if (!r.sent) return { ...result, refused: { pid: r.pid as number, at, sent } };
+      if (r.late !== null) result.lateWindowOf ??= r.late;
+      sent += n;
+    }
+    return result;
+  }
+
+  /**
+   * As drag, its press and its release guarded as clickGuarded. Refused at the start,
+   * nothing is sent; at the end, the button is let go where the drag began (a drop there
+   * goes back where it came from), and the refusal says 1 was sent.
+   */
+  async dragGuarded(
+    from: Point,
+    to: Point,
+    durationMs: number,
+    allowed: ReadonlySet<number>,
+  ): Promise<GuardedResult> {
+    const n = Math.max(5, Math.ceil(durationMs / 16));
+    const pause = durationMs > 0 ? durationMs / n : 0;
+    const start = { x: Math.round(from.x), y: Math.round(from.y) };
+    const end = { x: Math.round(to.x), y: Math.round(to.y) };
+    // In the held-input journal first: a process killed mid-drag leaves no button down.
+    this.dpy.noteButton(1, true);
+    let released = false;
+    try {
+      const pressed = await this.guarded(start, 1, 'press', 1, allowed, end);
+      if (!pressed.sent) {
+        released = true;
+        return { refused: { pid: pressed.pid as number, at: start, sent: 0 } };
+      }
+      const late = pressed.late ?? undefined;
+      for (let i = 1; i < n; i++) {
+        if (pause > 0) await sleep(pause);
+        const t = i / n;
+        this.dpy.mouseMove(
+          Math.round(start.x + (end.x - start.x) * t),
+          Math.round(start.y + (end.y - start.y) * t),
+        );
+      }
+      if (pause > 0) await sleep(pause);
+      const dropped = await this.guarded(end, 1, 'release', 1, allowed, start);
+      released = true;
+      const lateWindowOf = late ?? dropped.late ?? undefined;
+      const told = lateWindowOf === undefined ? {} : { lateWindowOf };
+      if (!dropped.sent)
+        return { ...told, refused: { pid: dropped.pid as number, at: end, sent: 1 } };
+      return told;
+    } finally {
+      if (!released && this.dpy.usable) this.dpy.mouseButton(1, false);
+      if (this.dpy.usable) this.dpy.noteButton(1, false);
+    }
+  }
+
+  private async guarded(
+    at: Point,
+    button: number,
+    phase: 'click' | 'press' | 'release',
+    taps: number,
+    allowed: ReadonlySet<number>,
+    elsewhere: Point,
+  ): Promise<{ sent: boolean; pid: number | null; late: number | null }> {
+    const worker = this.worker();
+    if (!worker) {
+      throw new PlatformError(
+        'unsupported',
+        'no X connection of its own for guarded pointer input',
+      );
+    }
+    return worker.pointerGuarded(
+      at.x,
+      at.y,
+      button,
+      phase,
+      taps,
+      [...allowed],
+      elsewhere.x,
+      elsewhere.y,
+    );
   }
 
   /**

@@ -9,6 +9,7 @@ import type {
   DesktopWindow,
   EmbeddedWindow,
   Frontmost,
+  GuardedPointer,
   KeyCombo,
   KeyKind,
   MouseButton,
@@ -159,6 +160,14 @@ export class X11Session implements LinuxSession {
       origin: { x: img.x, y: img.y },
       windows: img.windows.map(({ pid, x, y, w, h }) => ({ pid, frame: { x, y, w, h } })),
       earlier: img.earlier.map(({ pid, x, y, w, h }) => ({ pid, frame: { x, y, w, h } })),
+    };
+  }
+
+  guardedPointer(allowed: ReadonlySet<number>): GuardedPointer {
+    return {
+      click: (x, y, button, count) => this.display().clickGuarded(x, y, button, count, allowed),
+      scroll: (x, y, dx, dy) => this.display().scrollGuarded(x, y, dx, dy, allowed),
+      drag: (from, to, durationMs) => this.display().dragGuarded(from, to, durationMs, allowed),
     };
   }
 
