@@ -134,7 +134,7 @@ export async function deliverClick(scene: Scene, req: ClickRequest): Promise<Del
     spot ??
     (target.element && clickPoint(target.element)) ??
     requirePoint(target);
-  if (target.element) await assertOnScreen(desktop, point);
+  if (target.element) await assertOnScreen(desktop, point, label);
   const touched = element ? await watchElement(desktop, element.id) : undefined;
   const button: MouseButton = clickType === 'right' ? 'right' : 'left';
   const { restore } = await fronted(scene, async () => {

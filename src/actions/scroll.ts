@@ -43,7 +43,7 @@ export async function deliverScroll(scene: Scene, req: ScrollRequest): Promise<D
       throw backgroundImpossible(
         'scroll',
         `no scroll bar with a value was found for ${areaLabel}`,
-        'Name the scroll area (ref or query)',
+        req.target ? undefined : 'Name the scroll area (ref or query)',
       );
     }
     const el = view.snapshot.elements[bar];

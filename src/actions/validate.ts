@@ -19,10 +19,15 @@ export function assertEnabled(target: ActionTarget): void {
   }
 }
 
-/** Points and rectangles must lie on the screen: clamping would click somewhere else. */
+/**
+ * Points and rectangles must lie on the screen: clamping would click somewhere else. With
+ * `element` (its label), the point is where the action aims at that element: the error says
+ * the element lies off the screen, not that the caller passed a bad point.
+ */
 export async function assertOnScreen(
   desktop: Desktop,
   where: { x: number; y: number } | Rect,
+  element?: string,
 ): Promise<void> {
   const screen = await desktop.screenSize();
   const inside = (x: number, y: number): boolean =>
@@ -39,6 +44,13 @@ export async function assertOnScreen(
       );
     }
     return;
+  }
+  if (!inside(where.x, where.y) && element !== undefined) {
+    throw new AxError(
+      'action_failed',
+      `${element} lies off the screen (${size}): the point it would be pressed at, (${where.x},${where.y}), is not on it`,
+      'Bring it onto the screen first: move or resize its window (ax_key_press with the window manager\'s keys, or the app\'s own controls), or scroll it into view; or act on it in the background (delivery_mode "background")',
+    );
   }
   if (!inside(where.x, where.y)) {
     throw new AxError(

@@ -258,6 +258,8 @@ describe('GTK4: scrolling gtk4-demo', () => {
     expect(bg.isError, bg.text).toBe(true);
     expect(bg.text).toMatch(/no scroll bar with a value/);
     expect(bg.text).toMatch(/delivery_mode: "foreground"/);
+    // The area was named: the advice is not to name it.
+    expect(bg.text).not.toMatch(/Name the scroll area/);
     expect(await rowTop(row.name)).toBe(before);
   }, 120_000);
 });

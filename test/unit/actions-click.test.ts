@@ -90,6 +90,21 @@ describe('deliverClick', () => {
     expect(desktop.names()).toEqual(['screenSize', 'screenSize', 'screenSize']);
   });
 
+  it('an element whose click point is off the screen is said to lie off it, not called a bad point', async () => {
+    const view = formView({ submit: { frame: [1300, 260, 80, 30] } });
+    const desktop = recordingDesktop(view);
+    const err = await rejection(
+      deliverClick(sceneOf(view, desktop), {
+        target: target(view, 'submit'),
+        clickType: 'single',
+        mode: 'foreground',
+      }),
+    );
+    expect(err.message).toMatch(/^\[AXButton\] "Submit" \S+ lies off the screen \(1280x800\)/);
+    expect(err.hint).not.toMatch(/Pass a point/);
+    expect(desktop.names().filter((n) => SIDE_EFFECTS.includes(n))).toEqual([]);
+  });
+
   it('a rectangle reaching off the screen is an error, though its centre is on it', async () => {
     const view = formView();
     const desktop = recordingDesktop(view);
