@@ -114,6 +114,7 @@ export function createServer(
       },
     ));
   const kinds = new Map(allTools.map((t) => [t.name, t.kind]));
+  pipeline.useClipboard(clipboard);
   // Copies and pastes are judged by what the selections hold as they happen.
   pipeline.selections.readWith(async () => {
     const clip = await clipboard();

@@ -14,7 +14,7 @@ import { dropHidden } from '../model/filter.js';
 import { pollUntil, WaitTimeoutError } from '../model/timeout.js';
 import { transientFlags } from '../model/transient.js';
 import type { TreeDiff } from '../model/diff.js';
-import type { AccessReport, Desktop } from '../platform/desktop.js';
+import type { AccessReport, Clipboard, Desktop } from '../platform/desktop.js';
 import type { ArtifactNames } from '../capture/index.js';
 import { closedWindows, diffSnapshots, hasShowingWindow } from '../diff/index.js';
 import { popupAround } from '../viewport/index.js';
@@ -59,6 +59,7 @@ import { DeniedApps } from './denied.js';
 import { scaledByLoad } from '../model/timeout.js';
 import { LaunchWatch } from './launch-watch.js';
 import { ActionTransfers, SelectionSecrets } from './transfers.js';
+import { holdSelections } from './selection-hold.js';
 import type { Element } from '../model/element.js';
 
 /** What an observation tool sees: the view and, when it named one, its target. */
@@ -172,6 +173,8 @@ export class Pipeline {
   readonly launches: LaunchWatch;
   /** What this session knows to be secret on the clipboard and the primary selection. */
   readonly selections = new SelectionSecrets();
+  /** The desktop's clipboard (useClipboard): safe mode empties it around some actions. */
+  private clipboard?: () => Promise<Clipboard>;
   /** Per app, the text field that had the keyboard focus in its latest walk that showed one. */
   private readonly lastFields = new Map<number, Pick<Element, 'id' | 'flags'>>();
   readonly views = new ViewCache(this.refs);
@@ -451,6 +454,11 @@ export class Pipeline {
     return response;
   }
 
+  /** The clipboard the server's tools use: what safe mode holds empty (selection-hold.ts). */
+  useClipboard(open: () => Promise<Clipboard>): void {
+    this.clipboard = open;
+  }
+
   async act(call: ToolCall, req: ActRequest): Promise<ToolResponse> {
     const pid = await this.targetPid(req.app, req.target);
     this.tellRecovery(call);
@@ -484,6 +492,9 @@ export class Pipeline {
         learn: (p, ids) => secretFields.learn(p, ids),
         lastField: () => this.lastFields.get(pid),
         walk: (p) => desktop.snapshot(p, this.config.limits),
+        ...(this.clipboard && this.policy.secureTypingRefusal('a password field')
+          ? { holdSelections: async () => holdSelections(await this.clipboard!()) }
+          : {}),
       });
       const ctx: ActContext = {
         transfers,
@@ -548,40 +559,45 @@ export class Pipeline {
       // Last thing before acting (a call queued on the lock may have waited): the dir is
       // still ours, writable, with room for the pair, so nothing done goes unrecorded.
       await this.publisher.ready();
-      const outcome = await req.perform(ctx);
-      const actMs = Date.now() - startedAt;
-      if (req.journal !== false) {
-        this.journal.record({
-          tool: call.tool,
-          pid,
-          app: before.snapshot.app,
-          did: outcome.did,
-          reversal: outcome.undo ?? { kind: 'none', reason: `${call.tool} cannot be reversed` },
-        });
-      }
       try {
-        return await this.judgeAndPublish(call, pid, req, {
-          before,
-          outcome,
-          targetId: target?.element?.id,
-          actMs,
-          frontBefore,
-          watching,
-          transfers,
-          settled: await settle(
-            desktop,
-            this.views,
+        const outcome = await req.perform(ctx);
+        const actMs = Date.now() - startedAt;
+        if (req.journal !== false) {
+          this.journal.record({
+            tool: call.tool,
             pid,
-            childrenBefore,
-            Date.now(),
-            settleOptions(outcome.delivery),
+            app: before.snapshot.app,
+            did: outcome.did,
+            reversal: outcome.undo ?? { kind: 'none', reason: `${call.tool} cannot be reversed` },
+          });
+        }
+        try {
+          return await this.judgeAndPublish(call, pid, req, {
+            before,
+            outcome,
+            targetId: target?.element?.id,
+            actMs,
+            frontBefore,
             watching,
-          ),
-        });
-      } catch (err) {
-        // The action fronted a window and then the call failed: put the previous one back.
-        await outcome.restore?.().catch(() => undefined);
-        throw err;
+            transfers,
+            settled: await settle(
+              desktop,
+              this.views,
+              pid,
+              childrenBefore,
+              Date.now(),
+              settleOptions(outcome.delivery),
+              watching,
+            ),
+          });
+        } catch (err) {
+          // The action fronted a window and then the call failed: put the previous one back.
+          await outcome.restore?.().catch(() => undefined);
+          throw err;
+        }
+      } finally {
+        // What the selections held before the action, offered again once it is judged.
+        await transfers.done();
       }
     });
   }

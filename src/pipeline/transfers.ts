@@ -319,6 +319,12 @@ export interface TransferScene {
   lastField(): Pick<Element, 'id' | 'flags'> | undefined;
   /** Walks another app (a drop on its window). */
   walk(pid: number): Promise<Snapshot>;
+  /**
+   * Safe mode: empties the selections until the returned function gives their text back
+   * (selection-hold.ts). Called before input is sent while the app's focused or last text
+   * field is a password field. Absent: full mode.
+   */
+  holdSelections?(): Promise<() => Promise<void>>;
 }
 
 /**
@@ -337,14 +343,41 @@ export class ActionTransfers implements TextTransfers {
   private clipboardBefore?: Promise<string | undefined>;
   /** A copy key changed what the clipboard holds: its effect, though the app shows none. */
   clipboardChanged = false;
+  /** The selections held empty for this action: what gives their text back. */
+  private held?: Promise<() => Promise<void>>;
 
   constructor(private readonly scene: TransferScene) {}
+
+  /**
+   * Safe mode: nothing can be pasted while input goes to an app whose focused or last text
+   * field is a password field (see selection-hold.ts). Throws, before anything is sent,
+   * when the selections cannot be emptied.
+   */
+  private async holdOffPasswordField(focus: Element | undefined): Promise<void> {
+    if (!this.scene.holdSelections) return;
+    if (!this.secret(focus) && !this.secret(this.scene.lastField())) return;
+    this.held ??= this.scene.holdSelections();
+    try {
+      await this.held;
+    } catch (err) {
+      this.held = undefined;
+      throw err;
+    }
+  }
+
+  /** Gives the selections held for this action their text back (once the app has settled). */
+  async done(): Promise<void> {
+    const held = this.held;
+    this.held = undefined;
+    if (held) await (await held.catch(() => async () => undefined))();
+  }
 
   private secret(el: Pick<Element, 'id' | 'flags'> | undefined): boolean {
     return el !== undefined && this.scene.isSecret(this.scene.pid, el);
   }
 
   async beforeKey(combo: KeyCombo, focus: Element | undefined): Promise<void> {
+    await this.holdOffPasswordField(focus);
     if (this.secret(focus)) this.inSecret = true;
     // Read before the key goes: a copy lands within milliseconds.
     if (copiesKey(combo) && !this.clipboardBefore) {
@@ -368,6 +401,7 @@ export class ActionTransfers implements TextTransfers {
   }
 
   async beforePress(element: Element | undefined, clickType: ClickType): Promise<void> {
+    await this.holdOffPasswordField(element);
     if (this.secret(element)) this.inSecret = true;
     if (clickType === 'right') return;
     const command = editCommand(element);
@@ -387,6 +421,7 @@ export class ActionTransfers implements TextTransfers {
     to: Element | undefined,
     end: { x: number; y: number },
   ): Promise<void> {
+    await this.holdOffPasswordField(to);
     if (!this.secret(from)) return;
     // The drag selects in the field, and drops the selection where it ends.
     this.inSecret = true;

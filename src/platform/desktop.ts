@@ -178,8 +178,18 @@ export interface Clipboard {
    * offers instead (X11's PRIMARY: a middle click pastes it); '' on a platform with none.
    */
   read(selection?: 'clipboard' | 'primary'): Promise<string>;
-  /** Puts `text` on the clipboard; resolves once others can read it. */
-  write(text: string): Promise<void>;
+  /**
+   * Puts `text` on the clipboard (or on the primary selection); resolves once others can
+   * read it.
+   */
+  write(text: string, selection?: 'clipboard' | 'primary'): Promise<void>;
+  /**
+   * Whether what this client last wrote to the selection is still what it offers (no one
+   * copied since). Absent: the platform cannot tell.
+   */
+  owns?(selection?: 'clipboard' | 'primary'): boolean;
+  /** Stops offering what this client wrote to the selection: it then holds nothing. */
+  release?(selection: 'clipboard' | 'primary'): Promise<void>;
   /** Stops whatever the backend keeps alive to own the clipboard (the text goes with it). */
   close(): Promise<void>;
 }

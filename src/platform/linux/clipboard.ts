@@ -1,9 +1,9 @@
 /**
- * The X11 CLIPBOARD selection through xclip, as child processes whose pids we hold.
- * Reading is one `xclip -o` (of PRIMARY too, for what a paste from it would insert). Writing runs `xclip -i -quiet` in the foreground (no
+ * The X11 CLIPBOARD and PRIMARY selections through xclip, as child processes whose pids we
+ * hold. Reading is one `xclip -o`. Writing runs `xclip -i -quiet` in the foreground (no
  * fork): X11 has no clipboard storage, the owner serves the text until another client
- * takes the selection, and then exits by itself. We keep that owner's pid and stop it on
- * close (the text goes with it, unless a clipboard manager took a copy).
+ * takes the selection, and then exits by itself. We keep each owner's pid and stop it on
+ * release or close (the text goes with it, unless a clipboard manager took a copy).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { PlatformError } from '../../errors.js';
@@ -16,8 +16,11 @@ const OWNING = 'Waiting for selection request';
 /** What xclip says when no owner offers text: an empty clipboard, not a failure. */
 const NOTHING_OFFERED = /not available|no selection|BadWindow/i;
 
+type Selection = 'clipboard' | 'primary';
+
 export class XclipClipboard implements Clipboard {
-  private owner?: ChildProcess;
+  /** The xclip serving each selection for us, while it does. */
+  private readonly owners = new Map<Selection, ChildProcess>();
 
   constructor(
     private readonly env: NodeJS.ProcessEnv = process.env,
@@ -44,16 +47,16 @@ export class XclipClipboard implements Clipboard {
     );
   }
 
-  async write(text: string): Promise<void> {
+  async write(text: string, selection: Selection = 'clipboard'): Promise<void> {
     this.needDisplay();
-    const previous = this.owner;
-    const child = spawn(this.binary, ['-selection', 'clipboard', '-i', '-quiet'], {
+    const previous = this.owners.get(selection);
+    const child = spawn(this.binary, ['-selection', selection, '-i', '-quiet'], {
       env: this.env,
       stdio: ['pipe', 'ignore', 'pipe'],
     });
-    this.owner = child;
+    this.owners.set(selection, child);
     child.once('exit', () => {
-      if (this.owner === child) this.owner = undefined;
+      if (this.owners.get(selection) === child) this.owners.delete(selection);
     });
     await new Promise<void>((resolve, reject) => {
       let err = '';
@@ -62,7 +65,7 @@ export class XclipClipboard implements Clipboard {
         reject(
           new PlatformError(
             'not_responding',
-            `xclip did not take the clipboard within ${this.timeoutMs} ms`,
+            `xclip did not take the ${selection} selection within ${this.timeoutMs} ms`,
           ),
         );
       }, this.timeoutMs);
@@ -82,7 +85,7 @@ export class XclipClipboard implements Clipboard {
         reject(
           new PlatformError(
             'failed',
-            `xclip -i exited (${code}) before owning the clipboard: ${err.trim() || 'no message'}`,
+            `xclip -i exited (${code}) before owning the ${selection} selection: ${err.trim() || 'no message'}`,
           ),
         );
       });
@@ -93,15 +96,27 @@ export class XclipClipboard implements Clipboard {
     if (previous && previous !== child) stop(previous);
   }
 
+  owns(selection: Selection = 'clipboard'): boolean {
+    const owner = this.owners.get(selection);
+    return owner !== undefined && owner.exitCode === null && owner.signalCode === null;
+  }
+
+  async release(selection: Selection): Promise<void> {
+    const owner = this.owners.get(selection);
+    this.owners.delete(selection);
+    if (owner) await stopped(owner);
+  }
+
   async close(): Promise<void> {
-    const owner = this.owner;
-    this.owner = undefined;
-    if (owner) stop(owner);
+    const owners = [...this.owners.values()];
+    this.owners.clear();
+    for (const owner of owners) stop(owner);
   }
 
   /** The pid of the process that owns the clipboard for us now, if any. */
   get ownerPid(): number | undefined {
-    return this.owner?.exitCode === null ? this.owner.pid : undefined;
+    const owner = this.owners.get('clipboard');
+    return owner?.exitCode === null ? owner.pid : undefined;
   }
 
   private needDisplay(): void {
@@ -135,6 +150,14 @@ export class XclipClipboard implements Clipboard {
 
 function stop(child: ChildProcess): void {
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+}
+
+/** Stops the owner and waits until it is gone: the selection has no owner after. */
+async function stopped(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  await gone;
 }
 
 function spawnError(err: Error, binary: string): PlatformError {
