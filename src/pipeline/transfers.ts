@@ -8,7 +8,9 @@
  * What is secret, per selection (X11 has two that apps paste from):
  * - CLIPBOARD: the text it holds right after a copy or cut whose source was a password field
  *   (the field with the keyboard focus for a key; for a menu or button item, the text field
- *   of the app that had the focus last), and any text typed or set into a password field.
+ *   of the app that had the focus last), any text typed or set into a password field, and
+ *   a text an action on an app showing a password field put there that the app shows
+ *   nowhere (a command of its own, named Copy or not, copied the field's text).
  *   Only keyed hashes are kept (SecretMemory). The taint is the text: it ends when the
  *   clipboard holds another text (anyone's copy, ax_clipboard_write), and comes back with
  *   the same text. When the clipboard cannot be read right after such a copy, every paste
@@ -37,6 +39,7 @@ import { SecretEchoes, SecretMemory } from './secrets.js';
 import { scaledByLoad } from '../model/timeout.js';
 import { holds, windowAt, windowStack } from '../actions/window-stack.js';
 import { editCommand } from '../actions/edit-commands.js';
+import { showsText } from './selection-owner.js';
 
 export type SelectionName = 'clipboard' | 'primary';
 
@@ -46,6 +49,8 @@ export interface SelectionReader {
 }
 
 export const COPIED = 'copied from a password field';
+const COPIED_BESIDE =
+  "copied by an app that shows a password field, and shown nowhere in it (the field's text?)";
 const SELECTED = 'selected in a password field';
 const UNREADABLE = 'it could not be read, and this session knows secrets';
 /** How long after a copy from a password field the clipboard's next text counts as it. */
@@ -170,6 +175,17 @@ export class SelectionSecrets {
       pid,
       plain: new Set(),
     };
+  }
+
+  /**
+   * An action on an app showing a password field changed the clipboard: a text the app
+   * shows nowhere (`elements`: its walk after) is taken for the field's, copied by a command
+   * of the app's own whatever its name. Unreadable, every read of it counts as secret.
+   */
+  async copiedBesideSecret(elements: readonly Element[]): Promise<void> {
+    const text = await this.read('clipboard');
+    if (text === undefined) this.unread.set('clipboard', COPIED_BESIDE);
+    else if (text !== '' && !showsText(elements, text)) this.memory.note(text, COPIED_BESIDE);
   }
 
   /** A copy from a password field, by app `pid`, whose text may not have reached the clipboard yet. */
@@ -345,6 +361,8 @@ export class ActionTransfers implements TextTransfers {
   clipboardChanged = false;
   /** The selections held empty for this action: what gives their text back. */
   private held?: Promise<() => Promise<void>>;
+  /** Input went to an app that showed a password field: a copy it makes may be the field's. */
+  private pressedBesideSecret = false;
 
   constructor(private readonly scene: TransferScene) {}
 
@@ -378,6 +396,7 @@ export class ActionTransfers implements TextTransfers {
 
   async beforeKey(combo: KeyCombo, focus: Element | undefined): Promise<void> {
     await this.holdOffPasswordField(focus);
+    await this.markBesideSecret();
     if (this.secret(focus)) this.inSecret = true;
     // Read before the key goes: a copy lands within milliseconds.
     if (copiesKey(combo) && !this.clipboardBefore) {
@@ -395,6 +414,18 @@ export class ActionTransfers implements TextTransfers {
     this.copies.push(this.secret(focus ?? this.scene.lastField()) || fromList);
   }
 
+  /**
+   * In an app showing a password field, any command may copy the field's text, named Copy
+   * or not (Share, an accelerator): the clipboard is marked before the input goes, so that
+   * settled() can tell a text the app took there and shows nowhere.
+   */
+  private async markBesideSecret(): Promise<void> {
+    if (this.pressedBesideSecret || !this.showsSecret()) return;
+    this.pressedBesideSecret = true;
+    // Read before the input goes: a copy lands within milliseconds.
+    this.clipboardBefore ??= Promise.resolve(await this.scene.selections.clipboardMark());
+  }
+
   /** Whether the app showed a password field before the action. */
   private showsSecret(): boolean {
     return this.scene.before.snapshot.elements.some((el) => this.secret(el));
@@ -404,6 +435,7 @@ export class ActionTransfers implements TextTransfers {
     await this.holdOffPasswordField(element);
     if (this.secret(element)) this.inSecret = true;
     if (clickType === 'right') return;
+    await this.markBesideSecret();
     const command = editCommand(element);
     if (command === 'paste') await this.paste(['clipboard'], this.scene.lastField());
     if (command === 'copy') {
@@ -444,6 +476,9 @@ export class ActionTransfers implements TextTransfers {
       const was = await this.clipboardBefore;
       const now = await selections.clipboardMark();
       this.clipboardChanged = now !== undefined && now !== was;
+    }
+    if (this.clipboardChanged && this.pressedBesideSecret) {
+      await selections.copiedBesideSecret(after.snapshot.elements);
     }
     for (const fromSecret of this.copies) await selections.copied(fromSecret, this.scene.pid);
     const focusSecret = after.snapshot.elements.some(

@@ -366,8 +366,52 @@ describe('ActionTransfers', () => {
     const into = transfersOf({ before: [user, pw], selections: s, secret: ['pw'] });
     await into.t.beforeKey(combo('Tab'), user);
     await into.t.settled(view([user, focusedPw]));
-    expect(reads).toEqual(['primary']);
+    // The clipboard is marked around input to an app showing a password field (below).
+    expect(reads).toEqual(['clipboard', 'clipboard', 'primary']);
     expect(await s.pasteSecret(['primary'])).toBe('selected in a password field');
+  });
+
+  it('takes a text an app showing a password field copied by any command, shown nowhere, for a secret', async () => {
+    const { s, held } = selectionsOf({ clipboard: 'before' });
+    const share = el('share', {
+      role: 'AXButton',
+      flags: ['enabled'],
+      value: undefined,
+      name: 'Share',
+    });
+    const t = transfersOf({ before: [user, pw, share], selections: s, secret: ['pw'] }).t;
+    await t.beforePress(share, 'single');
+    held.clipboard = 'the-field-text';
+    await t.settled(view([user, pw, share]));
+    expect(t.clipboardChanged).toBe(true);
+    expect(await s.pasteSecret(['clipboard'])).toMatch(/shown nowhere/);
+  });
+
+  it('leaves a text the app shows plain, and a copy in an app with no password field alone', async () => {
+    const shown = selectionsOf({ clipboard: 'before' });
+    const named = el('user', { value: 'alice-shown' });
+    const share = el('share', {
+      role: 'AXButton',
+      flags: ['enabled'],
+      value: undefined,
+      name: 'Share',
+    });
+    const t = transfersOf({
+      before: [named, pw, share],
+      selections: shown.s,
+      secret: ['pw'],
+    }).t;
+    await t.beforePress(share, 'single');
+    shown.held.clipboard = 'alice-shown';
+    await t.settled(view([named, pw, share]));
+    expect(await shown.s.pasteSecret(['clipboard'])).toBeUndefined();
+    const plain = selectionsOf({ clipboard: 'before' });
+    const u = transfersOf({ before: [user, share], selections: plain.s }).t;
+    await u.beforePress(share, 'single');
+    plain.held.clipboard = 'copied';
+    await u.settled(view([user, share]));
+    expect(plain.reads).toEqual([]);
+    expect(await plain.s.pasteSecret(['clipboard'])).toBeUndefined();
   });
 });
 
