@@ -11,6 +11,8 @@ export interface DragRequest {
   from: ActionTarget;
   to: ActionTarget;
   durationMs: number;
+  /** The call's: a cancelled or timed-out call lets the button go at once. */
+  signal?: AbortSignal;
 }
 
 export async function deliverDrag(scene: Scene, req: DragRequest): Promise<Delivered> {
@@ -37,7 +39,7 @@ export async function deliverDrag(scene: Scene, req: DragRequest): Promise<Deliv
     if (req.to.element)
       await assertUncovered(desktop, scene.view, req.to.element, req.to.label, end);
     await scene.transfers?.beforeDrag(startsOn, endsOn, end);
-    await desktop.drag(start, end, req.durationMs);
+    await desktop.drag(start, end, req.durationMs, req.signal);
   });
   return {
     did: `Dragged from ${req.from.label} to ${req.to.element ? req.to.label : `(${end.x},${end.y})`}`,

@@ -291,12 +291,12 @@ export class DeniedApps {
           (pointer) => pointer.scroll(x, y, dx, dy),
           () => desktop.scroll(x, y, dx, dy),
         ),
-      drag: (from, to, durationMs) =>
+      drag: (from, to, durationMs, signal) =>
         this.pressing(
           desktop,
           [from, to],
-          (pointer) => pointer.drag(from, to, durationMs),
-          () => desktop.drag(from, to, durationMs),
+          (pointer) => pointer.drag(from, to, durationMs, signal),
+          () => desktop.drag(from, to, durationMs, signal),
         ),
     };
     return withOverrides(desktop, overrides);

@@ -105,9 +105,9 @@ export function pointerOffPasswordFields(
       await check([{ x, y }]);
       return desktop.click(x, y, button, count);
     },
-    drag: async (from, to, durationMs) => {
+    drag: async (from, to, durationMs, signal) => {
       await check([from, to]);
-      return desktop.drag(from, to, durationMs);
+      return desktop.drag(from, to, durationMs, signal);
     },
   });
 }

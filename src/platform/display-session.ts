@@ -132,6 +132,7 @@ export interface GuardedPointer {
     from: { x: number; y: number },
     to: { x: number; y: number },
     durationMs: number,
+    signal?: AbortSignal,
   ): Promise<GuardedOutcome>;
 }
 
@@ -195,10 +196,16 @@ export interface DisplaySession {
   typeText(text: string): Promise<void>;
   /** Scroll wheel at a point: positive dy scrolls content down (reveals what is below). */
   scroll(x: number, y: number, dx: number, dy: number): Promise<void>;
+  /**
+   * Left-button drag from `from` to `to` over `durationMs`. When `signal` aborts (the call
+   * was cancelled or timed out) the button is let go at once where the pointer is, and the
+   * promise rejects: no button stays held after the call.
+   */
   drag(
     from: { x: number; y: number },
     to: { x: number; y: number },
     durationMs: number,
+    signal?: AbortSignal,
   ): Promise<void>;
   /**
    * Ask every top-level window of the process to close, as its close button would (the

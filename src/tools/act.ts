@@ -310,7 +310,7 @@ export const drag = defineTool({
       .optional()
       .describe('How long the drag takes, ms (default 300).'),
   }),
-  async handle(args, { pipeline, call }) {
+  async handle(args, { pipeline, call, signal }) {
     const ends = { point: true, required: true };
     const from = targetOf(
       { ref: args.from_ref, query: args.from_query, x: args.from_x, y: args.from_y },
@@ -329,6 +329,7 @@ export const drag = defineTool({
           from: requireTarget(ctx),
           to: ctx.resolve(to),
           durationMs: args.duration_ms ?? 300,
+          signal,
         }),
     });
   },

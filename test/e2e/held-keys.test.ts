@@ -167,6 +167,30 @@ async function holdButton(server: ServeClient): Promise<void> {
   expect(await until(() => (heldInput(display()).buttons & 1) !== 0)).toBe(true);
 }
 
+it("a drag cut short by its workflow step's timeout lets the button go when the call returns", async () => {
+  const server = await startServeClient({ env: serverEnv() });
+  servers.push(server);
+  const r = await server.call('ax_workflow', {
+    steps: [
+      {
+        tool: 'ax_drag',
+        args: { app: entries.pid, from_query: 'Field 1', to_query: 'OK', duration_ms: 10_000 },
+        timeout_ms: 400,
+      },
+    ],
+  });
+  expect(r.text).toMatch(/timed out/);
+  // The drag would hold it for the rest of its 10 s; cut short, it lets go at once.
+  expect(await until(() => (heldInput(display()).buttons & 1) === 0, 3000)).toBe(true);
+  // And the next foreground click is not taken for a grab held by someone else.
+  const click = await server.call('ax_click', {
+    app: entries.pid,
+    query: 'Field 1',
+    delivery_mode: 'foreground',
+  });
+  expect(click.isError, click.text).toBe(false);
+});
+
 it('a server that exits by a signal or on stdin close mid-drag releases the button first', async () => {
   const exits: Array<[string, (s: ServeClient) => Promise<void> | void]> = [
     ['SIGTERM', (s) => void process.kill(s.pid, 'SIGTERM')],

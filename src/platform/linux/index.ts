@@ -573,8 +573,9 @@ export class LinuxDesktop implements Desktop {
     from: { x: number; y: number },
     to: { x: number; y: number },
     durationMs: number,
+    signal?: AbortSignal,
   ): Promise<void> {
-    return this.session.drag(from, to, durationMs);
+    return this.session.drag(from, to, durationMs, signal);
   }
 
   // Process control, the same under any display session.

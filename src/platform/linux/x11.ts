@@ -182,6 +182,19 @@ const KEY_ALIASES: Record<string, string> = {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** A pause that ends early when `signal` aborts (the caller then checks it). */
+const pausing = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+
 /** Resolves a key name to a keysym, or throws naming the key. */
 export function keysymOf(name: string): number {
   const { keysymFromName } = native();
@@ -589,7 +602,9 @@ export class X11 {
     to: Point,
     durationMs: number,
     allowed: ReadonlySet<number>,
+    signal?: AbortSignal,
   ): Promise<GuardedResult> {
+    signal?.throwIfAborted();
     const n = Math.max(5, Math.ceil(durationMs / 16));
     const pause = durationMs > 0 ? durationMs / n : 0;
     const start = { x: Math.round(from.x), y: Math.round(from.y) };
@@ -605,14 +620,16 @@ export class X11 {
       }
       const late = pressed.late ?? undefined;
       for (let i = 1; i < n; i++) {
-        if (pause > 0) await sleep(pause);
+        if (pause > 0) await pausing(pause, signal);
+        signal?.throwIfAborted();
         const t = i / n;
         this.dpy.mouseMove(
           Math.round(start.x + (end.x - start.x) * t),
           Math.round(start.y + (end.y - start.y) * t),
         );
       }
-      if (pause > 0) await sleep(pause);
+      if (pause > 0) await pausing(pause, signal);
+      signal?.throwIfAborted();
       const dropped = await this.guarded(end, 1, 'release', 1, allowed, start);
       released = true;
       const lateWindowOf = late ?? dropped.late ?? undefined;
@@ -702,17 +719,26 @@ export class X11 {
 
   /**
    * Left-button drag: press at `from`, move in `steps` even steps spread over
-   * `durationMs`, release at `to`. The button is released even if a step fails.
+   * `durationMs`, release at `to`. The button is released even if a step fails, and at
+   * once, where the pointer is, when `signal` aborts (the promise then rejects).
    */
-  async drag(from: Point, to: Point, durationMs = 0, steps?: number): Promise<void> {
+  async drag(
+    from: Point,
+    to: Point,
+    durationMs = 0,
+    steps?: number,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const n = steps ?? Math.max(5, Math.ceil(durationMs / 16));
     checkInt(n, 'drag: steps', 1, 10_000);
+    signal?.throwIfAborted();
     const pause = durationMs > 0 ? durationMs / n : 0;
     this.dpy.mouseMove(Math.round(from.x), Math.round(from.y));
     this.dpy.mouseButton(1, true);
     try {
       for (let i = 1; i <= n; i++) {
-        if (pause > 0) await sleep(pause);
+        if (pause > 0) await pausing(pause, signal);
+        signal?.throwIfAborted();
         const t = i / n;
         this.dpy.mouseMove(
           Math.round(from.x + (to.x - from.x) * t),

@@ -167,7 +167,8 @@ export class X11Session implements LinuxSession {
     return {
       click: (x, y, button, count) => this.display().clickGuarded(x, y, button, count, allowed),
       scroll: (x, y, dx, dy) => this.display().scrollGuarded(x, y, dx, dy, allowed),
-      drag: (from, to, durationMs) => this.display().dragGuarded(from, to, durationMs, allowed),
+      drag: (from, to, durationMs, signal) =>
+        this.display().dragGuarded(from, to, durationMs, allowed, signal),
     };
   }
 
@@ -280,8 +281,9 @@ export class X11Session implements LinuxSession {
     from: { x: number; y: number },
     to: { x: number; y: number },
     durationMs: number,
+    signal?: AbortSignal,
   ): Promise<void> {
-    await this.display().drag(from, to, durationMs);
+    await this.display().drag(from, to, durationMs, undefined, signal);
   }
 
   close(): void {
