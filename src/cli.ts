@@ -79,6 +79,7 @@ async function serve(args: string[]): Promise<number> {
     throw err;
   }
   applyHeapGrowth(config.heapGrowthPercent);
+  await takeSessionEnvironment();
   await releaseStrayInput();
   if (config.transport === 'http') {
     const { serveOverHttp } = await import('./cli/serve-http.js');
@@ -107,6 +108,13 @@ async function serve(args: string[]): Promise<number> {
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, stop);
   await handle.server.connect(transport);
   return new Promise<number>(() => undefined);
+}
+
+/** A client that left the desktop session out of the environment: the server finds it. */
+async function takeSessionEnvironment(): Promise<void> {
+  const { fillSessionEnvironment } = await import('./platform/index.js');
+  const note = await fillSessionEnvironment();
+  if (note) process.stderr.write(`axpage: ${note}\n`);
 }
 
 /**

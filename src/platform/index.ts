@@ -37,6 +37,20 @@ export async function platformProblem(): Promise<string | undefined> {
   return nativeAddonProblem()?.message;
 }
 
+/**
+ * Fills the desktop-session variables the client left out of `env` (a client started from a
+ * desktop launcher passes a bare environment), from the session this server was started in;
+ * says which it took and from where, or undefined when none were missing or found.
+ */
+export async function fillSessionEnvironment(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string | undefined> {
+  if (process.platform !== 'linux') return undefined;
+  const { describeSessionEnv, fillSessionEnv } = await import('./linux/session-env.js');
+  const source = fillSessionEnv(env);
+  return source && describeSessionEnv(source);
+}
+
 /** The desktop's text clipboard for this platform. */
 export async function openClipboard(env: NodeJS.ProcessEnv = process.env): Promise<Clipboard> {
   if (process.platform === 'linux') {

@@ -50,6 +50,7 @@ import { dropDownButton } from './atspi/click-context.js';
 import { LINUX_TRAITS } from './traits.js';
 import { LinuxProcesses } from './processes.js';
 import type { LinuxSession, SessionWindow } from './session.js';
+import { describeSessionEnv, sessionEnvTaken } from './session-env.js';
 import { X11Session } from './x11/session.js';
 
 /** Bound on asking an app whether it shows an open menu (its own grab). */
@@ -205,6 +206,8 @@ export class LinuxDesktop implements Desktop {
       };
     }
     Object.assign(details, this.session.facts());
+    const taken = sessionEnvTaken();
+    if (taken) details.session_env = describeSessionEnv(taken);
     return { ok: true, details };
   }
 
