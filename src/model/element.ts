@@ -87,6 +87,11 @@ export interface WindowInfo {
   dialog: boolean;
   /** The window is the active (frontmost, focused) one. */
   active: boolean;
+  /**
+   * Why the backend could not tell where the window is, nor whether it shows (no window of
+   * the window system could be matched to it); unset when it could.
+   */
+  unplaced?: string;
 }
 
 export interface SnapshotLimits {

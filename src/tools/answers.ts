@@ -18,9 +18,11 @@ export function windowLine(view: SnapshotView, w: WindowInfo, i: number): string
     w.active ? 'active' : '',
     w.modal ? 'modal' : '',
     w.dialog ? 'dialog' : '',
-    view.snapshot.elements[w.index]?.flags.includes('offscreen') ? 'minimized' : '',
+    !w.unplaced && view.snapshot.elements[w.index]?.flags.includes('offscreen') ? 'minimized' : '',
   ].filter((m) => m !== '');
-  return `${i}: "${Array.from(title).slice(0, 60).join('')}" [${w.role}] ${view.refs[w.index] ?? ''} pid ${view.snapshot.pid} ${rect(w.frame)}${marks.length ? ' ' + marks.join(' ') : ''}`;
+  // Not known to be shown nor hidden: said so, rather than "minimized".
+  const where = w.unplaced ? `(not placed: ${w.unplaced})` : rect(w.frame);
+  return `${i}: "${Array.from(title).slice(0, 60).join('')}" [${w.role}] ${view.refs[w.index] ?? ''} pid ${view.snapshot.pid} ${where}${marks.length ? ' ' + marks.join(' ') : ''}`;
 }
 
 /** A value: strings quoted, anything else as compact JSON (the summary escapes and caps lines). */

@@ -111,6 +111,8 @@ export const listWindows = defineTool({
         modal: z.boolean(),
         dialog: z.boolean(),
         minimized: z.boolean(),
+        /** Why it could not be placed (nor told shown or hidden), when it could not. */
+        unplaced: z.string().optional(),
       }),
     ),
   }),
@@ -140,7 +142,8 @@ export const listWindows = defineTool({
           focused: w.active,
           modal: w.modal,
           dialog: w.dialog,
-          minimized: view.snapshot.elements[w.index].flags.includes('offscreen'),
+          minimized: !w.unplaced && view.snapshot.elements[w.index].flags.includes('offscreen'),
+          ...(w.unplaced ? { unplaced: w.unplaced } : {}),
         })),
       }),
     });

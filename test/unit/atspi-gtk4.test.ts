@@ -7,9 +7,12 @@ import type { Element, Snapshot } from '../../src/model/element.js';
 import {
   gtk4Actions,
   gtk4States,
+  gtk4TopLevelStates,
   isGtk4Toolkit,
   isTypeName,
   markWindowRelative,
+  matchWindow,
+  noteUnconfirmedWindows,
   placeGtk4Windows,
   tidyGtk4,
   nameRowsByLabel,
@@ -128,6 +131,138 @@ describe('placeGtk4Windows', () => {
     markWindowRelative(s);
     placeGtk4Windows(s, natives);
     expect(s.elements.every((e) => e.frame === undefined)).toBe(true);
+  });
+});
+
+describe('GTK4 dialogs: shown by their X window', () => {
+  // gtk4-widget-factory with its About dialog open (xwininfo, pyatspi): GTK 4.8 gives the
+  // dialog (a "filler") neither SHOWING nor ACTIVE, and its frame relative to itself.
+  const main = {
+    window: 0x600004,
+    pid: 42,
+    title: 'GTK Widget Factory',
+    x: 0,
+    y: 0,
+    w: 1342,
+    h: 800,
+    mapped: true,
+    active: false,
+    transientFor: null,
+    type: 'normal',
+  };
+  const about = {
+    window: 0x600231,
+    pid: 42,
+    title: 'About GTK Widget Factory',
+    x: 414,
+    y: 210,
+    w: 514,
+    h: 379,
+    mapped: true,
+    active: true,
+    transientFor: 0x600004,
+    type: 'dialog',
+  };
+  const factory = () => {
+    const s = snap([
+      el({
+        name: 'GTK Widget Factory',
+        nativeRole: 'frame',
+        frame: { x: 0, y: 0, w: 1332, h: 790 },
+      }),
+      el({
+        id: ':1.9/about',
+        name: 'About GTK Widget Factory',
+        nativeRole: 'filler',
+        role: 'AXWindow',
+        flags: ['enabled', 'modal'],
+        frame: { x: 0, y: 0, w: 504, h: 369 },
+      }),
+      el({
+        id: ':1.9/credits',
+        name: 'Credits',
+        nativeRole: 'radio button',
+        parent: 1,
+        depth: 1,
+        frame: { x: 202, y: 10, w: 100, h: 24 },
+      }),
+    ]);
+    s.windows = [
+      { ...s.windows[0], title: 'GTK Widget Factory', active: false },
+      {
+        index: 1,
+        title: 'About GTK Widget Factory',
+        role: 'AXWindow',
+        modal: true,
+        dialog: false,
+        active: false,
+        frame: s.elements[1].frame,
+      },
+    ];
+    markWindowRelative(s);
+    noteUnconfirmedWindows(s, [1]);
+    return s;
+  };
+
+  it('reads a visible top-level GTK does not say shows as shown, for the window system to confirm', () => {
+    const dialog = gtk4TopLevelStates(stateBits(['visible', 'modal', 'sensitive']));
+    expect(dialog.unconfirmed).toBe(true);
+    expect(hasState(dialog.states, STATE.SHOWING)).toBe(true);
+    const window = gtk4TopLevelStates(stateBits(['visible', 'showing']));
+    expect(window.unconfirmed).toBe(false);
+    const hidden = gtk4TopLevelStates(stateBits(['sensitive']));
+    expect(hidden.unconfirmed).toBe(false);
+    expect(hasState(hidden.states, STATE.SHOWING)).toBe(false);
+  });
+
+  it('places the dialog by its own X window, active and a dialog as the window system says', () => {
+    const s = factory();
+    placeGtk4Windows(s, () => [about, main]);
+    expect(s.windows[1].frame).toEqual({ x: 419, y: 215, w: 504, h: 369 });
+    expect(s.elements[2].frame).toEqual({ x: 621, y: 225, w: 100, h: 24 });
+    expect(s.windows[1]).toMatchObject({ active: true, dialog: true });
+    expect(s.windows[1].unplaced).toBeUndefined();
+    expect(s.elements[1].flags).toContain('active');
+    expect(s.elements[2].flags).not.toContain('offscreen');
+  });
+
+  it('hides a dialog whose X window is unmapped', () => {
+    const s = factory();
+    placeGtk4Windows(s, () => [{ ...about, mapped: false, active: false }, main]);
+    expect(s.elements[1].flags).toContain('offscreen');
+    expect(s.elements[2].flags).toContain('offscreen');
+    expect(s.elements[2].frame).toBeUndefined();
+    expect(s.windows[1].frame).toBeUndefined();
+    expect(s.windows[1].unplaced).toBeUndefined();
+  });
+
+  it('says so when no X window matches, and guesses no place', () => {
+    const s = factory();
+    placeGtk4Windows(s, () => [main]);
+    expect(s.windows[1].unplaced).toMatch(
+      /no window of its process titled "About GTK Widget Factory"/,
+    );
+    expect(s.elements[2].frame).toBeUndefined();
+    expect(s.elements[2].flags).toContain('offscreen');
+    const cannot = factory();
+    placeGtk4Windows(cannot, () => {
+      throw new Error('no display');
+    });
+    expect(cannot.windows[1].unplaced).toMatch(/could not be asked/);
+  });
+
+  it('takes the shown, transient, newest of several X windows of its title', () => {
+    const win = { title: 'About GTK Widget Factory', frame: { x: 0, y: 0, w: 504, h: 369 } };
+    const older = { ...about, window: 0x600100 };
+    const hidden = { ...about, window: 0x600400, mapped: false };
+    expect(matchWindow(win, [older, about, hidden], 1)).toEqual({ native: about });
+    const plain = { ...about, window: 0x600500, transientFor: null };
+    expect(matchWindow(win, [plain, older], 1)).toEqual({ native: older });
+    // Two accessible windows of that title as well: which is which cannot be told.
+    expect(matchWindow(win, [older, about], 2)).toHaveProperty('unmatched');
+    expect(matchWindow({ ...win, title: '' }, [about], 1)).toHaveProperty('unmatched');
+    // An X window too small to hold the widget is not its window.
+    expect(matchWindow(win, [{ ...about, w: 300 }], 1)).toHaveProperty('unmatched');
   });
 });
 

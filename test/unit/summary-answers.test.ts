@@ -27,6 +27,19 @@ describe('read answers in the summary', () => {
     ]);
   });
 
+  it('a window the backend could not place says why, not "minimized"', () => {
+    const view = viewOf(
+      buildSnapshot([{ role: 'AXWindow', name: 'About', flags: ['offscreen'], window: {} }], {
+        pid: 812,
+      }),
+    );
+    const w = { ...view.snapshot.windows[0], unplaced: 'no window of its process titled "About"' };
+    expect(windowLine(view, w, 0)).toBe(
+      '0: "About" [AXWindow] e1 pid 812 (not placed: no window of its process titled "About")',
+    );
+    expect(windowLine(view, { ...w, unplaced: undefined }, 0)).toMatch(/\(no frame\) minimized$/);
+  });
+
   it('attributes fit in 10 lines, most useful first, secure value masked as given', () => {
     const lines = attributeLines({
       role: 'AXTextField',

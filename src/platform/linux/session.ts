@@ -23,6 +23,12 @@ export interface SessionWindow {
   h: number;
   /** Shown on screen (itself and what holds it). */
   mapped: boolean;
+  /** The window system's active window; unset when the session does not say. */
+  active?: boolean;
+  /** The window it is transient for (X11: WM_TRANSIENT_FOR), null for none. */
+  transientFor?: number | null;
+  /** What kind of window it says it is (X11: _NET_WM_WINDOW_TYPE less the prefix: "dialog"). */
+  type?: string;
   /** What the window says it is (X11: WM_CLASS), for telling a password prompt. */
   wmClass?: string | null;
   wmInstance?: string | null;

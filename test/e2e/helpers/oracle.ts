@@ -51,6 +51,31 @@ export async function readApp(
 }
 
 /**
+ * The names of the app's top-level windows, and every element of the first one titled
+ * `title` (none when it has no such window), read with pyatspi: quick where the app's
+ * other windows are big.
+ */
+export async function readWindow(
+  session: Session,
+  pid: number,
+  title: string,
+): Promise<{ windows: string[]; elements: AtspiElement[] }> {
+  const { stdout } = await run(
+    '/usr/bin/python3',
+    [path.join(here, 'atspi_window.py'), String(pid), title],
+    {
+      env: session.desktop.processEnv() as Record<string, string>,
+      timeout: 20_000,
+      maxBuffer: 8 * 1024 * 1024,
+    },
+  );
+  const parsed = JSON.parse(stdout) as
+    { windows: string[]; elements: AtspiElement[] } | { error: string };
+  if ('error' in parsed) throw new Error(parsed.error);
+  return parsed;
+}
+
+/**
  * The `nth` element (from 0) of role `role` (an AT-SPI role name: "check box") of the app
  * running as `pid`, in depth-first order, and how many it has: read with pyatspi, one
  * element described, so quick on an app of a thousand elements.

@@ -24,7 +24,7 @@
  *   on one selects it through its list's Selection interface (see click-routes.ts). A row
  *   without a name takes the text of the labels in it (see nameRowsByLabel).
  */
-import type { Element, Rect, Snapshot } from '../../../model/element.js';
+import type { Element, Flag, Rect, Snapshot } from '../../../model/element.js';
 import type { AppRef } from './apps.js';
 import type { CallFn } from './read.js';
 import { toolkitName, toolkitVersion } from './toolkit.js';
@@ -62,6 +62,30 @@ export function gtk4States(states: StateBits, parentShowing: boolean): StateBits
   while (out.length <= STATE.SHOWING >> 5) out.push(0);
   out[STATE.SHOWING >> 5] = (out[STATE.SHOWING >> 5] | (1 << (STATE.SHOWING & 31))) >>> 0;
   return out;
+}
+
+/**
+ * A GTK4 top-level's states with SHOWING added when it is VISIBLE without it, and whether
+ * that was done. GTK 4.8 gives SHOWING only to a plain window (GtkWindow, AT-SPI "frame"):
+ * a GtkDialog ("dialog") or GtkAboutDialog ("filler") never has it, shown or not, nor
+ * ACTIVE. Read as is, such a window and all it holds would be "offscreen" and unplaced.
+ * A hidden GTK4 window is not VISIBLE; whether a visible one is on screen is for the
+ * window system to say: the walk reads it as shown (its elements get their extents) and
+ * placeGtk4Windows takes the window's map state, frame and activity from its X window.
+ */
+export function gtk4TopLevelStates(states: StateBits): { states: StateBits; unconfirmed: boolean } {
+  const bit = (s: number) => ((states[s >> 5] ?? 0) >>> (s & 31)) & 1;
+  if (bit(STATE.SHOWING) || !bit(STATE.VISIBLE)) return { states, unconfirmed: false };
+  return { states: gtk4States(states, true), unconfirmed: true };
+}
+
+/** Per snapshot, the top-level windows whose showing only the window system can tell. */
+const unconfirmedOf = new WeakMap<Snapshot, Set<number>>();
+
+/** Notes the windows (element indexes) of `s` that gtk4TopLevelStates read as shown. */
+export function noteUnconfirmedWindows(s: Snapshot, indexes: Iterable<number>): void {
+  const set = new Set(indexes);
+  if (set.size > 0) unconfirmedOf.set(s, set);
 }
 
 /** GTK4's fallback name for an unnamed element is its GObject type name. */
@@ -291,9 +315,12 @@ export function isWindowRelative(s: Snapshot): boolean {
  */
 const lastOrigin = new Map<number, { x: number; y: number }>();
 const lastOriginByBus = new Map<string, { x: number; y: number }>();
-/** The offset of the elements placed by a popup window, at their last walk (read-backs). */
-const popupOffsetById = new Map<string, { x: number; y: number }>();
-const MAX_POPUP_ELEMENTS = 4096;
+/**
+ * The offset of the elements placed by a window of their own (a popover's popup window, a
+ * dialog's X window), at their last walk: read-backs and subtree walks of them.
+ */
+const ownOffsetById = new Map<string, { x: number; y: number }>();
+const MAX_OWN_OFFSETS = 4096;
 
 const busOf = (elementId: string): string => elementId.slice(0, elementId.indexOf('/'));
 
@@ -307,7 +334,7 @@ export function placeGtk4Element(el: Element): Element {
   if (!gtk4Buses.has(bus)) return el;
   const out = { ...el, actions: gtk4Actions(el.actions) };
   if (!el.frame) return out;
-  const o = popupOffsetById.get(el.id) ?? lastOriginByBus.get(bus);
+  const o = ownOffsetById.get(el.id) ?? lastOriginByBus.get(bus);
   if (o) out.frame = { ...el.frame, x: el.frame.x + o.x, y: el.frame.y + o.y };
   else delete out.frame;
   return out;
@@ -317,7 +344,8 @@ export function placeGtk4Element(el: Element): Element {
 export type NativeWindowBox = Pick<
   SessionWindow,
   'pid' | 'title' | 'x' | 'y' | 'w' | 'h' | 'mapped'
->;
+> &
+  Partial<Pick<SessionWindow, 'window' | 'active' | 'transientFor' | 'type'>>;
 
 /**
  * Where a GTK4 window's widget (frame relative to itself, `frame`) sits on screen, given the
@@ -341,10 +369,73 @@ export function windowOrigin(
   };
 }
 
+/** Which window of the window system an accessible window is, or why none can be said to be. */
+export type WindowMatch = { native: NativeWindowBox } | { unmatched: string };
+
+/**
+ * The X window of a GTK4 window whose showing GTK does not tell (see gtk4TopLevelStates),
+ * among its process's windows (`natives`): the one with its title, large enough to hold
+ * its widget. When several are (a dialog opened again while an earlier one is still
+ * mapped or not yet destroyed) and the app has one such window of that title
+ * (`sameTitle`), the shown one, then one transient for another, then the newest (X hands
+ * out a client's window ids in increasing order). With several accessible windows of the
+ * title as well, which is which cannot be told: unmatched, never guessed.
+ */
+export function matchWindow(
+  win: { title: string; frame: Rect },
+  natives: readonly NativeWindowBox[],
+  sameTitle: number,
+): WindowMatch {
+  if (!win.title) return { unmatched: 'it has no title to find its window by' };
+  const named = natives.filter(
+    (n) => n.title === win.title && n.w >= win.frame.w && n.h >= win.frame.h,
+  );
+  if (named.length === 0) {
+    return { unmatched: `no window of its process titled "${win.title}" holds it` };
+  }
+  if (named.length === 1) return { native: named[0] };
+  if (sameTitle > 1) {
+    return {
+      unmatched: `${sameTitle} of its windows and ${named.length} of the window system's are titled "${win.title}"`,
+    };
+  }
+  const key = (n: NativeWindowBox): number[] => [
+    n.mapped ? 0 : 1,
+    n.transientFor ? 0 : 1,
+    -(n.window ?? 0),
+  ];
+  const order = (a: NativeWindowBox, b: NativeWindowBox): number => {
+    const ka = key(a);
+    const kb = key(b);
+    return ka[0] - kb[0] || ka[1] - kb[1] || ka[2] - kb[2];
+  };
+  return { native: [...named].sort(order)[0] };
+}
+
+/** The screen origin of a GTK4 window's widget (`frame`) centred in its X window `n`. */
+function centredIn(n: NativeWindowBox, frame: Rect): { x: number; y: number } {
+  return { x: n.x + Math.floor((n.w - frame.w) / 2), y: n.y + Math.floor((n.h - frame.h) / 2) };
+}
+
+/**
+ * A window whose showing came from its X window: its 'active' flag from the window
+ * system's active window, where the session says.
+ */
+function takeActivity(s: Snapshot, w: Snapshot['windows'][number], n: NativeWindowBox): void {
+  if (n.active === undefined) return;
+  w.active = n.active;
+  const el = s.elements[w.index];
+  const flags: Flag[] = el.flags.filter((f) => f !== 'active');
+  if (n.active) flags.push('active');
+  el.flags = flags;
+}
+
 /**
  * Moves a GTK4 snapshot's frames to screen coordinates, window by window; the elements of a
  * window that cannot be placed lose their frames (a wrong position is worse than none).
- * Does nothing to other snapshots.
+ * A window whose showing GTK does not tell (a dialog) is placed by its own X window, and
+ * shows only while that window is mapped; one that matches no X window is offscreen and
+ * says why (WindowInfo.unplaced). Does nothing to other snapshots.
  */
 export function placeGtk4Windows(
   s: Snapshot,
@@ -353,14 +444,48 @@ export function placeGtk4Windows(
 ): void {
   if (!windowRelative.delete(s)) return;
   let list: NativeWindowBox[];
+  let listed = true;
   try {
     list = natives().filter((n) => n.pid === s.pid);
   } catch {
     list = [];
+    listed = false;
   }
   const origins = new Map<number, { x: number; y: number } | undefined>();
+  const unconfirmed = unconfirmedOf.get(s);
+  /** Windows the window system does not show (or that match none of its windows). */
+  const hidden: number[] = [];
+  /** Windows placed by their own X window: their elements' offsets are kept for read-backs. */
+  const ownPlaced = new Set<number>();
   for (const w of s.windows) {
     const el = s.elements[w.index];
+    if (unconfirmed?.has(w.index)) {
+      origins.set(w.index, undefined);
+      const sameTitle = s.windows.filter(
+        (o) => unconfirmed.has(o.index) && o.title === w.title,
+      ).length;
+      const m: WindowMatch = !listed
+        ? { unmatched: 'the window system could not be asked for its windows' }
+        : el.frame
+          ? matchWindow({ title: w.title, frame: el.frame }, list, sameTitle)
+          : { unmatched: 'it reports no size' };
+      if ('unmatched' in m) {
+        w.unplaced = m.unmatched;
+        hidden.push(w.index);
+        continue;
+      }
+      const n = m.native;
+      if (!n.mapped) {
+        hidden.push(w.index);
+        continue;
+      }
+      origins.set(w.index, centredIn(n, el.frame!));
+      takeActivity(s, w, n);
+      // A window the window system types a dialog is one (GtkAboutDialog is a "filler").
+      if (n.type === 'dialog') w.dialog = true;
+      ownPlaced.add(w.index);
+      continue;
+    }
     const o = el.frame ? windowOrigin({ title: w.title, frame: el.frame }, list) : undefined;
     origins.set(w.index, o);
     if (o && s.windows.length === 1) {
@@ -370,9 +495,11 @@ export function placeGtk4Windows(
       lastOriginByBus.set(busOf(el.id), o);
     }
   }
-  // A subtree walk has no window of its own: use where the app's only window was last seen.
-  if (s.windows.length === 0 && s.elements.length > 0 && list.length === 1) {
-    origins.set(0, lastOrigin.get(s.pid));
+  // A subtree walk has no window of its own: use where its root was last placed (a
+  // dialog's element), else where the app's only window was last seen.
+  if (s.windows.length === 0 && s.elements.length > 0) {
+    const known = s.elements[0].id ? ownOffsetById.get(s.elements[0].id) : undefined;
+    origins.set(0, known ?? (list.length === 1 ? lastOrigin.get(s.pid) : undefined));
   }
   // Popovers and menus are X11 windows of their own (override-redirect: not in the client
   // list), and their subtree is relative to the popup's widget, the popup window's size.
@@ -406,11 +533,11 @@ export function placeGtk4Windows(
   // Each element's offset: its window's origin, or its popup's (tree order, parents first).
   const off: Array<{ x: number; y: number } | undefined> = [];
   const rel: Array<Rect | undefined> = [];
-  const inPopup: boolean[] = [];
+  const byOwnWindow: boolean[] = [];
   s.elements.forEach((e, i) => {
     off[i] = e.parent < 0 ? origins.get(i) : off[e.parent];
     rel[i] = e.frame;
-    inPopup[i] = e.parent >= 0 && inPopup[e.parent];
+    byOwnWindow[i] = e.parent >= 0 ? byOwnWindow[e.parent] : ownPlaced.has(i);
     if (!e.frame) return;
     const f = e.frame;
     const parent = e.parent >= 0 ? rel[e.parent] : undefined;
@@ -418,16 +545,17 @@ export function placeGtk4Windows(
     // The popover sits in its window at its offset from its parent's origin (its margin).
     if (popup && parent) {
       off[i] = { x: popup.x - parent.x, y: popup.y - parent.y };
-      inPopup[i] = true;
+      byOwnWindow[i] = true;
     }
     const o = off[i];
     if (o) e.frame = { ...f, x: f.x + o.x, y: f.y + o.y };
     else delete e.frame;
-    if (o && inPopup[i] && e.id) {
-      if (popupOffsetById.size >= MAX_POPUP_ELEMENTS) popupOffsetById.clear();
-      popupOffsetById.set(e.id, o);
+    if (o && byOwnWindow[i] && e.id) {
+      if (ownOffsetById.size >= MAX_OWN_OFFSETS) ownOffsetById.clear();
+      ownOffsetById.set(e.id, o);
     }
   });
+  for (const i of hidden) hideSubtree(s.elements, i);
   for (const w of s.windows) {
     const f = s.elements[w.index].frame;
     if (f) w.frame = f;

@@ -38,7 +38,15 @@ import { wakeBridge } from './apps.js';
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { AtspiCallError, AtspiTimeoutError, CACHE_PATH, NULL_PATH } from './bus.js';
 import { noteClickContext } from './click-context.js';
-import { detectGtk4, gtk4States, markWindowRelative, nameRowsByLabel, tidyGtk4 } from './gtk4.js';
+import {
+  detectGtk4,
+  gtk4States,
+  gtk4TopLevelStates,
+  markWindowRelative,
+  nameRowsByLabel,
+  noteUnconfirmedWindows,
+  tidyGtk4,
+} from './gtk4.js';
 import { actionsOneByOne, childrenLiveOnly, settlePage } from './gecko.js';
 import { formatId, parseId } from './ids.js';
 import { procStat } from '../proc.js';
@@ -280,6 +288,8 @@ class Walk {
   skipIds = false;
   /** A GTK4 app: states, names, actions and frames need its corrections (see gtk4.ts). */
   gtk4 = false;
+  /** GTK4 top-levels read as shown though GTK does not say so (see gtk4TopLevelStates). */
+  readonly unconfirmedTops = new Set<string>();
   /** Read action names one call per string (Gecko, see gecko.ts). */
   oneByOne = false;
   /** The app's memo from earlier walks (read only), and what this walk learned (see Memo). */
@@ -784,6 +794,18 @@ class Walk {
     return this.topLevels;
   }
 
+  /**
+   * A GTK4 top-level that GTK does not say shows, while visible (a dialog), is read as shown
+   * for the window system to confirm (gtk4.ts): before its rank, so a modal one comes first.
+   */
+  private confirmLater(n: Node): void {
+    if (!this.gtk4 || !n.basics) return;
+    const { states, unconfirmed } = gtk4TopLevelStates(n.basics.states);
+    if (!unconfirmed) return;
+    n.basics.states = states;
+    this.unconfirmedTops.add(n.id);
+  }
+
   /** Top-level windows (or the rootId element) with their basics, ordered by importance. */
   async roots(): Promise<Node[]> {
     const rootId = this.opts.rootId;
@@ -801,6 +823,7 @@ class Walk {
         });
       }
       n.topLevel = isTopLevelParent(n.basics.parent);
+      if (n.topLevel) this.confirmLater(n);
       return [n];
     }
     const [children] = await this.listTopLevels();
@@ -811,6 +834,7 @@ class Walk {
         if (!n.basics) {
           n.basics = await this.basicsOf(ref, []).catch(() => undefined);
         }
+        this.confirmLater(n);
         return n;
       }),
     );
@@ -1011,6 +1035,10 @@ async function walkOnce(
     if (gtk4) {
       tidyGtk4(snap);
       markWindowRelative(snap);
+      noteUnconfirmedWindows(
+        snap,
+        windows.flatMap((w) => (walk.unconfirmedTops.has(elements[w.index].id) ? [w.index] : [])),
+      );
     } else {
       // GTK 3's list box rows have no name either: a person reads the text in them.
       nameRowsByLabel(snap.elements);

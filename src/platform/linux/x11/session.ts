@@ -113,7 +113,10 @@ export class X11Session implements LinuxSession {
 
   /** X's answers are waited for off the JS thread, which meanwhile goes on (with a walk). */
   async windowStack(): Promise<SessionWindow[]> {
-    return this.display().listWindowsAsync();
+    const x = this.display();
+    const windows = await x.listWindowsAsync();
+    const active = x.activeWindow()?.window;
+    return windows.map((w) => ({ ...w, active: w.window === active }));
   }
 
   popupStack(): SessionWindow[] {
