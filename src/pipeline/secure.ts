@@ -15,10 +15,11 @@
 import type { Rect, Snapshot } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import { loadPerCpu } from '../model/timeout.js';
-import type { Desktop } from '../platform/desktop.js';
+import type { Desktop, DesktopWindow } from '../platform/desktop.js';
 import { describeError } from '../errors.js';
 import { secureFrames } from '../viewport/index.js';
 import { intersect } from '../viewport/geometry.js';
+import { subtractRects } from './denied.js';
 import { MovingWindows, pinFields, type CaptureWindows } from './field-pins.js';
 
 /** Least time the fresh lookup gets: enough for an idle desktop (a few ms per app). */
@@ -74,10 +75,16 @@ function staleNote(
   why: string,
   moved: number[] = [],
   bare = 0,
+  fieldMoved: number[] = [],
 ): Redaction['stale'] {
   const parts: string[] = [];
   if (moved.length > 0) {
     parts.push(`windows of ${whose(moved)} filled whole: they moved while the screen was read`);
+  }
+  if (fieldMoved.length > 0) {
+    parts.push(
+      `windows of ${whose(fieldMoved)} filled whole where they show: a password field in them moved`,
+    );
   }
   if (failed.length > 0) {
     parts.push(`windows of ${whose(failed)} filled whole: password fields not located in time`);
@@ -238,7 +245,7 @@ export class SecureFieldLocator {
     const movedIn = this.movedFields(earlier ?? new Map(), fresh, around);
     for (const { pid, fields } of fresh) {
       if (!fields) continue;
-      const tracked = fields.map((f) => ({
+      const tracked = oncePerId(fields).map((f) => ({
         id: f.id,
         ...(f.frame ? { frame: f.frame, origin: originOf(pid, f.frame, around?.after) } : {}),
       }));
@@ -246,7 +253,7 @@ export class SecureFieldLocator {
     }
     if (around) this.moving.note([...around.before, ...around.after]);
     const pinned = await this.pin(desktop, region, fresh, around);
-    frames.push(...pinned.frames, ...movedIn);
+    frames.push(...pinned.frames, ...movedIn.frames);
     for (const { pid, windows } of failedApps) {
       // A backend that cannot say where the app's windows are: the whole region.
       frames.push(...(windows ?? [region]), ...this.fallback(pid, walked));
@@ -270,6 +277,7 @@ export class SecureFieldLocator {
       why,
       pinned.moved,
       bare.length,
+      movedIn.whole,
     );
     return stale ? { frames, stale } : { frames };
   }
@@ -303,22 +311,25 @@ export class SecureFieldLocator {
    * after them at another (or not found), or found elsewhere than at the last capture. The
    * screen may show any place it had meanwhile (the toolkit draws a frame behind where it
    * reports the field): while a field was seen moving in the last MOVING_MS, its window is
-   * filled whole (as listed around the pixels), else the box around the places.
+   * filled whole (as listed around the pixels) where it shows, else the box around the
+   * places. `whole`: the apps with a window filled so.
    */
   private movedFields(
     earlier: ReadonlyMap<string, Rect>,
     fresh: ReadonlyArray<{ pid: number; fields?: ReadonlyArray<{ id: string; frame?: Rect }> }>,
     around: CaptureWindows | undefined,
-  ): Rect[] {
+  ): { frames: Rect[]; whole: number[] } {
     const at = this.now();
     const out: Rect[] = [];
-    const windowsOf = (pid: number, f: Rect): Rect[] =>
-      [...(around?.before ?? []), ...(around?.after ?? [])]
-        .filter((w) => w.pid === pid && intersect(w.frame, f) !== null)
-        .map((w) => w.frame);
+    const whole = new Set<number>();
+    const windowsOf = (pid: number, f: Rect): DesktopWindow[] =>
+      [...(around?.before ?? []), ...(around?.after ?? [])].filter(
+        (w) => w.pid === pid && intersect(w.frame, f) !== null,
+      );
     for (const { pid, fields } of fresh) {
       const last = new Map((this.lastFields.get(pid) ?? []).map((f) => [f.id, f]));
-      const now = new Map((fields ?? []).map((f) => [f.id, f.frame]));
+      // One frame per field: the first found (see oncePerId).
+      const now = new Map(oncePerId(fields ?? []).map((f) => [f.id, f.frame]));
       for (const id of new Set([...last.keys(), ...now.keys()])) {
         const before = earlier.get(id);
         const after = now.get(id);
@@ -353,11 +364,14 @@ export class SecureFieldLocator {
         continue;
       }
       const windows = windowsOf(move.pid, move.box);
-      out.push(
-        ...(windows.length > 0 ? windows : fresh.some((a) => a.pid === move.pid) ? [move.box] : []),
-      );
+      if (windows.length > 0) {
+        whole.add(move.pid);
+        for (const w of windows) out.push(...shownAtPixels(w, around));
+      } else if (fresh.some((a) => a.pid === move.pid)) {
+        out.push(move.box);
+      }
     }
-    return out;
+    return { frames: out, whole: [...whole] };
   }
 
   private fallback(pid: number, walked: Map<number, Rect[]>): Rect[] {
@@ -395,6 +409,33 @@ function originOf(
       cy < v.frame.y + v.frame.h,
   );
   return w && { x: w.frame.x, y: w.frame.y };
+}
+
+/** The fields less any that repeats an id found before it: each field once, as first found. */
+function oncePerId<F extends { id: string }>(fields: readonly F[]): F[] {
+  const seen = new Set<string>();
+  return fields.filter((f) => !seen.has(f.id) && seen.add(f.id));
+}
+
+/**
+ * The parts of a window that show at the pixels: the window less the windows in front of
+ * it in both listings around the pixels, where both list them in the same place (a window
+ * in front in one listing only, or that moved between them, may not have been in front
+ * while the pixels were read). The whole window when a listing lacks it.
+ */
+function shownAtPixels(w: DesktopWindow, around: CaptureWindows | undefined): Rect[] {
+  const same = (a: DesktopWindow, b: DesktopWindow): boolean =>
+    a.id !== undefined ? a.id === b.id : a.pid === b.pid && a.title === b.title;
+  const inFront = (list: readonly DesktopWindow[] | undefined): DesktopWindow[] | undefined => {
+    const i = list?.findIndex((o) => same(o, w)) ?? -1;
+    return i < 0 ? undefined : list!.slice(0, i);
+  };
+  const before = inFront(around?.before);
+  const after = inFront(around?.after);
+  if (!before || !after) return [w.frame];
+  const area = (o: DesktopWindow): Rect => o.outer ?? o.frame;
+  const steady = before.filter((o) => after.some((p) => same(o, p) && sameBox(area(o), area(p))));
+  return subtractRects(w.frame, steady.map(area));
 }
 
 /** The frame relative to an origin (itself without one). */
