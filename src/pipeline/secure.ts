@@ -19,8 +19,7 @@ import type { Desktop, DesktopWindow } from '../platform/desktop.js';
 import { describeError } from '../errors.js';
 import { secureFrames } from '../viewport/index.js';
 import { intersect } from '../viewport/geometry.js';
-import { subtractRects } from './denied.js';
-import { MovingWindows, pinFields, type CaptureWindows } from './field-pins.js';
+import { MovingWindows, pinFields, shownAtPixels, type CaptureWindows } from './field-pins.js';
 
 /** Least time the fresh lookup gets: enough for an idle desktop (a few ms per app). */
 export const SECURE_LOOKUP_TIMEOUT_MS = 400;
@@ -415,27 +414,6 @@ function originOf(
 function oncePerId<F extends { id: string }>(fields: readonly F[]): F[] {
   const seen = new Set<string>();
   return fields.filter((f) => !seen.has(f.id) && seen.add(f.id));
-}
-
-/**
- * The parts of a window that show at the pixels: the window less the windows in front of
- * it in both listings around the pixels, where both list them in the same place (a window
- * in front in one listing only, or that moved between them, may not have been in front
- * while the pixels were read). The whole window when a listing lacks it.
- */
-function shownAtPixels(w: DesktopWindow, around: CaptureWindows | undefined): Rect[] {
-  const same = (a: DesktopWindow, b: DesktopWindow): boolean =>
-    a.id !== undefined ? a.id === b.id : a.pid === b.pid && a.title === b.title;
-  const inFront = (list: readonly DesktopWindow[] | undefined): DesktopWindow[] | undefined => {
-    const i = list?.findIndex((o) => same(o, w)) ?? -1;
-    return i < 0 ? undefined : list!.slice(0, i);
-  };
-  const before = inFront(around?.before);
-  const after = inFront(around?.after);
-  if (!before || !after) return [w.frame];
-  const area = (o: DesktopWindow): Rect => o.outer ?? o.frame;
-  const steady = before.filter((o) => after.some((p) => same(o, p) && sameBox(area(o), area(p))));
-  return subtractRects(w.frame, steady.map(area));
 }
 
 /** The frame relative to an origin (itself without one). */
