@@ -14,7 +14,7 @@ import type { ToolDefinition } from './tools/define.js';
 import { resolveArtifactDir } from './capture/index.js';
 import { quietCall } from './pipeline/notify.js';
 import { SessionRecorder } from './pipeline/record.js';
-import { withoutEchoes, type ToolResponse } from './pipeline/response.js';
+import type { ToolResponse } from './pipeline/response.js';
 import type { Clipboard } from './platform/desktop.js';
 import {
   executableOf,
@@ -174,7 +174,7 @@ function recorded(def: ToolDefinition<any>, session: SessionRecorder): ToolDefin
         // What registerTool would answer: the record holds the same error code.
         response = ctx.pipeline.errorResponse(def.name, err);
       }
-      response = withoutEchoes(response, ctx.pipeline.selections.echoes);
+      response = ctx.pipeline.withoutEchoes(response);
       await session.record(
         def.name,
         args as Record<string, unknown>,

@@ -6,7 +6,8 @@
  * the window as it was when the pixels were read (listed right before and right after
  * reading them). A window that changed between those listings, or between the pixels and
  * the lookup, or a field not inside any window of its app, cannot be pinned: the window
- * is filled whole, at every place it had around the pixels.
+ * is filled whole, at every place it had around the pixels, where it shows (less the
+ * windows in front of it in both listings, in the same place).
  *
  * Listings cannot see a window that left and came back between two of them (one that keeps
  * moving, under load): a window seen moving again and again lately is never pinned either
@@ -14,6 +15,7 @@
  */
 import type { Rect } from '../model/element.js';
 import type { DesktopWindow } from '../platform/desktop.js';
+import { subtractRects } from './denied.js';
 
 /** Top-level windows listed around a capture: right before and right after its pixels. */
 export interface CaptureWindows {
@@ -124,13 +126,39 @@ export function pinFields(
           continue;
         }
       }
-      // Not pinned: every window of the app, wherever it was around the pixels.
+      // Not pinned: every window of the app, wherever it was around the pixels, where it
+      // shows (a window in front of it is another app's to show).
       moved.add(pid);
-      frames.push(field, ...aroundMine.map((w) => w.frame), ...mine.map((w) => w.frame));
+      frames.push(
+        field,
+        ...aroundMine.flatMap((w) => shownAtPixels(w, around)),
+        ...mine.flatMap((w) => shownAtPixels(w, around)),
+      );
       for (const w of mine) frames.push(...(moving?.placesOf(w) ?? []));
     }
   }
   return { frames: dedupe(frames), moved: [...moved] };
+}
+
+/**
+ * The parts of a window that show at the pixels: the window less the windows in front of
+ * it in both listings around the pixels, where both list them in the same place (a window
+ * in front in one listing only, or that moved between them, may not have been in front
+ * while the pixels were read). The whole window when a listing lacks it.
+ */
+export function shownAtPixels(w: DesktopWindow, around: CaptureWindows | undefined): Rect[] {
+  const same = (a: DesktopWindow, b: DesktopWindow): boolean =>
+    a.id !== undefined ? a.id === b.id : a.pid === b.pid && a.title === b.title;
+  const inFront = (list: readonly DesktopWindow[] | undefined): DesktopWindow[] | undefined => {
+    const i = list?.findIndex((o) => same(o, w)) ?? -1;
+    return i < 0 ? undefined : list!.slice(0, i);
+  };
+  const before = inFront(around?.before);
+  const after = inFront(around?.after);
+  if (!before || !after) return [w.frame];
+  const area = (o: DesktopWindow): Rect => o.outer ?? o.frame;
+  const steady = before.filter((o) => after.some((p) => same(o, p) && sameRect(area(o), area(p))));
+  return subtractRects(w.frame, steady.map(area));
 }
 
 function dedupe(rects: Rect[]): Rect[] {

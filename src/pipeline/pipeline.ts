@@ -1084,6 +1084,14 @@ export class Pipeline {
     return this.publisher.report(call.tool, req);
   }
 
+  /**
+   * The last guard before a result goes out: every secret this server knows masked wherever
+   * the response seems to echo it (see Publisher.withoutEchoes).
+   */
+  withoutEchoes(response: ToolResponse): ToolResponse {
+    return this.publisher.withoutEchoes(response, this.selections.echoes);
+  }
+
   errorResponse(tool: string, err: unknown): ToolResponse {
     return this.publisher.error(tool, err);
   }

@@ -38,7 +38,8 @@ import { describeError, type AxError } from '../errors.js';
 import { captureRect, secureFrames } from '../viewport/index.js';
 import { SecureFieldLocator, type Redaction, type WalkedFields } from './secure.js';
 import { toUserError } from './platform-errors.js';
-import type { ToolResponse } from './response.js';
+import { maskedFiles, withoutEchoes, type ToolResponse } from './response.js';
+import type { SecretEchoes } from './secrets.js';
 import { StageTimes } from './timing.js';
 
 export interface ActionReport {
@@ -780,6 +781,16 @@ export class Publisher {
       }),
     );
     return { png, stale: redaction.stale };
+  }
+
+  /**
+   * The response with every secret `echoes` knows masked wherever it seems echoed (see
+   * withoutEchoes); the elements a summary so masked listed count as not shown.
+   */
+  withoutEchoes(response: ToolResponse, echoes: SecretEchoes): ToolResponse {
+    const masked = withoutEchoes(response, echoes);
+    for (const file of maskedFiles(response, masked)) this.shown.forget(path.basename(file));
+    return masked;
   }
 
   /** Releases the artifact dir's descriptor (opened again on the next call). */

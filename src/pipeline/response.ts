@@ -45,3 +45,18 @@ export function withoutEchoes(response: ToolResponse, echoes: SecretEchoes): Too
       : {}),
   };
 }
+
+/**
+ * The tree files of the summaries (a response's, its steps') whose text `masked` changed:
+ * what they listed did not reach the agent as it was.
+ */
+export function maskedFiles(before: ToolResponse, masked: ToolResponse): string[] {
+  if (before === masked) return [];
+  const file = before.structured.file;
+  const own = masked.text !== before.text && typeof file === 'string' ? [file] : [];
+  const steps = (before.calls ?? []).flatMap((c, i) => {
+    const after = masked.calls?.[i];
+    return after ? maskedFiles(c.response, after.response) : [];
+  });
+  return [...own, ...steps];
+}

@@ -64,20 +64,33 @@ export function isCopyKey(key: string, modifiers: readonly string[] = []): boole
  * through scrub(). An app may echo it otherwise than it went in: in another case, escaped
  * in a URL, reversed or in base64, as markup, with signs or invisible characters between
  * its letters, or only its first part. The exact forms (any case, escaped, reversed,
- * base64) are masked where they are; a text that holds it only otherwise or in part
+ * base64) are masked where they are; a line that holds it only otherwise or in part
  * (PART_CHARS characters of its letters and digits in a row, half of it up to PART_MAX) is
- * masked whole. Texts
- * shorter than MIN_CHARS are not looked for: they would mask common words everywhere (the
- * field they were typed into stays a password field).
+ * masked whole (the whole text when no one line holds it). Texts shorter than MIN_CHARS are
+ * not looked for: they would mask common words everywhere (the field they were typed into
+ * stays a password field).
+ *
+ * A short secret (fewer than PART_CHARS letters and digits) or one of digits only (a PIN,
+ * a card number) would turn up by chance where other texts' letters and digits are joined
+ * across their signs: coordinates "(1242,12 34x30)" run "1234". Such a secret is found in
+ * its own forms, and spread out only evenly (the same signs between every two of its
+ * characters: "1 2 3 4", "K-q-4-z"); one of digits only as a whole number, not inside a
+ * longer run of letters and digits (a ref, a timestamp), and a long one also in part and
+ * in groups split by spaces, dashes, dots or slashes ("4111 2222 3333 4444"), within a
+ * number that stands alone (no letter next to it, as in a size "3333x4444").
  */
 export class SecretEchoes {
   static readonly MIN_CHARS = 4;
   /** A part of a secret this long (or half of it, if more) in a row counts as an echo. */
   static readonly PART_CHARS = 8;
   /** Each secret's forms to mask in place, lower case, longest first. */
-  private forms: string[] = [];
+  private forms: Form[] = [];
   /** Each secret's runs of PART_CHARS or more, lower case without spaces: found, they mask the whole text. */
   private parts: string[] = [];
+  /** Runs of long digit-only secrets, found in digits joined only across group signs. */
+  private digitParts: string[] = [];
+  /** Short and digit-only secrets spread out evenly (see spreadOut). */
+  private spread: RegExp[] = [];
   private readonly secrets = new Set<string>();
 
   /** Looks for `text` from now on, and for each of its lines (an app may echo one). */
@@ -87,6 +100,8 @@ export class SecretEchoes {
       if ([...secret].length < SecretEchoes.MIN_CHARS || this.secrets.has(secret)) continue;
       this.secrets.add(secret);
       const lower = secret.toLowerCase();
+      const squeezed = squeeze(secret);
+      const digits = squeezed !== '' && /^\p{N}+$/u.test(squeezed);
       // How a URL carries it: escaped as JavaScript, a form (a space as '+') and Python
       // (every sign) escape it; and two ways an app may turn it round before showing it.
       const encodings = [
@@ -100,16 +115,21 @@ export class SecretEchoes {
         rot13(secret),
       ];
       for (const f of [lower, ...encodings.map((e) => e.toLowerCase())]) {
-        if (!this.forms.includes(f)) this.forms.push(f);
+        // A number inside a longer one is another number: digit forms count as whole tokens.
+        const form = { text: f, token: digits && /^\p{N}+$/u.test(f) };
+        if (!this.forms.some((g) => g.text === form.text)) this.forms.push(form);
       }
-      const squeezed = squeeze(secret);
+      const short = squeezed.length < SecretEchoes.PART_CHARS;
+      if (short || digits) this.spread.push(spreadOut(squeezed, digits));
+      if (short) continue;
       const run = Math.min(
         squeezed.length,
         Math.max(SecretEchoes.PART_CHARS, Math.min(PART_MAX, Math.ceil(squeezed.length / 2))),
       );
-      for (let i = 0; i + run <= squeezed.length; i++) this.parts.push(squeezed.slice(i, i + run));
+      const into = digits ? this.digitParts : this.parts;
+      for (let i = 0; i + run <= squeezed.length; i++) into.push(squeezed.slice(i, i + run));
     }
-    this.forms.sort((a, b) => b.length - a.length);
+    this.forms.sort((a, b) => b.text.length - a.text.length);
   }
 
   get size(): number {
@@ -120,13 +140,23 @@ export class SecretEchoes {
   holds(text: string): boolean {
     if (this.secrets.size === 0 || text === '') return false;
     const lower = text.toLowerCase();
-    if (this.forms.some((form) => lower.includes(form))) return true;
+    if (this.forms.some((form) => indexOfForm(lower, form, 0) >= 0)) return true;
     // Written as markup (entities), or with signs or invisible characters between its letters.
-    const squeezed = squeeze(decodeEntities(text));
-    return this.parts.some((part) => squeezed.includes(part));
+    const decoded = decodeEntities(text);
+    const squeezed = squeeze(decoded);
+    if (this.parts.some((part) => squeezed.includes(part))) return true;
+    const plain = visible(decoded);
+    if (this.digitParts.length > 0) {
+      const numbers = joinDigitGroups(plain).match(NUMBER) ?? [];
+      if (numbers.some((n) => this.digitParts.some((part) => n.includes(part)))) return true;
+    }
+    return this.spread.some((re) => re.test(plain));
   }
 
-  /** `text` with every secret in it masked: its exact forms where they are; else all of it. */
+  /**
+   * `text` with every secret in it masked: its exact forms where they are; else each line
+   * that holds one, or all of it when no one line does.
+   */
   scrub(text: string): string {
     if (!this.holds(text)) return text;
     let out = text;
@@ -135,15 +165,19 @@ export class SecretEchoes {
       let lower = out.toLowerCase();
       if (lower.length !== out.length) return SECURE_MASK;
       for (
-        let at = lower.indexOf(form);
+        let at = indexOfForm(lower, form, 0);
         at >= 0;
-        at = lower.indexOf(form, at + SECURE_MASK.length)
+        at = indexOfForm(lower, form, at + SECURE_MASK.length)
       ) {
-        out = out.slice(0, at) + SECURE_MASK + out.slice(at + form.length);
+        out = out.slice(0, at) + SECURE_MASK + out.slice(at + form.text.length);
         lower = out.toLowerCase();
       }
     }
-    return this.holds(out) ? SECURE_MASK : out;
+    if (!this.holds(out)) return out;
+    // Found otherwise (spread out, in part): the lines that hold it, not the whole text.
+    const lines = out.split('\n').map((line) => (this.holds(line) ? SECURE_MASK : line));
+    const masked = lines.join('\n');
+    return this.holds(masked) ? SECURE_MASK : masked;
   }
 
   /**
@@ -223,6 +257,55 @@ function rot13(text: string): string {
     const base = c <= 'Z' ? 65 : 97;
     return String.fromCharCode(((c.charCodeAt(0) - base + 13) % 26) + base);
   });
+}
+
+/** A form to mask in place; `token`: only where no letter or digit adjoins it. */
+interface Form {
+  text: string;
+  token: boolean;
+}
+
+const ALNUM = /[\p{L}\p{N}]/u;
+
+/** Where `form` is in `lower` from `from` on (a token form: as a whole token); -1: nowhere. */
+function indexOfForm(lower: string, form: Form, from: number): number {
+  for (let at = lower.indexOf(form.text, from); at >= 0; at = lower.indexOf(form.text, at + 1)) {
+    if (!form.token) return at;
+    const before = at > 0 ? lower[at - 1] : '';
+    const after = lower[at + form.text.length] ?? '';
+    if (!ALNUM.test(before) && !ALNUM.test(after)) return at;
+  }
+  return -1;
+}
+
+/** Lower case, compatibility forms as plain ones, without what draws nothing (see squeeze). */
+function visible(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[\p{Default_Ignorable_Code_Point}\u3164\u115f\u1160\uffa0]+/gu, '');
+}
+
+/** A number standing alone: no letter or digit next to it (a ref e1234, a size 34x30). */
+const NUMBER = /(?<![\p{L}\p{N}])\p{N}+(?![\p{L}\p{N}])/gu;
+
+/** Digits split into groups by spaces, dashes, dots or slashes, joined ("4111 2222" → "41112222"). */
+function joinDigitGroups(text: string): string {
+  return text.replace(/(?<=\p{N})[\s\-./]{1,3}(?=\p{N})/gu, '');
+}
+
+/**
+ * A short or digit-only secret (squeezed) spread out evenly: its characters in a row with
+ * the same signs (none, or up to three) between every two of them, matched in a `visible`
+ * text. One of digits only as a whole number: no letter or digit before or after it.
+ */
+function spreadOut(squeezed: string, digits: boolean): RegExp {
+  const chars = [...squeezed].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const body = chars.map((c, i) =>
+    i === 0 ? c : i === 1 ? `(?<sep>[^\\p{L}\\p{N}]{0,3})${c}` : `\\k<sep>${c}`,
+  );
+  const edge = digits ? ['(?<![\\p{L}\\p{N}])', '(?![\\p{L}\\p{N}])'] : ['', ''];
+  return new RegExp(`${edge[0]}${body.join('')}${edge[1]}`, 'u');
 }
 
 /** Longest run of a secret looked for: 12 characters of a long token are enough to tell it. */

@@ -15,11 +15,11 @@
 import type { Rect, Snapshot } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import { loadPerCpu } from '../model/timeout.js';
-import type { Desktop } from '../platform/desktop.js';
+import type { Desktop, DesktopWindow } from '../platform/desktop.js';
 import { describeError } from '../errors.js';
 import { secureFrames } from '../viewport/index.js';
 import { intersect } from '../viewport/geometry.js';
-import { MovingWindows, pinFields, type CaptureWindows } from './field-pins.js';
+import { MovingWindows, pinFields, shownAtPixels, type CaptureWindows } from './field-pins.js';
 
 /** Least time the fresh lookup gets: enough for an idle desktop (a few ms per app). */
 export const SECURE_LOOKUP_TIMEOUT_MS = 400;
@@ -74,10 +74,16 @@ function staleNote(
   why: string,
   moved: number[] = [],
   bare = 0,
+  fieldMoved: number[] = [],
 ): Redaction['stale'] {
   const parts: string[] = [];
   if (moved.length > 0) {
     parts.push(`windows of ${whose(moved)} filled whole: they moved while the screen was read`);
+  }
+  if (fieldMoved.length > 0) {
+    parts.push(
+      `windows of ${whose(fieldMoved)} filled whole where they show: a password field in them moved`,
+    );
   }
   if (failed.length > 0) {
     parts.push(`windows of ${whose(failed)} filled whole: password fields not located in time`);
@@ -238,7 +244,7 @@ export class SecureFieldLocator {
     const movedIn = this.movedFields(earlier ?? new Map(), fresh, around);
     for (const { pid, fields } of fresh) {
       if (!fields) continue;
-      const tracked = fields.map((f) => ({
+      const tracked = oncePerId(fields).map((f) => ({
         id: f.id,
         ...(f.frame ? { frame: f.frame, origin: originOf(pid, f.frame, around?.after) } : {}),
       }));
@@ -246,7 +252,7 @@ export class SecureFieldLocator {
     }
     if (around) this.moving.note([...around.before, ...around.after]);
     const pinned = await this.pin(desktop, region, fresh, around);
-    frames.push(...pinned.frames, ...movedIn);
+    frames.push(...pinned.frames, ...movedIn.frames);
     for (const { pid, windows } of failedApps) {
       // A backend that cannot say where the app's windows are: the whole region.
       frames.push(...(windows ?? [region]), ...this.fallback(pid, walked));
@@ -270,6 +276,7 @@ export class SecureFieldLocator {
       why,
       pinned.moved,
       bare.length,
+      movedIn.whole,
     );
     return stale ? { frames, stale } : { frames };
   }
@@ -303,22 +310,25 @@ export class SecureFieldLocator {
    * after them at another (or not found), or found elsewhere than at the last capture. The
    * screen may show any place it had meanwhile (the toolkit draws a frame behind where it
    * reports the field): while a field was seen moving in the last MOVING_MS, its window is
-   * filled whole (as listed around the pixels), else the box around the places.
+   * filled whole (as listed around the pixels) where it shows, else the box around the
+   * places. `whole`: the apps with a window filled so.
    */
   private movedFields(
     earlier: ReadonlyMap<string, Rect>,
     fresh: ReadonlyArray<{ pid: number; fields?: ReadonlyArray<{ id: string; frame?: Rect }> }>,
     around: CaptureWindows | undefined,
-  ): Rect[] {
+  ): { frames: Rect[]; whole: number[] } {
     const at = this.now();
     const out: Rect[] = [];
-    const windowsOf = (pid: number, f: Rect): Rect[] =>
-      [...(around?.before ?? []), ...(around?.after ?? [])]
-        .filter((w) => w.pid === pid && intersect(w.frame, f) !== null)
-        .map((w) => w.frame);
+    const whole = new Set<number>();
+    const windowsOf = (pid: number, f: Rect): DesktopWindow[] =>
+      [...(around?.before ?? []), ...(around?.after ?? [])].filter(
+        (w) => w.pid === pid && intersect(w.frame, f) !== null,
+      );
     for (const { pid, fields } of fresh) {
       const last = new Map((this.lastFields.get(pid) ?? []).map((f) => [f.id, f]));
-      const now = new Map((fields ?? []).map((f) => [f.id, f.frame]));
+      // One frame per field: the first found (see oncePerId).
+      const now = new Map(oncePerId(fields ?? []).map((f) => [f.id, f.frame]));
       for (const id of new Set([...last.keys(), ...now.keys()])) {
         const before = earlier.get(id);
         const after = now.get(id);
@@ -353,11 +363,14 @@ export class SecureFieldLocator {
         continue;
       }
       const windows = windowsOf(move.pid, move.box);
-      out.push(
-        ...(windows.length > 0 ? windows : fresh.some((a) => a.pid === move.pid) ? [move.box] : []),
-      );
+      if (windows.length > 0) {
+        whole.add(move.pid);
+        for (const w of windows) out.push(...shownAtPixels(w, around));
+      } else if (fresh.some((a) => a.pid === move.pid)) {
+        out.push(move.box);
+      }
     }
-    return out;
+    return { frames: out, whole: [...whole] };
   }
 
   private fallback(pid: number, walked: Map<number, Rect[]>): Rect[] {
@@ -395,6 +408,12 @@ function originOf(
       cy < v.frame.y + v.frame.h,
   );
   return w && { x: w.frame.x, y: w.frame.y };
+}
+
+/** The fields less any that repeats an id found before it: each field once, as first found. */
+function oncePerId<F extends { id: string }>(fields: readonly F[]): F[] {
+  const seen = new Set<string>();
+  return fields.filter((f) => !seen.has(f.id) && seen.add(f.id));
 }
 
 /** The frame relative to an origin (itself without one). */

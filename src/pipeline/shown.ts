@@ -18,6 +18,8 @@
  * - `detail: "full"` lists them all again (capped as ever) and records them afresh.
  * - Reads that answer with a result (find, get_value, …) list no visible elements and
  *   record nothing.
+ * - A summary the last guard masked (it seemed to echo a secret) showed nothing as it
+ *   was: what it recorded is forgotten, and listed again.
  */
 import type { SnapshotView } from '../model/view.js';
 import type { VisibleItem } from '../summary/index.js';
@@ -96,6 +98,15 @@ export class ShownMemory {
       const oldest = this.seen.keys().next().value as string;
       this.seen.delete(oldest);
     }
+  }
+
+  /**
+   * Forgets what a call's summary recorded as shown (`file`, its basename): a summary
+   * masked for a secret it seemed to echo did not show its elements as they are, and the
+   * next summary lists them again rather than counting them unchanged since that file.
+   */
+  forget(file: string): void {
+    for (const [ref, s] of this.seen) if (s.file === file) this.seen.delete(ref);
   }
 
   /**

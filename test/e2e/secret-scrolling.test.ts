@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureRun } from './helpers/fixture-run.js';
 import { decodePng } from './helpers/pixels.js';
+import { X11 } from '../../src/platform/linux/x11.js';
 
 describe.each(['scroll', 'flicker'])('a revealed field that %ss', (motion) => {
   const run = fixtureRun('scrolling_secret.py', {
@@ -33,5 +34,73 @@ describe.each(['scroll', 'flicker'])('a revealed field that %ss', (motion) => {
       if (red > 0) leaks.push(`${r.fields.screenshot}: ${red} red pixels`);
     }
     expect(leaks).toEqual([]);
+  });
+});
+
+/**
+ * The same field scrolling behind another app's window: its window is filled only where it
+ * shows. The window in front (a passphrase dialog) is captured as the screen shows it, its
+ * own password field filled, and the summary says the other window was filled.
+ */
+describe('a revealed field that scrolls behind another window', () => {
+  const run = fixtureRun('scrolling_secret.py', {
+    appEnv: { AXPAGE_FIXTURE_SECRET: 'Scroll-Qz7-secret', AXPAGE_FIXTURE_MOTION: 'scroll' },
+  });
+
+  it('fills its window where it shows, not the window in front', { timeout: 240_000 }, async () => {
+    await run.call('ax_get_tree', {});
+    // Revealed without raising its window (an accessibility action, not a click).
+    const reveal = await run.call('ax_click', { query: 'Show password' });
+    expect(reveal.isError, reveal.text).toBe(false);
+    await run.waitFor((e) => e.event === 'toggled' && e.active === true);
+    const dialog = await run.session.launchFixture('passphrase.py', [], {
+      env: {
+        AXPAGE_FIXTURE_SECRET: 'Front-dialog-Wv8',
+        AXPAGE_FIXTURE_X: '260',
+        AXPAGE_FIXTURE_Y: '160',
+      },
+    });
+    const ready = dialog.output!.events.find((e) => e.event === 'ready')!;
+    const [x, y, w, h] = ready.frame as number[];
+    const [fx, fy, fw, fh] = ready.field as number[];
+    const frame = { x, y, w, h };
+    const x11 = X11.open(run.session.desktop.processEnv().DISPLAY as string, {
+      framebuffer: false,
+    });
+    try {
+      const screen = x11.captureRegion(frame);
+      const notes: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const r = await run.call('ax_screenshot', { region: frame });
+        expect(r.isError, r.text).toBe(false);
+        notes.push(r.text);
+        const img = await decodePng(r.fields.screenshot);
+        let same = 0;
+        let all = 0;
+        for (let py = 0; py < h; py++) {
+          for (let px = 0; px < w; px++) {
+            const sx = x + px;
+            const sy = y + py;
+            if (sx >= fx && sx < fx + fw && sy >= fy && sy < fy + fh) continue;
+            const a = (py * img.width + px) * img.channels;
+            const b = (py * screen.width + px) * screen.channels;
+            all++;
+            if ([0, 1, 2].every((c) => img.data[a + c] === screen.data[b + c])) same++;
+          }
+        }
+        // The scrolling field's own box, filled wherever it was seen (a band its height),
+        // may lie across the dialog: a tenth of it. Its whole window would be half of it.
+        expect(
+          same / all,
+          `${r.fields.screenshot} shows the dialog as the screen does (${r.text})`,
+        ).toBeGreaterThan(0.8);
+      }
+      // The scrolling field was seen moving: its window was filled where it shows, and said so.
+      const full = await run.call('ax_screenshot', { full_screen: true });
+      expect(full.text).toMatch(/windows of pid \d+ filled whole where they show/);
+    } finally {
+      x11.close();
+      await dialog.stop();
+    }
   });
 });

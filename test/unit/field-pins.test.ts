@@ -112,3 +112,34 @@ describe('MovingWindows', () => {
     expect(r).toEqual({ frames: [fieldIn(A)], moved: [] });
   });
 });
+
+describe('pinFields: a window filled whole is filled where it shows', () => {
+  it('less another window in front of it in both listings, in the same place', () => {
+    const front = win(9, 8, rect(300, 150, 300, 200));
+    const r = pinFields(
+      [{ pid: 7, frames: [fieldIn(B)] }],
+      { before: [front, win(1, 7, A)], after: [front, win(1, 7, A)] },
+      [front, win(1, 7, A)],
+    );
+    expect(r.moved).toEqual([7]);
+    const filled = (x: number, y: number) =>
+      r.frames.some((f) => x >= f.x && y >= f.y && x < f.x + f.w && y < f.y + f.h);
+    expect(filled(100, 100)).toBe(true);
+    expect(filled(299, 219)).toBe(true);
+    expect(filled(300, 150)).toBe(false);
+    expect(filled(459, 219)).toBe(false);
+  });
+
+  it('whole when the window in front was not there, or elsewhere, in one of the listings', () => {
+    const front = win(9, 8, rect(300, 150, 300, 200));
+    const moved = win(9, 8, rect(600, 150, 300, 200));
+    for (const after of [[win(1, 7, A)], [moved, win(1, 7, A)]]) {
+      const r = pinFields(
+        [{ pid: 7, frames: [fieldIn(B)] }],
+        { before: [front, win(1, 7, A)], after },
+        [win(1, 7, A)],
+      );
+      expect(r.frames).toContainEqual(A);
+    }
+  });
+});

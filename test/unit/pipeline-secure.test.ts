@@ -260,3 +260,108 @@ describe('SecureFieldLocator with the windows around the capture', () => {
     expect(r.stale).toBeUndefined();
   });
 });
+
+describe('SecureFieldLocator with fields that move in their window', () => {
+  const APP = {
+    id: 1,
+    pid: 3,
+    title: 'app',
+    frame: { x: 0, y: 0, w: 1280, h: 800 },
+    active: false,
+  };
+  const FRONT = {
+    id: 2,
+    pid: 4,
+    title: 'front',
+    frame: { x: 700, y: 400, w: 400, h: 200 },
+    outer: { x: 699, y: 380, w: 402, h: 221 },
+    active: true,
+  };
+  const field = { x: 24, y: 282, w: 200, h: 30 };
+  const fieldId = ':1.5/org/a11y/atspi/accessible/7';
+
+  function desktopWith(
+    fields: Array<{ id: string; frame: Rect }>,
+    windows: (typeof APP)[] = [FRONT, APP],
+  ): Desktop {
+    return {
+      secureFieldFrames: async () => ({
+        fresh: [{ pid: 3, frames: fields.map((f) => f.frame), fields }],
+        failed: [],
+      }),
+      listWindows: async () => windows,
+    } as unknown as Desktop;
+  }
+
+  /** Two captures: the first notes the field, the second reads it back first (`earlier`). */
+  async function twoCaptures(
+    locator: SecureFieldLocator,
+    desktop: Desktop,
+    earlier: Map<string, Rect>,
+    around = { before: [FRONT, APP], after: [FRONT, APP] },
+  ) {
+    await locator.locate(desktop, SCREEN, [], undefined, around);
+    return locator.locate(desktop, SCREEN, [], undefined, around, earlier);
+  }
+
+  it('a field found twice by its id is one field: where it stays, only it is filled', async () => {
+    // Found by its role and remembered by its id, the second read a few pixels off.
+    const desktop = desktopWith([
+      { id: fieldId, frame: field },
+      { id: fieldId, frame: { ...field, x: 19, y: 277 } },
+    ]);
+    const r = await twoCaptures(new SecureFieldLocator(), desktop, new Map([[fieldId, field]]));
+    expect(r.frames).not.toContainEqual(APP.frame);
+    expect(r.frames).toContainEqual(field);
+    expect(r.stale).toBeUndefined();
+  });
+
+  it('a field that moved fills its window where it shows, not the window in front, and says so', async () => {
+    const desktop = desktopWith([{ id: fieldId, frame: field }]);
+    const r = await twoCaptures(
+      new SecureFieldLocator(),
+      desktop,
+      new Map([[fieldId, { ...field, y: field.y + 40 }]]),
+    );
+    // Every pixel of the app's window outside the window in front is filled; none inside.
+    const filled = (x: number, y: number) =>
+      r.frames.some((f) => x >= f.x && y >= f.y && x < f.x + f.w && y < f.y + f.h);
+    for (const [x, y] of [
+      [0, 0],
+      [1279, 799],
+      [698, 500],
+      [900, 379],
+      [900, 601],
+      [field.x, field.y + 40],
+    ]) {
+      expect(filled(x, y), `(${x},${y})`).toBe(true);
+    }
+    for (const [x, y] of [
+      [699, 380],
+      [900, 500],
+      [1100, 600],
+    ]) {
+      expect(filled(x, y), `(${x},${y}) is the window in front`).toBe(false);
+    }
+    expect(r.stale?.short).toBe(
+      'windows of pid 3 filled whole where they show: a password field in them moved',
+    );
+  });
+
+  it('a window in front in one listing only, or moved between them, leaves the window filled whole', async () => {
+    const desktop = desktopWith([{ id: fieldId, frame: field }]);
+    const moved = { ...FRONT, frame: { ...FRONT.frame, x: 100 }, outer: { ...FRONT.outer, x: 99 } };
+    for (const around of [
+      { before: [APP, FRONT], after: [FRONT, APP] },
+      { before: [FRONT, APP], after: [moved, APP] },
+    ]) {
+      const r = await twoCaptures(
+        new SecureFieldLocator(),
+        desktop,
+        new Map([[fieldId, { ...field, y: field.y + 40 }]]),
+        around,
+      );
+      expect(r.frames).toContainEqual(APP.frame);
+    }
+  });
+});

@@ -111,3 +111,75 @@ describe('SecretEchoes: echoes in other scripts and encodings', () => {
     expect(e.holds(e.scrub(text))).toBe(false);
   });
 });
+
+describe('SecretEchoes: a short or digit-only secret', () => {
+  const pin = new SecretEchoes();
+  pin.add('1234');
+  /** A summary line whose coordinates run 1242,12 34x30: "1234" across signs and spaces. */
+  const line = '[AXButton] "Minimize" e3741 (1242,12 34x30)';
+  const summary = `status: success\nvisible_elements:\n  ${line}\n  [AXButton] "Close" e3742 (1310,12 34x30)`;
+
+  it('is not found across coordinates: a summary that runs its digits by chance is left as it is', () => {
+    expect(pin.holds(line)).toBe(false);
+    expect(pin.scrub(summary)).toBe(summary);
+  });
+
+  it('is not found inside a longer run of letters and digits (a ref, a timestamp, a file name)', () => {
+    for (const text of ['e1234', 'file: /tmp/out/1795861234001_screenshot.txt', 'x12345']) {
+      expect(pin.scrub(text)).toBe(text);
+    }
+  });
+
+  it.each([
+    ['as it is', 'PIN: 1234', 'PIN: •••'],
+    ['in brackets', 'entered (1234).', 'entered (•••).'],
+    ['reversed', 'code 4321 accepted', 'code ••• accepted'],
+    ['in a line of its own', 'ok\n1234\ndone', 'ok\n•••\ndone'],
+  ])('is still masked where it is, %s', (_how, text, masked) => {
+    expect(pin.scrub(text)).toBe(masked);
+  });
+
+  it.each([
+    ['spaced out', 'You typed 1 2 3 4'],
+    ['with signs between its digits', 'PIN 1-2-3-4'],
+    ['with invisible characters between its digits', 'PIN 1\u200b2\u200b3\u200b4'],
+    ['in full-width digits', 'PIN １２３４'],
+  ])('is still found %s, and that line masked', (_how, text) => {
+    expect(pin.holds(text)).toBe(true);
+    expect(pin.scrub(`before\n${text}\nafter`)).toBe('before\n•••\nafter');
+  });
+
+  it('a short secret of letters is still found spaced out, only that line masked', () => {
+    const e = new SecretEchoes();
+    e.add('Kq4z!');
+    expect(e.scrub('name: K q 4 z\nfile: a.txt')).toBe('•••\nfile: a.txt');
+    expect(e.scrub('Search: kq4z!')).toBe('Search: •••');
+    // Across signs of other texts (coordinates, words) it is not.
+    expect(e.holds('(Kq,4 zone)')).toBe(false);
+  });
+
+  it('a long digit-only secret (a card number) is found in groups, not across coordinates', () => {
+    const e = new SecretEchoes();
+    e.add('4111222233334444');
+    for (const text of ['Card 4111 2222 3333 4444', 'card 4111-2222-3333-4444', 'ends 33334444']) {
+      expect(e.holds(text), text).toBe(true);
+    }
+    expect(e.holds('[AXCell] e1 (4111,2222 3333x4444)')).toBe(false);
+    expect(e.scrub('a\nCard 4111 2222 3333 4444\nb')).toBe('a\n•••\nb');
+  });
+});
+
+describe('SecretEchoes: a text that holds a secret only otherwise or in part', () => {
+  const e = new SecretEchoes();
+  e.add('EchoSecret-4242');
+
+  it('has only the lines that hold it masked', () => {
+    const text =
+      'status: success\n  [AXStaticText] "E c h o S e c r e t - 4 2 4 2" e5\n  [AXButton] "OK" e6';
+    expect(e.scrub(text)).toBe('status: success\n•••\n  [AXButton] "OK" e6');
+  });
+
+  it('is masked whole when no one line holds it', () => {
+    expect(e.scrub('Echo\nSecr\net-4\n242')).toBe('•••');
+  });
+});

@@ -7,6 +7,7 @@ import { DEFAULT_CONFIG } from '../../src/config.js';
 import type { Desktop } from '../../src/platform/desktop.js';
 import { Publisher } from '../../src/pipeline/publish.js';
 import { ShownMemory, lookOf } from '../../src/pipeline/shown.js';
+import { SecretEchoes } from '../../src/pipeline/secrets.js';
 import { loadConfig } from '../../src/config.js';
 import {
   STRUCTURED_MAX_BYTES,
@@ -413,5 +414,55 @@ describe('structuredContent caps', () => {
     expect(Buffer.byteLength(JSON.stringify(out))).toBeLessThanOrEqual(STRUCTURED_MAX_BYTES);
     expect(out.summary).toBe('ok');
     expect(out.truncated_fields).toContain('extra (dropped)');
+  });
+});
+
+describe('session memory: a summary masked for a secret it seemed to echo', () => {
+  it('showed nothing: the elements it listed are listed again on the next call', async () => {
+    const p = publisher();
+    const echoes = new SecretEchoes();
+    echoes.add('EchoSecret-4242');
+    // The field's text spreads the secret out: the guard masks the summary's line.
+    const first = await p.publish('ax_get_tree', {
+      view: view({ name: 'E c h o S e c r e t' }),
+      did: 'Walked',
+    });
+    const masked = p.withoutEchoes(first, echoes);
+    expect(masked.text).not.toBe(first.text);
+    expect(masked.text).not.toMatch(/E c h o/);
+    const second = parseSummary(
+      (
+        await p.publish('ax_get_tree', {
+          view: view({ name: 'E c h o S e c r e t' }),
+          did: 'Walked',
+        })
+      ).text,
+    );
+    expect(second.fields.visible_elements ?? '').not.toMatch(/unchanged/);
+    expect(second.lists.visible_elements).toHaveLength(4);
+  });
+
+  it('one the guard left as it was counts as shown', async () => {
+    const p = publisher();
+    const echoes = new SecretEchoes();
+    echoes.add('1234');
+    // Coordinates that run the digits of a PIN: no echo, nothing masked.
+    const first = await p.publish('ax_get_tree', {
+      view: view({ extra: [{ role: 'AXButton', name: 'Minimize', frame: [100, 12, 34, 30] }] }),
+      did: 'Walked',
+    });
+    expect(first.text).toContain('(100,12 34x30)');
+    expect(p.withoutEchoes(first, echoes).text).toBe(first.text);
+    const second = parseSummary(
+      (
+        await p.publish('ax_get_tree', {
+          view: view({
+            extra: [{ role: 'AXButton', name: 'Minimize', frame: [100, 12, 34, 30] }],
+          }),
+          did: 'Walked',
+        })
+      ).text,
+    );
+    expect(second.fields.visible_elements).toMatch(/^5 unchanged since /);
   });
 });

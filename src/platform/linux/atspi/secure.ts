@@ -23,7 +23,7 @@ import {
 } from './bus.js';
 import { appCall, type AppRef } from './apps.js';
 import { snapshotApp } from './walk.js';
-import { placeGtk4Windows, type NativeWindowBox } from './gtk4.js';
+import { isGtk4Bus, placeGtk4Windows, type NativeWindowBox } from './gtk4.js';
 import { askExtents, frameOf, getProp, IFACE } from './read.js';
 import { ROLE } from '../roles.js';
 import { PlatformError } from '../../../errors.js';
@@ -81,6 +81,13 @@ export async function secureFieldFrames(
 export interface LocatedFields {
   frames: Rect[];
   fields: RememberedField[];
+}
+
+/** An app's secure fields as its walk found them, with the walk. */
+interface WalkedFields extends LocatedFields {
+  walk: Snapshot;
+  /** Elements whose frames were dropped because their window could not be placed. */
+  unplaced: ReadonlySet<string>;
 }
 
 /**
@@ -184,6 +191,58 @@ function successorsIn(
   return out;
 }
 
+/**
+ * Remembered fields located in a walk of their app (its frames placed on the screen, as a
+ * GTK4 walk's are): one in the walk with a frame is there; one missing, or no longer on
+ * screen, is looked for as rememberedFrames does (see successorsIn). One whose window
+ * could not be placed fails the app, as a fresh field's does.
+ */
+function rememberedInWalk(
+  own: WalkedFields,
+  remembered: readonly RememberedField[],
+): LocatedFields & { unsought?: RememberedField[] } {
+  const byId = new Map(own.walk.elements.map((e) => [e.id, e]));
+  const out: LocatedFields & { unsought?: RememberedField[] } = { frames: [], fields: [] };
+  const missing: RememberedField[] = [];
+  for (const field of remembered) {
+    const el = byId.get(field.id);
+    if (own.unplaced.has(field.id)) {
+      throw new Error('its password fields could not be placed on screen');
+    }
+    if (el && usable(el.frame)) {
+      out.frames.push(el.frame);
+      out.fields.push({ id: field.id, frame: el.frame });
+    } else if (usable(field.frame)) {
+      missing.push(field);
+    }
+  }
+  if (missing.length > 0) out.unsought = missing;
+  return out;
+}
+
+/**
+ * The fields found by each way of looking, each field once (the first way's, a fresh
+ * lookup before the memory): a field both found by its role and remembered by its id is
+ * one field, tracked from one frame. Every frame found is filled.
+ */
+function oncePerField(parts: readonly LocatedFields[]): LocatedFields {
+  const seen = new Set<string>();
+  const fields: RememberedField[] = [];
+  const frames: Rect[] = [];
+  for (const part of parts) {
+    for (const f of part.fields) {
+      if (seen.has(f.id)) continue;
+      seen.add(f.id);
+      fields.push(f);
+    }
+    for (const f of part.frames) if (!frames.some((g) => sameRect(f, g))) frames.push(f);
+  }
+  return { frames, fields };
+}
+
+const sameRect = (a: Rect, b: Rect): boolean =>
+  a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h;
+
 /** How a bridge answers for an object it no longer has. */
 const GONE = /UnknownObject|UnknownMethod|no such object|defunct/i;
 
@@ -268,16 +327,27 @@ export async function scanSecureFields(
       ctx.appRef(pid).then(async (app) => {
         const known = remembered.get(pid) ?? [];
         const hosted = plugs.get(pid);
-        const [own, kept] = await Promise.all([
-          framesOf(bus, app, until, windows ?? [], ctx, new Set(known.map((f) => f.id)), !!hosted),
-          rememberedFrames(bus, app, known, Math.max(1, until - Date.now())),
-        ]);
+        const readKept = (): ReturnType<typeof rememberedFrames> =>
+          rememberedFrames(bus, app, known, Math.max(1, until - Date.now()));
+        // Read by id, a GTK4 field's extents are relative to its window: a GTK4 app's
+        // remembered fields are taken from its walk, placed as its fresh ones are. Other
+        // apps' are read alongside their lookup (a walk, when there is one, wins).
+        const early = isGtk4Bus(app.bus) ? undefined : readKept();
+        early?.catch(() => undefined);
+        const own = await framesOf(
+          bus,
+          app,
+          until,
+          windows ?? [],
+          ctx,
+          new Set(known.map((f) => f.id)),
+          !!hosted,
+        );
+        const walked = 'walk' in own ? own : undefined;
+        const kept = walked ? rememberedInWalk(walked, known) : await (early ?? readKept());
         if (hosted) splitPlugs(own, hosted, scan);
-        const found = kept.unsought ? successorsIn(own.walk, kept.unsought) : undefined;
-        return {
-          frames: [...own.frames, ...kept.frames, ...(found?.frames ?? [])],
-          fields: [...own.fields, ...kept.fields, ...(found?.fields ?? [])],
-        };
+        const found = kept.unsought ? successorsIn(walked?.walk, kept.unsought) : undefined;
+        return oncePerField([own, kept, ...(found ? [found] : [])]);
       }),
       Math.max(0, until - Date.now()),
       'its secure-field lookup',
@@ -432,7 +502,7 @@ async function framesOf(
   ctx: ScanContext,
   known: ReadonlySet<string>,
   walk = false,
-): Promise<LocatedFields & { walk?: Snapshot }> {
+): Promise<LocatedFields | WalkedFields> {
   // Collection reads the app's own tree only: a plug's, on another bus, needs the walk.
   if (!walk) {
     try {
@@ -449,12 +519,17 @@ async function framesOf(
   });
   if (snapshot.truncated) throw new Error(`its walk was cut short (${snapshot.truncated})`);
   const secure = (): Element[] => snapshot.elements.filter((e) => e.flags.includes('secure'));
-  const before = secure().filter((e) => e.frame).length;
+  const framed = snapshot.elements.filter((e) => e.frame);
   placeGtk4Windows(snapshot, () => windows, ctx.popupWindows);
+  // Elements whose window could not be placed lose their frames: where they are is unknown.
+  const unplaced = new Set(framed.filter((e) => !e.frame).map((e) => e.id));
+  if (secure().some((e) => unplaced.has(e.id))) {
+    throw new Error('its password fields could not be placed on screen');
+  }
   const placed = secure().filter((e) => e.frame);
-  if (placed.length < before) throw new Error('its password fields could not be placed on screen');
   return {
     walk: snapshot,
+    unplaced,
     frames: placed.map((e) => e.frame as Rect).filter((f) => f.w > 0 && f.h > 0),
     fields: secure().map((e) => {
       const name = traitNameOf(e);
