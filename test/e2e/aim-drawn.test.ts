@@ -1,13 +1,15 @@
 /**
  * A foreground click goes only where the element is drawn, by what the app draws there, not
  * only by the frames in its tree: GTK 4 keeps a hidden stack page's widgets VISIBLE with
- * their old frames (a click there would land on the page shown). Oracle: the fixture's own
- * log (stack_pages.py).
+ * their old frames (a click there would land on the page shown); a Qt combo box's open list
+ * is a popup window of its own, though its rows hang under a scroll pane in the tree; a Qt
+ * table's column header is drawn over the row scrolled under it. Oracles: the fixtures' own
+ * logs (stack_pages.py, qt_clipped.py).
  */
 import { execFileSync } from 'node:child_process';
 import { expect, it } from 'vitest';
 import { fixtureRun, type FixtureRun } from './helpers/fixture-run.js';
-import { describeNeeding, found } from './helpers/needs.js';
+import { describeNeeding, found, pythonModule } from './helpers/needs.js';
 
 function gtk4Python(): boolean {
   try {
@@ -58,6 +60,36 @@ describeNeeding(
       expect(ok.isError, ok.text).toBe(false);
       await run.waitFor((e) => e.event === 'check' && e.active === true, from);
       expect(await eventsSince(run, from, 'pressed')).toEqual([]);
+    });
+  },
+);
+
+describeNeeding(
+  [pythonModule('PyQt5.QtWidgets', 'python3-pyqt5')],
+  'Qt elements reaching past what holds them in the tree',
+  () => {
+    const run = fixtureRun('qt_clipped.py');
+
+    it('a table cell half under the column header is clicked below it, not on the header', async () => {
+      await run.waitFor((e) => e.event === 'ready');
+      const from = run.events().length;
+      const r = await run.call('ax_click', { query: 'Task 06', delivery_mode: 'foreground' });
+      expect(r.isError, r.text).toBe(false);
+      expect(await eventsSince(run, from, 'sorted')).toEqual([]);
+      await run.waitFor((e) => e.event === 'cell' && e.value === 'Task 06', from);
+    });
+
+    it("a combo box's open list row below the scroll pane it hangs in is clicked", async () => {
+      await run.waitFor((e) => e.event === 'ready');
+      const open = await run.call('ax_click', {
+        query: 'AXComboBox',
+        delivery_mode: 'foreground',
+      });
+      expect(open.isError, open.text).toBe(false);
+      const from = run.events().length;
+      const r = await run.call('ax_click', { query: 'South', delivery_mode: 'foreground' });
+      expect(r.isError, r.text).toBe(false);
+      await run.waitFor((e) => e.event === 'side' && e.value === 'South', from);
     });
   },
 );
