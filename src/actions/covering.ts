@@ -8,6 +8,7 @@
 import type { Element, Rect } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import { AxError } from '../errors.js';
+import { vocabulary } from '../model/vocabulary.js';
 import type { Desktop } from '../platform/desktop.js';
 import { contains, hasArea, intersect } from '../viewport/geometry.js';
 import { reachableFrame } from '../viewport/reachable.js';
@@ -233,6 +234,9 @@ async function drawnInstead(
   p: { x: number; y: number },
 ): Promise<string | undefined> {
   if (!desktop.elementAt) return undefined;
+  // A table's header is drawn over the rows scrolled under it, yet Qt's table answers the
+  // row under the point (it looks through its header): the header's own word is not had.
+  if (vocabulary().headerRoles?.has(element.nativeRole)) return undefined;
   const { elements, windows } = view.snapshot;
   const index = elements.indexOf(element);
   if (index < 0) return undefined;

@@ -79,6 +79,14 @@ describeNeeding(
       await run.waitFor((e) => e.event === 'cell' && e.value === 'Task 06', from);
     });
 
+    it('the column header of the scrolled table takes its click: the table is sorted', async () => {
+      await run.waitFor((e) => e.event === 'ready');
+      const from = run.events().length;
+      const r = await run.call('ax_click', { query: 'Owner', delivery_mode: 'foreground' });
+      expect(r.isError, r.text).toBe(false);
+      await run.waitFor((e) => e.event === 'sorted' && e.column === 1, from);
+    });
+
     it("a combo box's open list row below the scroll pane it hangs in is clicked", async () => {
       await run.waitFor((e) => e.event === 'ready');
       const open = await run.call('ax_click', {
