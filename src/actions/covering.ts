@@ -8,6 +8,7 @@
 import type { Element, Rect } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import { AxError } from '../errors.js';
+import { vocabulary } from '../model/vocabulary.js';
 import type { Desktop } from '../platform/desktop.js';
 import { contains, hasArea, intersect } from '../viewport/geometry.js';
 import { reachableFrame } from '../viewport/reachable.js';
@@ -97,7 +98,17 @@ export async function assertUncovered(
     }
     // In its own window (not a popup of the app over it), what the window draws on top.
     const over = top.kind === 'listed' ? drawnOver(view, element, p) : undefined;
-    if (!over) return;
+    if (!over) {
+      const other =
+        top.kind === 'listed' ? await drawnInstead(desktop, view, element, p) : undefined;
+      if (other) {
+        throw notDrawn(
+          `another element is drawn there (${other}), as the app itself says`,
+          'It is on a page, tab or pane not shown now: show that first (its tab or page switcher), then find it again',
+        );
+      }
+      return;
+    }
     throw new AxError(
       'action_failed',
       `${label} is covered at (${p.x},${p.y}) by a popover of this app drawn over it in its window ([${over.role}]${over.name ? ` "${over.name}"` : ''}): a click there would land on it, so nothing was clicked`,
@@ -206,6 +217,53 @@ function drawnOver(view: SnapshotView, element: Element, p: { x: number; y: numb
       hasArea(e.frame) &&
       holds(e.frame, p),
   );
+}
+
+/**
+ * What the app draws at `p` instead of the element, by its own hit test asked of the
+ * element's window: an element of the walk that is neither the element, nor in it (a
+ * button's label), nor holding it (a composite widget, or a toolkit that answers only a
+ * child of the window). The tree keeps elements the app does not draw where their frames
+ * say: a hidden stack page's keep their last allocation, under the page shown. Undefined
+ * when the app cannot say, or answers what the walk does not have: no refusal without it.
+ */
+async function drawnInstead(
+  desktop: Desktop,
+  view: SnapshotView,
+  element: Element,
+  p: { x: number; y: number },
+): Promise<string | undefined> {
+  if (!desktop.elementAt) return undefined;
+  // A table's header is drawn over the rows scrolled under it, yet Qt's table answers the
+  // row under the point (it looks through its header): the header's own word is not had.
+  if (vocabulary().headerRoles?.has(element.nativeRole)) return undefined;
+  const { elements, windows } = view.snapshot;
+  const index = elements.indexOf(element);
+  if (index < 0) return undefined;
+  const roots = new Set(windows.map((w) => w.index));
+  const chain = new Set<number>();
+  let root = -1;
+  for (let i = index, depth = 0; i >= 0 && i < elements.length && depth < 256; depth++) {
+    chain.add(i);
+    if (roots.has(i)) {
+      root = i;
+      break;
+    }
+    i = elements[i].parent;
+  }
+  if (root < 0 || !hasArea(elements[root].frame)) return undefined;
+  const id = await desktop.elementAt(elements[root], p).catch(() => undefined);
+  if (!id) return undefined;
+  const hit = elements.findIndex((e) => e.id === id);
+  if (hit < 0 || chain.has(hit)) return undefined;
+  for (let i = hit, depth = 0; i >= 0 && i < elements.length && depth < 256; depth++) {
+    if (i === index) return undefined;
+    i = elements[i].parent;
+  }
+  const e = elements[hit];
+  const ref = view.refs[hit];
+  const name = e.name.length > 60 ? `${e.name.slice(0, 59)}…` : e.name;
+  return `[${e.role}]${name ? ` "${name}"` : ''}${ref ? ` ${ref}` : ''}`;
 }
 
 /** Less than this many pixels of an element showing is no place to click it. */

@@ -42,6 +42,11 @@ export interface NativeVocabulary {
   menuTitleRoles: ReadonlySet<string>;
   /** Native roles of a top-level that pops up over a window (a combo box's list, a menu). */
   popupWindowRoles: ReadonlySet<string>;
+  /**
+   * Native roles of a table's column and row headers: children of the table drawn over
+   * the rows and cells that scroll under them.
+   */
+  headerRoles?: ReadonlySet<string>;
   /** Action names that mean "activate this", most specific first, lower case. */
   pressActions: readonly string[];
   /** Action names that scroll an element by a page, where the toolkits offer them. */

@@ -147,6 +147,14 @@ export interface AccessibilitySource {
    * element for the arrow): the point and what is there. Undefined: aim as usual.
    */
   clickSpot?(element: Element, parent?: Element): ClickSpot | undefined;
+  /**
+   * The element the app itself says is drawn at `p` (screen coordinates), asked of the
+   * top-level `root` it is in (an element with its frame): its id; null when the app says
+   * nothing is there. A toolkit may answer the deepest element there or only a child of
+   * `root` that holds it, and may keep in its tree elements it does not draw (a hidden
+   * page's): the caller judges the answer against the element it aims at. One call.
+   */
+  elementAt?(root: Element, p: { x: number; y: number }): Promise<string | null>;
   /** How text typed into this number field is committed to its value. */
   commitRoute(element: Element): CommitRoute;
   doAction(elementId: string, action: string): Promise<void>;

@@ -45,3 +45,32 @@ export function clipForReport(a: Rect, b: Rect): Rect {
   const y = Math.min(Math.max(a.y, b.y), b.y + b.h);
   return { x, y, w: 0, h: 0 };
 }
+
+/**
+ * `a` less the part `b` covers, when what is left is a rect: `b` across the whole of `a`
+ * (a table's header over a row scrolled under it) leaves the larger side of `a` beside it,
+ * and covering all of `a` leaves a zero-size rect at its corner. A `b` over a corner or
+ * inside `a` cuts nothing.
+ */
+export function cutOff(a: Rect, b: Rect): Rect {
+  const o = intersect(a, b);
+  if (!o) return a;
+  const across = o.x <= a.x && o.x + o.w >= a.x + a.w;
+  const down = o.y <= a.y && o.y + o.h >= a.y + a.h;
+  if (across && down) return { x: a.x, y: a.y, w: 0, h: 0 };
+  if (across) {
+    const above = o.y - a.y;
+    const below = a.y + a.h - (o.y + o.h);
+    return below >= above
+      ? { x: a.x, y: o.y + o.h, w: a.w, h: below }
+      : { x: a.x, y: a.y, w: a.w, h: above };
+  }
+  if (down) {
+    const left = o.x - a.x;
+    const right = a.x + a.w - (o.x + o.w);
+    return right >= left
+      ? { x: o.x + o.w, y: a.y, w: right, h: a.h }
+      : { x: a.x, y: a.y, w: left, h: a.h };
+  }
+  return a;
+}

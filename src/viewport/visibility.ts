@@ -41,8 +41,16 @@ export function isViewportLike(el: Element): boolean {
   return VIEWPORT_ROLES.has(el.role) || vocabulary().viewportRoles.has(el.nativeRole);
 }
 
-function isSurfaceRole(el: Element): boolean {
+export function isSurfaceRole(el: Element): boolean {
   return SURFACE_ROLES.has(el.role) || vocabulary().surfaceRoles.has(el.nativeRole);
+}
+
+/**
+ * A combo box's list (Qt's): drawn in a popup window of its own while open, over and
+ * beyond the dialog and scroll pane the combo box sits in, so it is a surface too.
+ */
+export function isComboList(el: Element, parent: Element | undefined): boolean {
+  return el.role === 'AXList' && parent?.role === 'AXComboBox';
 }
 
 /**
@@ -50,7 +58,7 @@ function isSurfaceRole(el: Element): boolean {
  * combo box's list): its frame is the title it opens from, and its items are drawn in a
  * popup of their own, so they are clipped to the screen, not to that title.
  */
-function isMenuTitle(el: Element, hasParent: boolean): boolean {
+export function isMenuTitle(el: Element, hasParent: boolean): boolean {
   return hasParent && (el.role === 'AXMenu' || vocabulary().menuTitleRoles.has(el.nativeRole));
 }
 
@@ -95,7 +103,8 @@ export function computeVisibility(
     const base = hasParent ? region[p] : screenRect;
     const inScope = dialogIndex < 0 || i === dialogIndex || (hasParent && scoped[p] === 1);
     scoped[i] = inScope ? 1 : 0;
-    const surface = !hasParent || windowIndices.has(i) || isSurfaceRole(el);
+    const surface =
+      !hasParent || windowIndices.has(i) || isSurfaceRole(el) || isComboList(el, elements[p]);
     const frame = el.frame;
     const clip = surface ? screenRect : base;
     visible[i] =

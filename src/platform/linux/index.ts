@@ -44,6 +44,7 @@ import {
 import * as atspi from './atspi/index.js';
 import { isWindowRelative, placeGtk4Element, placeGtk4Windows } from './atspi/gtk4.js';
 import { scanSecureFields } from './atspi/secure.js';
+import { accessibleAtPoint } from './atspi/hit.js';
 import { stoppedProcess } from './proc.js';
 import { clickRouteOf, clickSpotOf, commitRouteOf } from './click-routes.js';
 import { dropDownButton } from './atspi/click-context.js';
@@ -55,6 +56,8 @@ import { X11Session } from './x11/session.js';
 
 /** Bound on asking an app whether it shows an open menu (its own grab). */
 const GRAB_MENU_TIMEOUT_MS = 1000;
+/** Bound on asking an app what it draws at a point, before a click there. */
+const HIT_TEST_TIMEOUT_MS = 1000;
 
 export class LinuxDesktop implements Desktop {
   readonly platform = 'linux';
@@ -432,6 +435,12 @@ export class LinuxDesktop implements Desktop {
 
   clickSpot(element: Element, parent?: Element): ClickSpot | undefined {
     return clickSpotOf(element, parent);
+  }
+
+  async elementAt(root: Element, p: { x: number; y: number }): Promise<string | null> {
+    const frame = root.frame;
+    if (!frame) throw new PlatformError('failed', 'the window has no frame to aim in');
+    return this.withBus((bus) => accessibleAtPoint(bus, root.id, frame, p, HIT_TEST_TIMEOUT_MS));
   }
 
   commitRoute(element: Element): CommitRoute {

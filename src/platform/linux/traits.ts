@@ -161,6 +161,8 @@ export const LINUX_VOCABULARY: NativeVocabulary = {
   menuTitleRoles: new Set(['menu']),
   // GTK3 shows combo lists and menus in a bare "window".
   popupWindowRoles: new Set(['window', 'popup menu', 'menu', 'tool tip']),
+  // Qt's table and tree headers are children of the table, beside its cells.
+  headerRoles: new Set(['column header', 'table column header', 'row header', 'table row header']),
   pressActions: PRESS_ACTIONS,
   // Chromium's web documents and scrollable web elements scroll by a page with these.
   scrollActions: { down: 'scrollDown', up: 'scrollUp', left: 'scrollLeft', right: 'scrollRight' },
