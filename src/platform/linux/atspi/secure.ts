@@ -23,7 +23,7 @@ import {
 } from './bus.js';
 import { appCall, type AppRef } from './apps.js';
 import { snapshotApp } from './walk.js';
-import { placeGtk4Windows, type NativeWindowBox } from './gtk4.js';
+import { markWindowRelative, placeGtk4Windows, type NativeWindowBox } from './gtk4.js';
 import { askExtents, frameOf, getProp, IFACE } from './read.js';
 import { ROLE } from '../roles.js';
 import { PlatformError } from '../../../errors.js';
@@ -196,6 +196,11 @@ export interface ScanContext {
   windows(): Promise<ScanWindow[] | undefined>;
   /** The popup windows shown now (GTK4 popovers are placed by them). */
   popupWindows?(): NativeWindowBox[];
+  /**
+   * Every toolkit's frames are relative to its window (Wayland): Collection's extents
+   * cannot be placed (they name no window), so every app is walked and placed.
+   */
+  windowRelativeFrames?: boolean;
   /** The app on the bus for a pid; a PlatformError 'app_gone' when there is none. */
   appRef(pid: number): Promise<AppRef>;
   /**
@@ -420,7 +425,7 @@ function slowApps(bus: AtspiBus): Map<number, Promise<void> | undefined> {
 /**
  * An app's secure fields: by Collection where the app has it, else by a walk bounded by
  * the deadline (a walk cut short cannot say where every field is: that is a failure). A
- * GTK4 walk's frames are relative to their windows: they are moved to the screen as a
+ * GTK4 walk's frames (every walk's on Wayland) are relative to their windows: they are moved to the screen as a
  * tool's walk is, and a field whose window cannot be placed fails the app (filling at its
  * window-relative spot would cover the wrong pixels and leave the field bare).
  */
@@ -434,7 +439,7 @@ async function framesOf(
   walk = false,
 ): Promise<LocatedFields & { walk?: Snapshot }> {
   // Collection reads the app's own tree only: a plug's, on another bus, needs the walk.
-  if (!walk) {
+  if (!walk && !ctx.windowRelativeFrames) {
     try {
       return await secureFieldFrames(bus, app, Math.max(1, deadline - Date.now()), known);
     } catch (err) {
@@ -450,7 +455,13 @@ async function framesOf(
   if (snapshot.truncated) throw new Error(`its walk was cut short (${snapshot.truncated})`);
   const secure = (): Element[] => snapshot.elements.filter((e) => e.flags.includes('secure'));
   const before = secure().filter((e) => e.frame).length;
-  placeGtk4Windows(snapshot, () => windows, ctx.popupWindows);
+  if (ctx.windowRelativeFrames) markWindowRelative(snapshot);
+  placeGtk4Windows(
+    snapshot,
+    () => windows,
+    ctx.popupWindows,
+    ctx.windowRelativeFrames ? 'content' : 'centred',
+  );
   const placed = secure().filter((e) => e.frame);
   if (placed.length < before) throw new Error('its password fields could not be placed on screen');
   return {
