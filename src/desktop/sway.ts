@@ -16,8 +16,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { AtspiBus } from '../platform/linux/atspi/bus.js';
 import { SwayIpc } from '../platform/linux/wayland/sway-ipc.js';
 import type { SwayOutput } from '../platform/linux/wayland/sway-ipc.js';
+import { launchApp } from './apps.js';
+import type { LaunchedApp, LaunchOptions } from './apps.js';
 import { findInPath, recordPid, spawnDaemon } from './daemons.js';
 import { DesktopError, missingPrograms } from './errors.js';
 import type { RecordedPid, StopReport } from './procs.js';
@@ -115,6 +118,7 @@ const round = (ms: number): number => Math.round(ms * 10) / 10;
 export class SwaySession {
   private stopped = false;
   private readonly apps: RecordedPid[] = [];
+  private a11yConn: Promise<AtspiBus> | null = null;
 
   constructor(
     /** Variables to set for clients (see processEnv). */
@@ -185,12 +189,58 @@ export class SwaySession {
     return { pid, log };
   }
 
+  /** A shared connection to this session's AT-SPI bus (closed by stop() or release()). */
+  a11yBus(): Promise<AtspiBus> {
+    if (!this.a11yConn) {
+      const conn = AtspiBus.connect(this.a11yAddress);
+      this.a11yConn = conn;
+      conn.catch(() => {
+        if (this.a11yConn === conn) this.a11yConn = null;
+      });
+    }
+    return this.a11yConn.then((bus) => {
+      if (!bus.isClosed) return bus;
+      this.a11yConn = null;
+      return this.a11yBus();
+    });
+  }
+
+  /**
+   * Starts an app in this session (own process group, recorded: stop() ends it) and waits
+   * until it is registered with the AT-SPI registry and, by default, shows a window, as
+   * the X11 desktop's launch does.
+   */
+  launch(cmd: string, args: string[] = [], opts: LaunchOptions = {}): Promise<LaunchedApp> {
+    if (this.stopped) {
+      return Promise.reject(new DesktopError('this sway session has been stopped', 'not-up'));
+    }
+    return launchApp(
+      {
+        env: this.processEnv(),
+        logDir: this.logDir,
+        a11yBus: () => this.a11yBus(),
+        record: (entry) => this.apps.push(entry),
+      },
+      cmd,
+      args,
+      opts,
+    );
+  }
+
+  /** Closes this process's connections but leaves the session running. */
+  release(): void {
+    const conn = this.a11yConn;
+    this.a11yConn = null;
+    void conn?.then((b) => b.disconnect()).catch(() => undefined);
+  }
+
   /**
    * Stops every recorded pid (apps first, then the daemons in reverse start order): SIGTERM,
    * then SIGKILL after a bound. Then removes both runtime dirs and the state dir.
    */
   async stop(): Promise<StopReport> {
     this.stopped = true;
+    this.release();
     const report = await stopRecorded(this.pids);
     removeDirs(this.stateDir, this.swayRuntimeDir);
     return report;
