@@ -23,6 +23,10 @@
  *   type HEX             type the UTF-8 text given as hex (\n is Return, \t Tab); every
  *                        character is checked before the first is sent
  * It prints "ready" once both devices exist, or "fail <why>" and exits 1.
+ *
+ * With --hold it reads no commands: it keeps its devices until the compositor goes, so that
+ * the seat has a pointer and a keyboard from the start (as a desktop with a mouse has), and
+ * clients started after it bind them at once.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -295,7 +299,8 @@ static void run(char *line) {
   reply_err("bad command: %s", cmd);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  int hold = argc > 1 && strcmp(argv[1], "--hold") == 0;
   display = wl_display_connect(NULL);
   if (!display) fail("cannot connect to the Wayland display (WAYLAND_DISPLAY)");
   struct wl_registry *registry = wl_display_get_registry(display);
@@ -320,6 +325,11 @@ int main(void) {
   free(text);
   printf("ready\n");
   fflush(stdout);
+  if (hold) {
+    while (wl_display_dispatch(display) != -1) {
+    }
+    return 0;
+  }
   char *line = NULL;
   size_t cap = 0;
   while (getline(&line, &cap, stdin) > 0) run(line);

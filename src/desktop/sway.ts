@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { AtspiBus } from '../platform/linux/atspi/bus.js';
+import { helperPath } from '../platform/linux/wayland/input.js';
 import { SwayIpc } from '../platform/linux/wayland/sway-ipc.js';
 import type { SwayOutput } from '../platform/linux/wayland/sway-ipc.js';
 import { launchApp } from './apps.js';
@@ -401,7 +402,52 @@ export async function startSway(opts: SwayStartOptions = {}): Promise<SwaySessio
     return fail(err);
   }
 
-  // 2–4. Session bus, AT-SPI bus, registry: run with the clients' environment.
+  // 2. Input devices. A headless sway has none, and its seat then offers clients no
+  // pointer: an app started before a pointer exists binds one only when the capability
+  // appears, and a click sent in that moment is lost (measured: the first real click after
+  // the first device came missed the form now and then). A pointer and a keyboard kept
+  // from here on, as a desktop with a mouse has them, close that window for every app.
+  const helper = helperPath();
+  if (helper) {
+    currentLog = 'seat-devices';
+    const t1 = performance.now();
+    try {
+      const devices = await spawnDaemon(
+        helper,
+        ['--hold'],
+        { PATH: process.env.PATH ?? '/usr/bin:/bin', WAYLAND_DISPLAY: waylandDisplay },
+        logOf('seat-devices'),
+      );
+      recordPid(pids, devices.pid as number, 'seat-devices', true);
+      let gone: string | null = null;
+      devices.once('exit', (code, sig) => {
+        gone = String(code ?? sig);
+      });
+      ipc = await SwayIpc.connect(swaySocket, { timeoutMs });
+      const seats = ipc;
+      await pollUntil(
+        async () => {
+          if (gone !== null) {
+            throw new DesktopError(`the input helper exited (${gone})`, 'start-failed');
+          }
+          // wl_seat capabilities: 1 pointer, 2 keyboard.
+          const all = await seats.getSeats();
+          return all.some((seat) => (seat.capabilities & 3) === 3) ? true : null;
+        },
+        { timeoutMs, intervalMs: 5, what: 'a seat with a pointer and a keyboard' },
+      );
+      ipc.close();
+      ipc = null;
+      timings.seatDevices = round(performance.now() - t1);
+      log(`seat devices ready in ${timings.seatDevices} ms`);
+    } catch (err) {
+      return fail(err);
+    }
+  } else {
+    log('no input helper built (native/build/axpage-wl-input): the seat has no pointer');
+  }
+
+  // 3–5. Session bus, AT-SPI bus, registry: run with the clients' environment.
   const env: Record<string, string> = {
     WAYLAND_DISPLAY: waylandDisplay,
     SWAYSOCK: swaySocket,

@@ -668,7 +668,10 @@ export function sessionKind(env: NodeJS.ProcessEnv): 'sway' | 'x11' {
 }
 
 function openSession(env: NodeJS.ProcessEnv): LinuxSession {
-  return sessionKind(env) === 'sway' ? new SwaySession(env) : new X11Session(env);
+  const session: LinuxSession =
+    sessionKind(env) === 'sway' ? new SwaySession(env) : new X11Session(env);
+  session.prepare?.();
+  return session;
 }
 
 /** How long reopening the bus may take before the call says the bus is gone. */

@@ -64,6 +64,8 @@ export interface LinuxSession extends DisplaySession {
    * placing a GTK4 popover asks for them in the middle of placing its tree.
    */
   popupStack(): SessionWindow[];
+  /** Starts what input needs ahead of the first action (the desktop calls it once open). */
+  prepare?(): void;
   /** The grab a client other than `pid` holds now, if any. */
   inputGrab(pid: number): InputGrab | undefined;
   close(): void;

@@ -103,6 +103,15 @@ export class WaylandInput {
     private readonly program: string | undefined = helperPath(),
   ) {}
 
+  /**
+   * Starts the helper now, not at the first action: a client that had no pointer before
+   * (a seat without one) binds it when the capability appears, and input sent in that
+   * moment is lost. A failure here is said again by the first action.
+   */
+  warm(): void {
+    if (this.program && this.env.WAYLAND_DISPLAY) void this.started().catch(() => undefined);
+  }
+
   /** Runs one command line and resolves once the compositor has processed it. */
   run(line: string): Promise<void> {
     const next = this.queue.then(() => this.send(line));

@@ -139,6 +139,11 @@ export class SwaySession implements LinuxSession {
     });
   }
 
+  /** Creates the input devices ahead of the first action (see WaylandInput.warm). */
+  prepare(): void {
+    this.input.warm();
+  }
+
   /** One IPC connection, opened on first use and again after it broke. */
   private async ipc(): Promise<SwayIpc> {
     const conn = (this.ipcConn ??= SwayIpc.connect(this.env.SWAYSOCK));
