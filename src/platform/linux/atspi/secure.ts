@@ -101,11 +101,19 @@ async function rememberedFrames(
   app: { bus: string; path: string },
   remembered: readonly RememberedField[],
   timeoutMs: number,
+  place?: Placer,
 ): Promise<LocatedFields & { unsought?: RememberedField[] }> {
   if (remembered.length === 0) return { frames: [], fields: [] };
   const call = await appCall(bus, app);
+  const frameNow = async (ref: ObjectRef): Promise<Rect | undefined> => {
+    const raw = await frameUnlessGone(call, ref);
+    if (!place || !usable(raw)) return raw;
+    const placed = place(formatId(ref[0], ref[1]), raw);
+    if (!placed) throw new Error('its remembered password fields could not be placed on screen');
+    return placed;
+  };
   const located = await withTimeout(
-    Promise.all(remembered.map((field) => frameUnlessGone(call, parseId(field.id)))),
+    Promise.all(remembered.map((field) => frameNow(parseId(field.id)))),
     timeoutMs,
     'its remembered password fields',
   );
@@ -129,7 +137,7 @@ async function rememberedFrames(
   const successors = await withTimeout(
     Promise.all(
       fresh.map(async (ref): Promise<RememberedField | undefined> => {
-        const frame = await frameUnlessGone(call, ref);
+        const frame = await frameNow(ref);
         const there = missing.filter((f) => sameSpot(frame, f.frame));
         if (!usable(frame) || there.length === 0) return undefined;
         const name = traitName(
@@ -146,6 +154,22 @@ async function rememberedFrames(
   );
   for (const s of successors) if (s) fields.push(s);
   return { frames, fields };
+}
+
+/**
+ * Where a window-relative frame of an app is on screen, by its walk: the frame its walk
+ * placed for that element, else moved by the origin of the app's only placed window;
+ * undefined when neither can tell.
+ */
+type Placer = (id: string, frame: Rect) => Rect | undefined;
+
+function placerOf(walk: Snapshot | undefined): Placer {
+  const byId = new Map((walk?.elements ?? []).map((e) => [e.id, e.frame]));
+  const placed = (walk?.windows ?? []).filter((w) => w.frame);
+  const origin = placed.length === 1 ? placed[0].frame : undefined;
+  return (id, frame) =>
+    byId.get(id) ??
+    (origin ? { ...frame, x: frame.x + origin.x, y: frame.y + origin.y } : undefined);
 }
 
 /** An element's frame now; none when it is gone (any other failure fails the lookup). */
@@ -273,10 +297,28 @@ export async function scanSecureFields(
       ctx.appRef(pid).then(async (app) => {
         const known = remembered.get(pid) ?? [];
         const hosted = plugs.get(pid);
-        const [own, kept] = await Promise.all([
-          framesOf(bus, app, until, windows ?? [], ctx, new Set(known.map((f) => f.id)), !!hosted),
-          rememberedFrames(bus, app, known, Math.max(1, until - Date.now())),
-        ]);
+        const ownFrames = (): Promise<LocatedFields & { walk?: Snapshot }> =>
+          framesOf(bus, app, until, windows ?? [], ctx, new Set(known.map((f) => f.id)), !!hosted);
+        // Window-relative frames (Wayland): a remembered field read by id is placed by
+        // the walk, so that comes first.
+        const [own, kept] = ctx.windowRelativeFrames
+          ? await ownFrames().then(
+              async (o) =>
+                [
+                  o,
+                  await rememberedFrames(
+                    bus,
+                    app,
+                    known,
+                    Math.max(1, until - Date.now()),
+                    placerOf(o.walk),
+                  ),
+                ] as const,
+            )
+          : await Promise.all([
+              ownFrames(),
+              rememberedFrames(bus, app, known, Math.max(1, until - Date.now())),
+            ]);
         if (hosted) splitPlugs(own, hosted, scan);
         const found = kept.unsought ? successorsIn(own.walk, kept.unsought) : undefined;
         return {
