@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import type { SwaySession } from '../../src/desktop/sway.js';
-import { Session, type CallResult } from '../../src/harness/session.js';
+import { fixtureApp, Session, type CallResult } from '../../src/harness/session.js';
 import type { Rect } from '../../src/model/element.js';
 import type { RawImage } from '../../src/platform/desktop.js';
 import { SwaySession as SwayDisplay } from '../../src/platform/linux/wayland/session.js';
@@ -315,6 +315,28 @@ describeNeeding(
       } finally {
         display.close();
       }
+    });
+
+    it('launches an app onto the sway session with ax_launch_app, and quits it', async () => {
+      const r = await session.call('ax_launch_app', {
+        command: ['/usr/bin/python3', fixtureApp('states.py')],
+      });
+      expect(r.isError, r.text).toBe(false);
+      const pid = (r.structured.launched as { app_pid: number }).app_pid;
+      // Its window is sway's (native Wayland), not an X11 one: swaymsg lists it.
+      await pollUntil(
+        () =>
+          execFileSync('swaymsg', ['-t', 'get_tree', '-r'], {
+            env: session.desktop.processEnv(),
+            encoding: 'utf8',
+          }).includes(`"pid": ${pid},`)
+            ? true
+            : null,
+        { timeoutMs: 15_000, what: 'the launched app’s window in sway’s tree' },
+      );
+      const quit = await session.call('ax_quit_app', { app: pid });
+      expect(quit.isError, quit.text).toBe(false);
+      expect(quit.fields.summary).toMatch(/^The app exited \(states\.py, pid \d+\)/);
     });
 
     it('quits the app by closing its window as a user would', async () => {
