@@ -28,7 +28,7 @@ import type { RecordedPid, StopReport } from './procs.js';
 import { isAlive, logTail, pollUntil, stopRecorded } from './procs.js';
 import { findBusPrograms, startSessionBuses } from './session-buses.js';
 import type { BusPrograms } from './session-buses.js';
-import { baseDir } from './state.js';
+import { baseDir, readApps, recordApp } from './state.js';
 
 export const SWAY_DEFAULT_SIZE = '1280x800';
 /** The uid sway runs as when we are root: nobody, as measured. */
@@ -115,6 +115,23 @@ function parseSize(size: string): { width: number; height: number } {
 }
 
 const round = (ms: number): number => Math.round(ms * 10) / 10;
+
+/** The file in a sway session's state dir that lets later commands find it. */
+const STATE_FILE = 'sway-state.json';
+const STATE_VERSION = 1;
+
+/** What `axpage desktop up --session sway` leaves for run, env and down. */
+export interface SwayState {
+  version: number;
+  env: Record<string, string>;
+  a11yAddress: string;
+  pids: RecordedPid[];
+  timings: Record<string, number>;
+  stateDir: string;
+  swayRuntimeDir: string;
+  size: { width: number; height: number };
+  created: string;
+}
 
 export class SwaySession {
   private stopped = false;
@@ -220,12 +237,59 @@ export class SwaySession {
         env: this.processEnv(),
         logDir: this.logDir,
         a11yBus: () => this.a11yBus(),
-        record: (entry) => this.apps.push(entry),
+        record: (entry) => {
+          this.apps.push(entry);
+          // Saved sessions keep their apps on disk too: another process's down stops them.
+          if (fs.existsSync(path.join(this.stateDir, STATE_FILE))) {
+            try {
+              recordApp(this.stateDir, entry);
+            } catch {
+              // The state dir is gone (stopped from elsewhere): the record in memory counts.
+            }
+          }
+        },
       },
       cmd,
       args,
       opts,
     );
+  }
+
+  /**
+   * Writes the session's state to its state dir, so that another process can find it
+   * (listSwaySessions) and run apps in it or stop it: `axpage desktop up --session sway`.
+   */
+  save(): void {
+    const state: SwayState = {
+      version: STATE_VERSION,
+      env: { ...this.env },
+      a11yAddress: this.a11yAddress,
+      pids: this.daemons,
+      timings: { ...this.timings },
+      stateDir: this.stateDir,
+      swayRuntimeDir: this.swayRuntimeDir,
+      size: this.size,
+      created: new Date().toISOString(),
+    };
+    const file = path.join(this.stateDir, STATE_FILE);
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify(state, null, 2) + '\n', { mode: 0o600 });
+    fs.renameSync(tmp, file);
+  }
+
+  /** A saved session, its apps launched by other processes included. */
+  static attach(state: SwayState): SwaySession {
+    const session = new SwaySession(
+      state.env,
+      state.a11yAddress,
+      state.pids,
+      state.timings,
+      state.stateDir,
+      state.swayRuntimeDir,
+      state.size,
+    );
+    session.apps.push(...readApps(state.stateDir));
+    return session;
   }
 
   /** Closes this process's connections but leaves the session running. */
@@ -251,6 +315,37 @@ export class SwaySession {
   alive(): RecordedPid[] {
     return this.pids.filter((p) => isAlive(p.pid, p.start));
   }
+}
+
+/** Every saved sway session under our base dir, oldest first, and whether its sway runs. */
+export function listSwaySessions(): Array<{ state: SwayState; up: boolean }> {
+  const base = baseDir();
+  const out: Array<{ state: SwayState; up: boolean }> = [];
+  for (const name of fs.readdirSync(base)) {
+    if (!name.startsWith('sway-')) continue;
+    let state: SwayState;
+    try {
+      state = JSON.parse(fs.readFileSync(path.join(base, name, STATE_FILE), 'utf8')) as SwayState;
+    } catch {
+      continue; // not saved (a test's session), or torn down meanwhile
+    }
+    if (state.version !== STATE_VERSION) continue;
+    const sway = state.pids.find((p) => p.name === 'sway');
+    out.push({ state, up: sway !== undefined && isAlive(sway.pid, sway.start) });
+  }
+  return out.sort((a, b) => a.state.created.localeCompare(b.state.created));
+}
+
+/** The most recent saved sway session that is up; a DesktopError 'not-up' when none is. */
+export function findSwaySession(): SwaySession {
+  const up = listSwaySessions().filter((s) => s.up);
+  if (up.length === 0) {
+    throw new DesktopError(
+      'no axpage sway session is up: start one with axpage desktop up --session sway',
+      'not-up',
+    );
+  }
+  return SwaySession.attach(up[up.length - 1].state);
 }
 
 function removeDirs(...dirs: string[]): void {
