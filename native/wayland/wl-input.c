@@ -7,8 +7,10 @@
  * some pointer device exists.
  *
  * The keyboard carries the evdev/pc105/us keymap, built by xkbcommon: keys are named by
- * keysym and found on it, whatever layout the host has. A keysym the keymap lacks is
- * refused ("err"), never approximated.
+ * keysym and found on it, whatever layout the host has. A keysym the keymap lacks (é, ß,
+ * 日) is put on a key the us keymap leaves empty, and the keyboard is given the keymap
+ * extended so: the compositor hands a keyboard's new keymap to the focused client before
+ * the keys that follow. With every spare key taken, the extra keys start over.
  *
  * Commands, one per line on stdin; each is answered with one line on stdout once the
  * compositor has processed it (a wl_display_roundtrip): "ok" or "err <why>".
@@ -21,7 +23,7 @@
  *                        ctrl 4, alt 8, super 64) held; shift added where the keymap needs it
  *   knows NAME           ok when keysym NAME is on the keymap
  *   type HEX             type the UTF-8 text given as hex (\n is Return, \t Tab); every
- *                        character is checked before the first is sent
+ *                        character is checked to have a keysym before the first is sent
  * It prints "ready" once both devices exist, or "fail <why>" and exits 1.
  *
  * With --hold it reads no commands: it keeps its devices until the compositor goes, so that
@@ -51,7 +53,17 @@ static struct wl_display *display;
 static struct zwlr_virtual_pointer_v1 *pointer;
 static struct zwp_virtual_keyboard_v1 *keyboard;
 static struct xkb_keymap *keymap;
+static struct xkb_context *xkb;
 static uint32_t layout_w = 1, layout_h = 1;
+
+/* The us keymap as text, and the keys it leaves empty (below 256, which every client reads). */
+static char *base_keymap;
+#define MAX_SPARE 64
+static xkb_keycode_t spare[MAX_SPARE];
+static int spare_count;
+/* Keysyms given spare keys so far: extra[i] is on spare[i]. */
+static xkb_keysym_t extra[MAX_SPARE];
+static int extra_count;
 
 static void global(void *data, struct wl_registry *registry, uint32_t name, const char *iface,
                    uint32_t version) {
@@ -129,6 +141,74 @@ static xkb_keysym_t keysym_of_codepoint(uint32_t cp) {
   if (cp == '\n' || cp == '\r') return XKB_KEY_Return;
   if (cp == '\t') return XKB_KEY_Tab;
   return xkb_utf32_to_keysym(cp);
+}
+
+/* Gives the keyboard `text` as its keymap (through a memfd); 0 when that fails. */
+static int upload_keymap(const char *text) {
+  size_t size = strlen(text) + 1;
+  int fd = memfd_create("axpage-keymap", MFD_CLOEXEC);
+  if (fd < 0) return 0;
+  if (write(fd, text, size) != (ssize_t)size) {
+    close(fd);
+    return 0;
+  }
+  zwp_virtual_keyboard_v1_keymap(keyboard, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1, fd, (uint32_t)size);
+  close(fd);
+  return 1;
+}
+
+/* The us keymap with every extra keysym on its spare key, compiled and uploaded. */
+static int extend_keymap(void) {
+  /* The symbols section ends at the last line-start "};" but one (the last ends the keymap). */
+  char *end = NULL, *prev = NULL;
+  for (char *p = strstr(base_keymap, "\n};"); p; p = strstr(p + 1, "\n};")) {
+    prev = end;
+    end = p;
+  }
+  if (!prev) return 0;
+  size_t head = (size_t)(prev - base_keymap);
+  size_t cap = strlen(base_keymap) + (size_t)extra_count * 96 + 1;
+  char *text = malloc(cap);
+  if (!text) return 0;
+  memcpy(text, base_keymap, head);
+  size_t at = head;
+  for (int i = 0; i < extra_count; i++) {
+    char sym[64];
+    if (xkb_keysym_get_name(extra[i], sym, sizeof sym) < 0) {
+      free(text);
+      return 0;
+    }
+    at += (size_t)snprintf(text + at, cap - at, "\n\tkey <%s> { [ %s ] };",
+                           xkb_keymap_key_get_name(keymap, spare[i]), sym);
+  }
+  snprintf(text + at, cap - at, "%s", prev);
+  struct xkb_keymap *next = xkb_keymap_new_from_string(xkb, text, XKB_KEYMAP_FORMAT_TEXT_V1,
+                                                       XKB_KEYMAP_COMPILE_NO_FLAGS);
+  int ok = next && upload_keymap(text);
+  free(text);
+  if (!ok) {
+    if (next) xkb_keymap_unref(next);
+    return 0;
+  }
+  xkb_keymap_unref(keymap);
+  keymap = next;
+  return 1;
+}
+
+/*
+ * The key and modifiers for `sym`: on the keymap as it is, else on a spare key the keymap is
+ * extended with. 0 when neither can be (no spare key, or the keymap does not compile).
+ */
+static int key_for(xkb_keysym_t sym, xkb_keycode_t *code, xkb_mod_mask_t *mask) {
+  if (find_key(sym, code, mask)) return 1;
+  if (spare_count == 0) return 0;
+  if (extra_count == spare_count) extra_count = 0; /* every spare key taken: start over */
+  extra[extra_count++] = sym;
+  if (!extend_keymap()) {
+    extra_count--;
+    return 0;
+  }
+  return find_key(sym, code, mask);
 }
 
 /* Presses and releases `code` with exactly `mods` held; then no modifier is held. */
@@ -260,8 +340,11 @@ static void run(char *line) {
     if (sym == XKB_KEY_NoSymbol) return reply_err("unknown key name %s", name);
     xkb_keycode_t code;
     xkb_mod_mask_t need;
-    if (!find_key(sym, &code, &need)) return reply_err("%s is not on the us keymap", name);
-    if (cmd[1] == 'n') return reply_ok();
+    if (cmd[1] == 'n') {
+      if (!find_key(sym, &code, &need)) return reply_err("%s is not on the keymap", name);
+      return reply_ok();
+    }
+    if (!key_for(sym, &code, &need)) return reply_err("no key can be given %s", name);
     tap(code, mods | need);
     return reply_ok();
   }
@@ -278,16 +361,27 @@ static void run(char *line) {
     } else {
       long i;
       for (i = 0; i < count; i++) {
-        xkb_keysym_t sym = keysym_of_codepoint(cps[i]);
-        if (sym == XKB_KEY_NoSymbol || !find_key(sym, &codes[i], &masks[i])) break;
+        if (keysym_of_codepoint(cps[i]) == XKB_KEY_NoSymbol) break;
       }
       if (i < count) {
         char at[32];
         snprintf(at, sizeof at, "U+%04X", cps[i]);
-        reply_err("character %s is not on the us keymap", at);
+        reply_err("character %s has no keysym", at);
       } else {
-        for (i = 0; i < count; i++) tap(codes[i], masks[i]);
-        reply_ok();
+        /* Each character's key is found (or made) just before it is typed: a keymap
+         * extended for a later character keeps the earlier extra keys only while spare
+         * keys last. */
+        for (i = 0; i < count; i++) {
+          if (!key_for(keysym_of_codepoint(cps[i]), &codes[i], &masks[i])) break;
+          tap(codes[i], masks[i]);
+        }
+        if (i < count) {
+          char at[32];
+          snprintf(at, sizeof at, "U+%04X", cps[i]);
+          reply_err("no key can be given character %s", at);
+        } else {
+          reply_ok();
+        }
       }
     }
     free(h);
@@ -309,20 +403,21 @@ int main(int argc, char **argv) {
   if (!seat) fail("the compositor offers no wl_seat");
   if (!pointer_manager) fail("the compositor offers no zwlr_virtual_pointer_manager_v1");
   if (!keyboard_manager) fail("the compositor offers no zwp_virtual_keyboard_manager_v1");
-  struct xkb_context *ctx = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
+  xkb = xkb_context_new(XKB_CONTEXT_NO_FLAGS);
   struct xkb_rule_names names = {"evdev", "pc105", "us", "", ""};
-  keymap = ctx ? xkb_keymap_new_from_names(ctx, &names, XKB_KEYMAP_COMPILE_NO_FLAGS) : NULL;
+  keymap = xkb ? xkb_keymap_new_from_names(xkb, &names, XKB_KEYMAP_COMPILE_NO_FLAGS) : NULL;
   if (!keymap) fail("xkbcommon cannot build the evdev/pc105/us keymap (is xkb-data installed?)");
-  char *text = xkb_keymap_get_as_string(keymap, XKB_KEYMAP_FORMAT_TEXT_V1);
-  size_t size = strlen(text) + 1;
-  int fd = memfd_create("axpage-keymap", MFD_CLOEXEC);
-  if (fd < 0 || write(fd, text, size) != (ssize_t)size) fail("cannot write the keymap to a memfd");
+  base_keymap = xkb_keymap_get_as_string(keymap, XKB_KEYMAP_FORMAT_TEXT_V1);
+  if (!base_keymap) fail("xkbcommon cannot write the keymap as text");
+  for (xkb_keycode_t k = xkb_keymap_min_keycode(keymap);
+       k <= xkb_keymap_max_keycode(keymap) && k < 256 && spare_count < MAX_SPARE; k++) {
+    if (xkb_keymap_key_get_name(keymap, k) && xkb_keymap_num_layouts_for_key(keymap, k) == 0)
+      spare[spare_count++] = k;
+  }
   pointer = zwlr_virtual_pointer_manager_v1_create_virtual_pointer(pointer_manager, seat);
   keyboard = zwp_virtual_keyboard_manager_v1_create_virtual_keyboard(keyboard_manager, seat);
-  zwp_virtual_keyboard_v1_keymap(keyboard, WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1, fd, (uint32_t)size);
+  if (!upload_keymap(base_keymap)) fail("cannot write the keymap to a memfd");
   if (!roundtrip()) fail("the compositor refused the virtual devices");
-  close(fd);
-  free(text);
   printf("ready\n");
   fflush(stdout);
   if (hold) {

@@ -138,7 +138,11 @@ export class WaylandInput {
       );
     }
     const why = answer.replace(/^err /, '');
-    throw new PlatformError(/keymap|key name/.test(why) ? 'bad_key' : 'failed', why);
+    // Its refusals of a key or character come before anything of that command was sent.
+    throw new PlatformError(
+      /key name|no key can be given|no keysym/.test(why) ? 'bad_key' : 'failed',
+      why,
+    );
   }
 
   private started(): Promise<{ child: Helper; lines: LineReader }> {
