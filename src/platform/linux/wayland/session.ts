@@ -17,7 +17,7 @@ import path from 'node:path';
 
 import { PlatformError } from '../../../errors.js';
 import type { Rect } from '../../../model/element.js';
-import { pollUntil } from '../../../model/timeout.js';
+import { pollUntil, WaitTimeoutError } from '../../../model/timeout.js';
 import type {
   DesktopWindow,
   Frontmost,
@@ -279,7 +279,9 @@ export class SwaySession implements LinuxSession {
         return now?.focused && now.visible && now.settled ? true : null;
       },
       { timeoutMs: ACTIVATE_TIMEOUT_MS, intervalMs: 5, what: `sway focusing "${target.title}"` },
-    ).catch(() => {
+    ).catch((err: unknown) => {
+      // A failed IPC call says so itself; only the wait running out is sway's doing.
+      if (!(err instanceof WaitTimeoutError)) throw err;
       throw new PlatformError(
         'no_window_manager',
         `sway did not focus "${target.title}" within ${ACTIVATE_TIMEOUT_MS} ms`,
