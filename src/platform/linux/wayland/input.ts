@@ -37,14 +37,16 @@ export function helperPath(): string | undefined {
   }
 }
 
+function notBuilt(): PlatformError {
+  return new PlatformError(
+    'unsupported',
+    `the Wayland input helper axpage-wl-input is not built, so clicks and keys cannot be sent on sway: ${INSTALL_HINT}`,
+  );
+}
+
 /** Why the helper cannot run, or undefined when it is built. */
 export function helperProblem(): PlatformError | undefined {
-  return helperPath()
-    ? undefined
-    : new PlatformError(
-        'unsupported',
-        `the Wayland input helper axpage-wl-input is not built, so clicks and keys cannot be sent on sway: ${INSTALL_HINT}`,
-      );
+  return helperPath() ? undefined : notBuilt();
 }
 
 /** Lines as they come, to whoever waits for the next. */
@@ -100,7 +102,8 @@ export class WaylandInput {
     private readonly env: NodeJS.ProcessEnv,
     /** The layout's size, asked once the helper is up: absolute motion is scaled to it. */
     private readonly layoutSize: () => Promise<{ w: number; h: number }>,
-    private readonly program: string | undefined = helperPath(),
+    /** The helper; null when it is not built. */
+    private readonly program: string | null = helperPath() ?? null,
   ) {}
 
   /**
@@ -157,7 +160,7 @@ export class WaylandInput {
   }
 
   private async start(): Promise<{ child: Helper; lines: LineReader }> {
-    if (!this.program) throw helperProblem() as PlatformError;
+    if (!this.program) throw notBuilt();
     if (!this.env.WAYLAND_DISPLAY) {
       throw new PlatformError('no_display', 'WAYLAND_DISPLAY is not set: no compositor for input');
     }
