@@ -131,3 +131,9 @@ try {
 console.log(
   `${tag} built ${path.relative(process.cwd(), built) || built} in ${Date.now() - t0} ms`,
 );
+
+// The Wayland input helper (sway): optional, since X11 needs none of it.
+const { buildWaylandHelper } = require('./build-wayland.js');
+const wayland = buildWaylandHelper();
+if (wayland.built) console.log(`${tag} built the Wayland input helper (${wayland.path})`);
+else console.log(`${tag} no Wayland input helper: ${wayland.why}`);

@@ -17,7 +17,10 @@
 #   - python3-pyqt6: the Qt 6 form fixture (test/fixtures/apps/qt6_form.py);
 #   - pinentry-gtk2: a real password prompt that grabs the keyboard (test/e2e/input-grab);
 #   - python3-tk: a toolkit with no accessibility at all (test/fixtures/apps/tk_secret.py);
-#   - the native addon's build deps (g++, make, python3 for node-gyp, X11/XExt/XTest headers).
+#   - the native addon's build deps (g++, make, python3 for node-gyp, X11/XExt/XTest headers);
+#   - the headless sway session (test/e2e/wayland-sway, sway-ipc, sway-mcp): sway, grim for
+#     screenshots, wl-clipboard for the clipboard, and the Wayland input helper's build deps
+#     (libwayland-dev with wayland-scanner, libxkbcommon-dev; xkb-data for its keymap).
 # xdotool is deliberately not here: axpage never runs it.
 #
 # Idempotent: when every package is already installed it checks dpkg and exits without touching
@@ -39,8 +42,9 @@ PACKAGES=(
   pinentry-gtk2
   python3-tk
   firefox-esr
-  sway grim
+  sway grim wl-clipboard
   g++ make python3 libx11-dev libxcb1-dev libxext-dev libxtst-dev
+  libwayland-dev libxkbcommon-dev xkb-data
 )
 
 die() {

@@ -22,6 +22,13 @@ import {
   listDesktops,
   startDesktop,
 } from '../desktop/headless.js';
+import {
+  SWAY_UNSET_VARS,
+  SwaySession,
+  findSwaySession,
+  listSwaySessions,
+  startSway,
+} from '../desktop/sway.js';
 
 const USAGE = `usage: axpage desktop <command> [options]
 
@@ -29,13 +36,17 @@ commands:
   up      [--display N] [--size WxHxD] [--no-wm] [--verbose]
           start a headless desktop (Xvfb, session bus, AT-SPI bus + registry, openbox);
           prints its environment as export lines: eval "$(axpage desktop up)"
-  run     [--display N] [--wait window|registered|none] [--timeout MS] [--name NAME] -- CMD [ARGS...]
+  up      --session sway [--size WxH] [--verbose]
+          start a headless sway (Wayland) session instead; its lines also unset DISPLAY and
+          the other variables that would pull clients (and axpage) away from it
+  run     [--display N | --session sway] [--wait window|registered|none] [--timeout MS] [--name NAME] -- CMD [ARGS...]
           start CMD in the desktop; prints its pid once it is registered with AT-SPI
-  down    [--display N | --all]   stop the desktop's recorded processes, remove its state
-  env     [--display N]           print the desktop's export lines again
-  status  [--display N] [--json]  what is up, and which recorded processes still run
+  down    [--display N | --all | --session sway]   stop the desktop's recorded processes, remove its state
+  env     [--display N | --session sway]           print the desktop's export lines again
+  status  [--display N] [--json]  what is up, and which recorded processes still run (X11)
 
-Without --display, commands act on the only desktop that is up, or the most recent one.`;
+Without --display, commands act on the only desktop that is up, or the most recent one;
+with --session sway, on the most recent sway session that is up.`;
 
 class UsageError extends Error {}
 
@@ -61,14 +72,54 @@ function parse(args: string[], options: NonNullable<ParseArgsConfig['options']>)
   }
 }
 
+/** `--session`: x11 (the default) or sway. */
+function parseSession(v: unknown): 'x11' | 'sway' {
+  if (v === undefined || v === 'x11') return 'x11';
+  if (v === 'sway') return 'sway';
+  throw new UsageError(`bad --session ${JSON.stringify(v)}: x11 or sway`);
+}
+
+/** A sway session's lines: what it sets, and what a client must not keep from the shell. */
+function swayExports(session: SwaySession): string {
+  const unset = SWAY_UNSET_VARS.filter((k) => !(k in session.env));
+  return `unset ${unset.join(' ')}\n${formatExports(session.env)}`;
+}
+
+async function upSway(values: Record<string, unknown>): Promise<number> {
+  if (values.display !== undefined || values['no-wm'] !== undefined) {
+    throw new UsageError('--display and --no-wm are for the X11 desktop, not --session sway');
+  }
+  const verbose = values.verbose === true;
+  const session = await startSway({
+    size: values.size as string | undefined,
+    log: verbose ? (line) => err(`axpage desktop: ${line}`) : undefined,
+  });
+  try {
+    session.save();
+  } catch (e) {
+    await session.stop();
+    throw e;
+  }
+  out(swayExports(session));
+  if (verbose) err(`axpage desktop: timings (ms) ${JSON.stringify(session.timings)}`);
+  err(
+    `axpage desktop: sway on ${session.waylandDisplay} up in ${session.timings.total} ms ` +
+      `(state: ${session.stateDir}); stop it with: axpage desktop down --session sway`,
+  );
+  session.release();
+  return 0;
+}
+
 async function up(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
     display: { type: 'string' },
     size: { type: 'string' },
     'no-wm': { type: 'boolean' },
+    session: { type: 'string' },
     verbose: { type: 'boolean', short: 'v' },
   });
   if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  if (parseSession(values.session) === 'sway') return upSway(values);
   const verbose = values.verbose === true;
   const desktop = await startDesktop({
     display: parseDisplay(values.display as string | undefined),
@@ -93,6 +144,7 @@ async function run(args: string[]): Promise<number> {
   const own = dash >= 0 ? args.slice(0, dash) : args;
   const { values, positionals } = parse(own, {
     display: { type: 'string' },
+    session: { type: 'string' },
     wait: { type: 'string' },
     timeout: { type: 'string' },
     name: { type: 'string' },
@@ -108,6 +160,25 @@ async function run(args: string[]): Promise<number> {
   const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
   if (timeout !== undefined && !(timeout > 0))
     throw new UsageError(`bad --timeout ${String(values.timeout)}`);
+  if (parseSession(values.session) === 'sway') {
+    if (values.display !== undefined) throw new UsageError('--display is for the X11 desktop');
+    const session = findSwaySession();
+    try {
+      const app = await session.launch(command[0], command.slice(1), {
+        name: values.name as string | undefined,
+        waitFor: wait as WaitFor,
+        timeoutMs: timeout,
+        detach: true,
+      });
+      out(String(app.pid));
+      if (values.verbose) {
+        err(`axpage desktop: ${app.name} pid ${app.pid} on sway ready in ${app.readyMs} ms`);
+      }
+      return 0;
+    } finally {
+      session.release();
+    }
+  }
   const desktop = findDesktop(parseDisplay(values.display as string | undefined));
   await releaseHeld(desktop.display);
   try {
@@ -161,9 +232,31 @@ async function down(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
     display: { type: 'string' },
     all: { type: 'boolean' },
+    session: { type: 'string' },
     verbose: { type: 'boolean', short: 'v' },
   });
   if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  if (parseSession(values.session) === 'sway') {
+    if (values.display !== undefined) throw new UsageError('--display is for the X11 desktop');
+    const saved = listSwaySessions();
+    // The most recent one up, else the most recent one (its sway died: clean it up).
+    const up = saved.filter((s) => s.up);
+    const targets = values.all ? saved : [...(up.length ? up : saved)].slice(-1);
+    if (targets.length === 0) {
+      throw new DesktopError('no axpage sway session is up; nothing to stop', 'not-up');
+    }
+    let failed = false;
+    for (const { state } of targets) {
+      const report = await SwaySession.attach(state).stop();
+      const n = report.terminated.length + report.killed.length;
+      err(`axpage desktop: sway on ${state.env.WAYLAND_DISPLAY} down, ${n} processes stopped`);
+      if (report.survivors.length) {
+        err(`axpage desktop: still running after SIGKILL: ${report.survivors.join(', ')}`);
+        failed = true;
+      }
+    }
+    return failed ? 1 : 0;
+  }
   const display = parseDisplay(values.display as string | undefined);
   if (values.all && display !== undefined)
     throw new UsageError('--all and --display exclude each other');
@@ -185,8 +278,15 @@ async function down(args: string[]): Promise<number> {
 }
 
 async function env(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, { display: { type: 'string' } });
+  const { values, positionals } = parse(args, {
+    display: { type: 'string' },
+    session: { type: 'string' },
+  });
   if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  if (parseSession(values.session) === 'sway') {
+    out(swayExports(findSwaySession()));
+    return 0;
+  }
   const desktop = findDesktop(parseDisplay(values.display as string | undefined));
   await releaseHeld(desktop.display);
   out(formatExports(desktop.env));

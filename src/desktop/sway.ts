@@ -16,15 +16,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { AtspiBus } from '../platform/linux/atspi/bus.js';
+import { helperPath } from '../platform/linux/wayland/input.js';
 import { SwayIpc } from '../platform/linux/wayland/sway-ipc.js';
 import type { SwayOutput } from '../platform/linux/wayland/sway-ipc.js';
+import { launchApp } from './apps.js';
+import type { LaunchedApp, LaunchOptions } from './apps.js';
 import { findInPath, recordPid, spawnDaemon } from './daemons.js';
 import { DesktopError, missingPrograms } from './errors.js';
 import type { RecordedPid, StopReport } from './procs.js';
 import { isAlive, logTail, pollUntil, stopRecorded } from './procs.js';
 import { findBusPrograms, startSessionBuses } from './session-buses.js';
 import type { BusPrograms } from './session-buses.js';
-import { baseDir } from './state.js';
+import { baseDir, readApps, recordApp } from './state.js';
 
 export const SWAY_DEFAULT_SIZE = '1280x800';
 /** The uid sway runs as when we are root: nobody, as measured. */
@@ -112,9 +116,27 @@ function parseSize(size: string): { width: number; height: number } {
 
 const round = (ms: number): number => Math.round(ms * 10) / 10;
 
+/** The file in a sway session's state dir that lets later commands find it. */
+const STATE_FILE = 'sway-state.json';
+const STATE_VERSION = 1;
+
+/** What `axpage desktop up --session sway` leaves for run, env and down. */
+export interface SwayState {
+  version: number;
+  env: Record<string, string>;
+  a11yAddress: string;
+  pids: RecordedPid[];
+  timings: Record<string, number>;
+  stateDir: string;
+  swayRuntimeDir: string;
+  size: { width: number; height: number };
+  created: string;
+}
+
 export class SwaySession {
   private stopped = false;
   private readonly apps: RecordedPid[] = [];
+  private a11yConn: Promise<AtspiBus> | null = null;
 
   constructor(
     /** Variables to set for clients (see processEnv). */
@@ -185,12 +207,105 @@ export class SwaySession {
     return { pid, log };
   }
 
+  /** A shared connection to this session's AT-SPI bus (closed by stop() or release()). */
+  a11yBus(): Promise<AtspiBus> {
+    if (!this.a11yConn) {
+      const conn = AtspiBus.connect(this.a11yAddress);
+      this.a11yConn = conn;
+      conn.catch(() => {
+        if (this.a11yConn === conn) this.a11yConn = null;
+      });
+    }
+    return this.a11yConn.then((bus) => {
+      if (!bus.isClosed) return bus;
+      this.a11yConn = null;
+      return this.a11yBus();
+    });
+  }
+
+  /**
+   * Starts an app in this session (own process group, recorded: stop() ends it) and waits
+   * until it is registered with the AT-SPI registry and, by default, shows a window, as
+   * the X11 desktop's launch does.
+   */
+  launch(cmd: string, args: string[] = [], opts: LaunchOptions = {}): Promise<LaunchedApp> {
+    if (this.stopped) {
+      return Promise.reject(new DesktopError('this sway session has been stopped', 'not-up'));
+    }
+    return launchApp(
+      {
+        env: this.processEnv(),
+        logDir: this.logDir,
+        a11yBus: () => this.a11yBus(),
+        record: (entry) => {
+          this.apps.push(entry);
+          // Saved sessions keep their apps on disk too: another process's down stops them.
+          if (fs.existsSync(path.join(this.stateDir, STATE_FILE))) {
+            try {
+              recordApp(this.stateDir, entry);
+            } catch {
+              // The state dir is gone (stopped from elsewhere): the record in memory counts.
+            }
+          }
+        },
+      },
+      cmd,
+      args,
+      opts,
+    );
+  }
+
+  /**
+   * Writes the session's state to its state dir, so that another process can find it
+   * (listSwaySessions) and run apps in it or stop it: `axpage desktop up --session sway`.
+   */
+  save(): void {
+    const state: SwayState = {
+      version: STATE_VERSION,
+      env: { ...this.env },
+      a11yAddress: this.a11yAddress,
+      pids: this.daemons,
+      timings: { ...this.timings },
+      stateDir: this.stateDir,
+      swayRuntimeDir: this.swayRuntimeDir,
+      size: this.size,
+      created: new Date().toISOString(),
+    };
+    const file = path.join(this.stateDir, STATE_FILE);
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify(state, null, 2) + '\n', { mode: 0o600 });
+    fs.renameSync(tmp, file);
+  }
+
+  /** A saved session, its apps launched by other processes included. */
+  static attach(state: SwayState): SwaySession {
+    const session = new SwaySession(
+      state.env,
+      state.a11yAddress,
+      state.pids,
+      state.timings,
+      state.stateDir,
+      state.swayRuntimeDir,
+      state.size,
+    );
+    session.apps.push(...readApps(state.stateDir));
+    return session;
+  }
+
+  /** Closes this process's connections but leaves the session running. */
+  release(): void {
+    const conn = this.a11yConn;
+    this.a11yConn = null;
+    void conn?.then((b) => b.disconnect()).catch(() => undefined);
+  }
+
   /**
    * Stops every recorded pid (apps first, then the daemons in reverse start order): SIGTERM,
    * then SIGKILL after a bound. Then removes both runtime dirs and the state dir.
    */
   async stop(): Promise<StopReport> {
     this.stopped = true;
+    this.release();
     const report = await stopRecorded(this.pids);
     removeDirs(this.stateDir, this.swayRuntimeDir);
     return report;
@@ -200,6 +315,37 @@ export class SwaySession {
   alive(): RecordedPid[] {
     return this.pids.filter((p) => isAlive(p.pid, p.start));
   }
+}
+
+/** Every saved sway session under our base dir, oldest first, and whether its sway runs. */
+export function listSwaySessions(): Array<{ state: SwayState; up: boolean }> {
+  const base = baseDir();
+  const out: Array<{ state: SwayState; up: boolean }> = [];
+  for (const name of fs.readdirSync(base)) {
+    if (!name.startsWith('sway-')) continue;
+    let state: SwayState;
+    try {
+      state = JSON.parse(fs.readFileSync(path.join(base, name, STATE_FILE), 'utf8')) as SwayState;
+    } catch {
+      continue; // not saved (a test's session), or torn down meanwhile
+    }
+    if (state.version !== STATE_VERSION) continue;
+    const sway = state.pids.find((p) => p.name === 'sway');
+    out.push({ state, up: sway !== undefined && isAlive(sway.pid, sway.start) });
+  }
+  return out.sort((a, b) => a.state.created.localeCompare(b.state.created));
+}
+
+/** The most recent saved sway session that is up; a DesktopError 'not-up' when none is. */
+export function findSwaySession(): SwaySession {
+  const up = listSwaySessions().filter((s) => s.up);
+  if (up.length === 0) {
+    throw new DesktopError(
+      'no axpage sway session is up: start one with axpage desktop up --session sway',
+      'not-up',
+    );
+  }
+  return SwaySession.attach(up[up.length - 1].state);
 }
 
 function removeDirs(...dirs: string[]): void {
@@ -351,7 +497,52 @@ export async function startSway(opts: SwayStartOptions = {}): Promise<SwaySessio
     return fail(err);
   }
 
-  // 2–4. Session bus, AT-SPI bus, registry: run with the clients' environment.
+  // 2. Input devices. A headless sway has none, and its seat then offers clients no
+  // pointer: an app started before a pointer exists binds one only when the capability
+  // appears, and a click sent in that moment is lost (measured: the first real click after
+  // the first device came missed the form now and then). A pointer and a keyboard kept
+  // from here on, as a desktop with a mouse has them, close that window for every app.
+  const helper = helperPath();
+  if (helper) {
+    currentLog = 'seat-devices';
+    const t1 = performance.now();
+    try {
+      const devices = await spawnDaemon(
+        helper,
+        ['--hold'],
+        { PATH: process.env.PATH ?? '/usr/bin:/bin', WAYLAND_DISPLAY: waylandDisplay },
+        logOf('seat-devices'),
+      );
+      recordPid(pids, devices.pid as number, 'seat-devices', true);
+      let gone: string | null = null;
+      devices.once('exit', (code, sig) => {
+        gone = String(code ?? sig);
+      });
+      ipc = await SwayIpc.connect(swaySocket, { timeoutMs });
+      const seats = ipc;
+      await pollUntil(
+        async () => {
+          if (gone !== null) {
+            throw new DesktopError(`the input helper exited (${gone})`, 'start-failed');
+          }
+          // wl_seat capabilities: 1 pointer, 2 keyboard.
+          const all = await seats.getSeats();
+          return all.some((seat) => (seat.capabilities & 3) === 3) ? true : null;
+        },
+        { timeoutMs, intervalMs: 5, what: 'a seat with a pointer and a keyboard' },
+      );
+      ipc.close();
+      ipc = null;
+      timings.seatDevices = round(performance.now() - t1);
+      log(`seat devices ready in ${timings.seatDevices} ms`);
+    } catch (err) {
+      return fail(err);
+    }
+  } else {
+    log('no input helper built (native/build/axpage-wl-input): the seat has no pointer');
+  }
+
+  // 3–5. Session bus, AT-SPI bus, registry: run with the clients' environment.
   const env: Record<string, string> = {
     WAYLAND_DISPLAY: waylandDisplay,
     SWAYSOCK: swaySocket,

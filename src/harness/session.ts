@@ -11,6 +11,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDesktop, type HeadlessDesktop, type StartOptions } from '../desktop/headless.js';
 import type { LaunchedApp, LaunchOptions } from '../desktop/apps.js';
+import type { StopReport } from '../desktop/procs.js';
+import { startSway, type SwaySession, type SwayStartOptions } from '../desktop/sway.js';
 import { parseSummary, type ParsedSummary } from './summary-parse.js';
 
 export interface CallResult extends ParsedSummary {
@@ -20,6 +22,14 @@ export interface CallResult extends ParsedSummary {
   images: Array<{ data: string; mimeType: string }>;
   /** Wall time of the call as the client saw it. */
   ms: number;
+}
+
+/** What the session needs of a desktop: the headless X desktop, or a headless sway. */
+export interface HarnessDesktop {
+  processEnv(extra?: Record<string, string>): NodeJS.ProcessEnv;
+  launch(cmd: string, args?: string[], opts?: LaunchOptions): Promise<LaunchedApp>;
+  release(): void;
+  stop(): Promise<StopReport>;
 }
 
 export interface SessionOptions {
@@ -47,19 +57,33 @@ export function fixtureApp(name: string): string {
   return path.join(packageRoot(), 'test', 'fixtures', 'apps', name);
 }
 
-export class Session {
+export class Session<D extends HarnessDesktop = HeadlessDesktop> {
   readonly serverLog: string[] = [];
   private readonly apps: LaunchedApp[] = [];
 
   private constructor(
-    readonly desktop: HeadlessDesktop,
+    readonly desktop: D,
     readonly client: Client,
     readonly artifactDir: string,
     private readonly ownArtifactDir: boolean,
   ) {}
 
   static async start(opts: SessionOptions = {}): Promise<Session> {
-    const desktop = await startDesktop(opts.desktop);
+    return Session.serve(await startDesktop(opts.desktop), opts);
+  }
+
+  /** As start, on a headless sway (Wayland) session instead of the X desktop. */
+  static async startSway(
+    opts: Omit<SessionOptions, 'desktop'> & { sway?: SwayStartOptions } = {},
+  ): Promise<Session<SwaySession>> {
+    return Session.serve(await startSway(opts.sway), opts);
+  }
+
+  /** Runs `axpage serve` in `desktop` and connects an MCP client to it. */
+  private static async serve<D extends HarnessDesktop>(
+    desktop: D,
+    opts: Omit<SessionOptions, 'desktop'>,
+  ): Promise<Session<D>> {
     try {
       const own = opts.artifactDir === undefined;
       const artifactDir = opts.artifactDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'axpage-run-'));
@@ -76,7 +100,7 @@ export class Session {
         stderr: 'pipe',
       });
       const client = new Client({ name: 'axpage-harness', version: '0' });
-      const session = new Session(desktop, client, artifactDir, own);
+      const session = new Session<D>(desktop, client, artifactDir, own);
       transport.stderr?.on('data', (chunk: Buffer) => {
         const text = chunk.toString();
         session.serverLog.push(text);

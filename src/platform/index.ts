@@ -7,6 +7,14 @@ import { secretFieldProperty } from './linux/secret-field-property.js';
 import { LINUX_TRAITS } from './linux/traits.js';
 import { EMPTY_VOCABULARY, type NativeVocabulary } from '../model/vocabulary.js';
 
+/**
+ * The Linux session `env` names: sway when it has sway's IPC socket and a Wayland display
+ * and no X display, else X11 (linux/index.ts opens the same one).
+ */
+function swaySession(env: NodeJS.ProcessEnv): boolean {
+  return Boolean(env.SWAYSOCK && env.WAYLAND_DISPLAY && !env.DISPLAY);
+}
+
 export async function openDesktop(env: NodeJS.ProcessEnv = process.env): Promise<Desktop> {
   if (process.platform === 'linux') {
     const { LinuxDesktop } = await import('./linux/index.js');
@@ -14,7 +22,7 @@ export async function openDesktop(env: NodeJS.ProcessEnv = process.env): Promise
   }
   throw new PlatformError(
     'unsupported',
-    `axpage has no backend for ${process.platform} yet: Linux (AT-SPI2 + X11) works today; the macOS backend is planned`,
+    `axpage has no backend for ${process.platform} yet: Linux (AT-SPI2 + X11 or sway) works today; the macOS backend is planned`,
   );
 }
 
@@ -31,8 +39,19 @@ export function platformVocabulary(): NativeVocabulary {
  * What keeps this platform's backend from working at all (a missing or broken native
  * addon), checked at server start so the log says it before the first call fails.
  */
-export async function platformProblem(): Promise<string | undefined> {
+export async function platformProblem(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string | undefined> {
   if (process.platform !== 'linux') return undefined;
+  if (swaySession(env)) {
+    const { SwaySession } = await import('./linux/wayland/session.js');
+    const session = new SwaySession(env);
+    try {
+      return session.problem()?.message;
+    } finally {
+      session.close();
+    }
+  }
   const { nativeAddonProblem } = await import('./linux/x11.js');
   return nativeAddonProblem()?.message;
 }
@@ -53,6 +72,10 @@ export async function fillSessionEnvironment(
 
 /** The desktop's text clipboard for this platform. */
 export async function openClipboard(env: NodeJS.ProcessEnv = process.env): Promise<Clipboard> {
+  if (process.platform === 'linux' && swaySession(env)) {
+    const { WlClipboard } = await import('./linux/wayland/clipboard.js');
+    return new WlClipboard(env);
+  }
   if (process.platform === 'linux') {
     const { XclipClipboard } = await import('./linux/clipboard.js');
     return new XclipClipboard(env);
@@ -62,12 +85,15 @@ export async function openClipboard(env: NodeJS.ProcessEnv = process.env): Promi
 
 /**
  * Where the memory of password fields outlives the server, shared by every server on the
- * desktop of `env` (Linux: its X display). Nothing is opened until it is used.
+ * desktop of `env` (Linux: its X display). Nothing is opened until it is used. None on
+ * sway: it lives in a property of the X root window, which Wayland has no equivalent of;
+ * each server remembers for itself.
  */
 export function secretFieldStore(
   env: NodeJS.ProcessEnv = process.env,
 ): SecretFieldStore | undefined {
-  return process.platform === 'linux' ? secretFieldProperty(env) : undefined;
+  if (process.platform !== 'linux' || swaySession(env)) return undefined;
+  return secretFieldProperty(env);
 }
 
 /** What files and processes are by identity (for the deny list), where the platform can tell. */
@@ -80,9 +106,13 @@ export function executableOf(pid: number): string | undefined {
   return process.platform === 'linux' ? linuxExecutableOf(pid) : undefined;
 }
 
-/** The desktop `env` names (Linux: its X display), or undefined when it names none. */
+/**
+ * The desktop `env` names (Linux: its X display, or on sway its Wayland display), or
+ * undefined when it names none.
+ */
 export function desktopName(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return process.platform === 'linux' ? env.DISPLAY || undefined : undefined;
+  if (process.platform !== 'linux') return undefined;
+  return (swaySession(env) ? env.WAYLAND_DISPLAY : env.DISPLAY) || undefined;
 }
 
 /**
@@ -91,7 +121,8 @@ export function desktopName(env: NodeJS.ProcessEnv = process.env): string | unde
  * Returns how many; throws when the display cannot be reached.
  */
 export async function releaseStrayInput(env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  if (process.platform !== 'linux') return 0;
+  // On Wayland a virtual keyboard's held keys go when its client does: nothing stays held.
+  if (process.platform !== 'linux' || swaySession(env)) return 0;
   const { X11 } = await import('./linux/x11.js');
   const x = X11.open(env.DISPLAY, { framebuffer: false });
   try {

@@ -26,6 +26,7 @@ import type { Rect } from '../../src/model/element.js';
 import { pollUntil } from '../../src/model/timeout.js';
 import { AtspiBus } from '../../src/platform/linux/atspi/bus.js';
 import { captureWayland } from '../../src/platform/linux/wayland/capture.js';
+import { helperPath } from '../../src/platform/linux/wayland/input.js';
 import type { RgbImage } from '../../src/platform/linux/wayland/capture.js';
 import type { SwayIpc } from '../../src/platform/linux/wayland/sway-ipc.js';
 import { windowsFromTree } from '../../src/platform/linux/wayland/sway-tree.js';
@@ -305,6 +306,8 @@ describeNeeding(
       recorded = session.pids;
       expect(recorded.map((p) => p.name)).toEqual([
         'sway',
+        // The seat's pointer and keyboard, when the input helper is built.
+        ...(helperPath() ? ['seat-devices'] : []),
         'dbus-session',
         'at-spi-bus-launcher',
         'a11y-dbus-daemon',

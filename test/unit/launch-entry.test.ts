@@ -223,4 +223,24 @@ describe('launchEnv', () => {
       GNOME_ACCESSIBILITY: '1',
     });
   });
+
+  it('keeps the Wayland display on sway and tells Qt and Firefox to use it', () => {
+    const env = launchEnv({
+      PATH: '/bin',
+      SWAYSOCK: '/run/sway.sock',
+      WAYLAND_DISPLAY: '/run/wayland-1',
+      QT_QPA_PLATFORM: 'wayland;xcb',
+    });
+    expect(env).toEqual({
+      PATH: '/bin',
+      SWAYSOCK: '/run/sway.sock',
+      WAYLAND_DISPLAY: '/run/wayland-1',
+      GDK_BACKEND: 'wayland',
+      QT_QPA_PLATFORM: 'wayland;xcb',
+      MOZ_ENABLE_WAYLAND: '1',
+      QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1',
+      QT_ACCESSIBILITY: '1',
+      GNOME_ACCESSIBILITY: '1',
+    });
+  });
 });

@@ -42,7 +42,12 @@ import {
   resolveA11yAddress,
 } from './atspi/bus.js';
 import * as atspi from './atspi/index.js';
-import { isWindowRelative, placeGtk4Element, placeGtk4Windows } from './atspi/gtk4.js';
+import {
+  isWindowRelative,
+  markWindowRelative,
+  placeGtk4Element,
+  placeGtk4Windows,
+} from './atspi/gtk4.js';
 import { scanSecureFields } from './atspi/secure.js';
 import { accessibleAtPoint } from './atspi/hit.js';
 import { stoppedProcess } from './proc.js';
@@ -52,6 +57,7 @@ import { LINUX_TRAITS } from './traits.js';
 import { LinuxProcesses } from './processes.js';
 import type { LinuxSession, SessionWindow } from './session.js';
 import { describeSessionEnv, sessionEnvTaken } from './session-env.js';
+import { SwaySession } from './wayland/session.js';
 import { X11Session } from './x11/session.js';
 
 /** Bound on asking an app whether it shows an open menu (its own grab). */
@@ -176,7 +182,7 @@ export class LinuxDesktop implements Desktop {
         { address },
       );
     }
-    return new LinuxDesktop(bus, env, new X11Session(env));
+    return new LinuxDesktop(bus, env, openSession(env));
   }
 
   async checkAccess(): Promise<AccessReport> {
@@ -208,7 +214,7 @@ export class LinuxDesktop implements Desktop {
         details,
       };
     }
-    Object.assign(details, this.session.facts());
+    Object.assign(details, await this.session.facts());
     const taken = sessionEnvTaken();
     if (taken) details.session_env = describeSessionEnv(taken);
     return { ok: true, details };
@@ -308,12 +314,15 @@ export class LinuxDesktop implements Desktop {
     } catch (err) {
       throw platformError(err);
     }
+    // On Wayland every toolkit's frames are relative to its window, not GTK4's alone.
+    if (this.session.windowRelativeFrames) markWindowRelative(snapshot);
     if (isWindowRelative(snapshot)) {
       const listed = await windows();
       placeGtk4Windows(
         snapshot,
         () => listed ?? [],
         () => this.session.popupStack(),
+        this.session.windowRelativeFrames ? 'content' : 'centred',
       );
     }
     await this.titleUntitledWindows(snapshot, windows);
@@ -392,6 +401,7 @@ export class LinuxDesktop implements Desktop {
           }
         },
         popupWindows: () => this.session.popupStack(),
+        windowRelativeFrames: this.session.windowRelativeFrames === true,
         // A window system that draws no process's windows in another's has no plugs.
         plugs:
           embedded &&
@@ -508,7 +518,10 @@ export class LinuxDesktop implements Desktop {
   }
 
   readElement(elementId: string): Promise<Element> {
-    return this.withBus((bus) => atspi.readElement(bus, elementId)).then(placeGtk4Element);
+    const everyToolkit = this.session.windowRelativeFrames === true;
+    return this.withBus((bus) => atspi.readElement(bus, elementId)).then((el) =>
+      placeGtk4Element(el, everyToolkit),
+    );
   }
 
   async grabbedInput(pid: number): Promise<'keyboard' | 'pointer' | undefined> {
@@ -659,6 +672,21 @@ export class LinuxDesktop implements Desktop {
     this.bus.disconnect();
     this.session.close();
   }
+}
+
+/**
+ * The display session `env` names: sway when it has sway's IPC socket and a Wayland
+ * display and no X display (an X client of Xwayland would be driven as X11), else X11.
+ */
+export function sessionKind(env: NodeJS.ProcessEnv): 'sway' | 'x11' {
+  return env.SWAYSOCK && env.WAYLAND_DISPLAY && !env.DISPLAY ? 'sway' : 'x11';
+}
+
+function openSession(env: NodeJS.ProcessEnv): LinuxSession {
+  const session: LinuxSession =
+    sessionKind(env) === 'sway' ? new SwaySession(env) : new X11Session(env);
+  session.prepare?.();
+  return session;
 }
 
 /** How long reopening the bus may take before the call says the bus is gone. */

@@ -1,5 +1,5 @@
 /**
- * What an X key does by itself in GTK, Qt and browsers: the keys safe mode lets reach a
+ * What a key does by itself in GTK, Qt and browsers: the keys safe mode lets reach a
  * password field (they move or leave it, never put text in it). Compared by keysym, so
  * that every name of a key (Page_Up and Prior, KP_Enter) gets the same answer.
  *
@@ -13,9 +13,12 @@
  * The keysyms of XKB's mouse keys (Pointer_Button1, Pointer_EnableKeys, Pointer_Left...)
  * click or move the pointer, or make the keypad do it (KP_Begin clicks); Num_Lock counts
  * with them, since Shift+Num_Lock is Pointer_EnableKeys in the standard keypad map.
+ *
+ * Keys are XKB keysyms under X11 and Wayland alike, resolved here without a display
+ * (keysyms.ts), so the answer is the same before any session opens.
  */
 import type { KeyKind } from '../desktop.js';
-import { keysymOf } from './x11.js';
+import { keysymValue } from './keysyms.js';
 
 const KINDS: ReadonlyArray<[KeyKind, readonly string[]]> = [
   ['focus', ['Tab', 'ISO_Left_Tab']],
@@ -31,17 +34,15 @@ const NUM_LOCK = 0xff7f;
 let byKeysym: Map<number, KeyKind> | undefined;
 
 function table(): Map<number, KeyKind> {
-  byKeysym ??= new Map(KINDS.flatMap(([kind, names]) => names.map((n) => [keysymOf(n), kind])));
+  byKeysym ??= new Map(
+    KINDS.flatMap(([kind, names]) => names.map((n) => [keysymValue(n) as number, kind])),
+  );
   return byKeysym;
 }
 
 export function keyKindOf(key: string): KeyKind {
-  let sym: number;
-  try {
-    sym = keysymOf(key);
-  } catch {
-    return 'other';
-  }
+  const sym = keysymValue(key);
+  if (sym === null) return 'other';
   if ((sym >= POINTER_KEYSYMS.first && sym <= POINTER_KEYSYMS.last) || sym === NUM_LOCK) {
     return 'pointer';
   }

@@ -1,7 +1,7 @@
 /**
  * Starting and ending apps on Linux: what a launch runs (a command, or an installed app's
  * desktop file), spawning it detached with the environment accessibility needs, and the
- * process checks a quit needs. Windows are closed through X11 (index.ts).
+ * process checks a quit needs. Windows are closed through the display session (index.ts).
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -15,12 +15,22 @@ import { appBusEnv } from './atspi/qt.js';
 /**
  * The app's environment: ours, with accessibility forced on. NO_AT_BRIDGE=1 keeps GTK off
  * the bus and GTK_A11Y=none (or atk) makes GTK4 expose nothing; Qt exposes its tree only
- * when asked. WAYLAND_DISPLAY goes too: this backend sees and drives X11 windows, and a
- * toolkit that finds a Wayland display would not open one there.
+ * when asked. On X11 WAYLAND_DISPLAY goes too: the X11 session sees and drives X11
+ * windows, and a toolkit that finds a Wayland display would not open one there. On sway
+ * (SWAYSOCK and WAYLAND_DISPLAY, no DISPLAY) it stays, and the toolkits that would not
+ * pick Wayland by themselves are told to (Qt tries X11 first, Firefox ESR too).
  */
 export function launchEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = { ...env };
-  for (const k of ['NO_AT_BRIDGE', 'GTK_A11Y', 'WAYLAND_DISPLAY']) delete out[k];
+  const sway = Boolean(env.SWAYSOCK && env.WAYLAND_DISPLAY && !env.DISPLAY);
+  for (const k of ['NO_AT_BRIDGE', 'GTK_A11Y', ...(sway ? [] : ['WAYLAND_DISPLAY'])]) {
+    delete out[k];
+  }
+  if (sway) {
+    out.GDK_BACKEND ??= 'wayland';
+    out.QT_QPA_PLATFORM ??= 'wayland';
+    out.MOZ_ENABLE_WAYLAND ??= '1';
+  }
   out.QT_LINUX_ACCESSIBILITY_ALWAYS_ON = '1';
   out.QT_ACCESSIBILITY = '1';
   // GTK2 and older toolkits load the bridge only when asked.

@@ -3,8 +3,8 @@
  * the few things its accessibility half asks the window system for. AT-SPI trees do not
  * always say where their windows are (GTK4 reports frames relative to its window, and so
  * does every toolkit on Wayland), nor give a title to every window; and the secure-field
- * scan must know every window on a region, accessible or not. X11 implements it today
- * (x11/session.ts); a Wayland compositor's session implements the same.
+ * scan must know every window on a region, accessible or not. X11 implements it
+ * (x11/session.ts), and sway (wayland/session.ts).
  */
 import type { PlatformError } from '../../errors.js';
 import type { DisplaySession } from '../display-session.js';
@@ -49,9 +49,17 @@ export interface LinuxSession extends DisplaySession {
   problem(): PlatformError | undefined;
   /**
    * Facts for the access report (which display, which window manager); `display` says
-   * why not when the session cannot be reached. Never throws.
+   * why not when the session cannot be reached. Never throws (nor rejects).
    */
-  facts(): Record<string, string | number | boolean>;
+  facts():
+    Record<string, string | number | boolean> | Promise<Record<string, string | number | boolean>>;
+  /**
+   * Every toolkit reports accessible frames relative to its own window (Wayland): the
+   * desktop places every app's frames by its windows (windowStack), not only GTK4's.
+   * A window larger than its box on screen is clipped there at its top-left (a tile),
+   * one smaller is centred in it, as the compositor draws them.
+   */
+  readonly windowRelativeFrames?: boolean;
   /**
    * Every managed top-level window, mapped or not, with or without a process, front to
    * back where known. Throws when the window system cannot be asked.
@@ -62,6 +70,8 @@ export interface LinuxSession extends DisplaySession {
    * placing a GTK4 popover asks for them in the middle of placing its tree.
    */
   popupStack(): SessionWindow[];
+  /** Starts what input needs ahead of the first action (the desktop calls it once open). */
+  prepare?(): void;
   /** The grab a client other than `pid` holds now, if any. */
   inputGrab(pid: number): InputGrab | undefined;
   close(): void;

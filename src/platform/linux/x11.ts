@@ -30,6 +30,7 @@ import type {
 import type { Rect } from '../../model/element.js';
 import { PlatformError } from '../../errors.js';
 import type { MouseButton, RawImage } from '../desktop.js';
+import { KEY_ALIASES } from './keysyms.js';
 
 type NativeModule = typeof NativeApi;
 
@@ -147,38 +148,6 @@ const MULTI_CLICK_GAP_MS = 5;
 
 /** How far from the hotspot a cursor image can reach (themes go up to 64 px). */
 const CURSOR_REACH = 64;
-
-/**
- * Friendly names for keys whose X keysym names differ ("ctrl" → Control_L). Looked up
- * lowercased, only when the name is not a keysym name itself ("a" and "A" stay distinct).
- */
-const KEY_ALIASES: Record<string, string> = {
-  ctrl: 'Control_L',
-  control: 'Control_L',
-  shift: 'Shift_L',
-  alt: 'Alt_L',
-  super: 'Super_L',
-  meta: 'Meta_L',
-  enter: 'Return',
-  return: 'Return',
-  esc: 'Escape',
-  escape: 'Escape',
-  tab: 'Tab',
-  space: 'space',
-  backspace: 'BackSpace',
-  delete: 'Delete',
-  del: 'Delete',
-  insert: 'Insert',
-  home: 'Home',
-  end: 'End',
-  pageup: 'Prior',
-  pagedown: 'Next',
-  up: 'Up',
-  down: 'Down',
-  left: 'Left',
-  right: 'Right',
-  menu: 'Menu',
-};
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

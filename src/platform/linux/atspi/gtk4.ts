@@ -327,12 +327,14 @@ const busOf = (elementId: string): string => elementId.slice(0, elementId.indexO
 /**
  * A GTK4 element read on its own (a read-back) with its frame moved to the screen where its
  * app's window was last placed; its frame is dropped when that is not known. Other
- * toolkits' elements are returned as they are.
+ * toolkits' elements are returned as they are, unless `everyToolkit` (Wayland, where all
+ * report frames relative to their window): then they are placed the same way.
  */
-export function placeGtk4Element(el: Element): Element {
+export function placeGtk4Element(el: Element, everyToolkit = false): Element {
   const bus = busOf(el.id);
-  if (!gtk4Buses.has(bus)) return el;
-  const out = { ...el, actions: gtk4Actions(el.actions) };
+  const gtk4 = gtk4Buses.has(bus);
+  if (!gtk4 && !everyToolkit) return el;
+  const out = gtk4 ? { ...el, actions: gtk4Actions(el.actions) } : { ...el };
   if (!el.frame) return out;
   const o = ownOffsetById.get(el.id) ?? lastOriginByBus.get(bus);
   if (o) out.frame = { ...el.frame, x: el.frame.x + o.x, y: el.frame.y + o.y };
@@ -348,24 +350,40 @@ export type NativeWindowBox = Pick<
   Partial<Pick<SessionWindow, 'window' | 'active' | 'transientFor' | 'type'>>;
 
 /**
- * Where a GTK4 window's widget (frame relative to itself, `frame`) sits on screen, given the
- * X11 windows of its process. The X11 window is larger than the widget by the client-side
- * decoration's shadow and resize margin; GTK sets _GTK_FRAME_EXTENTS only for window
- * managers that ask for it, and draws the margin evenly when it does not, so the widget is
- * centred in it. A window is matched by title, else by being the only candidate large
- * enough.
+ * How a window-relative frame sits in its window's box on screen. `centred` (GTK4 on X11):
+ * the X11 window is larger than the widget by the client-side decoration's shadow and
+ * resize margin, drawn evenly, so the widget is centred in it; a box smaller than the
+ * widget is not its window. `content` (every toolkit on Wayland, where the box is the
+ * compositor's content area): the frame starts at the box's top-left, and a frame larger
+ * than the box is clipped there (a tile narrower than the app's minimum size); a frame
+ * smaller than the box is not placed, since a popup's (a menu's) would look the same.
+ */
+export type PlacementMode = 'centred' | 'content';
+
+/** Pixels of rounding a frame and its window's box may differ by and still be one size. */
+const SIZE_SLACK = 2;
+
+/**
+ * Where a window's widget (frame relative to itself, `frame`) sits on screen, given the
+ * windows of its process as the display session lists them. A window is matched by title,
+ * else by being the only candidate of a size that fits (see PlacementMode).
  */
 export function windowOrigin(
   win: { title: string; frame: Rect },
   natives: readonly NativeWindowBox[],
+  mode: PlacementMode = 'centred',
 ): { x: number; y: number } | undefined {
-  const fits = natives.filter((n) => n.mapped && n.w >= win.frame.w && n.h >= win.frame.h);
+  const fits = natives.filter((n) =>
+    mode === 'centred'
+      ? n.mapped && n.w >= win.frame.w && n.h >= win.frame.h
+      : n.mapped && win.frame.w >= n.w - SIZE_SLACK && win.frame.h >= n.h - SIZE_SLACK,
+  );
   const byTitle = fits.filter((n) => win.title && n.title === win.title);
   const pick = byTitle.length === 1 ? byTitle[0] : fits.length === 1 ? fits[0] : undefined;
   if (!pick) return undefined;
   return {
-    x: pick.x + Math.floor((pick.w - win.frame.w) / 2),
-    y: pick.y + Math.floor((pick.h - win.frame.h) / 2),
+    x: pick.x + Math.max(0, Math.floor((pick.w - win.frame.w) / 2)),
+    y: pick.y + Math.max(0, Math.floor((pick.h - win.frame.h) / 2)),
   };
 }
 
@@ -441,6 +459,7 @@ export function placeGtk4Windows(
   s: Snapshot,
   natives: () => NativeWindowBox[],
   popupWindows: () => NativeWindowBox[] = () => [],
+  mode: PlacementMode = 'centred',
 ): void {
   if (!windowRelative.delete(s)) return;
   let list: NativeWindowBox[];
@@ -479,14 +498,14 @@ export function placeGtk4Windows(
         hidden.push(w.index);
         continue;
       }
-      origins.set(w.index, centredIn(n, el.frame!));
+      origins.set(w.index, mode === 'content' ? { x: n.x, y: n.y } : centredIn(n, el.frame!));
       takeActivity(s, w, n);
       // A window the window system types a dialog is one (GtkAboutDialog is a "filler").
       if (n.type === 'dialog') w.dialog = true;
       ownPlaced.add(w.index);
       continue;
     }
-    const o = el.frame ? windowOrigin({ title: w.title, frame: el.frame }, list) : undefined;
+    const o = el.frame ? windowOrigin({ title: w.title, frame: el.frame }, list, mode) : undefined;
     origins.set(w.index, o);
     if (o && s.windows.length === 1) {
       if (lastOrigin.size > 256) lastOrigin.clear();

@@ -23,7 +23,7 @@ import {
 } from './bus.js';
 import { appCall, type AppRef } from './apps.js';
 import { snapshotApp } from './walk.js';
-import { isGtk4Bus, placeGtk4Windows, type NativeWindowBox } from './gtk4.js';
+import { isGtk4Bus, markWindowRelative, placeGtk4Windows, type NativeWindowBox } from './gtk4.js';
 import { askExtents, frameOf, getProp, IFACE } from './read.js';
 import { ROLE } from '../roles.js';
 import { PlatformError } from '../../../errors.js';
@@ -255,6 +255,11 @@ export interface ScanContext {
   windows(): Promise<ScanWindow[] | undefined>;
   /** The popup windows shown now (GTK4 popovers are placed by them). */
   popupWindows?(): NativeWindowBox[];
+  /**
+   * Every toolkit's frames are relative to its window (Wayland): Collection's extents
+   * cannot be placed (they name no window), so every app is walked and placed.
+   */
+  windowRelativeFrames?: boolean;
   /** The app on the bus for a pid; a PlatformError 'app_gone' when there is none. */
   appRef(pid: number): Promise<AppRef>;
   /**
@@ -329,10 +334,11 @@ export async function scanSecureFields(
         const hosted = plugs.get(pid);
         const readKept = (): ReturnType<typeof rememberedFrames> =>
           rememberedFrames(bus, app, known, Math.max(1, until - Date.now()));
-        // Read by id, a GTK4 field's extents are relative to its window: a GTK4 app's
-        // remembered fields are taken from its walk, placed as its fresh ones are. Other
-        // apps' are read alongside their lookup (a walk, when there is one, wins).
-        const early = isGtk4Bus(app.bus) ? undefined : readKept();
+        // Read by id, a GTK4 field's extents are relative to its window, and so is every
+        // toolkit's on Wayland: such an app's remembered fields are taken from its walk,
+        // placed as its fresh ones are. Other apps' are read alongside their lookup (a
+        // walk, when there is one, wins).
+        const early = isGtk4Bus(app.bus) || ctx.windowRelativeFrames ? undefined : readKept();
         early?.catch(() => undefined);
         const own = await framesOf(
           bus,
@@ -490,7 +496,7 @@ function slowApps(bus: AtspiBus): Map<number, Promise<void> | undefined> {
 /**
  * An app's secure fields: by Collection where the app has it, else by a walk bounded by
  * the deadline (a walk cut short cannot say where every field is: that is a failure). A
- * GTK4 walk's frames are relative to their windows: they are moved to the screen as a
+ * GTK4 walk's frames (every walk's on Wayland) are relative to their windows: they are moved to the screen as a
  * tool's walk is, and a field whose window cannot be placed fails the app (filling at its
  * window-relative spot would cover the wrong pixels and leave the field bare).
  */
@@ -504,7 +510,7 @@ async function framesOf(
   walk = false,
 ): Promise<LocatedFields | WalkedFields> {
   // Collection reads the app's own tree only: a plug's, on another bus, needs the walk.
-  if (!walk) {
+  if (!walk && !ctx.windowRelativeFrames) {
     try {
       return await secureFieldFrames(bus, app, Math.max(1, deadline - Date.now()), known);
     } catch (err) {
@@ -520,7 +526,13 @@ async function framesOf(
   if (snapshot.truncated) throw new Error(`its walk was cut short (${snapshot.truncated})`);
   const secure = (): Element[] => snapshot.elements.filter((e) => e.flags.includes('secure'));
   const framed = snapshot.elements.filter((e) => e.frame);
-  placeGtk4Windows(snapshot, () => windows, ctx.popupWindows);
+  if (ctx.windowRelativeFrames) markWindowRelative(snapshot);
+  placeGtk4Windows(
+    snapshot,
+    () => windows,
+    ctx.popupWindows,
+    ctx.windowRelativeFrames ? 'content' : 'centred',
+  );
   // Elements whose window could not be placed lose their frames: where they are is unknown.
   const unplaced = new Set(framed.filter((e) => !e.frame).map((e) => e.id));
   if (secure().some((e) => unplaced.has(e.id))) {

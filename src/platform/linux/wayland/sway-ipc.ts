@@ -27,6 +27,7 @@ export const MessageType = {
   GET_OUTPUTS: 3,
   GET_TREE: 4,
   GET_VERSION: 7,
+  GET_SEATS: 101,
 } as const;
 export type MessageType = (typeof MessageType)[keyof typeof MessageType];
 
@@ -107,6 +108,13 @@ export interface SwayOutput {
   current_mode?: { width: number; height: number; refresh: number };
   current_workspace?: string | null;
   focused?: boolean;
+}
+
+/** A seat: `capabilities` is wl_seat's bitmask (1 pointer, 2 keyboard, 4 touch). */
+export interface SwaySeat {
+  name: string;
+  capabilities: number;
+  devices?: Array<{ identifier: string; name: string; type: string }>;
 }
 
 export interface SwayVersion {
@@ -237,6 +245,14 @@ export class SwayIpc {
       throw new PlatformError('failed', 'sway answered GET_OUTPUTS with something not a list');
     }
     return reply as SwayOutput[];
+  }
+
+  async getSeats(): Promise<SwaySeat[]> {
+    const reply = await this.request(MessageType.GET_SEATS);
+    if (!Array.isArray(reply)) {
+      throw new PlatformError('failed', 'sway answered GET_SEATS with something not a list');
+    }
+    return reply as SwaySeat[];
   }
 
   async getVersion(): Promise<SwayVersion> {
