@@ -54,7 +54,7 @@ import { passwordGuardOf, pointerOffPasswordFields } from './password-field.js';
 import { keysOffUnseenPlugs } from './plug-keys.js';
 import { strictGrabs } from './grab-guard.js';
 import { selectionOwner } from './selection-owner.js';
-import { keepingSecrets, secretFields } from './secret-fields.js';
+import { isSecretField, keepingSecrets, maskEchoesIn, secretFields } from './secret-fields.js';
 import { DeniedApps } from './denied.js';
 import { scaledByLoad } from '../model/timeout.js';
 import { LaunchWatch } from './launch-watch.js';
@@ -113,6 +113,12 @@ export interface ActRequest {
   /** `full` lists every visible element, not only what this session has not seen. */
   detail?: Detail;
   perform: (ctx: ActContext) => Promise<ActOutcome>;
+  /**
+   * Text the action sends into the app (typed or set). Into a password field, it is a
+   * secret from before it is sent: whatever the app echoes of it is masked in this very
+   * call's walk, file, PNG and summary.
+   */
+  sends?: string;
   /** False for an undo itself: it is not recorded as an action to take back. */
   journal?: boolean;
   extra?: (after: SnapshotView, outcome: ActOutcome) => Record<string, unknown>;
@@ -162,6 +168,12 @@ const TRANSIENT_READS = 4;
 const LAST_WINDOW_EXIT_MS = 1500;
 const LAST_WINDOW_EXIT_MAX_MS = 6000;
 
+/** Whether the view's focused element is a password field (now, or once seen as one). */
+function focusIsSecret(view: SnapshotView): boolean {
+  const pid = view.snapshot.pid;
+  return view.snapshot.elements.some((e) => e.flags.includes('focused') && isSecretField(pid, e));
+}
+
 export class Pipeline {
   readonly refs = new RefRegistry();
   readonly apps = new AppDirectory();
@@ -172,6 +184,8 @@ export class Pipeline {
   readonly launches: LaunchWatch;
   /** What this session knows to be secret on the clipboard and the primary selection. */
   readonly selections = new SelectionSecrets();
+  /** How many secrets the cached views were last masked for (see keepViewsClean). */
+  private echoesMasked = 0;
   /** Per app, the text field that had the keyboard focus in its latest walk that showed one. */
   private readonly lastFields = new Map<number, Pick<Element, 'id' | 'flags'>>();
   readonly views = new ViewCache(this.refs);
@@ -347,6 +361,7 @@ export class Pipeline {
     this.tellRecovery(call);
     return this.lock.run(pid, async () => {
       const desktop = await this.desktop();
+      this.keepViewsClean();
       this.lastTimes = times;
       // The pair's names are claimed while the walk runs; a call that fails gives them back.
       const names = this.publisher.claim(call.tool);
@@ -458,11 +473,16 @@ export class Pipeline {
     this.policy.admitMutation(this.appOf(pid));
     return this.lock.run(pid, async () => {
       const desktop = await this.desktop();
+      this.keepViewsClean();
       const before = await this.currentView(pid, call);
       // An action needs one element: several equally good matches are an error.
       const target = req.target
         ? this.resolveTarget(before, req.target, { unique: true })
         : undefined;
+      // Known before the first key goes: nothing read after it may show the app's echo.
+      if (req.sends !== undefined && this.goesToSecretField(before, target)) {
+        this.learnSent(req.sends);
+      }
       const childrenBefore = new Set(await desktop.childProcesses(pid).catch(() => []));
       const frontBefore = (await desktop.frontmost().catch(() => null))?.pid;
       const watching = (await this.views.watch(desktop, pid)) !== null;
@@ -568,6 +588,7 @@ export class Pipeline {
           frontBefore,
           watching,
           transfers,
+          sends: req.sends,
           settled: await settle(
             desktop,
             this.views,
@@ -584,6 +605,38 @@ export class Pipeline {
         throw err;
       }
     });
+  }
+
+  /**
+   * Whether text sent by an action goes into a password field: the field it names, when it
+   * names one that takes text; else the focused field (or the last one that had the focus).
+   */
+  private goesToSecretField(view: SnapshotView, target: ResolvedTarget | undefined): boolean {
+    const pid = view.snapshot.pid;
+    const el = target?.element;
+    if (el && (isSecretField(pid, el) || el.flags.includes('editable'))) {
+      return isSecretField(pid, el);
+    }
+    if (focusIsSecret(view)) return true;
+    const last = this.lastFields.get(pid);
+    return last !== undefined && isSecretField(pid, last);
+  }
+
+  /** Text sent into a password field: a known secret, and every view kept masks it now. */
+  private learnSent(text: string): void {
+    this.selections.memory.note(text, 'typed into a password field');
+    this.keepViewsClean();
+  }
+
+  /**
+   * The views kept from walks made before a secret was known (for later reads, and as the
+   * "before" of the next diff) masked as a walk made now would be, once per secret learned.
+   */
+  private keepViewsClean(): void {
+    const echoes = this.selections.echoes;
+    if (echoes.size === this.echoesMasked) return;
+    this.echoesMasked = echoes.size;
+    for (const view of this.views.views()) maskEchoesIn(view.snapshot, echoes);
   }
 
   /**
@@ -605,6 +658,7 @@ export class Pipeline {
       watching: boolean;
       settled: SettleResult;
       transfers: ActionTransfers;
+      sends?: string;
     },
   ): Promise<ToolResponse> {
     const { before, outcome, actMs, settled, watching } = run;
@@ -719,6 +773,18 @@ export class Pipeline {
     }
     if (extraWaitMs > 0)
       call.notify.log('info', `read the effect back again for ${extraWaitMs} ms`);
+    // The text went into a password field after all (the app moved the focus there while
+    // it was typed): a secret from now on, masked in this call's walks before they are shown.
+    if (
+      run.sends !== undefined &&
+      this.selections.memory.reason(run.sends) === undefined &&
+      focusIsSecret(after)
+    ) {
+      this.learnSent(run.sends);
+      maskEchoesIn(before.snapshot, this.selections.echoes);
+      maskEchoesIn(after.snapshot, this.selections.echoes);
+      diff = diffOf(after);
+    }
     const verdict = judge(seen);
     const closed = closedWindows(before.snapshot, after.snapshot, diff.matchOf, acted);
     const actedAfter =
