@@ -41,7 +41,7 @@ import {
   type WrittenResult,
 } from './publish.js';
 import { RefRegistry } from './refs.js';
-import type { ToolResponse } from './response.js';
+import { scrubLines, type ToolResponse } from './response.js';
 import { settle, waitQuiet, type SettleOptions, type SettleResult } from './settle.js';
 import { resolveInView, type ResolvedTarget, type ResolveOptions, type Target } from './target.js';
 import { ViewCache } from './views.js';
@@ -228,6 +228,7 @@ export class Pipeline {
       config,
       config.visible,
       (desktop) => this.denied.windowFrames(desktop),
+      (text) => scrubLines(text, this.selections.echoes),
     );
   }
 

@@ -2,10 +2,11 @@
  * A secret typed or set into a password field, which the app echoes elsewhere at once (a
  * "you typed" preview, a strength meter, a status line, its window title) or prints to its
  * output (a debug build): the very call that typed it must show none of it, in its result,
- * its tree file or its PNG; nor may a later read reuse that walk, or a later diff show it
- * as the old value. Oracles: the fixture's own events (what the app got and where it drew
- * the echo), every file in the artifact dir (trees, logs), and the PNG's pixels read back
- * by sharp where the echo is drawn.
+ * its tree file or its PNG; nor may a later read reuse that walk, a later diff show it as
+ * the old value, or a tree file's header lines repeat it from the agent's own query.
+ * Oracles: the fixture's own events (what the app got and where it drew the echo), every
+ * file in the artifact dir (trees, logs), and the PNG's pixels read back by sharp where the
+ * echo is drawn.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -155,5 +156,32 @@ describe('safe mode with secure typing allowed: the call that types a secret', (
 
   it('shows none of the echo in its result, file or PNG', async () => {
     await typeAndRead(get(), typings[0][1], 'SafeSecret-5150');
+  });
+});
+
+describe('the query lines of tree files', () => {
+  const get = sessionPerSuite();
+  const SECRET = 'QuerySecret-3141';
+
+  it('keep no known secret the agent names in its own query', async () => {
+    const session = get();
+    const app = await session.launchFixture('echo_search.py', [], {
+      env: { AXPAGE_FIXTURE_PASSWORD: '1' },
+    });
+    const typed = await session.call('ax_type', { app: app.pid, query: 'Search', text: SECRET });
+    expect(typed.isError, typed.text).toBe(false);
+    for (const [tool, args] of [
+      ['ax_find', { app: app.pid, query: `*${SECRET}*` }],
+      ['ax_wait_for', { app: app.pid, query: `*${SECRET}*`, timeout_ms: 200 }],
+      [
+        'ax_workflow',
+        { steps: [{ tool: 'ax_find', args: { app: app.pid, query: `nonexist-${SECRET}` } }] },
+      ],
+    ] as const) {
+      const r = await session.call(tool, args);
+      expectClean(r, SECRET);
+    }
+    expect(filesHolding(session.artifactDir, formsOf(SECRET))).toEqual([]);
+    await app.stop();
   });
 });
