@@ -59,6 +59,7 @@ import { DeniedApps } from './denied.js';
 import { scaledByLoad } from '../model/timeout.js';
 import { LaunchWatch } from './launch-watch.js';
 import { ActionTransfers, SelectionSecrets } from './transfers.js';
+import { LaunchLogs } from './launch-log.js';
 import type { Element } from '../model/element.js';
 
 /** What an observation tool sees: the view and, when it named one, its target. */
@@ -182,6 +183,8 @@ export class Pipeline {
   readonly denied: DeniedApps;
   /** What launches started, watched for programs the deny list names. */
   readonly launches: LaunchWatch;
+  /** The logs of the apps this server launched, written while they run (launch-log.ts). */
+  readonly launchLogs = new LaunchLogs();
   /** What this session knows to be secret on the clipboard and the primary selection. */
   readonly selections = new SelectionSecrets();
   /** How many secrets the cached views were last masked for (see keepViewsClean). */
@@ -1141,6 +1144,8 @@ export class Pipeline {
 
   async close(): Promise<void> {
     this.launches.close();
+    // The apps run on: their logs too, masked by a relay that knows the secrets known now.
+    await this.launchLogs.handOn(this.selections.echoes.added());
     await this.views.close();
     await this.publisher.close();
     if (this.desktopPromise) {

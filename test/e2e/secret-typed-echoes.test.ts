@@ -3,15 +3,15 @@
  * "you typed" preview, a strength meter, a status line, its window title) or prints to its
  * output (a debug build): the very call that typed it must show none of it, in its result,
  * its tree file or its PNG; nor may a later read reuse that walk, a later diff show it as
- * the old value, or a tree file's header lines repeat it from the agent's own query.
- * Oracles: the fixture's own events (what the app got and where it drew the echo), every
- * file in the artifact dir (trees, logs), and the PNG's pixels read back by sharp where the
- * echo is drawn.
+ * the old value, a tree file's header lines repeat it from the agent's own query, or the
+ * log of a launched app's output keep it. Oracles: the fixture's own events (what the app
+ * got and where it drew the echo), every file in the artifact dir (trees, logs, launch
+ * logs), and the PNG's pixels read back by sharp where the echo is drawn.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CallResult, Session } from '../../src/harness/session.js';
+import { fixtureApp, Session, type CallResult } from '../../src/harness/session.js';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { sessionPerSuite } from './helpers/suite-session.js';
 import { coloursIn, decodePng } from './helpers/pixels.js';
@@ -183,5 +183,92 @@ describe('the query lines of tree files', () => {
     }
     expect(filesHolding(session.artifactDir, formsOf(SECRET))).toEqual([]);
     await app.stop();
+  });
+});
+
+/** Launches the echoing app through the server; its pid and the log of its output. */
+async function launchPrinter(session: Session): Promise<{ app: number; log: string }> {
+  const launch = await session.call('ax_launch_app', {
+    command: ['/usr/bin/python3', fixtureApp('echo_search.py')],
+  });
+  expect(launch.isError, launch.text).toBe(false);
+  const launched = launch.structured.launched as { app_pid: number; log: string };
+  return { app: launched.app_pid, log: launched.log };
+}
+
+/** Types `secret` into the app's password field and has it print it; its log then. */
+async function typeAndPrint(session: Session, app: number, log: string, secret: string) {
+  const typed = await session.call('ax_type', {
+    app,
+    query: 'Search',
+    text: secret,
+    key: 'Return',
+  });
+  expect(typed.isError, typed.text).toBe(false);
+  expectClean(typed, secret);
+  await printed(log, 1);
+}
+
+/** The log once the app's `n`th printed event is in it (after the lines it printed). */
+async function printed(log: string, n: number): Promise<string> {
+  let text = '';
+  await expect
+    .poll(
+      () => {
+        text = fs.readFileSync(log, 'utf8');
+        return text.match(/"event": "printed"/g)?.length ?? 0;
+      },
+      { timeout: 20_000, interval: 100 },
+    )
+    .toBeGreaterThanOrEqual(n);
+  return text;
+}
+
+const PRINTING = { AXPAGE_FIXTURE_PASSWORD: '1', AXPAGE_FIXTURE_PRINTS: '1' };
+
+describe("a launched app's output log", () => {
+  const get = sessionPerSuite({ serverEnv: PRINTING });
+  const SECRET = 'TypedSecret-9981';
+
+  it('keeps no known secret the app prints, in any form looked for', async () => {
+    const session = get();
+    const { app, log } = await launchPrinter(session);
+    await typeAndPrint(session, app, log, SECRET);
+    const text = fs.readFileSync(log, 'utf8');
+    expect(text).toMatch(/DEBUG search=•••/);
+    expect(text).toMatch(/DEBUG reversed=•••/);
+    // A program that prints it and exits at once: its error quotes the log's tail, masked.
+    const echo = await session.call('ax_launch_app', { command: ['/bin/echo', SECRET] });
+    expect(echo.isError).toBe(true);
+    expectClean(echo, SECRET);
+    expect(echo.text).toMatch(/Its output ends:(\\n|\n)•••/);
+    expect(filesHolding(session.artifactDir, formsOf(SECRET))).toEqual([]);
+    const quit = await session.call('ax_quit_app', { app });
+    expect(quit.isError, quit.text).toBe(false);
+  });
+});
+
+describe('a launched app that outlives the server', () => {
+  const SECRET = 'LateSecret-2718';
+
+  it('runs on, and its log stays masked', async () => {
+    const session = await Session.start({ serverEnv: PRINTING });
+    let app: number | undefined;
+    try {
+      const launched = await launchPrinter(session);
+      app = launched.app;
+      await typeAndPrint(session, app, launched.log, SECRET);
+      // The client goes, and the server with it; the app prints again after.
+      await session.client.close();
+      process.kill(app, 'SIGUSR2');
+      const text = await printed(launched.log, 2);
+      expect(text.match(/DEBUG search=•••/g)?.length).toBe(2);
+      expect(text.match(/DEBUG reversed=•••/g)?.length).toBe(2);
+      expect(() => process.kill(app!, 0)).not.toThrow();
+      expect(filesHolding(session.artifactDir, formsOf(SECRET))).toEqual([]);
+    } finally {
+      if (app !== undefined) process.kill(app, 'SIGTERM');
+      await session.close();
+    }
   });
 });
