@@ -5,8 +5,8 @@
  * on the accessibility bus with a window, check its registered name too, and answer with
  * its first observation through the one pipeline.
  */
-import { constants } from 'node:fs';
-import { open, readdir, readFile, unlink } from 'node:fs/promises';
+import { constants, openSync } from 'node:fs';
+import { readdir, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { ensurePrivateDir, resolveArtifactDir } from '../capture/index.js';
 import { AxError, PlatformError } from '../errors.js';
@@ -14,6 +14,7 @@ import type { AppInfo, Desktop, LaunchPlan, LaunchRequest } from '../platform/de
 import type { ToolCall } from './notify.js';
 import type { Pipeline } from './pipeline.js';
 import type { ToolResponse } from './response.js';
+import { LaunchLog } from './launch-log.js';
 
 /** The tool call that launches (its name and notifier), with what to launch. */
 export interface LaunchCall extends ToolCall {
@@ -23,6 +24,8 @@ export interface LaunchCall extends ToolCall {
   signal?: AbortSignal;
 }
 
+/** How long an error waits for what the app printed to be in its log. */
+const LOG_SETTLE_MS = 2000;
 /** Launch logs the artifact dir keeps (the oldest go first). */
 const KEEP_LOGS = 20;
 const POLL_MS = 50;
@@ -59,11 +62,12 @@ export async function launchApp(pipeline: Pipeline, call: LaunchCall): Promise<T
   const log = await openLog(pipeline, plan);
   let launched;
   try {
-    launched = await desktop.launch(plan, log.fd);
-  } finally {
-    // The child holds its own copy of the descriptor.
-    await log.close();
+    launched = await desktop.launch(plan);
+  } catch (err) {
+    log.close();
+    throw err;
   }
+  log.follow(launched.output);
   const { pid } = launched;
   let exit: { code: number | null; signal: string | null } | undefined;
   void launched.exited.then((e) => (exit = e));
@@ -76,7 +80,11 @@ export async function launchApp(pipeline: Pipeline, call: LaunchCall): Promise<T
   const stopAll = async (more: number[] = []) => {
     await watch.stop(desktop, [...(await watch.family(desktop, pid)), ...more]);
   };
-  const tail = () => logTail(log.path);
+  // What it printed before it exited or was stopped is in the log first.
+  const tail = async () => {
+    await log.settled(LOG_SETTLE_MS);
+    return logTail(log.path);
+  };
   switch (arrival.kind) {
     case 'denied':
       await stopAll();
@@ -268,12 +276,10 @@ async function frontWithin(desktop: Desktop, pid: number, ms: number): Promise<v
 
 /**
  * A private log in the artifact dir for the app's stdout and stderr: created 0600, never
- * through a symlink. Older launch logs beyond KEEP_LOGS are removed.
+ * through a symlink, written by this server with every known secret masked (launch-log.ts).
+ * Older launch logs beyond KEEP_LOGS are removed.
  */
-async function openLog(
-  pipeline: Pipeline,
-  plan: LaunchPlan,
-): Promise<{ fd: number; path: string; close: () => Promise<void> }> {
+async function openLog(pipeline: Pipeline, plan: LaunchPlan): Promise<LaunchLog> {
   const dir = resolveArtifactDir({ ...process.env, AXPAGE_OUT: pipeline.config.outDir });
   await ensurePrivateDir(dir);
   await pruneLogs(dir);
@@ -282,12 +288,20 @@ async function openLog(
     .replace(/[^\w.-]/g, '_')
     .slice(0, 40);
   const file = path.join(dir, `launch-${Date.now()}-${base}.log`);
-  const handle = await open(
+  const fd = openSync(
     file,
-    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    constants.O_WRONLY |
+      constants.O_CREAT |
+      constants.O_EXCL |
+      constants.O_NOFOLLOW |
+      constants.O_APPEND,
     0o600,
   );
-  return { fd: handle.fd, path: file, close: () => handle.close() };
+  const log: LaunchLog = new LaunchLog(file, fd, pipeline.selections.echoes, () =>
+    pipeline.launchLogs.delete(log),
+  );
+  pipeline.launchLogs.add(log);
+  return log;
 }
 
 async function pruneLogs(dir: string): Promise<void> {

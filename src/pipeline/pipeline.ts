@@ -41,7 +41,7 @@ import {
   type WrittenResult,
 } from './publish.js';
 import { RefRegistry } from './refs.js';
-import type { ToolResponse } from './response.js';
+import { scrubLines, type ToolResponse } from './response.js';
 import { settle, waitQuiet, type SettleOptions, type SettleResult } from './settle.js';
 import { resolveInView, type ResolvedTarget, type ResolveOptions, type Target } from './target.js';
 import { ViewCache } from './views.js';
@@ -54,12 +54,13 @@ import { passwordGuardOf, pointerOffPasswordFields } from './password-field.js';
 import { keysOffUnseenPlugs } from './plug-keys.js';
 import { strictGrabs } from './grab-guard.js';
 import { selectionOwner } from './selection-owner.js';
-import { keepingSecrets, secretFields } from './secret-fields.js';
+import { isSecretField, keepingSecrets, maskEchoesIn, secretFields } from './secret-fields.js';
 import { DeniedApps } from './denied.js';
 import { scaledByLoad } from '../model/timeout.js';
 import { LaunchWatch } from './launch-watch.js';
 import { ActionTransfers, SelectionSecrets } from './transfers.js';
 import { holdSelections } from './selection-hold.js';
+import { LaunchLogs } from './launch-log.js';
 import type { Element } from '../model/element.js';
 
 /** What an observation tool sees: the view and, when it named one, its target. */
@@ -114,6 +115,12 @@ export interface ActRequest {
   /** `full` lists every visible element, not only what this session has not seen. */
   detail?: Detail;
   perform: (ctx: ActContext) => Promise<ActOutcome>;
+  /**
+   * Text the action sends into the app (typed or set). Into a password field, it is a
+   * secret from before it is sent: whatever the app echoes of it is masked in this very
+   * call's walk, file, PNG and summary.
+   */
+  sends?: string;
   /** False for an undo itself: it is not recorded as an action to take back. */
   journal?: boolean;
   extra?: (after: SnapshotView, outcome: ActOutcome) => Record<string, unknown>;
@@ -163,6 +170,12 @@ const TRANSIENT_READS = 4;
 const LAST_WINDOW_EXIT_MS = 1500;
 const LAST_WINDOW_EXIT_MAX_MS = 6000;
 
+/** Whether the view's focused element is a password field (now, or once seen as one). */
+function focusIsSecret(view: SnapshotView): boolean {
+  const pid = view.snapshot.pid;
+  return view.snapshot.elements.some((e) => e.flags.includes('focused') && isSecretField(pid, e));
+}
+
 export class Pipeline {
   readonly refs = new RefRegistry();
   readonly apps = new AppDirectory();
@@ -171,10 +184,14 @@ export class Pipeline {
   readonly denied: DeniedApps;
   /** What launches started, watched for programs the deny list names. */
   readonly launches: LaunchWatch;
+  /** The logs of the apps this server launched, written while they run (launch-log.ts). */
+  readonly launchLogs = new LaunchLogs();
   /** What this session knows to be secret on the clipboard and the primary selection. */
   readonly selections = new SelectionSecrets();
   /** The desktop's clipboard (useClipboard): safe mode empties it around some actions. */
   private clipboard?: () => Promise<Clipboard>;
+  /** How many secrets the cached views were last masked for (see keepViewsClean). */
+  private echoesMasked = 0;
   /** Per app, the text field that had the keyboard focus in its latest walk that showed one. */
   private readonly lastFields = new Map<number, Pick<Element, 'id' | 'flags'>>();
   readonly views = new ViewCache(this.refs);
@@ -217,6 +234,7 @@ export class Pipeline {
       config,
       config.visible,
       (desktop) => this.denied.windowFrames(desktop),
+      (text) => scrubLines(text, this.selections.echoes),
     );
   }
 
@@ -350,6 +368,7 @@ export class Pipeline {
     this.tellRecovery(call);
     return this.lock.run(pid, async () => {
       const desktop = await this.desktop();
+      this.keepViewsClean();
       this.lastTimes = times;
       // The pair's names are claimed while the walk runs; a call that fails gives them back.
       const names = this.publisher.claim(call.tool);
@@ -466,11 +485,16 @@ export class Pipeline {
     this.policy.admitMutation(this.appOf(pid));
     return this.lock.run(pid, async () => {
       const desktop = await this.desktop();
+      this.keepViewsClean();
       const before = await this.currentView(pid, call);
       // An action needs one element: several equally good matches are an error.
       const target = req.target
         ? this.resolveTarget(before, req.target, { unique: true })
         : undefined;
+      // Known before the first key goes: nothing read after it may show the app's echo.
+      if (req.sends !== undefined && this.goesToSecretField(before, target)) {
+        this.learnSent(req.sends);
+      }
       const childrenBefore = new Set(await desktop.childProcesses(pid).catch(() => []));
       const frontBefore = (await desktop.frontmost().catch(() => null))?.pid;
       const watching = (await this.views.watch(desktop, pid)) !== null;
@@ -580,6 +604,7 @@ export class Pipeline {
             frontBefore,
             watching,
             transfers,
+            sends: req.sends,
             settled: await settle(
               desktop,
               this.views,
@@ -603,6 +628,38 @@ export class Pipeline {
   }
 
   /**
+   * Whether text sent by an action goes into a password field: the field it names, when it
+   * names one that takes text; else the focused field (or the last one that had the focus).
+   */
+  private goesToSecretField(view: SnapshotView, target: ResolvedTarget | undefined): boolean {
+    const pid = view.snapshot.pid;
+    const el = target?.element;
+    if (el && (isSecretField(pid, el) || el.flags.includes('editable'))) {
+      return isSecretField(pid, el);
+    }
+    if (focusIsSecret(view)) return true;
+    const last = this.lastFields.get(pid);
+    return last !== undefined && isSecretField(pid, last);
+  }
+
+  /** Text sent into a password field: a known secret, and every view kept masks it now. */
+  private learnSent(text: string): void {
+    this.selections.memory.note(text, 'typed into a password field');
+    this.keepViewsClean();
+  }
+
+  /**
+   * The views kept from walks made before a secret was known (for later reads, and as the
+   * "before" of the next diff) masked as a walk made now would be, once per secret learned.
+   */
+  private keepViewsClean(): void {
+    const echoes = this.selections.echoes;
+    if (echoes.size === this.echoesMasked) return;
+    this.echoesMasked = echoes.size;
+    for (const view of this.views.views()) maskEchoesIn(view.snapshot, echoes);
+  }
+
+  /**
    * After the action has settled: walk the app (again while late change events come in),
    * diff, check for a handoff, put the previous window back, read the effect back (with a
    * bounded extra wait when nothing shows yet) and publish the one verdict.
@@ -621,6 +678,7 @@ export class Pipeline {
       watching: boolean;
       settled: SettleResult;
       transfers: ActionTransfers;
+      sends?: string;
     },
   ): Promise<ToolResponse> {
     const { before, outcome, actMs, settled, watching } = run;
@@ -735,6 +793,18 @@ export class Pipeline {
     }
     if (extraWaitMs > 0)
       call.notify.log('info', `read the effect back again for ${extraWaitMs} ms`);
+    // The text went into a password field after all (the app moved the focus there while
+    // it was typed): a secret from now on, masked in this call's walks before they are shown.
+    if (
+      run.sends !== undefined &&
+      this.selections.memory.reason(run.sends) === undefined &&
+      focusIsSecret(after)
+    ) {
+      this.learnSent(run.sends);
+      maskEchoesIn(before.snapshot, this.selections.echoes);
+      maskEchoesIn(after.snapshot, this.selections.echoes);
+      diff = diffOf(after);
+    }
     const verdict = judge(seen);
     const closed = closedWindows(before.snapshot, after.snapshot, diff.matchOf, acted);
     const actedAfter =
@@ -1098,6 +1168,8 @@ export class Pipeline {
 
   async close(): Promise<void> {
     this.launches.close();
+    // The apps run on: their logs too, masked by a relay that knows the secrets known now.
+    await this.launchLogs.handOn(this.selections.echoes.added());
     await this.views.close();
     await this.publisher.close();
     if (this.desktopPromise) {

@@ -212,6 +212,11 @@ export class Publisher {
     private readonly visibleMode: VisibleMode = config.visible,
     /** Screen rects no capture may show (the windows of apps the deny list names). */
     private readonly hidden: (desktop: Desktop) => Promise<Rect[]> = async () => [],
+    /**
+     * Every text written to a tree file with the secrets this server knows masked, line by
+     * line: a header line may quote the agent's own query or an error naming one.
+     */
+    private readonly scrub: (text: string) => string = (text) => text,
   ) {
     this.secureFields = new SecureFieldLocator(config.policy.mode === 'safe');
   }
@@ -446,7 +451,7 @@ export class Publisher {
         body,
       ),
     );
-    const tree = req.appendix ? rendered + req.appendix.join('\n') + '\n' : rendered;
+    const tree = this.scrub(req.appendix ? rendered + req.appendix.join('\n') + '\n' : rendered);
     const writing = times.timeAsync('write_txt', async () => {
       await store.writeText(names.txtPath, tree);
       await store.prune();
@@ -549,7 +554,7 @@ export class Publisher {
         const listing = stale
           ? { ...req.listing, lines: [`# note: ${stale.detail}`, ...req.listing.lines] }
           : req.listing;
-        const text = renderListingFile(tool, listing, screenshot, screenshotError);
+        const text = this.scrub(renderListingFile(tool, listing, screenshot, screenshotError));
         await store.writeText(names.txtPath, text);
         await store.prune();
         file = names.txtPath;

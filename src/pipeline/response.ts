@@ -25,6 +25,18 @@ export interface NestedCall {
 }
 
 /**
+ * A text with every known secret masked line by line: a line that holds one only in part
+ * (or across its words) is masked whole, and the other lines stay as they are (a summary's
+ * file path, its status, the lines of a tree file).
+ */
+export function scrubLines(text: string, echoes: Pick<SecretEchoes, 'scrub'>): string {
+  return text
+    .split('\n')
+    .map((line) => echoes.scrub(line))
+    .join('\n');
+}
+
+/**
  * The response with every secret this server knows masked wherever it is echoed, in what it
  * says and in its steps' responses (never in its images: they are filled, not rewritten).
  * The last guard before a result goes out or is recorded: the desktop's reads mask them too.
@@ -33,7 +45,7 @@ export function withoutEchoes(response: ToolResponse, echoes: SecretEchoes): Too
   if (echoes.size === 0) return response;
   return {
     ...response,
-    text: echoes.scrub(response.text),
+    text: scrubLines(response.text, echoes),
     structured: echoes.scrubDeep(response.structured),
     ...(response.calls
       ? {

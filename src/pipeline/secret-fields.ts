@@ -338,6 +338,18 @@ export function keepingSecrets(
 }
 
 /**
+ * A walk made before a secret was known (a view kept for later reads and as the "before"
+ * of the next diff) with it masked now, as a walk made from now on has it: in place.
+ */
+export function maskEchoesIn(
+  snapshot: Snapshot,
+  echoes: SecretEchoes,
+  fields: SecretFields = secretFields,
+): void {
+  withoutEchoes(snapshot, fields, echoes);
+}
+
+/**
  * A walk with every known secret an app echoes masked (a label "No results for …", a list
  * row, a field the app filled from it): each element that held one is a password field
  * from then on, so captures fill it too. A window's title is masked, not the window: its

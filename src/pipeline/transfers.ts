@@ -35,7 +35,8 @@ import type { Element, Snapshot } from '../model/element.js';
 import type { SnapshotView } from '../model/view.js';
 import type { Desktop, KeyCombo } from '../platform/desktop.js';
 import type { ClickType, TextTransfers } from '../actions/index.js';
-import { SecretEchoes, SecretMemory } from './secrets.js';
+import { SecretMemory } from './secrets.js';
+import { HandedOnEchoes } from './launch-log.js';
 import { scaledByLoad } from '../model/timeout.js';
 import { holds, windowAt, windowStack } from '../actions/window-stack.js';
 import { editCommand } from '../actions/edit-commands.js';
@@ -87,7 +88,7 @@ const NO_OWNER: SelectionOwner = {
  */
 export class SelectionSecrets {
   /** Every secret known here, as text: masked wherever an app echoes it. */
-  readonly echoes = new SecretEchoes();
+  readonly echoes = new HandedOnEchoes();
   /** Typed or set into a password field, or copied from one: what clipboard reads mask. */
   readonly memory = new SecretMemory(this.echoes);
   /**

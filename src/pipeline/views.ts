@@ -141,6 +141,11 @@ export class ViewCache {
     return this.apps.get(pid)?.view;
   }
 
+  /** Every app's current view (to mask a secret learned after they were walked). */
+  views(): SnapshotView[] {
+    return [...this.apps.values()].flatMap((s) => (s.view ? [s.view] : []));
+  }
+
   /** Mark the app clean just before walking it: events during the walk make it dirty again. */
   beginSnapshot(pid: number): void {
     this.state(pid).dirty = false;

@@ -45,7 +45,13 @@ export type {
   StackedCapture,
   UnlistedWindow,
 } from './display-session.js';
-export type { LaunchedProcess, LaunchPlan, LaunchRequest, ProcessControl } from './processes.js';
+export type {
+  LaunchedProcess,
+  LaunchOutput,
+  LaunchPlan,
+  LaunchRequest,
+  ProcessControl,
+} from './processes.js';
 
 export interface AccessReport {
   ok: boolean;

@@ -29,8 +29,26 @@ export interface LaunchPlan {
   wrapper?: string;
 }
 
+/** A launched app's stdout (stream 0) and stderr (stream 1), as pipes this server reads. */
+export interface LaunchOutput {
+  /** Each chunk either pipe yields, in order per pipe; `end` once per pipe as it ends. */
+  read(sink: { data(stream: number, chunk: Uint8Array): void; end(stream: number): void }): void;
+  /**
+   * Stops reading (what was read but not yet handed to `data` is handed now, before this
+   * returns) and passes both pipes on to a detached process running `command`, as its fds 3
+   * and 4, with `fd` as its fd 5 and `input` on its stdin: the app writes on after this
+   * server is gone. Settles once `input` is through.
+   */
+  handOver(command: string[], input: string, fd: number): Promise<void>;
+}
+
 export interface LaunchedProcess {
   pid: number;
+  /**
+   * Its stdout and stderr, read by the server (never by a terminal): what the app prints is
+   * written to its log only once the server has masked its secrets in it.
+   */
+  output: LaunchOutput;
   /** Settles when the process exits: its exit code, or the signal that ended it. */
   exited: Promise<{ code: number | null; signal: string | null }>;
 }
@@ -55,9 +73,9 @@ export interface ProcessControl {
   planLaunch(request: LaunchRequest): Promise<LaunchPlan>;
   /**
    * Start the plan detached from us (its own session, no terminal, no stdin), with the
-   * environment apps need to be accessible; its output goes to `outputFd`.
+   * environment apps need to be accessible; its output comes through pipes (`output`).
    */
-  launch(plan: LaunchPlan, outputFd: number): Promise<LaunchedProcess>;
+  launch(plan: LaunchPlan): Promise<LaunchedProcess>;
   /** Whether the process still runs (exited or zombie: false). */
   isRunning(pid: number): Promise<boolean>;
   /**

@@ -73,6 +73,7 @@ export const click = defineTool({
       detail: args.detail,
       app: args.app,
       target,
+      sends: args.text,
       perform: async (ctx) => {
         checkLaterSteps(ctx, args.text, key);
         const clicked = requireTarget(ctx);
@@ -172,6 +173,7 @@ export const type = defineTool({
       detail: args.detail,
       app: args.app,
       target,
+      sends: args.text,
       perform: async (ctx) => {
         checkLaterSteps(ctx, args.text, key);
         let typedInto: ActionTarget | undefined;
@@ -218,6 +220,7 @@ export const setValue = defineTool({
       detail: args.detail,
       app: args.app,
       target: elementTargetOf(args),
+      sends: args.value,
       perform: (ctx) => deliverSetValue(ctx, requireTarget(ctx), args.value),
     });
   },

@@ -609,8 +609,8 @@ export class LinuxDesktop implements Desktop {
     return this.processes.planLaunch(request);
   }
 
-  launch(plan: LaunchPlan, outputFd: number): Promise<LaunchedProcess> {
-    return this.processes.launch(plan, outputFd);
+  launch(plan: LaunchPlan): Promise<LaunchedProcess> {
+    return this.processes.launch(plan);
   }
 
   isRunning(pid: number): Promise<boolean> {

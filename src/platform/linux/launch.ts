@@ -4,9 +4,10 @@
  * process checks a quit needs. Windows are closed through the display session (index.ts).
  */
 import { spawn } from 'node:child_process';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import { PlatformError } from '../../errors.js';
-import type { LaunchedProcess, LaunchPlan, LaunchRequest } from '../desktop.js';
+import type { LaunchedProcess, LaunchOutput, LaunchPlan, LaunchRequest } from '../desktop.js';
 import { ChainError, resolveChain } from './launch-chain.js';
 import { findDesktopEntry, LookupError } from './launch-lookup.js';
 import { procStat } from './proc.js';
@@ -88,12 +89,11 @@ function chainOf(
 /**
  * Spawns the plan in its own session (setsid: no controlling terminal, its own process
  * group, so our exit or a signal to ours never reaches it), stdin closed, stdout and
- * stderr to `outputFd`. Never through a shell. The real file the plan checked is what
- * runs (argv[0] stays as given): a link swapped after the check changes nothing.
+ * stderr to pipes the caller reads. Never through a shell. The real file the plan checked
+ * is what runs (argv[0] stays as given): a link swapped after the check changes nothing.
  */
 export async function spawnDetached(
   plan: LaunchPlan,
-  outputFd: number,
   env: NodeJS.ProcessEnv,
 ): Promise<LaunchedProcess> {
   const [program, ...args] = plan.argv;
@@ -102,7 +102,7 @@ export async function spawnDetached(
     env: launchEnv(await appBusEnv(env)),
     cwd: plan.cwd,
     detached: true,
-    stdio: ['ignore', outputFd, outputFd],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
@@ -113,9 +113,62 @@ export async function spawnDetached(
       reject(new PlatformError('failed', `cannot start ${program}: ${err.message}`, { program })),
     );
   });
-  // The server may end before the app: it must not wait for it.
+  // The server may end before the app: it must not wait for it, nor for its output.
   child.unref();
-  return { pid: child.pid as number, exited };
+  const { stdout, stderr } = child as unknown as { stdout: Socket; stderr: Socket };
+  stdout.unref();
+  stderr.unref();
+  return { pid: child.pid as number, exited, output: pipedOutput([stdout, stderr]) };
+}
+
+/** The app's output pipes, read here until handed over (see LaunchOutput). */
+export function pipedOutput(pipes: Socket[]): LaunchOutput {
+  let sink: Parameters<LaunchOutput['read']>[0] | undefined;
+  return {
+    read(to) {
+      sink = to;
+      pipes.forEach((pipe, i) => {
+        let ended = false;
+        const end = (): void => {
+          if (ended) return;
+          ended = true;
+          sink?.end(i);
+        };
+        pipe.on('data', (chunk: Buffer) => sink?.data(i, chunk));
+        pipe.once('end', end);
+        pipe.once('close', end);
+        pipe.once('error', end);
+      });
+    },
+    handOver(command, input, fd) {
+      for (const [i, pipe] of pipes.entries()) {
+        pipe.pause();
+        pipe.removeAllListeners();
+        pipe.on('error', () => undefined);
+        for (let c = pipe.read() as Buffer | null; c; c = pipe.read() as Buffer | null) {
+          sink?.data(i, c);
+        }
+      }
+      sink = undefined;
+      try {
+        const [program, ...args] = command;
+        const relay = spawn(program, args, {
+          detached: true,
+          stdio: ['pipe', 'ignore', 'ignore', pipes[0], pipes[1], fd],
+        });
+        relay.on('error', () => undefined);
+        const stdin = relay.stdin!;
+        relay.unref();
+        return new Promise((resolve) => {
+          stdin.once('error', () => resolve());
+          stdin.end(input, () => resolve());
+        });
+      } finally {
+        // The relay holds its own copies; ours close (nothing more is read here).
+        for (const pipe of pipes) pipe.destroy();
+      }
+    },
+  };
 }
 
 /** Running: /proc has it and it is neither a zombie nor dead. */

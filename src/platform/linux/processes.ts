@@ -14,8 +14,8 @@ export class LinuxProcesses implements ProcessControl {
     return launching.planLaunch(request, this.env);
   }
 
-  launch(plan: LaunchPlan, outputFd: number): Promise<LaunchedProcess> {
-    return launching.spawnDetached(plan, outputFd, this.env);
+  launch(plan: LaunchPlan): Promise<LaunchedProcess> {
+    return launching.spawnDetached(plan, this.env);
   }
 
   async isRunning(pid: number): Promise<boolean> {
