@@ -20,7 +20,7 @@ export const isAccessible = defineTool({
     if (report.ok && pipeline.denied.active && typeof report.details.apps === 'number') {
       // The deny list's apps are no apps to this server: counted apart, never named.
       const desktop = await pipeline.desktop();
-      const { leftOut } = pipeline.denied.visibleApps(await desktop.listApps());
+      const { leftOut } = await pipeline.denied.visibleApps(desktop, await desktop.listApps());
       report.details.apps = Math.max(0, report.details.apps - leftOut);
       if (leftOut > 0) report.details.left_out = leftOut;
     }
@@ -65,7 +65,7 @@ export const listApps = defineTool({
   async handle(_args, { pipeline, call }) {
     const desktop = await pipeline.desktop();
     // Apps the deny list names are left out, counted and never named.
-    const { apps, leftOut } = pipeline.denied.visibleApps(await desktop.listApps());
+    const { apps, leftOut } = await pipeline.denied.visibleApps(desktop, await desktop.listApps());
     const rows = apps.map((a) => ({
       name: a.name,
       pid: a.pid,
