@@ -1059,7 +1059,20 @@ export class Pipeline {
         details: {},
       };
     }
-    return adviseAccess(await desktop.checkAccess());
+    const report = adviseAccess(await desktop.checkAccess());
+    if (report.ok && this.denied.active && typeof report.details.apps === 'number') {
+      // The deny list's apps are no apps to this server: counted apart, never named. Every
+      // surface of this report (the tool, the status resource) counts the same apps.
+      const listed = await desktop.listApps().catch(() => undefined);
+      if (listed === undefined) {
+        delete report.details.apps;
+      } else {
+        const { apps, leftOut } = await this.denied.visibleApps(desktop, listed);
+        report.details.apps = apps.length;
+        if (leftOut > 0) report.details.left_out = leftOut;
+      }
+    }
+    return report;
   }
 
   /**
