@@ -162,12 +162,20 @@ export class DeniedApps {
       );
       return filled(image, origin, areas);
     }
-    const before = await this.windowFrames(desktop).catch(() => undefined);
+    // The pixels right after the listing; whose windows they are is judged after (a judgement
+    // walks processes' forebears: a window mapped meanwhile would not be in the listing).
+    const before = await windowStack(desktop).catch(() => undefined);
     const image = await desktop.capture(rect);
     const origin = rect
       ? { x: Math.max(0, Math.floor(rect.x)), y: Math.max(0, Math.floor(rect.y)) }
       : { x: 0, y: 0 };
-    return filled(image, origin, before ?? [wholeOf(image, origin)]);
+    const areas = before
+      ? await this.deniedPids(desktop, pidsOf(before), pidsOf(before)).then(
+          (denied) => shownParts(before, (w) => w.pid !== null && denied.has(w.pid)),
+          () => [wholeOf(image, origin)],
+        )
+      : [wholeOf(image, origin)];
+    return filled(image, origin, areas);
   }
 
   /**
