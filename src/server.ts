@@ -20,6 +20,7 @@ import {
   executableOf,
   openClipboard,
   platformVocabulary,
+  processAncestors,
   programIdentity,
   secretFieldStore,
 } from './platform/index.js';
@@ -103,7 +104,11 @@ export function createServer(
   // What the backend's role and action names mean, for queries parsed before the desktop opens.
   useVocabulary(platformVocabulary());
   liveServers.add(server);
-  const pipeline = new Pipeline(openDesktop, config, executableOf, programIdentity());
+  // What this server launches is its own: a denied app that started the server (the
+  // terminal its client runs in) does not make every launch denied.
+  const pipeline = new Pipeline(openDesktop, config, executableOf, programIdentity(), (pid) =>
+    processAncestors(pid, process.pid),
+  );
   const policy = pipeline.policy;
   let clipboardPromise: Promise<Clipboard> | undefined;
   const clipboard = (): Promise<Clipboard> =>

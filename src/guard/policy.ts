@@ -15,7 +15,9 @@
  * allow list allows every app not denied. A running app is matched by the name it
  * registered, by its real executable's file name, and by identity: a deny-list name
  * stands for the programs it names on PATH, and a process or launch running one of them
- * under any name (a hard link, a copy, through the dynamic loader) is that program.
+ * under any name (a hard link, a copy, through the dynamic loader, a script through its
+ * interpreter) is that program. What a denied app started is denied too while it runs
+ * (DeniedApps judges a process's lineage), except what this server launched.
  *
  * Launches are checked on everything they run (the platform works it out before
  * spawning): a denied name anywhere in the chain refuses it, and while any list or safe
@@ -90,6 +92,12 @@ export interface LaunchFacts {
 export type ExecutableOf = (pid: number) => string | undefined;
 
 /**
+ * The processes a process descends from while they run, nearest first (its parent and so
+ * on, then its session's leader); what this server launched stops at the server.
+ */
+export type AncestorsOf = (pid: number) => number[];
+
+/**
  * Which deny-list pattern names the program a file or a running process is, by identity
  * (the same file, or a copy of it) whatever it is called; the platform knows how.
  */
@@ -115,6 +123,7 @@ export class Policy {
     private readonly now: () => number = Date.now,
     private readonly executableOf: ExecutableOf = () => undefined,
     private readonly identity?: ProgramIdentity,
+    private readonly ancestorsOf: AncestorsOf = () => [],
   ) {}
 
   /** Whether a tool is listed (and callable) at all in this mode. */
@@ -299,6 +308,16 @@ export class Policy {
   /** Whether the deny list names this app (as checkApp matches it): nothing of it is shown. */
   denies(app: { pid: number; name: string }): boolean {
     return this.deniedApp(app);
+  }
+
+  /**
+   * The processes a process descends from while they run, nearest first (none without a
+   * deny list): a denied app's helper (a dialog it runs as a child process of its own,
+   * under another name) shows the app's data. Which of them are apps, and so pass their
+   * denial on, only the desktop tells (DeniedApps).
+   */
+  lineage(pid: number): number[] {
+    return this.settings.denyApps.length === 0 || pid <= 0 ? [] : this.ancestorsOf(pid);
   }
 
   /** By pid or registered name, by its executable's file name, or by what that file is. */

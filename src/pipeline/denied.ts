@@ -3,7 +3,9 @@
  * acts at a denied app's windows, no capture shows them, no listing names them.
  *
  * A window belongs to the app of its pid; an app is denied as checkApp judges it (by pid,
- * the name it registered, or what its executable is: a copy or link of a denied program).
+ * the name it registered, or what its executable is: a copy or link of a denied program, a
+ * denied script run by its interpreter), and so is every process a denied app started,
+ * while that app runs (a helper dialog of its own, under another name, shows its data).
  * A window covers its title bar and borders too. Every answer is taken fresh, at the moment it is needed
  * (a window listing, the apps' names): a denied app that opens a window now is hidden now.
  * With an empty deny list none of this asks the desktop anything.
@@ -57,29 +59,71 @@ export class DeniedApps {
   }
 
   /**
-   * Which of `pids` belong to denied apps: by pid alone, else by the name the app
-   * registered: the backend's own knowledge first (no call to the app), every app listed
-   * only for pids it does not know.
+   * Which of `pids` belong to denied apps: by the process alone, else by the name the app
+   * registered (the backend's own knowledge first, no call to the app; every app listed
+   * only for pids it does not know), else by what it descends from (see inherited).
+   * `owners`: the processes known to own windows now (a window listing the caller has).
    */
-  async deniedPids(desktop: Desktop, pids: Iterable<number>): Promise<Set<number>> {
+  async deniedPids(
+    desktop: Desktop,
+    pids: Iterable<number>,
+    owners?: Iterable<number>,
+  ): Promise<Set<number>> {
     const out = new Set<number>();
     if (!this.active) return out;
+    const look = new Looks(desktop, undefined, owners);
     const unsure: number[] = [];
+    const judged: number[] = [];
     await Promise.all(
       [...new Set(pids)].map(async (pid) => {
         if (this.denies({ pid, name: '' })) return void out.add(pid);
-        const known = await desktop.knownApp?.(pid).catch(() => null);
+        const known = await look.app(pid);
         if (!known) unsure.push(pid);
         else if (this.denies(known)) out.add(pid);
+        else judged.push(pid);
       }),
     );
-    if (unsure.length === 0) return out;
-    const names = new Map((await desktop.listApps()).map((a) => [a.pid, a.name]));
-    for (const pid of unsure) {
-      const name = names.get(pid);
-      if (name !== undefined && this.denies({ pid, name })) out.add(pid);
+    if (unsure.length > 0) {
+      const names = new Map((await desktop.listApps()).map((a) => [a.pid, a.name]));
+      look.listed(names);
+      for (const pid of unsure) {
+        const name = names.get(pid);
+        if (name !== undefined && this.denies({ pid, name })) out.add(pid);
+        else judged.push(pid);
+      }
     }
+    await Promise.all(
+      judged.map(async (pid) => {
+        if (await this.inherited(pid, look)) out.add(pid);
+      }),
+    );
     return out;
+  }
+
+  /**
+   * Whether a process is denied by what it descends from, while that runs: the nearest of
+   * its forebears that is a denied program or an allowed app decides (up to this server,
+   * whose launches are its own). A helper a denied app (or a denied command-line program)
+   * started shows its data: denied; so is what runs from a denied terminal. What an
+   * allowed app started is that app's, whatever started the app. Programs that are neither
+   * denied nor apps (on the accessibility bus or owning a window) pass the question on:
+   * shells, launch scripts. Nothing is asked of the desktop unless some forebear is denied.
+   */
+  private async inherited(pid: number, look: Looks): Promise<boolean> {
+    const forebears = this.policy.lineage(pid);
+    if (forebears.length === 0) return false;
+    const judged = await Promise.all(
+      forebears.map(async (p) => {
+        const app = await look.app(p);
+        return { pid: p, app, denied: this.denies(app ?? { pid: p, name: '' }) };
+      }),
+    );
+    if (!judged.some((j) => j.denied)) return false;
+    for (const j of judged) {
+      if (j.denied) return true;
+      if (j.app !== null || (await look.ownsWindow(j.pid))) return false;
+    }
+    return false;
   }
 
   /**
@@ -91,7 +135,7 @@ export class DeniedApps {
   async windowFrames(desktop: Desktop): Promise<Rect[]> {
     if (!this.active) return [];
     const stack = await windowStack(desktop);
-    const denied = await this.deniedPids(desktop, pidsOf(stack));
+    const denied = await this.deniedPids(desktop, pidsOf(stack), pidsOf(stack));
     return shownParts(stack, (w) => w.pid !== null && denied.has(w.pid));
   }
 
@@ -108,7 +152,8 @@ export class DeniedApps {
       const { image, origin } = stacked;
       const stack = [...stacked.windows].reverse().map((w) => ({ pid: w.pid, area: w.frame }));
       const left = stacked.earlier.map((w) => ({ pid: w.pid, area: w.frame }));
-      const areas = await this.deniedPids(desktop, pidsOf([...stack, ...left])).then(
+      const owners = pidsOf([...stack, ...left]);
+      const areas = await this.deniedPids(desktop, owners, owners).then(
         (denied) => {
           const hide = (w: { pid: number | null }) => w.pid === null || denied.has(w.pid);
           return [...shownParts(stack, hide), ...this.lingering(left.filter(hide))];
@@ -117,12 +162,20 @@ export class DeniedApps {
       );
       return filled(image, origin, areas);
     }
-    const before = await this.windowFrames(desktop).catch(() => undefined);
+    // The pixels right after the listing; whose windows they are is judged after (a judgement
+    // walks processes' forebears: a window mapped meanwhile would not be in the listing).
+    const before = await windowStack(desktop).catch(() => undefined);
     const image = await desktop.capture(rect);
     const origin = rect
       ? { x: Math.max(0, Math.floor(rect.x)), y: Math.max(0, Math.floor(rect.y)) }
       : { x: 0, y: 0 };
-    return filled(image, origin, before ?? [wholeOf(image, origin)]);
+    const areas = before
+      ? await this.deniedPids(desktop, pidsOf(before), pidsOf(before)).then(
+          (denied) => shownParts(before, (w) => w.pid !== null && denied.has(w.pid)),
+          () => [wholeOf(image, origin)],
+        )
+      : [wholeOf(image, origin)];
+    return filled(image, origin, areas);
   }
 
   /**
@@ -152,7 +205,7 @@ export class DeniedApps {
     if (!this.active) return new Set();
     const stack = await windowStack(desktop);
     const pids = pidsOf(stack);
-    const denied = await this.deniedPids(desktop, pids);
+    const denied = await this.deniedPids(desktop, pids, pids);
     for (const point of points) {
       const top = windowAt(stack, point);
       if (top?.pid != null && denied.has(top.pid)) throw blockedAt(point, 0);
@@ -205,13 +258,19 @@ export class DeniedApps {
     }
   }
   /** Apps to list, and how many the deny list leaves out (never which). */
-  visibleApps<T extends Pick<AppInfo, 'pid' | 'name'>>(
+  async visibleApps<T extends Pick<AppInfo, 'pid' | 'name'>>(
+    desktop: Desktop,
     apps: readonly T[],
-  ): {
+  ): Promise<{
     apps: T[];
     leftOut: number;
-  } {
-    const shown = apps.filter((a) => !this.denies(a));
+  }> {
+    if (!this.active) return { apps: [...apps], leftOut: 0 };
+    const look = new Looks(desktop, new Map(apps.map((a) => [a.pid, a.name])));
+    const hidden = await Promise.all(
+      apps.map(async (a) => this.denies(a) || (await this.inherited(a.pid, look))),
+    );
+    const shown = apps.filter((_, i) => !hidden[i]);
     return { apps: shown, leftOut: apps.length - shown.length };
   }
 
@@ -234,10 +293,10 @@ export class DeniedApps {
    */
   hideApps(desktop: Desktop): Desktop {
     if (!this.active) return desktop;
-    const shown = <T extends { pid: number; name: string }>(app: T | null): T | null =>
-      app && this.denies(app) ? null : app;
+    const shown = async <T extends { pid: number; name: string }>(app: T | null) =>
+      app && (this.denies(app) || (await this.inherited(app.pid, new Looks(desktop)))) ? null : app;
     const overrides: Partial<Desktop> = {
-      listApps: async () => this.visibleApps(await desktop.listApps()).apps,
+      listApps: async () => (await this.visibleApps(desktop, await desktop.listApps())).apps,
       listWindows: async (pid?: number) =>
         this.visibleWindows(desktop, await desktop.listWindows(pid)),
     };
@@ -364,4 +423,50 @@ function subtractOne(p: Rect, c: Rect): Rect[] {
   if (o.x > p.x) out.push({ x: p.x, y: o.y, w: o.x - p.x, h: o.h });
   if (o.x + o.w < p.x + p.w) out.push({ x: o.x + o.w, y: o.y, w: p.x + p.w - o.x - o.w, h: o.h });
   return out;
+}
+
+/**
+ * What the desktop says of processes, asked once per question within one judgement: the
+ * app a pid registered on the accessibility bus (a listing's names where there is one, the
+ * backend's own knowledge otherwise) and whether it owns a window.
+ */
+class Looks {
+  private readonly apps = new Map<number, Promise<{ pid: number; name: string } | null>>();
+  private owners?: Promise<Set<number>>;
+
+  constructor(
+    private readonly desktop: Desktop,
+    private names?: ReadonlyMap<number, string>,
+    owners?: Iterable<number>,
+  ) {
+    if (owners !== undefined) this.owners = Promise.resolve(new Set(owners));
+  }
+
+  /** A listing of every app on the bus: what it does not name is no app there. */
+  listed(names: ReadonlyMap<number, string>): void {
+    this.names = names;
+  }
+
+  app(pid: number): Promise<{ pid: number; name: string } | null> {
+    if (this.names) {
+      const name = this.names.get(pid);
+      return Promise.resolve(name === undefined ? null : { pid, name });
+    }
+    let found = this.apps.get(pid);
+    if (!found) {
+      found = this.desktop.knownApp
+        ? this.desktop.knownApp(pid).catch(() => null)
+        : Promise.resolve(null);
+      this.apps.set(pid, found);
+    }
+    return found;
+  }
+
+  async ownsWindow(pid: number): Promise<boolean> {
+    this.owners ??= this.desktop
+      .listWindows()
+      .then((ws) => new Set(ws.map((w) => w.pid)))
+      .catch(() => new Set<number>());
+    return (await this.owners).has(pid);
+  }
 }

@@ -28,7 +28,12 @@ import {
   type Scene,
 } from '../actions/index.js';
 import { AppDirectory, type ResolvedApp } from './apps.js';
-import { Policy, type ExecutableOf, type ProgramIdentity } from '../guard/policy.js';
+import {
+  Policy,
+  type AncestorsOf,
+  type ExecutableOf,
+  type ProgramIdentity,
+} from '../guard/policy.js';
 import { AxError, describeError } from '../errors.js';
 import { KeyedLock } from './lock.js';
 import {
@@ -215,8 +220,10 @@ export class Pipeline {
     executableOf?: ExecutableOf,
     /** What a file or process is, so the deny list sees through copies and hard links. */
     identity?: ProgramIdentity,
+    /** What a process descends from, so a denied app's helpers are denied too. */
+    ancestorsOf?: AncestorsOf,
   ) {
-    this.policy = new Policy(config.policy, Date.now, executableOf, identity);
+    this.policy = new Policy(config.policy, Date.now, executableOf, identity, ancestorsOf);
     this.denied = new DeniedApps(this.policy);
     this.launches = new LaunchWatch(() => this.desktop(), this.policy);
     // What a denied app offers on a selection, or what nothing vouches for, is never read
@@ -1138,7 +1145,20 @@ export class Pipeline {
         details: {},
       };
     }
-    return adviseAccess(await desktop.checkAccess());
+    const report = adviseAccess(await desktop.checkAccess());
+    if (report.ok && this.denied.active && typeof report.details.apps === 'number') {
+      // The deny list's apps are no apps to this server: counted apart, never named. Every
+      // surface of this report (the tool, the status resource) counts the same apps.
+      const listed = await desktop.listApps().catch(() => undefined);
+      if (listed === undefined) {
+        delete report.details.apps;
+      } else {
+        const { apps, leftOut } = await this.denied.visibleApps(desktop, listed);
+        report.details.apps = apps.length;
+        if (leftOut > 0) report.details.left_out = leftOut;
+      }
+    }
+    return report;
   }
 
   /**

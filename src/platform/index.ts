@@ -1,7 +1,7 @@
 /** Picks the backend for this platform; loaded lazily so the server starts fast. */
 import { PlatformError } from '../errors.js';
 import type { Clipboard, Desktop, SecretFieldStore } from './desktop.js';
-import { executableOf as linuxExecutableOf } from './linux/proc.js';
+import { ancestorsOf, executableOf as linuxExecutableOf } from './linux/proc.js';
 import { ProgramIdentity as LinuxProgramIdentity } from './linux/program-identity.js';
 import { secretFieldProperty } from './linux/secret-field-property.js';
 import { LINUX_TRAITS } from './linux/traits.js';
@@ -104,6 +104,14 @@ export function programIdentity(): LinuxProgramIdentity | undefined {
 /** A process's real executable file (for the deny list), or undefined when unknown. */
 export function executableOf(pid: number): string | undefined {
   return process.platform === 'linux' ? linuxExecutableOf(pid) : undefined;
+}
+
+/**
+ * The processes `pid` descends from while they run (parents up to init, then its session's
+ * leader), stopping at `below` (for the deny list: a denied app's children are its own).
+ */
+export function processAncestors(pid: number, below?: number): number[] {
+  return process.platform === 'linux' ? ancestorsOf(pid, below) : [];
 }
 
 /**

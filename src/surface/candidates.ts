@@ -14,7 +14,7 @@ export async function completeAppNames(pipeline: Pipeline, typed: string): Promi
       desktop.listWindows().catch(() => []),
     ]);
     // Nothing of an app the deny list names is offered: not its name, not its titles.
-    const { apps } = pipeline.denied.visibleApps(all);
+    const { apps } = await pipeline.denied.visibleApps(desktop, all);
     const windows = await pipeline.denied.visibleWindows(desktop, listed);
     return completeFrom([...apps.map((a) => a.name), ...windows.map((w) => w.title)], typed);
   } catch {
@@ -32,7 +32,9 @@ export async function completeRefs(
     const desktop = await pipeline.desktop();
     const pids = app
       ? [(await pipeline.resolveApp(decodeSegment(app))).pid]
-      : pipeline.denied.visibleApps(await desktop.listApps()).apps.map((a) => a.pid);
+      : (await pipeline.denied.visibleApps(desktop, await desktop.listApps())).apps.map(
+          (a) => a.pid,
+        );
     const refs = pids.flatMap((pid) => pipeline.views.last(pid)?.refs ?? []);
     return completeFrom(refs, typed);
   } catch {

@@ -197,7 +197,7 @@ async function runningApps(pipeline: Pipeline) {
       desktop.listWindows().catch(() => []),
     ]);
     // Apps the deny list names, and their windows, are left out: counted, never named.
-    const { apps, leftOut } = pipeline.denied.visibleApps(all);
+    const { apps, leftOut } = await pipeline.denied.visibleApps(desktop, all);
     const windows = await pipeline.denied.visibleWindows(desktop, listed);
     return {
       ...(leftOut > 0 ? { left_out: leftOut } : {}),

@@ -16,14 +16,8 @@ export const isAccessible = defineTool({
     details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
   }),
   async handle(_args, { pipeline, call }) {
+    // Denied apps are counted apart (left_out), never named, as in the status resource.
     const report = await pipeline.accessReport();
-    if (report.ok && pipeline.denied.active && typeof report.details.apps === 'number') {
-      // The deny list's apps are no apps to this server: counted apart, never named.
-      const desktop = await pipeline.desktop();
-      const { leftOut } = pipeline.denied.visibleApps(await desktop.listApps());
-      report.details.apps = Math.max(0, report.details.apps - leftOut);
-      if (leftOut > 0) report.details.left_out = leftOut;
-    }
     return pipeline.report(call, {
       did: report.ok
         ? `Accessibility is enabled (${Object.entries(report.details)
@@ -65,7 +59,7 @@ export const listApps = defineTool({
   async handle(_args, { pipeline, call }) {
     const desktop = await pipeline.desktop();
     // Apps the deny list names are left out, counted and never named.
-    const { apps, leftOut } = pipeline.denied.visibleApps(await desktop.listApps());
+    const { apps, leftOut } = await pipeline.denied.visibleApps(desktop, await desktop.listApps());
     const rows = apps.map((a) => ({
       name: a.name,
       pid: a.pid,

@@ -301,9 +301,18 @@ describe('policy', () => {
   });
 
   it('stops an app whose registered name is denied though its command was not', async () => {
-    const r = await guarded.call('ax_launch_app', {
-      command: ['/usr/bin/python3', fixtureApp('dialog.py')],
-    });
+    // The command names a starter script only: the fixture it runs registers as dialog.py.
+    const starter = path.join(home, 'starter.py');
+    fs.writeFileSync(
+      starter,
+      [
+        'import runpy, sys',
+        `sys.path.insert(0, ${JSON.stringify(path.dirname(fixtureApp('dialog.py')))})`,
+        `sys.argv[0] = ${JSON.stringify(fixtureApp('dialog.py'))}`,
+        'runpy.run_path(sys.argv[0], run_name="__main__")',
+      ].join('\n'),
+    );
+    const r = await guarded.call('ax_launch_app', { command: ['/usr/bin/python3', starter] });
     expect(r.isError, r.text).toBe(true);
     expect(r.text).toMatch(/pid \d+ is blocked .*stopped what was started \(pid (\d+)\)/);
     const pid = Number(/stopped what was started \(pid (\d+)\)/.exec(r.text)?.[1]);

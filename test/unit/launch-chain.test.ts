@@ -59,6 +59,26 @@ describe('resolveChain', () => {
     expect(resolveChain(['direct'], env).programs).toContain('sh');
   });
 
+  it('takes the script an interpreter is given as a program: its names and real file', () => {
+    const link = path.join(dir, 'bin', 'alias');
+    fs.symlinkSync(path.join(dir, 'bin', 'tool'), link);
+    for (const argv of [
+      [python, link],
+      ['python3', '-u', '-W', 'ignore', link, '--flag'],
+      ['/usr/bin/env', 'python3', link],
+    ]) {
+      const chain = resolveChain(argv, env);
+      expect(chain.executable).not.toBe(path.join(dir, 'bin', 'tool'));
+      expect(chain.programs).toEqual(expect.arrayContaining(['alias', 'tool']));
+      expect(chain.executables).toEqual(
+        expect.arrayContaining([python, path.join(dir, 'bin', 'tool')]),
+      );
+    }
+    // Code in an argument is no script; a missing file is none either (python fails on it).
+    expect(resolveChain(['python3', '-c', 'pass', link], env).programs).not.toContain('tool');
+    expect(resolveChain(['python3', path.join(dir, 'none.py')], env).executables).toEqual([python]);
+  });
+
   it('follows what env runs, with the PATH env was given', () => {
     expect(resolveChain(['/usr/bin/env', 'sh', '-c', 'true'], env)).toMatchObject({
       executable: fs.realpathSync('/usr/bin/env'),

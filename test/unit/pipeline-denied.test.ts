@@ -58,6 +58,60 @@ describe('DeniedApps', () => {
     expect(await denying().windowFrames(desktop)).toEqual([]);
   });
 
+  it('denies what a denied program started while it runs, unless an allowed app is nearer', async () => {
+    // 50: a helper 10 (vault) started; 60: one it started through a shell (55); 70: the
+    // editor's (20); 80: started by the editor, which 10 started; 90: started by a denied
+    // command-line program (95, no app) that the editor started.
+    const parents: Record<number, number[]> = {
+      50: [10],
+      55: [10],
+      60: [55, 10],
+      70: [20],
+      80: [20, 10],
+      90: [95, 20],
+    };
+    const family = [
+      ...apps,
+      app(50, 'zenity'),
+      app(60, 'pinentry'),
+      app(70, 'zenity'),
+      app(80, 'viewer'),
+      app(90, 'askpass'),
+    ];
+    const { desktop } = desktopWith(family, windows);
+    const knowing = {
+      ...desktop,
+      knownApp: async (pid: number) => family.find((a) => a.pid === pid) ?? null,
+      appByPid: async (pid: number) => family.find((a) => a.pid === pid) ?? null,
+    } as unknown as Desktop;
+    const lineage = (...denyApps: string[]) =>
+      new DeniedApps(
+        new Policy(
+          { ...DEFAULT_POLICY, denyApps },
+          Date.now,
+          undefined,
+          undefined,
+          (pid) => parents[pid] ?? [],
+        ),
+      );
+    expect(await lineage('vault', '95').visibleApps(desktop, family)).toEqual({
+      apps: [family[1], family[2], family[5], family[6]],
+      leftOut: 4,
+    });
+    expect(await lineage('vault', '95').deniedPids(knowing, [50, 60, 70, 80, 90, 20])).toEqual(
+      new Set([50, 60, 90]),
+    );
+    // Named by pid, its children go with it.
+    expect(await lineage('10').deniedPids(knowing, [60, 70])).toEqual(new Set([60]));
+    const hidden = lineage('vault').hideApps(knowing);
+    expect(await hidden.appByPid!(50)).toBeNull();
+    expect(await hidden.knownApp!(60)).toBeNull();
+    expect(await hidden.appByPid!(70)).toMatchObject({ pid: 70 });
+    expect((await hidden.listApps()).map((a) => a.pid)).toEqual([20, 30, 70, 80, 90]);
+    // Without its forebears known, a helper is judged by itself alone.
+    expect(await denying('vault').deniedPids(knowing, [50])).toEqual(new Set());
+  });
+
   it('gives the frames of every denied window, for captures to fill whole', async () => {
     const { desktop } = desktopWith(apps, windows);
     expect(await denying('vault').windowFrames(desktop)).toEqual([windows[0].frame]);
@@ -123,7 +177,10 @@ describe('DeniedApps', () => {
   it('lists allowed apps and windows only, counting what it left out', async () => {
     const { desktop } = desktopWith(apps, windows);
     const denied = denying('vault');
-    expect(denied.visibleApps(apps)).toEqual({ apps: [apps[1], apps[2]], leftOut: 1 });
+    expect(await denied.visibleApps(desktop, apps)).toEqual({
+      apps: [apps[1], apps[2]],
+      leftOut: 1,
+    });
     expect((await denied.visibleWindows(desktop, windows)).map((w) => w.pid)).toEqual([20, 40, 30]);
     const hidden = denied.hideApps(desktop);
     expect((await hidden.listApps()).map((a) => a.pid)).toEqual([20, 30]);

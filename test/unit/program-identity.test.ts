@@ -1,7 +1,8 @@
 /**
  * A deny-list name stands for the programs it names on PATH, and a file or a process is
  * that program whatever it is called: a hard link (same inode), a copy (same content),
- * or the program run by the dynamic loader (whose /proc/PID/exe is the loader). A file of
+ * or the program run by the dynamic loader (whose /proc/PID/exe is the loader), or a script
+ * run by its interpreter (whose /proc/PID/exe is the interpreter). A file of
  * the same size but other content is not it. On files made here and the system's sleep.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -113,6 +114,35 @@ describe('ProgramIdentity', () => {
     expect(fs.readlinkSync(`/proc/${loaded}/exe`)).not.toMatch(/sleep/);
     expect(identity.ofProcess(loaded, ['sleep'])).toBe('sleep');
     expect(identity.ofProcess(process.pid, ['sleep'])).toBeUndefined();
+  });
+
+  it('knows a running script by the script its interpreter was given: a link or a copy', async () => {
+    // The denied program is a script on PATH; it runs through a link and as a copy.
+    const script = path.join(dir, 'bin', 'diary');
+    fs.writeFileSync(script, 'import time\ntime.sleep(30)\n', { mode: 0o755 });
+    const link = path.join(dir, 'other', 'journal');
+    fs.symlinkSync(script, link);
+    const copy = path.join(dir, 'other', 'journal-copy.py');
+    fs.copyFileSync(script, copy);
+    const python = fs.realpathSync('/usr/bin/python3');
+    const byLink = await started([python, '-u', link], python);
+    expect(identity.ofProcess(byLink, ['gedit', 'diary'])).toBe('diary');
+    const byCopy = await started([python, copy], python);
+    expect(identity.ofProcess(byCopy, ['diary'])).toBe('diary');
+    // Named by the link's name too, as the program's file name is.
+    expect(identity.ofProcess(byLink, ['jour*'])).toBe('jour*');
+    // Relative to the process's working directory.
+    const child = spawn(python, ['journal-copy.py'], { cwd: path.dirname(copy), stdio: 'ignore' });
+    children.push(child);
+    while (fs.readlinkSync(`/proc/${child.pid}/exe`) !== python) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(identity.ofProcess(child.pid as number, ['diary'])).toBe('diary');
+    // Another script of the same interpreter is not it.
+    const other = path.join(dir, 'other', 'other.py');
+    fs.writeFileSync(other, 'import time\ntime.sleep(30)  # another\n');
+    const unrelated = await started([python, other], python);
+    expect(identity.ofProcess(unrelated, ['diary'])).toBeUndefined();
   });
 
   it('knows the dynamic loader under another name', () => {

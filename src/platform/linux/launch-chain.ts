@@ -1,7 +1,7 @@
 /**
  * What a launch really runs, worked out before anything is spawned: the program's real
- * file (every symlink hop followed), the interpreter of a `#!` script, the command `env`
- * runs, and whether a launcher in the chain runs a command of its own choosing that we
+ * file (every symlink hop followed), the interpreter of a `#!` script, the script an
+ * interpreter is given (`python3 notes.py`: a script is a program), the command `env` runs, and whether a launcher in the chain runs a command of its own choosing that we
  * cannot follow (xargs, find -exec, nice, sudo, busybox, `sh -c`, `python3 -c`...). The
  * dynamic loader run directly (`ld-linux-x86-64.so.2 [options] program`, under any name or
  * as a copy) is followed to its program like `env`. The
@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ProgramIdentity } from './program-identity.js';
 import { findOnPath, isExecutableFile } from './launch-lookup.js';
+import { isInterpreter, scriptOperand } from './script-operand.js';
 
 export interface LaunchChain {
   /** The real file of the program argv[0] names: what is spawned. */
@@ -197,6 +198,26 @@ function follow(
     if (applet && !chain.programs.includes(applet)) chain.programs.push(applet);
   }
   for (const name of names) chain.wrapper ??= wrapperOf(name, args);
+  // An interpreter given a script runs that script: it is a program of the launch too.
+  const script = isInterpreter(base) ? scriptOperand(base, args) : undefined;
+  if (script !== undefined) addScript(script, chain);
+}
+
+/**
+ * A script file an interpreter runs, by every name it goes by and its real file; nothing
+ * when it is no file (the interpreter fails on it). A relative path is the server's
+ * working directory's, where a launch by command runs.
+ */
+function addScript(script: string, chain: LaunchChain): void {
+  const file = path.resolve(script);
+  try {
+    if (!fs.statSync(file).isFile()) return;
+  } catch {
+    return;
+  }
+  const { names, real } = realFile(file);
+  chain.programs.push(...names.filter((n) => !chain.programs.includes(n)));
+  if (!chain.executables.includes(real)) chain.executables.push(real);
 }
 
 /** The file a program name runs: an absolute path as it is, else the first on PATH. */

@@ -100,6 +100,30 @@ export function launchFamily(leader: number): number[] {
 }
 
 /**
+ * The processes `pid` descends from while they run, nearest first: its parent, the parent's
+ * parent and so on up to init, then the leader of its session when that still runs and is
+ * not among them (a helper forked into the background lost its parent, not its session).
+ * `below`: a process whose own forebears do not count (this server: what it launched is its
+ * own, whoever started the server); the walk stops there, and no session leader is added.
+ */
+export function ancestorsOf(pid: number, below?: number): number[] {
+  const own = procStat(pid);
+  if (!own) return [];
+  const out: number[] = [];
+  for (let p = own.ppid; p > 1 && out.length < 64; p = procStat(p)?.ppid ?? 0) {
+    if (p === below) return out;
+    out.push(p);
+  }
+  const leader = own.session;
+  if (leader > 1 && leader !== pid && leader !== below && !out.includes(leader)) {
+    // A pid given out again since is another process: it started after this one.
+    const st = procStat(leader);
+    if (st && st.state !== 'Z' && st.start <= own.start) out.push(leader);
+  }
+  return out;
+}
+
+/**
  * The real executable file a process runs (/proc/<pid>/exe), whatever name it registered
  * or was started by; undefined when unknown (gone, or another user's).
  */

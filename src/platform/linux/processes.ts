@@ -5,7 +5,7 @@
  */
 import type { LaunchedProcess, LaunchPlan, LaunchRequest, ProcessControl } from '../processes.js';
 import * as launching from './launch.js';
-import { descendants, launchFamily, procStat } from './proc.js';
+import { ancestorsOf, descendants, launchFamily } from './proc.js';
 
 export class LinuxProcesses implements ProcessControl {
   constructor(private readonly env: NodeJS.ProcessEnv) {}
@@ -35,13 +35,6 @@ export class LinuxProcesses implements ProcessControl {
   }
 
   async ancestors(pid: number): Promise<number[]> {
-    const out: number[] = [];
-    for (let p = procStat(pid)?.ppid; p && p > 1 && out.length < 64; p = procStat(p)?.ppid) {
-      out.push(p);
-    }
-    // A helper that forked into the background lost its parent, not its session.
-    const leader = procStat(pid)?.session;
-    if (leader && leader > 1 && leader !== pid && !out.includes(leader)) out.push(leader);
-    return out;
+    return ancestorsOf(pid);
   }
 }

@@ -5,13 +5,15 @@
  * name stands for the real executables it names on PATH and in the standard bin dirs, so
  * a denied app copied to /tmp/x/anything, hard-linked there, or run by the dynamic loader
  * is still recognised, at launch and while it runs (/proc/PID/exe reads the running
- * binary's content even when it was renamed or removed). Reads the file system only.
+ * binary's content even when it was renamed or removed). A script is a program too: one
+ * an interpreter runs is judged by its file, as a binary is. Reads the file system only.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { gnuBuildIdOfFile } from './elf-build-id.js';
 import { withFileRead } from './read-fd.js';
+import { isInterpreter, scriptOperand } from './script-operand.js';
 
 /** Where programs are installed besides the server's PATH. */
 const STANDARD_BIN_DIRS = [
@@ -67,12 +69,26 @@ export class ProgramIdentity {
 
   /**
    * The same for a running process: the binary it runs, and when that is the dynamic
-   * loader (`ld-linux.so program`), every file it mapped, the program among them.
+   * loader (`ld-linux.so program`), every file it mapped, the program among them; when it
+   * is an interpreter, the script it was given (its command line's script operand, from
+   * the process's working directory): by any name that file goes by (a link's, its real
+   * file's) or as the same file or a copy.
    */
   ofProcess(pid: number, patterns: readonly string[]): string | undefined {
     const exe = `/proc/${pid}/exe`;
     const hit = this.ofFile(exe, patterns);
-    if (hit !== undefined || !this.isLoader(exe)) return hit;
+    if (hit !== undefined) return hit;
+    const script = scriptOf(pid);
+    if (script !== undefined) {
+      const names = namesOf(script);
+      const named = patterns.find(
+        (p) => !/^\d+$/.test(p.trim()) && names.some(nameMatcher(p.trim())),
+      );
+      if (named !== undefined) return named;
+      const copied = this.ofFile(script, patterns);
+      if (copied !== undefined) return copied;
+    }
+    if (!this.isLoader(exe)) return undefined;
     for (const file of mappedFiles(pid)) {
       const mapped = this.ofFile(file, patterns);
       if (mapped !== undefined) return mapped;
@@ -224,6 +240,51 @@ function findLoaders(): string[] {
     }
   }
   return [...out];
+}
+
+/**
+ * The script file a running interpreter was given, as a path from / (a relative one from
+ * the process's working directory); undefined when it runs no interpreter or no script.
+ */
+function scriptOf(pid: number): string | undefined {
+  let exe: string;
+  let argv: string[];
+  try {
+    exe = fs.readlinkSync(`/proc/${pid}/exe`).replace(/ \(deleted\)$/, '');
+    if (!isInterpreter(path.basename(exe))) return undefined;
+    argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return undefined;
+  }
+  if (argv[argv.length - 1] === '') argv.pop();
+  const script = scriptOperand(path.basename(exe), argv.slice(1));
+  if (script === undefined) return undefined;
+  if (path.isAbsolute(script)) return script;
+  try {
+    return path.resolve(fs.readlinkSync(`/proc/${pid}/cwd`), script);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every name a file goes by on the way to its real file: its own, each symlink hop's, the real one's. */
+function namesOf(file: string): string[] {
+  const names = [path.basename(file)];
+  let current = file;
+  for (let hop = 0; hop < 40; hop++) {
+    try {
+      current = path.resolve(path.dirname(current), fs.readlinkSync(current));
+    } catch {
+      break;
+    }
+    names.push(path.basename(current));
+  }
+  try {
+    names.push(path.basename(fs.realpathSync(file)));
+  } catch {
+    // Gone: the names it was run by are all there is.
+  }
+  return names;
 }
 
 /** The files a process mapped (/proc/PID/maps: program, loader, libraries). */
