@@ -25,6 +25,20 @@ export function withTimeout<T>(op: Promise<T>, ms: number, onTimeout: () => Erro
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * A signal that aborts with `parent` or after `ms`, and `clear` to stop its timer. Not
+ * AbortSignal.any with AbortSignal.timeout: on Node 20 a timeout signal that only the
+ * combined signal refers to can be garbage-collected before it fires, and then never does.
+ */
+export function abortAfter(
+  parent: AbortSignal,
+  ms: number,
+): { signal: AbortSignal; clear: () => void } {
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(new Error(`timed out after ${ms} ms`)), ms);
+  return { signal: AbortSignal.any([parent, timeout.signal]), clear: () => clearTimeout(timer) };
+}
+
 export class WaitTimeoutError extends Error {
   override name = 'WaitTimeoutError';
 }

@@ -9,6 +9,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { AxError, describeError } from '../errors.js';
+import { abortAfter } from '../model/timeout.js';
 import type { NestedCall, ToolResponse } from '../pipeline/response.js';
 import { click, clickAt, drag, keyPress, scroll, setValue, type } from './act.js';
 import { assertTool } from './assert.js';
@@ -141,7 +142,7 @@ async function runStep(
   ctx: ToolContext,
 ): Promise<{ outcome: StepOutcome; response?: ToolResponse; call?: NestedCall }> {
   const base = { id: step.id, tool: step.def.name };
-  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(step.timeoutMs)]);
+  const { signal, clear } = abortAfter(ctx.signal, step.timeoutMs);
   let response: ToolResponse;
   // What the step was given, as far as it got: the plan's, then filled in.
   let args: Record<string, unknown> = step.args;
@@ -167,6 +168,8 @@ async function runStep(
       };
     }
     response = ctx.pipeline.errorResponse(step.def.name, err);
+  } finally {
+    clear();
   }
   const s = response.structured;
   // An assertion that does not hold is a result for ax_assert, but stops a workflow.
