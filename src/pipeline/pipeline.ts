@@ -42,6 +42,7 @@ import {
 } from './publish.js';
 import { RefRegistry } from './refs.js';
 import type { ToolResponse } from './response.js';
+import { RestlessElements } from './restless.js';
 import { settle, waitQuiet, type SettleOptions, type SettleResult } from './settle.js';
 import { resolveInView, type ResolvedTarget, type ResolveOptions, type Target } from './target.js';
 import { ViewCache } from './views.js';
@@ -178,6 +179,8 @@ export class Pipeline {
   /** The actions of this session that reached an app, for ax_undo and workflow rollback. */
   readonly journal = new UndoJournal();
   private readonly lock = new KeyedLock();
+  /** Elements seen moving on their own, per app: their moves are no action's effect. */
+  private readonly restless = new RestlessElements();
   private readonly publisher: Publisher;
   private desktopPromise?: Promise<Desktop>;
   private openFailures = 0;
@@ -639,13 +642,23 @@ export class Pipeline {
       if (!again) return exit();
       after = again;
     }
-    const diffOf = (view: SnapshotView): TreeDiff =>
-      diffSnapshots(
+    const desktop = await this.desktop();
+    // An element that moves on its own (a busy indicator turning) is not the effect: its
+    // moves would confirm a click on nothing and cut short the wait for a late effect.
+    const diffOf = (view: SnapshotView): Promise<TreeDiff> =>
+      this.restless.without(
+        pid,
         before.snapshot,
         view.snapshot,
-        this.views.matchOf(before.snapshot, view.snapshot),
+        diffSnapshots(
+          before.snapshot,
+          view.snapshot,
+          this.views.matchOf(before.snapshot, view.snapshot),
+        ),
+        async (id) => (await desktop.readElement(id)).frame,
+        run.targetId,
       );
-    let diff = diffOf(after);
+    let diff = await diffOf(after);
     const acted = actedIndex(before, run.targetId);
     // The action closed the app's last window: it may be about to exit, which is then the
     // effect to report.
@@ -688,7 +701,7 @@ export class Pipeline {
       const again = await this.afterOrExit(pid, call, watching);
       if (!again) return exit();
       after = again;
-      diff = diffOf(after);
+      diff = await diffOf(after);
     }
     let seen = await evidence();
     // Nothing to show yet: effects can arrive late (GTK4, a dialog closing a moment
@@ -707,11 +720,16 @@ export class Pipeline {
     while ((!conclusive(seen) || treeUnchanged()) && Date.now() - waitStart < READ_BACK_MS) {
       await delay(EXTRA_POLL_MS);
       let rewalked = false;
-      if (watching && !this.views.fresh(pid)) {
+      // The target's own state may still change without a word (see targetMoved above).
+      if (
+        watching &&
+        (!this.views.fresh(pid) ||
+          (treeUnchanged() && (await this.targetMoved(after, run.targetId))))
+      ) {
         const again = await this.afterOrExit(pid, call, watching);
         if (!again) return exit();
         after = again;
-        diff = diffOf(after);
+        diff = await diffOf(after);
         rewalked = true;
       }
       if (rewalked || !conclusive(seen)) seen = await evidence();
@@ -896,6 +914,7 @@ export class Pipeline {
     settled: SettleResult,
   ): Promise<ToolResponse> {
     await this.views.forget(pid);
+    this.restless.forget(pid);
     secretFields.forget(pid);
     this.lastFields.delete(pid);
     const appSwitch = await this.handoff(pid, call, settled, undefined);
