@@ -121,3 +121,29 @@ describe('setting a spin button by a number', () => {
     await valueRead(42);
   });
 });
+
+describe('clear_first where the window takes ctrl+a for its own Select All', () => {
+  const accel = fixtureRun('aim.py', { appEnv: { AXPAGE_FIXTURE_SELECT_ALL_ACCEL: '1' } });
+
+  it('foreground: the field is still emptied before the number is typed, and read back so', async () => {
+    const r = await accel.call('ax_type', {
+      query: 'Amount',
+      text: '12',
+      clear_first: true,
+      delivery_mode: 'foreground',
+    });
+    expect(r.isError, r.text).toBe(false);
+    // Not "7012" (clamped to 1000), nor "712".
+    await accel.app.output!.waitForEvent((e) => e.event === 'value' && e.value === 12, {
+      timeoutMs: 15_000,
+    });
+    expect(
+      accel
+        .events()
+        .filter((e) => e.event === 'value')
+        .map((e) => e.value),
+    ).toEqual([12]);
+    expect(r.text).toMatch(/\(cleared first\)/);
+    expect(r.text).toMatch(/value 70 → 12/);
+  });
+});
