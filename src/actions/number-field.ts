@@ -12,6 +12,15 @@ import type { Reading, Scene } from './types.js';
 
 const POLL_MS = 20;
 
+/** Whether `element` is in a dialog of its app (found by its top-level ancestor). */
+function inDialog(scene: Scene, element: Element): boolean {
+  const els = scene.view.snapshot.elements;
+  let i = els.findIndex((e) => e === element || (element.id !== '' && e.id === element.id));
+  while (i >= 0 && els[i].parent >= 0) i = els[i].parent;
+  const win = scene.view.snapshot.windows.find((w) => w.index === i);
+  return win !== undefined && (win.dialog || win.modal);
+}
+
 /** Roles whose text is a number with a value behind it. */
 const NUMBER_FIELD_ROLES: ReadonlySet<string> = new Set(['AXIncrementor']);
 
@@ -70,7 +79,12 @@ export async function numberField(
       let how = '';
       if (route.via === 'action') await desktop.doAction(element.id, route.action);
       else if (delivery === 'foreground') {
-        await desktop.pressKey({ key: route.key, modifiers: [] });
+        // Return in a dialog's field also presses its default button (Qt passes the key on
+        // once the spin box took it), which closes the dialog: the field's own focus-out
+        // commits it with nothing else done.
+        const focusOut = route.key === 'Return' && inDialog(scene, element);
+        await desktop.pressKey({ key: focusOut ? 'Tab' : route.key, modifiers: [] });
+        if (focusOut) how = ` with Tab (Return would press the dialog's default button)`;
       } else {
         // Its commit key needs the foreground; its value takes the number the text says.
         try {
@@ -82,11 +96,24 @@ export async function numberField(
       }
       if (!(await pollFor(() => landed().catch(() => false), READ_BACK_MS, POLL_MS))) {
         const now = await desktop.readValue(element.id).catch(() => undefined);
-        return `, committed: value ${range.value} → ${now?.value ?? 'unreadable'} (not ${want})`;
+        if (now === undefined) {
+          // Gone with its window (a key that closed a dialog): what it took is not readable.
+          const gone = await desktop.readElement(element.id).then(
+            () => false,
+            () => true,
+          );
+          return gone
+            ? `, committed${how}: value ${range.value} → unreadable (${label} is gone, its window closed: check the value where the app keeps it)`
+            : `, committed${how}: value ${range.value} → unreadable`;
+        }
+        return `, committed${how}: value ${range.value} → ${now.value} (not ${want})`;
       }
       // An app may read its text its own way (hexadecimal, a time): then the number set is
       // not what the text typed means to it.
-      const shown = how ? await desktop.readText(element.id).catch(() => undefined) : undefined;
+      const shown =
+        how && delivery === 'background'
+          ? await desktop.readText(element.id).catch(() => undefined)
+          : undefined;
       const differs =
         shown !== undefined && shown.trim() !== expected.trim()
           ? `; its text reads '${shown.trim()}', not '${expected.trim()}': the app may read text otherwise (delivery_mode "foreground" types it)`

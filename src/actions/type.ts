@@ -4,6 +4,7 @@
  * to the focused element, else to the one editable field of the front window.
  */
 import { AxError } from '../errors.js';
+import { pollFor, scaledByLoad } from '../model/timeout.js';
 import { takeFocus } from './aim.js';
 import { backgroundImpossible, textUnreachable } from './escalation.js';
 import { fronted } from './front.js';
@@ -96,6 +97,7 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
     );
   }
   let committed = '';
+  let cleared: Cleared = 'read';
   const { restore } = await fronted(scene, async () => {
     // No field named: the text goes to what has the focus once the window is in front.
     if (!element) await guardTextAtFocus(scene, text);
@@ -114,10 +116,7 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
         await desktop.pressKey({ key: 'End', modifiers: multiline ? ['ctrl'] : [] });
       }
     }
-    if (clearFirst) {
-      await desktop.pressKey({ key: 'a', modifiers: ['ctrl'] });
-      await desktop.pressKey({ key: 'BackSpace', modifiers: [] });
-    }
+    if (clearFirst) cleared = await clearByKeys(scene, element, label, secure);
     if (scene.passwordGuard) {
       // Safe mode: the app may move the focus by itself mid-text (guarded key by key).
       await typeKeyByKey(
@@ -135,7 +134,7 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
     if (number) committed = await number.commit('foreground');
   });
   return {
-    did: `Typed ${chars} into ${label} with key events${clearFirst ? ' (cleared first)' : ''}${committed}`,
+    did: `Typed ${chars} into ${label} with key events${clearFirst ? CLEARED[cleared] : ''}${committed}`,
     route: scene.desktop.inputRoute,
     delivery: 'foreground',
     restore,
@@ -143,6 +142,71 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
     undo,
     into: element ? field : undefined,
   };
+}
+
+/** How long a field may take to show the clearing keys handled (more under load). */
+const CLEAR_READ_MS = 300;
+const CLEAR_READ_MAX_MS = 1500;
+const CLEAR_POLL_MS = 20;
+
+/** How a foreground clear went: read back empty, or sent and not readable (a password). */
+type Cleared = 'read' | 'unread';
+
+const CLEARED: Record<Cleared, string> = {
+  read: ' (cleared first)',
+  unread: ' (ctrl+a and BackSpace sent first; its text is not read)',
+};
+
+/**
+ * Empties the focused field with keys: ctrl+a and BackSpace, read back. A window may take
+ * ctrl+a for a Select All of its own (GTK 3 runs a window's accelerators before the
+ * focused field sees the key), and the typed text would then go in beside the old: the
+ * whole text is then selected through accessibility (else Home, shift+End) and deleted,
+ * and a field still not empty is an error before anything is typed.
+ */
+async function clearByKeys(
+  scene: Scene,
+  element: ActionTarget['element'],
+  label: string,
+  secure: boolean,
+): Promise<Cleared> {
+  const { desktop } = scene;
+  await desktop.pressKey({ key: 'a', modifiers: ['ctrl'] });
+  await desktop.pressKey({ key: 'BackSpace', modifiers: [] });
+  if (!element || secure) return 'unread';
+  const left = async (): Promise<string | undefined> =>
+    desktop.readText(element.id).catch(() => undefined);
+  // The keys are queued to the app: its text empties once it has handled them.
+  const emptied = (): Promise<boolean> =>
+    pollFor(
+      async () => (await left()) === '',
+      scaledByLoad(CLEAR_READ_MS, CLEAR_READ_MAX_MS),
+      CLEAR_POLL_MS,
+    );
+  let text = await left();
+  if (text === undefined) return 'unread';
+  if (text === '' || (await emptied())) return 'read';
+  text = (await left()) ?? '';
+  const length = [...text].length;
+  const selected =
+    (await desktop
+      .setTextPlace?.(element.id, { caret: length, selection: [0, length] })
+      .catch(() => false)) ?? false;
+  if (!selected) {
+    const multiline = element.flags.includes('multiline');
+    const mods: Array<'ctrl'> = multiline ? ['ctrl'] : [];
+    await desktop.pressKey({ key: 'Home', modifiers: mods });
+    await desktop.pressKey({ key: 'End', modifiers: [...mods, 'shift'] });
+  }
+  await desktop.pressKey({ key: 'BackSpace', modifiers: [] });
+  if (await emptied()) return 'read';
+  text = await left();
+  if (text === undefined) return 'unread';
+  throw new AxError(
+    'action_failed',
+    `${label} could not be cleared with keys (ctrl+a and BackSpace, then its text selected and deleted): it still reads '${text}', so nothing was typed`,
+    'Type with delivery_mode "background" (it replaces the text through accessibility), or clear the field another way and type without clear_first',
+  );
 }
 
 /** A list's cells and rows. */

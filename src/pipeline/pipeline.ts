@@ -47,6 +47,7 @@ import {
 } from './publish.js';
 import { RefRegistry } from './refs.js';
 import { scrubLines, type ToolResponse } from './response.js';
+import { RestlessElements } from './restless.js';
 import { settle, waitQuiet, type SettleOptions, type SettleResult } from './settle.js';
 import { resolveInView, type ResolvedTarget, type ResolveOptions, type Target } from './target.js';
 import { ViewCache } from './views.js';
@@ -153,6 +154,17 @@ const TARGET_STATES: ReadonlySet<string> = new Set([
   'expanded',
   'collapsed',
 ]);
+/**
+ * After a change seen with no change event in the settle's first window, how long a
+ * follow-on change (an app's idle callback reacting to it) is waited for, on an idle
+ * machine; more under load, up to the most. GTK 4's dropdown search empties its list
+ * after the late events of its text set through accessibility, past the settle's first
+ * window (the whole follow-on took 0.4-1.5 s on a loaded 2-core machine).
+ */
+const FOLLOW_ON_MS = 400;
+const FOLLOW_ON_MAX_MS = 1500;
+/** ... and while changes keep coming, walks again until this bound. */
+const FOLLOW_ON_TOTAL_MS = 3000;
 /** Poll period of the read-back wait when nothing showed an effect yet. */
 const EXTRA_POLL_MS = 40;
 /**
@@ -203,6 +215,8 @@ export class Pipeline {
   /** The actions of this session that reached an app, for ax_undo and workflow rollback. */
   readonly journal = new UndoJournal();
   private readonly lock = new KeyedLock();
+  /** Elements seen moving on their own, per app: their moves are no action's effect. */
+  private readonly restless = new RestlessElements();
   private readonly publisher: Publisher;
   private desktopPromise?: Promise<Desktop>;
   private openFailures = 0;
@@ -720,13 +734,23 @@ export class Pipeline {
       if (!again) return exit();
       after = again;
     }
-    const diffOf = (view: SnapshotView): TreeDiff =>
-      diffSnapshots(
+    const desktop = await this.desktop();
+    // An element that moves on its own (a busy indicator turning) is not the effect: its
+    // moves would confirm a click on nothing and cut short the wait for a late effect.
+    const diffOf = (view: SnapshotView): Promise<TreeDiff> =>
+      this.restless.without(
+        pid,
         before.snapshot,
         view.snapshot,
-        this.views.matchOf(before.snapshot, view.snapshot),
+        diffSnapshots(
+          before.snapshot,
+          view.snapshot,
+          this.views.matchOf(before.snapshot, view.snapshot),
+        ),
+        async (id) => (await desktop.readElement(id)).frame,
+        run.targetId,
       );
-    let diff = diffOf(after);
+    let diff = await diffOf(after);
     const acted = actedIndex(before, run.targetId);
     // The action closed the app's last window: it may be about to exit, which is then the
     // effect to report.
@@ -769,7 +793,28 @@ export class Pipeline {
       const again = await this.afterOrExit(pid, call, watching);
       if (!again) return exit();
       after = again;
-      diff = diffOf(after);
+      diff = await diffOf(after);
+    }
+    // The app changed without a change event in the first window (its events come late,
+    // as GTK 4's do for text set through accessibility): what it does about the change (a
+    // search filtering its list from an idle callback) is still to come. Bounded wait for
+    // a follow-on change, then a walk again.
+    let followOnMs = 0;
+    if (watching && settled.reason === 'no-events' && !isEmpty(diff)) {
+      // The late events of the change itself may come first, and the follow-on after them.
+      const from = Date.now();
+      const window = scaledByLoad(FOLLOW_ON_MS, FOLLOW_ON_MAX_MS);
+      // Walked again even when no event came: its events may not say all it changed.
+      for (let changed = await this.changeWithin(pid, window); ;) {
+        this.views.markDirty(pid);
+        const again = await this.afterOrExit(pid, call, watching);
+        if (!again) return exit();
+        after = again;
+        if (!changed || Date.now() - from >= FOLLOW_ON_TOTAL_MS) break;
+        changed = await this.changeWithin(pid, window);
+      }
+      diff = await diffOf(after);
+      followOnMs = Date.now() - from;
     }
     let seen = await evidence();
     // Nothing to show yet: effects can arrive late (GTK4, a dialog closing a moment
@@ -788,11 +833,16 @@ export class Pipeline {
     while ((!conclusive(seen) || treeUnchanged()) && Date.now() - waitStart < READ_BACK_MS) {
       await delay(EXTRA_POLL_MS);
       let rewalked = false;
-      if (watching && !this.views.fresh(pid)) {
+      // The target's own state may still change without a word (see targetMoved above).
+      if (
+        watching &&
+        (!this.views.fresh(pid) ||
+          (treeUnchanged() && (await this.targetMoved(after, run.targetId))))
+      ) {
         const again = await this.afterOrExit(pid, call, watching);
         if (!again) return exit();
         after = again;
-        diff = diffOf(after);
+        diff = await diffOf(after);
         rewalked = true;
       }
       if (rewalked || !conclusive(seen)) seen = await evidence();
@@ -810,7 +860,7 @@ export class Pipeline {
       this.learnSent(run.sends);
       maskEchoesIn(before.snapshot, this.selections.echoes);
       maskEchoesIn(after.snapshot, this.selections.echoes);
-      diff = diffOf(after);
+      diff = await diffOf(after);
     }
     const verdict = judge(seen);
     const closed = closedWindows(before.snapshot, after.snapshot, diff.matchOf, acted);
@@ -835,8 +885,11 @@ export class Pipeline {
         effect: verdict.effect,
         escalation: verdict.escalation,
         actMs,
-        settleMs: settled.ms + extraWaitMs,
-        settleReason: extraWaitMs > 0 ? `${settled.reason}+read-back` : settled.reason,
+        settleMs: settled.ms + followOnMs + extraWaitMs,
+        settleReason:
+          settled.reason +
+          (followOnMs > 0 ? '+follow-on' : '') +
+          (extraWaitMs > 0 ? '+read-back' : ''),
       },
       error: outcome.error,
       extra: req.extra?.(after, outcome),
@@ -989,6 +1042,7 @@ export class Pipeline {
     settled: SettleResult,
   ): Promise<ToolResponse> {
     await this.views.forget(pid);
+    this.restless.forget(pid);
     secretFields.forget(pid);
     this.lastFields.delete(pid);
     const appSwitch = await this.handoff(pid, call, settled, undefined);

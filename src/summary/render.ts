@@ -198,7 +198,7 @@ function resolveFacts(input: SummaryInput): Facts {
     textChanges:
       input.textChanges ??
       (diff && view
-        ? collectTextChanges(diff.diff, diff.before.snapshot, view.snapshot, view.refs)
+        ? collectTextChanges(diff.diff, diff.before.snapshot, view.snapshot, view.refs, input.acted)
         : undefined),
     stateChanges:
       input.stateChanges ??

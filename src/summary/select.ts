@@ -205,6 +205,8 @@ export function collectTextChanges(
   before: Snapshot,
   after: Snapshot,
   refs: readonly string[],
+  /** The acted element's after-index: its own change is what the action did. */
+  acted?: number,
 ): TextChange[] {
   const values: Array<TextChange & { at: number }> = [];
   const names: Array<TextChange & { at: number }> = [];
@@ -246,7 +248,12 @@ export function collectTextChanges(
       });
     }
   }
-  const byPlace = (x: { at: number }, y: { at: number }) => x.at - y.at;
+  // The main effect first, where the summary's few lines show it: the acted element's
+  // own text, then a document's (multi-line text: what a Replace All or a paste changed),
+  // then the rest (search boxes, status lines) in tree order.
+  const rank = (at: number): number =>
+    at === acted ? 0 : after.elements[at]?.flags.includes('multiline') ? 1 : 2;
+  const byPlace = (x: { at: number }, y: { at: number }) => rank(x.at) - rank(y.at) || x.at - y.at;
   return [...values.sort(byPlace), ...names.sort(byPlace)].map(
     ({ role, label, ref, old, new: next }) => ({ role, label, ref, old, new: next }),
   );

@@ -121,3 +121,59 @@ describe('setting a spin button by a number', () => {
     await valueRead(42);
   });
 });
+
+describe('clear_first where the window takes ctrl+a for its own Select All', () => {
+  const accel = fixtureRun('aim.py', { appEnv: { AXPAGE_FIXTURE_SELECT_ALL_ACCEL: '1' } });
+
+  it('foreground: the field is still emptied before the number is typed, and read back so', async () => {
+    const r = await accel.call('ax_type', {
+      query: 'Amount',
+      text: '12',
+      clear_first: true,
+      delivery_mode: 'foreground',
+    });
+    expect(r.isError, r.text).toBe(false);
+    // Not "7012" (clamped to 1000), nor "712".
+    await accel.app.output!.waitForEvent((e) => e.event === 'value' && e.value === 12, {
+      timeoutMs: 15_000,
+    });
+    expect(
+      accel
+        .events()
+        .filter((e) => e.event === 'value')
+        .map((e) => e.value),
+    ).toEqual([12]);
+    expect(r.text).toMatch(/\(cleared first\)/);
+    expect(r.text).toMatch(/value 70 → 12/);
+  });
+});
+
+describe('typing into a Qt spin box in a dialog with a default button', () => {
+  it('foreground: the number is committed without pressing the default button', async () => {
+    const dlg = await run.session.launchFixture('qt_aim.py', [], {
+      timeoutMs: 60_000,
+      env: { AXPAGE_FIXTURE_DIALOG: '1' },
+    });
+    const r = await run.session.call('ax_type', {
+      app: dlg.pid,
+      query: 'Count',
+      text: '42',
+      clear_first: true,
+      delivery_mode: 'foreground',
+    });
+    expect(r.isError, r.text).toBe(false);
+    await dlg.output!.waitForEvent((e) => e.event === 'value' && e.value === 42, {
+      timeoutMs: 15_000,
+    });
+    // The dialog is still up: OK was not pressed.
+    expect(dlg.output!.events.filter((e) => e.event === 'accepted')).toEqual([]);
+    const exited = await Promise.race([
+      dlg.exited.then(() => true),
+      new Promise<boolean>((r) => setTimeout(() => r(false), 500)),
+    ]);
+    expect(exited).toBe(false);
+    expect(r.text).toMatch(/value 7 → 42/);
+    expect(r.text).not.toMatch(/closed/);
+    expect(r.text).toMatch(/effect: confirmed/);
+  });
+});

@@ -56,6 +56,45 @@ describe('typing into a spin button', () => {
     );
   });
 
+  it("in a dialog's field: Tab commits it, not Return (which would press the default button)", async () => {
+    const view = formView();
+    view.snapshot.windows[0].dialog = true;
+    const desktop = recordingDesktop(view, { ranges });
+    const done = await deliverType(sceneOf(view, desktop), {
+      target: target(view, 'count'),
+      text: '7',
+      clearFirst: true,
+      mode: 'foreground',
+    });
+    const keys = desktop.calls.filter((c) => c.name === 'pressKey').map((c) => c.args[0]);
+    expect(keys.at(-1)).toBe('Tab');
+    expect(keys).not.toContain('Return');
+    expect(done.did).toMatch(
+      /committed with Tab \(Return would press the dialog's default button\)/,
+    );
+  });
+
+  it('a field gone with its window after the commit: the value is unreadable, not "not N"', async () => {
+    const view = formView();
+    const desktop = recordingDesktop(view, { ranges: structuredClone(ranges) });
+    const press = desktop.pressKey.bind(desktop);
+    desktop.pressKey = async (combo) => {
+      await press(combo);
+      if (combo.key !== 'Return') return;
+      // The key closed the window: the field is gone.
+      desktop.readValue = () => Promise.reject(new Error('gone'));
+      desktop.readElement = () => Promise.reject(new Error('gone'));
+    };
+    const done = await deliverType(sceneOf(view, desktop), {
+      target: target(view, 'count'),
+      text: '7',
+      clearFirst: true,
+      mode: 'foreground',
+    });
+    expect(done.did).toMatch(/value 5 → unreadable \(.* is gone, its window closed/);
+    expect(done.did).not.toMatch(/\(not 7\)/);
+  });
+
   it('in the background, a spin button without editable text gets the number as its value', async () => {
     const view = formView({ count: { flags: ['enabled', 'focusable'] } });
     const desktop = recordingDesktop(view, { ranges });

@@ -183,11 +183,57 @@ describe('deliverType in the foreground', () => {
       'hasFocus',
       'pressKey',
       'pressKey',
+      // Read back empty before anything is typed.
+      'readText',
       'typeText',
     ]);
     expect(desktop.calls[5].args).toEqual(['ctrl+a']);
     expect(desktop.calls[6].args).toEqual(['BackSpace']);
+    expect(done.did).toMatch(/with key events \(cleared first\)$/);
     expect(done.restore).toBeDefined();
+  });
+
+  it('where the window takes ctrl+a, selects the text through accessibility and deletes it', async () => {
+    const view = formView({ email: { value: 'old@example.org' } });
+    const desktop = recordingDesktop(view, { takesSelectAll: true });
+    const done = await deliverType(sceneOf(view, desktop), {
+      target: target(view, 'email'),
+      text: 'A@b.C',
+      clearFirst: true,
+      mode: 'foreground',
+    });
+    expect(desktop.names()).toContain('setTextPlace');
+    expect(desktop.text.get('email')).toBe('A@b.C');
+    expect(done.did).toMatch(/\(cleared first\)$/);
+  });
+
+  it('else with Home and shift+End', async () => {
+    const view = formView({ email: { value: 'old@example.org' } });
+    const desktop = recordingDesktop(view, { takesSelectAll: 'keys-only' });
+    await deliverType(sceneOf(view, desktop), {
+      target: target(view, 'email'),
+      text: 'A@b.C',
+      clearFirst: true,
+      mode: 'foreground',
+    });
+    const keys = desktop.calls.filter((c) => c.name === 'pressKey').map((c) => c.args[0]);
+    expect(keys).toEqual(['ctrl+a', 'BackSpace', 'Home', 'shift+End', 'BackSpace']);
+    expect(desktop.text.get('email')).toBe('A@b.C');
+  });
+
+  it('a field that will not empty: an error, and nothing typed', async () => {
+    const view = formView({ email: { value: 'old@example.org' } });
+    const desktop = recordingDesktop(view, { keepsText: true });
+    const err = await rejection(
+      deliverType(sceneOf(view, desktop), {
+        target: target(view, 'email'),
+        text: 'A@b.C',
+        clearFirst: true,
+        mode: 'foreground',
+      }),
+    );
+    expect(err.message).toMatch(/could not be cleared .*it still reads '.+', so nothing was typed/);
+    expect(desktop.names()).not.toContain('typeText');
   });
 
   it('when the field never takes the focus: nothing typed, previous window put back', async () => {

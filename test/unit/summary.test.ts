@@ -639,6 +639,65 @@ describe('collectTextChanges', () => {
     ]);
   });
 
+  it("ranks the acted element's change, then a document's, before the rest", () => {
+    // A Replace All dialog's search boxes come first in the tree; the document is the effect.
+    const mkDoc = (find: string, doc: string) =>
+      buildSnapshot([
+        {
+          role: 'AXWindow',
+          name: 'Replace',
+          frame: [0, 0, 100, 100],
+          window: { active: true },
+          children: [
+            { role: 'AXTextField', name: 'Search for', value: find, frame: [0, 0, 10, 10] },
+            { role: 'AXTextField', name: 'Replace with', value: find, frame: [0, 20, 10, 10] },
+            { role: 'AXStaticText', name: 'status', value: find, frame: [0, 40, 10, 10] },
+          ],
+        },
+        {
+          role: 'AXWindow',
+          name: 'Editor',
+          frame: [0, 0, 300, 300],
+          children: [
+            {
+              role: 'AXTextArea',
+              name: '',
+              value: doc,
+              flags: ['multiline', 'editable'],
+              frame: [0, 0, 300, 300],
+            },
+          ],
+        },
+      ]);
+    const before = mkDoc('a', 'number 42');
+    const after = mkDoc('b', 'N42');
+    const changed = [1, 2, 3, 5];
+    const diff: TreeDiff = {
+      added: [],
+      removed: [],
+      modified: changed.map((i) => ({
+        before: i,
+        after: i,
+        changes: [{ field: 'value' as const, old: 'x', new: 'y' }],
+        moved: false,
+      })),
+      matchOf: new Int32Array(6),
+    };
+    const refs = ['e0', 'e1', 'e2', 'e3', 'e4', 'e5'];
+    expect(collectTextChanges(diff, before, after, refs).map((c) => c.ref)).toEqual([
+      'e5',
+      'e1',
+      'e2',
+      'e3',
+    ]);
+    expect(collectTextChanges(diff, before, after, refs, 3).map((c) => c.ref)).toEqual([
+      'e3',
+      'e5',
+      'e1',
+      'e2',
+    ]);
+  });
+
   it('masks secure values', () => {
     const before = mk('Password', 'abc', ['secure']);
     const after = mk('Password', 'abcd', ['secure']);

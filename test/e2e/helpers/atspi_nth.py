@@ -7,6 +7,7 @@ pid, argv[2] an AT-SPI role name ("check box"), argv[3] n. Walks the app depth f
 order of a tree file; tables' and trees' cells are skipped, as atspi_read.py does) asking
 each element only its role, and prints one JSON object: {"count": how many elements have
 that role, "element": the nth of them (from 0) as atspi_read.py describes one, or null}.
+An optional argv[4] counts only the elements of that role with that name.
 """
 import json
 import os
@@ -19,6 +20,7 @@ from atspi_read import SKIP_BELOW, describe, find_app  # noqa: E402  (the one re
 
 def main():
     pid, role, nth = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+    named = sys.argv[4] if len(sys.argv) > 4 else None
     app = find_app(pid)
     if app is None:
         print(json.dumps({"error": f"no app with pid {pid}"}))
@@ -32,7 +34,7 @@ def main():
             name = acc.getRoleName()
         except Exception:
             continue
-        if name == role:
+        if name == role and (named is None or acc.name == named):
             if count == nth:
                 element = describe(acc)
             count += 1

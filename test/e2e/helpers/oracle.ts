@@ -78,17 +78,25 @@ export async function readWindow(
 /**
  * The `nth` element (from 0) of role `role` (an AT-SPI role name: "check box") of the app
  * running as `pid`, in depth-first order, and how many it has: read with pyatspi, one
- * element described, so quick on an app of a thousand elements.
+ * element described, so quick on an app of a thousand elements. `name`: only elements
+ * of that role with that accessible name count.
  */
 export async function readNth(
   session: Session,
   pid: number,
   role: string,
   nth: number,
+  name?: string,
 ): Promise<{ count: number; element: AtspiElement | null }> {
   const { stdout } = await run(
     '/usr/bin/python3',
-    [path.join(here, 'atspi_nth.py'), String(pid), role, String(nth)],
+    [
+      path.join(here, 'atspi_nth.py'),
+      String(pid),
+      role,
+      String(nth),
+      ...(name !== undefined ? [name] : []),
+    ],
     {
       env: session.desktop.processEnv() as Record<string, string>,
       timeout: 60_000,

@@ -55,6 +55,13 @@ export interface FakeOptions {
   grabbed?: 'keyboard' | 'pointer';
   /** Elements whose container does not select them (a list that selects nothing). */
   unselectable?: string[];
+  /**
+   * The window takes ctrl+a for a Select All of its own: the focused field's text is not
+   * selected by it. 'keys-only': its text cannot be selected through accessibility either.
+   */
+  takesSelectAll?: boolean | 'keys-only';
+  /** The focused field keeps its text whatever keys come (BackSpace does nothing). */
+  keepsText?: boolean;
 }
 
 export interface RecordingDesktop extends Desktop {
@@ -73,6 +80,8 @@ export function recordingDesktop(view: SnapshotView, opts: FakeOptions = {}): Re
   const ranges = new Map(Object.entries(opts.ranges ?? {}));
   const keys = new Set(opts.keys ?? ['Return', 'Tab', 'Escape', 'End', 'a', 'c', 'BackSpace']);
   let focus: string | undefined = [...byId.values()].find((e) => e.flags.includes('focused'))?.id;
+  /** The focused field's text is all selected (ctrl+a, or a selection set), so BackSpace empties it. */
+  let allSelected = false;
   const record = (name: string, ...args: unknown[]): void => {
     calls.push({ name, args });
     const fail = opts.failing?.[name];
@@ -182,6 +191,19 @@ export function recordingDesktop(view: SnapshotView, opts: FakeOptions = {}): Re
     },
     pressKey: async (combo: KeyCombo) => {
       record('pressKey', [...combo.modifiers, combo.key].join('+'));
+      const chord = [...combo.modifiers, combo.key].join('+');
+      if (chord === 'ctrl+a') allSelected = !opts.takesSelectAll;
+      else if (chord === 'shift+End' || chord === 'ctrl+shift+End') allSelected = true;
+      else if (chord === 'BackSpace' && focus && text.has(focus) && !opts.keepsText) {
+        text.set(focus, allSelected ? '' : text.get(focus)!.slice(0, -1));
+        allSelected = false;
+      } else if (chord !== 'Home' && chord !== 'ctrl+Home') allSelected = false;
+    },
+    setTextPlace: async (id: string, place: { caret: number; selection?: [number, number] }) => {
+      record('setTextPlace', id, place);
+      if (opts.takesSelectAll === 'keys-only') return false;
+      allSelected = focus === id && place.selection?.[0] === 0 && place.selection[1] > 0;
+      return true;
     },
     inputRoute: 'xtest',
     knowsKey: (key: string) => keys.has(key) || [...key].length === 1,
