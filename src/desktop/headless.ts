@@ -11,6 +11,7 @@
  * file, and stop() signals only those recorded pids. Spawning them is daemons.ts's, the
  * bus sequence session-buses.ts's: the sway session (sway.ts) starts its own the same way.
  */
+import { SharedA11yConnection } from './a11y-connection.js';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -147,7 +148,7 @@ const BUS_STEP_NAMES = {
 } as const;
 
 export class HeadlessDesktop {
-  private a11yConn: Promise<AtspiBus> | null = null;
+  private readonly a11yConn = new SharedA11yConnection(() => this.state.env.AT_SPI_BUS_ADDRESS);
   private readonly ownApps: RecordedPid[] = [];
   private stopped = false;
 
@@ -196,20 +197,9 @@ export class HeadlessDesktop {
     return { ...clientEnv(this.state.env), ...extra };
   }
 
-  /** A shared connection to this desktop's a11y bus (closed by stop() or release()). */
+  /** A shared connection to this session's AT-SPI bus (closed by stop() or release()). */
   a11yBus(): Promise<AtspiBus> {
-    if (!this.a11yConn) {
-      const conn = AtspiBus.connect(this.state.env.AT_SPI_BUS_ADDRESS);
-      this.a11yConn = conn;
-      conn.catch(() => {
-        if (this.a11yConn === conn) this.a11yConn = null;
-      });
-    }
-    return this.a11yConn.then((bus) => {
-      if (!bus.isClosed) return bus;
-      this.a11yConn = null;
-      return this.a11yBus();
-    });
+    return this.a11yConn.get();
   }
 
   /**
@@ -343,9 +333,7 @@ export class HeadlessDesktop {
 
   /** Closes this process's connections but leaves the desktop running (for `desktop up`). */
   release(): void {
-    const conn = this.a11yConn;
-    this.a11yConn = null;
-    void conn?.then((b) => b.disconnect()).catch(() => undefined);
+    this.a11yConn.close();
   }
 
   /**

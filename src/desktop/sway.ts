@@ -11,12 +11,13 @@
  * - clients keep a runtime dir of their own, ours (Firefox refuses root with a runtime dir
  *   owned by someone else, Qt warns), and reach sway by an absolute WAYLAND_DISPLAY path.
  */
+import { SharedA11yConnection } from './a11y-connection.js';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { AtspiBus } from '../platform/linux/atspi/bus.js';
+import type { AtspiBus } from '../platform/linux/atspi/bus.js';
 import { helperPath } from '../platform/linux/wayland/input.js';
 import { SwayIpc } from '../platform/linux/wayland/sway-ipc.js';
 import type { SwayOutput } from '../platform/linux/wayland/sway-ipc.js';
@@ -136,7 +137,7 @@ export interface SwayState {
 export class SwaySession {
   private stopped = false;
   private readonly apps: RecordedPid[] = [];
-  private a11yConn: Promise<AtspiBus> | null = null;
+  private readonly a11yConn = new SharedA11yConnection(() => this.a11yAddress);
 
   constructor(
     /** Variables to set for clients (see processEnv). */
@@ -209,18 +210,7 @@ export class SwaySession {
 
   /** A shared connection to this session's AT-SPI bus (closed by stop() or release()). */
   a11yBus(): Promise<AtspiBus> {
-    if (!this.a11yConn) {
-      const conn = AtspiBus.connect(this.a11yAddress);
-      this.a11yConn = conn;
-      conn.catch(() => {
-        if (this.a11yConn === conn) this.a11yConn = null;
-      });
-    }
-    return this.a11yConn.then((bus) => {
-      if (!bus.isClosed) return bus;
-      this.a11yConn = null;
-      return this.a11yBus();
-    });
+    return this.a11yConn.get();
   }
 
   /**
@@ -294,9 +284,7 @@ export class SwaySession {
 
   /** Closes this process's connections but leaves the session running. */
   release(): void {
-    const conn = this.a11yConn;
-    this.a11yConn = null;
-    void conn?.then((b) => b.disconnect()).catch(() => undefined);
+    this.a11yConn.close();
   }
 
   /**
