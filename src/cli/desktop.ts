@@ -11,7 +11,7 @@
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 
-import type { WaitFor } from '../desktop/apps.js';
+import type { LaunchOptions, WaitFor } from '../desktop/apps.js';
 import type { DesktopState } from '../desktop/state.js';
 import { releaseStrayInput } from '../platform/index.js';
 import {
@@ -160,44 +160,41 @@ async function run(args: string[]): Promise<number> {
   const timeout = values.timeout === undefined ? undefined : Number(values.timeout);
   if (timeout !== undefined && !(timeout > 0))
     throw new UsageError(`bad --timeout ${String(values.timeout)}`);
+  const options = {
+    name: values.name as string | undefined,
+    waitFor: wait as WaitFor,
+    timeoutMs: timeout,
+    detach: true,
+  };
   if (parseSession(values.session) === 'sway') {
     if (values.display !== undefined) throw new UsageError('--display is for the X11 desktop');
-    const session = findSwaySession();
-    try {
-      const app = await session.launch(command[0], command.slice(1), {
-        name: values.name as string | undefined,
-        waitFor: wait as WaitFor,
-        timeoutMs: timeout,
-        detach: true,
-      });
-      out(String(app.pid));
-      if (values.verbose) {
-        err(`axpage desktop: ${app.name} pid ${app.pid} on sway ready in ${app.readyMs} ms`);
-      }
-      return 0;
-    } finally {
-      session.release();
-    }
+    return runIn(findSwaySession(), 'sway', command, options, values.verbose === true);
   }
   const desktop = findDesktop(parseDisplay(values.display as string | undefined));
   await releaseHeld(desktop.display);
+  return runIn(desktop, `:${desktop.display}`, command, options, values.verbose === true);
+}
+
+/** Starts the command in the session (X11 desktop or sway), prints its pid, lets go of the session. */
+async function runIn(
+  session: Pick<HeadlessDesktop, 'launch' | 'release'>,
+  where: string,
+  command: string[],
+  options: LaunchOptions,
+  verbose: boolean,
+): Promise<number> {
   try {
-    const app = await desktop.launch(command[0], command.slice(1), {
-      name: values.name as string | undefined,
-      waitFor: wait as WaitFor,
-      timeoutMs: timeout,
-      detach: true,
-    });
+    const app = await session.launch(command[0], command.slice(1), options);
     out(String(app.pid));
-    if (values.verbose) {
+    if (verbose) {
       err(
-        `axpage desktop: ${app.name} pid ${app.pid} on :${desktop.display} ready in ${app.readyMs} ms` +
+        `axpage desktop: ${app.name} pid ${app.pid} on ${where} ready in ${app.readyMs} ms` +
           (app.logFile ? ` (log: ${app.logFile})` : ''),
       );
     }
     return 0;
   } finally {
-    desktop.release();
+    session.release();
   }
 }
 
