@@ -1,6 +1,7 @@
 #include "capturer.h"
 
 #include <climits>
+#include <functional>
 #include <new>
 
 #include "args.h"
@@ -36,44 +37,51 @@ Napi::Object ImageOf(Napi::Env env, Shot& s, const std::string& method) {
   return o;
 }
 
-// Resolves or rejects the promise of one capture(); holds the Capturer alive meanwhile.
-class CaptureWorker : public Napi::AsyncWorker {
+// Runs one call's work on a worker thread and settles its promise: rejected with the
+// outcome's error when it failed, else resolved with what `value` makes of it. Holds the
+// Capturer alive meanwhile.
+template <class Outcome>
+class PromiseWorker : public Napi::AsyncWorker {
  public:
-  CaptureWorker(Napi::Env env, XCapturer* owner, Napi::Object self, long long x, long long y,
-                long long w, long long h, std::string method)
-      : Napi::AsyncWorker(env, "axpage.capture"),
-        deferred_(Napi::Promise::Deferred::New(env)),
-        owner_(owner),
-        x_(x),
-        y_(y),
-        w_(w),
-        h_(h),
-        method_(std::move(method)) {
-    self_ = Napi::Persistent(self);
+  using Run = std::function<void(Outcome*)>;
+  using Value = std::function<Napi::Value(Napi::Env, Outcome&)>;
+
+  // Queues the work; the promise it settles.
+  static Napi::Promise Start(Napi::Env env, const char* name, Napi::Object self, Run run,
+                             Value value) {
+    auto* worker = new PromiseWorker(env, name, self, std::move(run), std::move(value));
+    Napi::Promise promise = worker->deferred_.Promise();
+    worker->Queue();
+    return promise;
   }
 
-  Napi::Promise Promise() const { return deferred_.Promise(); }
-
-  void Execute() override { owner_->Capture(x_, y_, w_, h_, method_, &grab_); }
+  void Execute() override { run_(&out_); }
 
   void OnOK() override {
     Napi::Env env = Env();
-    if (grab_.failed) {
-      deferred_.Reject(ErrorOf(env, grab_).Value());
+    if (out_.failed) {
+      deferred_.Reject(ErrorOf(env, out_).Value());
       return;
     }
-    deferred_.Resolve(ImageOf(env, grab_, grab_.method));
+    deferred_.Resolve(value_(env, out_));
   }
 
   void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
 
  private:
+  PromiseWorker(Napi::Env env, const char* name, Napi::Object self, Run run, Value value)
+      : Napi::AsyncWorker(env, name),
+        deferred_(Napi::Promise::Deferred::New(env)),
+        run_(std::move(run)),
+        value_(std::move(value)) {
+    self_ = Napi::Persistent(self);
+  }
+
   Napi::Promise::Deferred deferred_;
-  XCapturer* owner_;
   Napi::ObjectReference self_;
-  long long x_, y_, w_, h_;
-  std::string method_;
-  XCapturer::Grab grab_;
+  Run run_;
+  Value value_;
+  Outcome out_;
 };
 
 Napi::Array List(Napi::Env env, const std::vector<StackedWindow>& list) {
@@ -91,84 +99,6 @@ Napi::Array List(Napi::Env env, const std::vector<StackedWindow>& list) {
   }
   return out;
 }
-
-// Resolves or rejects the promise of one captureStacked(); holds the Capturer alive.
-class StackedWorker : public Napi::AsyncWorker {
- public:
-  StackedWorker(Napi::Env env, XCapturer* owner, Napi::Object self, const CaptureRect& r)
-      : Napi::AsyncWorker(env, "axpage.captureStacked"),
-        deferred_(Napi::Promise::Deferred::New(env)),
-        owner_(owner),
-        r_(r) {
-    self_ = Napi::Persistent(self);
-  }
-
-  Napi::Promise Promise() const { return deferred_.Promise(); }
-
-  void Execute() override { owner_->CaptureStacked(r_.x, r_.y, r_.w, r_.h, &shot_); }
-
-  void OnOK() override {
-    Napi::Env env = Env();
-    if (shot_.failed) {
-      deferred_.Reject(ErrorOf(env, shot_).Value());
-      return;
-    }
-    Napi::Object o = ImageOf(env, shot_, "getimage");
-    o.Set("earlier", List(env, shot_.earlier));
-    Napi::Array windows = List(env, shot_.windows);
-    o.Set("windows", windows);
-    deferred_.Resolve(o);
-  }
-
-  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
-
- private:
-  Napi::Promise::Deferred deferred_;
-  XCapturer* owner_;
-  Napi::ObjectReference self_;
-  CaptureRect r_;
-  StackedShot shot_;
-};
-
-// Resolves or rejects the promise of one pointerGuarded(); holds the Capturer alive.
-class GuardWorker : public Napi::AsyncWorker {
- public:
-  GuardWorker(Napi::Env env, XCapturer* owner, Napi::Object self, GuardedPointer in)
-      : Napi::AsyncWorker(env, "axpage.pointerGuarded"),
-        deferred_(Napi::Promise::Deferred::New(env)),
-        owner_(owner),
-        in_(std::move(in)) {
-    self_ = Napi::Persistent(self);
-  }
-
-  Napi::Promise Promise() const { return deferred_.Promise(); }
-
-  void Execute() override { owner_->Guarded(in_, &out_); }
-
-  void OnOK() override {
-    Napi::Env env = Env();
-    if (out_.failed) {
-      deferred_.Reject(CodedError(env, out_.code.c_str(), out_.message).Value());
-      return;
-    }
-    Napi::Object o = Napi::Object::New(env);
-    o.Set("sent", Napi::Boolean::New(env, out_.sent));
-    o.Set("pid", out_.hasPid ? Napi::Number::New(env, out_.pid).As<Napi::Value>()
-                             : env.Null().As<Napi::Value>());
-    o.Set("late", out_.late ? Napi::Number::New(env, out_.latePid).As<Napi::Value>()
-                            : env.Null().As<Napi::Value>());
-    deferred_.Resolve(o);
-  }
-
-  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
-
- private:
-  Napi::Promise::Deferred deferred_;
-  XCapturer* owner_;
-  Napi::ObjectReference self_;
-  GuardedPointer in_;
-  GuardOutcome out_;
-};
 
 void Fail(XCapturer::Grab* out, const char* code, const std::string& message) {
   out->failed = true;
@@ -256,20 +186,24 @@ Napi::Value XCapturer::CaptureJs(const Napi::CallbackInfo& info) {
   const char* fn = "capture(x, y, w, h)";
   CaptureRect r = RectArgs(info, 0, fn);
   std::string method = MethodArg(info, 4, fn);
-  auto* worker =
-      new CaptureWorker(env, this, info.This().As<Napi::Object>(), r.x, r.y, r.w, r.h, method);
-  Napi::Promise promise = worker->Promise();
-  worker->Queue();
-  return promise;
+  return PromiseWorker<Grab>::Start(
+      env, "axpage.capture", info.This().As<Napi::Object>(),
+      [this, r, method](Grab* out) { Capture(r.x, r.y, r.w, r.h, method, out); },
+      [](Napi::Env env, Grab& grab) -> Napi::Value { return ImageOf(env, grab, grab.method); });
 }
 
 Napi::Value XCapturer::CaptureStackedJs(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   CaptureRect r = RectArgs(info, 0, "captureStacked(x, y, w, h)");
-  auto* worker = new StackedWorker(env, this, info.This().As<Napi::Object>(), r);
-  Napi::Promise promise = worker->Promise();
-  worker->Queue();
-  return promise;
+  return PromiseWorker<StackedShot>::Start(
+      env, "axpage.captureStacked", info.This().As<Napi::Object>(),
+      [this, r](StackedShot* out) { CaptureStacked(r.x, r.y, r.w, r.h, out); },
+      [](Napi::Env env, StackedShot& shot) -> Napi::Value {
+        Napi::Object o = ImageOf(env, shot, "getimage");
+        o.Set("earlier", List(env, shot.earlier));
+        o.Set("windows", List(env, shot.windows));
+        return o;
+      });
 }
 
 Napi::Value XCapturer::PointerGuardedJs(const Napi::CallbackInfo& info) {
@@ -297,10 +231,18 @@ Napi::Value XCapturer::PointerGuardedJs(const Napi::CallbackInfo& info) {
   }
   in.elseX = static_cast<int>(IntArg(info, 6, fn, "elseX", -32768, 32767));
   in.elseY = static_cast<int>(IntArg(info, 7, fn, "elseY", -32768, 32767));
-  auto* worker = new GuardWorker(env, this, info.This().As<Napi::Object>(), std::move(in));
-  Napi::Promise promise = worker->Promise();
-  worker->Queue();
-  return promise;
+  return PromiseWorker<GuardOutcome>::Start(
+      env, "axpage.pointerGuarded", info.This().As<Napi::Object>(),
+      [this, in = std::move(in)](GuardOutcome* out) { Guarded(in, out); },
+      [](Napi::Env env, GuardOutcome& out) -> Napi::Value {
+        Napi::Object o = Napi::Object::New(env);
+        o.Set("sent", Napi::Boolean::New(env, out.sent));
+        o.Set("pid", out.hasPid ? Napi::Number::New(env, out.pid).As<Napi::Value>()
+                                : env.Null().As<Napi::Value>());
+        o.Set("late", out.late ? Napi::Number::New(env, out.latePid).As<Napi::Value>()
+                               : env.Null().As<Napi::Value>());
+        return o;
+      });
 }
 
 void XCapturer::Guarded(const GuardedPointer& in, GuardOutcome* out) {

@@ -72,6 +72,7 @@ struct GuardOutcome {
   bool late = false;
   uint32_t latePid = 0;
   bool failed = false;
+  bool range = false;  // never set: ErrorOf reads it for every worker's outcome
   std::string code;
   std::string message;
 };
