@@ -247,27 +247,25 @@ Napi::Value XCapturer::PointerGuardedJs(const Napi::CallbackInfo& info) {
 
 void XCapturer::Guarded(const GuardedPointer& in, GuardOutcome* out) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (!dpy_) {
-    out->failed = true;
-    out->code = "X11_CLOSED";
-    out->message = "X display '" + name_ + "' is closed (Capturer)";
-    return;
-  }
-  if (!stacked_) stacked_ = std::make_unique<StackedReader>(name_);
-  stacked_->Guarded(in, out);
+  if (StackedReader* reader = Stacked(out)) reader->Guarded(in, out);
 }
 
 void XCapturer::CaptureStacked(long long x, long long y, long long w, long long h,
                                StackedShot* out) {
   std::lock_guard<std::mutex> lock(mu_);
+  if (StackedReader* reader = Stacked(out)) reader->Capture(x, y, w, h, out);
+}
+
+template <class Outcome>
+StackedReader* XCapturer::Stacked(Outcome* out) {
   if (!dpy_) {
     out->failed = true;
     out->code = "X11_CLOSED";
     out->message = "X display '" + name_ + "' is closed (Capturer)";
-    return;
+    return nullptr;
   }
   if (!stacked_) stacked_ = std::make_unique<StackedReader>(name_);
-  stacked_->Capture(x, y, w, h, out);
+  return stacked_.get();
 }
 
 bool XCapturer::Failed(Grab* out) {

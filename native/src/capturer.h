@@ -63,6 +63,10 @@ class XCapturer : public Napi::ObjectWrap<XCapturer> {
   bool CaptureShm(int x, int y, int w, int h, uint8_t* out, Grab* err);
   bool CaptureGetImage(int x, int y, int w, int h, uint8_t* out, Grab* err);
   void Shutdown();
+  // The connection that lists the stack in one grab, opened on first use; null (with *out
+  // failed) once this Capturer is closed. Under mu_.
+  template <class Outcome>
+  StackedReader* Stacked(Outcome* out);
   // The X error recorded since the last clear, into *out; false when there was none.
   bool Failed(Grab* out);
 
