@@ -450,7 +450,10 @@ export class LinuxDesktop implements Desktop {
   async elementAt(root: Element, p: { x: number; y: number }): Promise<string | null> {
     const frame = root.frame;
     if (!frame) throw new PlatformError('failed', 'the window has no frame to aim in');
-    return this.withBus((bus) => accessibleAtPoint(bus, root.id, frame, p, HIT_TEST_TIMEOUT_MS));
+    const windowRelative = this.session.windowRelativeFrames === true;
+    return this.withBus((bus) =>
+      accessibleAtPoint(bus, root.id, frame, p, HIT_TEST_TIMEOUT_MS, windowRelative),
+    );
   }
 
   commitRoute(element: Element): CommitRoute {

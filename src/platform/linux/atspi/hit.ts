@@ -8,7 +8,8 @@
  * widget, in coordinates relative to the asked widget whatever coordinate type is passed
  * (it does not know where its window is: see gtk4.ts); Qt goes down to the deepest child
  * whose rectangle holds the point, in screen coordinates; ATK (GTK 3, Gecko) answers the
- * asked object's child there, one level down.
+ * asked object's child there, one level down. On a Wayland session no toolkit knows where
+ * its window is, so its "screen" is its window: every toolkit is asked window-relative.
  */
 import type { AtspiBus, ObjectRef } from './bus.js';
 import { NULL_PATH } from './bus.js';
@@ -22,7 +23,8 @@ const COORD_WINDOW = 1;
 /**
  * The id of the element the app says is at `p` (screen coordinates) within `rootId`, a
  * top-level whose frame on screen is `rootFrame`; null when it says none is. GTK 4 is
- * asked relative to its window's widget, at `rootFrame`'s origin.
+ * asked relative to its window's widget, at `rootFrame`'s origin, and so is every toolkit
+ * when `windowRelative` (the session places frames by their windows).
  */
 export async function accessibleAtPoint(
   bus: AtspiBus,
@@ -30,10 +32,11 @@ export async function accessibleAtPoint(
   rootFrame: { x: number; y: number },
   p: { x: number; y: number },
   timeoutMs: number,
+  windowRelative = false,
 ): Promise<string | null> {
   const [dest, path] = parseId(rootId);
   const gtk4 = isGtk4Bus(dest);
-  const [x, y] = gtk4 ? [p.x - rootFrame.x, p.y - rootFrame.y] : [p.x, p.y];
+  const [x, y] = gtk4 || windowRelative ? [p.x - rootFrame.x, p.y - rootFrame.y] : [p.x, p.y];
   const [ref] = await bus.call(
     dest,
     path,
