@@ -19,6 +19,7 @@ import { windowsFromTree, type SwayWindow } from '../../src/platform/linux/wayla
 import {
   placeGtk4Windows,
   markWindowRelative,
+  tidyGtk4,
   windowOrigin,
 } from '../../src/platform/linux/atspi/gtk4.js';
 import type { Element, Snapshot } from '../../src/model/element.js';
@@ -212,5 +213,73 @@ describe('placing frames on Wayland (content mode)', () => {
     // A window that cannot be placed says so: no frame, not a guess.
     expect(s.elements[2].frame).toBeUndefined();
     expect(s.windows[1].frame).toBeUndefined();
+  });
+
+  it('leaves a GTK 4 popover unplaced: its frames are the popup’s own', () => {
+    const el = (over: Partial<Element>): Element =>
+      ({
+        id: 'a/1',
+        role: 'AXWindow',
+        nativeRole: 'frame',
+        name: '',
+        flags: [],
+        actions: [],
+        depth: 0,
+        parent: -1,
+        ...over,
+      }) as Element;
+    const snapshot = (): Snapshot =>
+      ({
+        pid: 1,
+        app: 'form.py',
+        elements: [
+          el({ name: 'Fixture Form', frame: { x: 0, y: 0, w: 1276, h: 773 } }),
+          el({
+            id: 'a/2',
+            role: 'AXMenuButton',
+            nativeRole: 'toggle button',
+            name: 'Menu',
+            depth: 1,
+            parent: 0,
+            frame: { x: 300, y: 10, w: 40, h: 26 },
+          }),
+          el({
+            id: 'a/3',
+            role: 'AXGroup',
+            nativeRole: 'panel',
+            actions: ['default.activate'],
+            depth: 2,
+            parent: 1,
+            frame: { x: 310, y: 20, w: 160, h: 90 },
+          }),
+          el({
+            id: 'a/4',
+            role: 'AXMenuItem',
+            nativeRole: 'menu item',
+            name: 'Open',
+            depth: 3,
+            parent: 2,
+            frame: { x: 316, y: 26, w: 148, h: 26 },
+          }),
+        ],
+        windows: [{ index: 0, title: 'Fixture Form', frame: { x: 0, y: 0, w: 1276, h: 773 } }],
+      }) as unknown as Snapshot;
+    const placed = (mode: 'content' | 'centred'): Snapshot => {
+      const s = snapshot();
+      tidyGtk4(s);
+      markWindowRelative(s);
+      placeGtk4Windows(
+        s,
+        () => [box],
+        () => [],
+        mode,
+      );
+      return s;
+    };
+    const s = placed('content');
+    expect(s.elements[1].frame).toEqual({ x: 302, y: 35, w: 40, h: 26 });
+    // Placed by the window, "Open" would be drawn beside the button: no frame, not a guess.
+    expect(s.elements[2].frame).toBeUndefined();
+    expect(s.elements[3].frame).toBeUndefined();
   });
 });

@@ -565,6 +565,11 @@ export function placeGtk4Windows(
     if (popup && parent) {
       off[i] = { x: popup.x - parent.x, y: popup.y - parent.y };
       byOwnWindow[i] = true;
+    } else if (mode === 'content' && popovers?.has(i)) {
+      // A popover the session cannot place (a Wayland compositor tells no client where a
+      // popup is): its frames are relative to the popup, not to the window. (GTK 3 places
+      // its own menus on Wayland: it positioned them.)
+      off[i] = undefined;
     }
     const o = off[i];
     if (o) e.frame = { ...f, x: f.x + o.x, y: f.y + o.y };
