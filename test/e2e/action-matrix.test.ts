@@ -23,20 +23,31 @@ import * as prettier from 'prettier';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { FIREFOX, launchFirefox, type LaunchedBrowser } from '../../src/harness/browser.js';
-import { packageRoot, Session, type CallResult } from '../../src/harness/session.js';
+import {
+  packageRoot,
+  Session,
+  type CallResult,
+  type HarnessDesktop,
+} from '../../src/harness/session.js';
+import { helperPath } from '../../src/platform/linux/wayland/input.js';
 import { describeNeeding, file, found, program, pythonModule, type Need } from './helpers/needs.js';
 import { readNth, type AtspiElement } from './helpers/oracle.js';
 import { servePage, type PageServer } from './helpers/page-server.js';
 
 type Kit = 'gtk3' | 'gtk4' | 'qt5' | 'firefox';
+/** The desktop a column runs on: the X11 one, or a headless sway (Wayland) session. */
+type Kind = 'x11' | 'sway';
 type Mode = 'background' | 'foreground';
 type State = Record<string, unknown>;
 
-const KITS: ReadonlyArray<{ kit: Kit; title: string }> = [
-  { kit: 'gtk3', title: 'GTK 3' },
-  { kit: 'gtk4', title: 'GTK 4' },
-  { kit: 'qt5', title: 'Qt 5' },
-  { kit: 'firefox', title: 'Firefox ESR' },
+const KITS: ReadonlyArray<{ kit: Kit; kind: Kind; title: string }> = [
+  { kit: 'gtk3', kind: 'x11', title: 'GTK 3' },
+  { kit: 'gtk4', kind: 'x11', title: 'GTK 4' },
+  { kit: 'qt5', kind: 'x11', title: 'Qt 5' },
+  { kit: 'firefox', kind: 'x11', title: 'Firefox ESR' },
+  { kit: 'gtk3', kind: 'sway', title: 'GTK 3 on sway' },
+  { kit: 'gtk4', kind: 'sway', title: 'GTK 4 on sway' },
+  { kit: 'qt5', kind: 'sway', title: 'Qt 5 on sway' },
 ];
 
 const DOC = path.join(packageRoot(), 'docs', 'action-matrix.md');
@@ -307,6 +318,25 @@ const SUMMARY_GAPS: Record<string, Partial<Record<AppKit, string>>> = {
 const noRoute = (row: { widget: string; action: string }, kit: Kit | AppKit) =>
   NO_BACKGROUND_ROUTE[`${row.widget}|${row.action}`]?.[kit];
 
+const NO_POPUP_PLACE =
+  'a Wayland compositor tells no client where a popup is, so its items cannot be aimed at; the background row does it';
+
+/**
+ * Cells a session kind cannot do, by `widget|action`, then kind and toolkit, with why.
+ * What a person expects there is an honest refusal: the call fails and the app is
+ * unchanged. Such a cell passes only so; if the session learns to do it, the cell fails
+ * until it leaves this table.
+ */
+const SESSION_LIMITS: Record<string, Partial<Record<Kind, Partial<Record<Kit, string>>>>> = {
+  'menu item|ax_click the menu, then the item, foreground': {
+    sway: { gtk4: NO_POPUP_PLACE, qt5: NO_POPUP_PLACE },
+  },
+  'combo box|ax_click it, then the item, foreground': { sway: { gtk4: NO_POPUP_PLACE } },
+};
+
+const sessionLimit = (row: Row, kit: Kit, kind: Kind) =>
+  SESSION_LIMITS[`${row.widget}|${row.action}`]?.[kind]?.[kit];
+
 /**
  * A cell with no background route: refused, offering the foreground, the app unchanged.
  * Undefined when it holds; else what went otherwise.
@@ -325,7 +355,7 @@ function refusedHonestly(refused: CallResult | undefined, unchanged: boolean): s
 
 /** A running app whose widgets can be put back to their start and whose state can be read. */
 interface Rig {
-  session: Session;
+  session: Session<HarnessDesktop>;
   pid: number;
   /** Puts every widget back to its start; resolves with that state. */
   reset(): Promise<State>;
@@ -334,7 +364,7 @@ interface Rig {
 }
 
 /** A fixture app answering SIGUSR1 (reset) and SIGUSR2 (ping) with its state. */
-function fixtureRig(session: Session, app: LaunchedApp): Rig {
+function fixtureRig(session: Session<HarnessDesktop>, app: LaunchedApp): Rig {
   const counts = { reset: 0, pong: 0 };
   const ask = async (signal: 'SIGUSR1' | 'SIGUSR2', event: 'reset' | 'pong') => {
     const n = ++counts[event];
@@ -394,7 +424,7 @@ interface Outcome {
 }
 
 const results = new Map<string, Outcome>();
-const cellKey = (row: Row, kit: Kit) => `${row.widget}|${row.action}|${kit}`;
+const cellKey = (row: Row, kit: Kit, kind: Kind) => `${row.widget}|${row.action}|${kit}|${kind}`;
 
 /** Refs, points and quoting that change from run to run, taken out of a summary line. */
 function stable(text: string): string {
@@ -423,7 +453,7 @@ function errorOf(r: CallResult): string {
 
 const show = (v: unknown) => JSON.stringify(v);
 
-async function runCell(rig: Rig, row: Row, kit: Kit): Promise<Outcome> {
+async function runCell(rig: Rig, row: Row, kit: Kit, kind: Kind): Promise<Outcome> {
   const before = await rig.reset();
   // A walk after the reset: the cell's summary is measured from the app at its start.
   const look = await rig.session.call('ax_get_tree', { app: rig.pid });
@@ -459,6 +489,21 @@ async function runCell(rig: Rig, row: Row, kit: Kit): Promise<Outcome> {
   }
 
   const refused = calls.find((c) => c.result.isError);
+  const limit = sessionLimit(row, kit, kind);
+  if (limit) {
+    const detail = [
+      `${row.widget}, ${row.action} on ${kit} on ${kind} (a limit of the session: ${limit})`,
+      ...calls.map(({ step, result }) => `--- ${step.tool} ${show(step.args)}\n${result.text}`),
+      `--- app before: ${show(before)}`,
+      `--- app after:  ${show(after)}`,
+    ].join('\n');
+    if (!refused) {
+      return { pass: false, reason: 'not refused: take it out of SESSION_LIMITS', detail };
+    }
+    return show(after) === show(before)
+      ? { pass: true, reason: '', note: `a limit of ${kind} (${limit}): refused`, detail }
+      : { pass: false, reason: 'refused, but the app changed', detail };
+  }
   if (refused) problems.push(`refused: ${errorOf(refused.result)}`);
   const wrong = Object.keys({ ...want, ...after }).filter((k) => show(want[k]) !== show(after[k]));
   if (wrong.length > 0 && refused && show(after) === show(before)) {
@@ -489,18 +534,18 @@ async function runCell(rig: Rig, row: Row, kit: Kit): Promise<Outcome> {
 }
 
 /** The tests of one toolkit's column: one per row that applies to it. */
-function column(kit: Kit, rig: () => Rig): void {
+function column(kit: Kit, kind: Kind, rig: () => Rig): void {
   for (const row of ROWS) {
     if (row.absent?.[kit]) continue;
     it(`${row.widget}: ${row.action}`, async () => {
       let outcome: Outcome;
       try {
-        outcome = await runCell(rig(), row, kit);
+        outcome = await runCell(rig(), row, kit, kind);
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         outcome = { pass: false, reason: `error: ${stable(message)}`, detail: message };
       }
-      results.set(cellKey(row, kit), outcome);
+      results.set(cellKey(row, kit, kind), outcome);
       expect(outcome.pass, `${outcome.reason}\n${outcome.detail}`).toBe(true);
     });
   }
@@ -831,7 +876,7 @@ function fixtureTable(): string {
     ROWS.map((row) => [
       row.widget,
       row.action,
-      ...KITS.map((k) => cellText(cellKey(row, k.kit), row.absent?.[k.kit])),
+      ...KITS.map((k) => cellText(cellKey(row, k.kit, k.kind), row.absent?.[k.kit])),
     ]),
   );
 }
@@ -852,7 +897,7 @@ function appTable(): string {
 function complete(): boolean {
   return (
     ROWS.every((row) =>
-      KITS.every((k) => row.absent?.[k.kit] || results.has(cellKey(row, k.kit))),
+      KITS.every((k) => row.absent?.[k.kit] || results.has(cellKey(row, k.kit, k.kind))),
     ) &&
     APP_ROWS.every((row) => APPS.every((a) => !row.pick[a.kit] || results.has(appKey(row, a.kit))))
   );
@@ -896,6 +941,12 @@ One app per toolkit with one widget of each kind
 its state: the fixtures log every widget's state, the page's script posts its own. A cell
 passes only when the widget changed as expected and nothing else did. Before each cell
 the app puts every widget back to its start.
+
+The columns "on sway" run the same fixtures on a headless sway (Wayland) session, the
+others on the X11 desktop: with \`test/e2e/contract.test.ts\` they are the backend
+contract every session kind is held to ([porting.md](porting.md)). A cell marked "a limit
+of sway" is one that session cannot do (a Wayland compositor tells no client where a
+popup is): it passes only when the call is refused and the app is unchanged.
 
 ${fixtures}
 
@@ -986,7 +1037,7 @@ function fixtureColumn(
     afterAll(async () => {
       await session?.close();
     });
-    column(kit, () => {
+    column(kit, 'x11', () => {
       if (!rig) throw new Error(`${fixture} did not start (see beforeAll)`);
       return rig;
     });
@@ -1034,6 +1085,49 @@ fixtureColumn('qt5', 'Qt 5', 'qt5_matrix.py', PYQT5, {
   },
 });
 
+/**
+ * What a headless sway session needs: the compositor, its screenshot tool, a session bus,
+ * the accessibility bus, and axpage's own Wayland input helper.
+ */
+const SWAY_NEEDS: Need[] = [
+  program('sway', 'sway'),
+  program('grim', 'grim'),
+  program('dbus-daemon', 'dbus'),
+  file('/usr/libexec/at-spi-bus-launcher', 'at-spi2-core'),
+  found(
+    'axpage-wl-input (native/build, built by npm ci)',
+    'libwayland-dev libxkbcommon-dev',
+    helperPath() !== undefined,
+  ),
+];
+
+/**
+ * A toolkit's fixture column on a headless sway session: the same cells, the same fixture,
+ * another desktop. Debian apps are not repeated there.
+ */
+function swayColumn(kit: Kit, title: string, fixture: string, need: Need): void {
+  describeNeeding([need, ...SWAY_NEEDS], `${title} on sway (${fixture})`, () => {
+    let session: Session<HarnessDesktop> | undefined;
+    let rig: Rig | undefined;
+    beforeAll(async () => {
+      session = await Session.startSway();
+      const app = await session.launchFixture(fixture, [], { timeoutMs: 60_000 });
+      rig = fixtureRig(session, app);
+    }, 120_000);
+    afterAll(async () => {
+      await session?.close();
+    });
+    column(kit, 'sway', () => {
+      if (!rig) throw new Error(`${fixture} did not start on sway (see beforeAll)`);
+      return rig;
+    });
+  });
+}
+
+swayColumn('gtk3', 'GTK 3', 'gtk3_matrix.py', GTK3);
+swayColumn('gtk4', 'GTK 4', 'gtk4_matrix.py', GTK4);
+swayColumn('qt5', 'Qt 5', 'qt5_matrix.py', PYQT5);
+
 describeNeeding([FIREFOX_NEED], 'Firefox ESR (matrix.html)', () => {
   let session: Session | undefined;
   let browser: LaunchedBrowser | undefined;
@@ -1051,7 +1145,7 @@ describeNeeding([FIREFOX_NEED], 'Firefox ESR (matrix.html)', () => {
     await session?.close();
     await page?.close();
   });
-  column('firefox', () => {
+  column('firefox', 'x11', () => {
     if (!rig) throw new Error('Firefox did not start on the page (see beforeAll)');
     return rig;
   });
