@@ -27,6 +27,7 @@ import { roundTripSection } from './roundtrip.js';
 import { out, section as runSection } from './report.js';
 import { screenshotSection } from './screenshot.js';
 import { sessionBytesSection } from './session-bytes.js';
+import { sessionKindsSection } from './session-kinds.js';
 import { snapshotSection } from './snapshot.js';
 import { soakSection } from './soak.js';
 import { testTimingsSection } from './test-timings.js';
@@ -132,6 +133,9 @@ async function main(): Promise<number> {
     await section(
       '12. Timings the tests leave to the bench: a 1 ms walk budget, a paced drag',
       () => testTimingsSection(ctx),
+    );
+    await section('13. Walk, capture and click per session kind (X11, sway)', () =>
+      sessionKindsSection(),
     );
     await section('3b. Summary size of every call in this run', async () => summaryTotals(ctx));
     await section('7. Soak (issue 8)', () => soakSection(ctx));
