@@ -25,7 +25,13 @@ export {
   DEFAULT_MAX_BYTES,
   type RetentionLimits,
 } from './limits.js';
-export { parseArtifactFile } from './names.js';
+export {
+  PAIR_URI_PREFIX,
+  pairPartUri,
+  parseArtifactFile,
+  splitPairPart,
+  type PairPart,
+} from './names.js';
 export { pairWriteFailure, unwrittenNote } from './room.js';
 export { appendToLog, claimNewFile, UnsafeFileError, writeNewFile } from './safe-file.js';
 export { LogReserve, RESERVE_BYTES, RESERVE_NAME } from './reserve.js';

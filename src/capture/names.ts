@@ -11,6 +11,32 @@ const PAIR_FILE = new RegExp(`^${BASE}\\.(txt|png)$`);
 const TEMP_FILE = new RegExp(`^\\.${BASE}\\.\\d+\\.[0-9a-f]+\\.tmp$`);
 const TOOL = /^[A-Za-z0-9][A-Za-z0-9_]{0,63}$/;
 
+/** Where a client reads a pair, or one file of it, over MCP (resources/read). */
+export const PAIR_URI_PREFIX = 'axpage://pair/';
+
+/** Files of a pair, and images made from it (a visual diff, a marked screenshot). */
+const PAIR_PARTS = ['.txt', '.png', '.diff.png', '.marks.png'] as const;
+export type PairPart = (typeof PAIR_PARTS)[number];
+
+/**
+ * A name in the artifact dir split into the pair's base and which of its files it is;
+ * null for any other name. Longest suffix first: `.diff.png` is not the pair's `.png`.
+ */
+export function splitPairPart(name: string): { base: string; part: PairPart } | null {
+  const suffixes = [...PAIR_PARTS].sort((a, b) => b.length - a.length);
+  for (const part of suffixes) {
+    if (!name.endsWith(part)) continue;
+    const base = name.slice(0, -part.length);
+    return parseArtifactFile(`${base}.txt`) === null ? null : { base, part };
+  }
+  return null;
+}
+
+/** The resource URI of a file of the artifact dir, named `name`; undefined for no such file. */
+export function pairPartUri(name: string): string | undefined {
+  return splitPairPart(name) === null ? undefined : `${PAIR_URI_PREFIX}${name}`;
+}
+
 export interface BaseName {
   base: string;
   ms: number;

@@ -1,5 +1,6 @@
 import type { SnapshotView } from '../model/view.js';
 import type { SecretEchoes } from './secrets.js';
+import { pairPartUri } from '../capture/index.js';
 
 /** What a tool call returns: the rendered summary plus its structured twin. */
 export interface ToolResponse {
@@ -71,4 +72,13 @@ export function maskedFiles(before: ToolResponse, masked: ToolResponse): string[
     return after ? maskedFiles(c.response, after.response) : [];
   });
   return [...own, ...steps];
+}
+
+/**
+ * Where a client reads a file a call wrote: its axpage://pair/ URI, which any client reads
+ * with resources/read (a chat app or a remote HTTP client has no access to the server's
+ * files); a file:// URI only for a file that is not one of the artifact dir's.
+ */
+export function artifactUri(file: string): string {
+  return pairPartUri(file.slice(file.lastIndexOf('/') + 1)) ?? `file://${encodeURI(file)}`;
 }

@@ -3,7 +3,7 @@
  * bounded, each with the tool, app and pid its tree file names. Pure: the caller lists
  * the dir and reads each tree file's first line.
  */
-import { parseArtifactFile } from '../capture/index.js';
+import { PAIR_URI_PREFIX, parseArtifactFile } from '../capture/index.js';
 
 /** How many pairs the index lists (the dir may keep more; the index says how many). */
 export const INDEX_LIMIT = 50;
@@ -69,11 +69,7 @@ export interface ArtifactIndex {
 }
 
 export function pairUri(id: string): string {
-  return `axpage://pair/${id}`;
-}
-
-export function fileUri(dir: string, name: string): string {
-  return `file://${encodeURI(`${dir}/${name}`)}`;
+  return `${PAIR_URI_PREFIX}${id}`;
 }
 
 export function buildIndex(
@@ -97,9 +93,9 @@ export function buildIndex(
       tool: p.tool,
       ...facts(p),
       uri: pairUri(p.id),
-      ...(p.tree ? { tree: { uri: fileUri(dir, p.tree.name), bytes: p.tree.bytes } } : {}),
+      ...(p.tree ? { tree: { uri: pairUri(p.tree.name), bytes: p.tree.bytes } } : {}),
       ...(p.screenshot
-        ? { screenshot: { uri: fileUri(dir, p.screenshot.name), bytes: p.screenshot.bytes } }
+        ? { screenshot: { uri: pairUri(p.screenshot.name), bytes: p.screenshot.bytes } }
         : {}),
     })),
   };

@@ -17,6 +17,8 @@ import {
   parseArtifactFile,
   readPairFile,
   resolveArtifactDir,
+  splitPairPart,
+  type PairPart,
 } from '../capture/index.js';
 import { getTree, listWindows } from '../tools/observe.js';
 import { getAttributes } from '../tools/find.js';
@@ -249,7 +251,31 @@ async function firstLine(dir: string, pair: PairFiles): Promise<string> {
   }
 }
 
+/** One file of a pair (`<id>.txt`, `.png`, `.diff.png`, `.marks.png`), as a result links it. */
+async function readPairPart(
+  dir: string,
+  name: string,
+  part: PairPart,
+): Promise<ReadResourceResult> {
+  const bytes = await readPairFile(dir, name);
+  if (bytes === undefined) {
+    throw invalid(
+      `no file ${name} in ${dir} (it may have been pruned by retention); read ${ARTIFACTS_URI} for the recent pairs`,
+    );
+  }
+  const uri = pairUri(name);
+  return {
+    contents: [
+      part === '.txt'
+        ? { uri, mimeType: 'text/plain', text: bytes.toString('utf8') }
+        : { uri, mimeType: 'image/png', blob: bytes.toString('base64') },
+    ],
+  };
+}
+
 async function readPair(dir: string, uri: string, id: string): Promise<ReadResourceResult> {
+  const one = splitPairPart(id);
+  if (one) return readPairPart(dir, id, one.part);
   // The id must be one of our pair names: nothing else in (or outside) the dir is served.
   if (parseArtifactFile(`${id}.txt`) === null) {
     throw invalid(

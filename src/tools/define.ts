@@ -13,7 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { SampleRequest, ToolContext } from './context.js';
-import type { ToolResponse } from '../pipeline/response.js';
+import { artifactUri, type ToolResponse } from '../pipeline/response.js';
 import { callNotifier, type NotifySinks } from '../pipeline/notify.js';
 import { AxError } from '../errors.js';
 import { closest } from '../query/text.js';
@@ -99,11 +99,11 @@ export function listedAnnotations(kind: ToolKind): Partial<typeof HINT_DEFAULTS>
   return listed;
 }
 
-/** A file a result wrote, as a resource_link content block. */
+/** A file a result wrote, as a resource_link content block a client can read. */
 function fileLink(file: unknown, mimeType: 'text/plain' | 'image/png') {
   if (typeof file !== 'string' || !file.startsWith('/')) return [];
   const name = file.slice(file.lastIndexOf('/') + 1);
-  return [{ type: 'resource_link' as const, uri: `file://${encodeURI(file)}`, name, mimeType }];
+  return [{ type: 'resource_link' as const, uri: artifactUri(file), name, mimeType }];
 }
 
 export function toCallToolResult(response: ToolResponse): CallToolResult {

@@ -165,8 +165,9 @@ describe('MCP over HTTP through the SDK client', () => {
     const pairs = JSON.parse((index.contents[0] as { text: string }).text) as {
       pairs: Array<{ tree?: { uri: string } }>;
     };
-    const newest = pairs.pairs[0]?.tree?.uri.replace(/^file:\/\//, '') ?? '';
-    expect(fs.readFileSync(decodeURI(newest), 'utf8')).toBe(text);
+    // Over HTTP a client has no access to the server's files: it reads the pair's tree by URI.
+    const newest = await c.client.readResource({ uri: pairs.pairs[0]?.tree?.uri ?? '' });
+    expect((newest.contents[0] as { text?: string }).text).toBe(text);
     const completed = await c.client.complete({
       ref: { type: 'ref/resource', uri: 'axpage://app/{name}/tree' },
       argument: { name: 'name', value: 'galc' },

@@ -4,7 +4,6 @@
  * wrote, log messages that follow logging/setLevel, and progress when a call asks for it.
  */
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CallToolResultSchema,
@@ -55,7 +54,7 @@ describe('tools/list', () => {
 });
 
 describe('resource_link blocks', () => {
-  it('point at the tree file and the PNG the call wrote, with their mime types', async () => {
+  it('point at the tree file and the PNG the call wrote, readable with resources/read', async () => {
     const result = await session.client.callTool({
       name: 'ax_get_tree',
       arguments: { app: form.pid },
@@ -64,19 +63,35 @@ describe('resource_link blocks', () => {
     expect(links.map((l) => l.mimeType).sort()).toEqual(['image/png', 'text/plain']);
     const structured = result.structuredContent as { file: string; screenshot: string };
     for (const link of links) {
-      const file = fileURLToPath(link.uri ?? '');
-      expect(fs.existsSync(file), file).toBe(true);
+      // A client without access to the server's files reads what the link names over MCP.
+      expect(link.uri).toMatch(/^axpage:\/\/pair\//);
+      const file = link.mimeType === 'image/png' ? structured.screenshot : structured.file;
       expect(link.name).toBe(file.slice(file.lastIndexOf('/') + 1));
-      const head = fs.readFileSync(file).subarray(0, 8);
+      const read = await session.client.readResource({ uri: link.uri ?? '' });
+      expect(read.contents).toHaveLength(1);
+      const [content] = read.contents as Array<{ mimeType?: string; text?: string; blob?: string }>;
+      expect(content.mimeType).toBe(link.mimeType);
+      const bytes =
+        content.text !== undefined
+          ? Buffer.from(content.text, 'utf8')
+          : Buffer.from(content.blob ?? '', 'base64');
+      // The same bytes as the file on disk: the tree names the form's window, the PNG is one.
+      expect(bytes.equals(fs.readFileSync(file)), file).toBe(true);
       if (link.mimeType === 'image/png') {
-        expect(file).toBe(structured.screenshot);
-        expect(head.toString('latin1')).toBe('\x89PNG\r\n\x1a\n');
+        expect(bytes.subarray(0, 8).toString('latin1')).toBe('\x89PNG\r\n\x1a\n');
       } else {
-        expect(file).toBe(structured.file);
-        // The tree file names the form's window, as the app itself titles it.
-        expect(fs.readFileSync(file, 'utf8')).toContain('[AXWindow');
+        expect(bytes.toString('utf8')).toContain('[AXWindow');
       }
     }
+  });
+
+  it('refuses a link-shaped URI that names no file of the dir, saying what to read', async () => {
+    await expect(
+      session.client.readResource({ uri: 'axpage://pair/1700000000000_get_tree.marks.png' }),
+    ).rejects.toThrow(/no file .*marks\.png.*axpage:\/\/artifacts/);
+    await expect(
+      session.client.readResource({ uri: 'axpage://pair/..%2Fetc%2Fpasswd.txt' }),
+    ).rejects.toThrow(/not a pair id/);
   });
 });
 

@@ -4,7 +4,9 @@ import {
   compareBase,
   formatBase,
   isTempFile,
+  pairPartUri,
   parseArtifactFile,
+  splitPairPart,
   toolSlug,
 } from '../../src/capture/names.js';
 
@@ -90,5 +92,32 @@ describe('retention limits', () => {
     expect(() => retentionFromEnv({ AXPAGE_MAX_PAIRS: '-1' })).toThrow(/AXPAGE_MAX_PAIRS=-1/);
     expect(() => retentionFromEnv({ AXPAGE_MAX_PAIRS: '1e3' })).toThrow(/AXPAGE_MAX_PAIRS/);
     expect(() => retentionFromEnv({ AXPAGE_MAX_BYTES: '0.1' })).toThrow(/AXPAGE_MAX_BYTES=0.1/);
+  });
+});
+
+describe('pair parts and their resource URIs', () => {
+  it('splits a pair file or an image made from it into its base and part, longest suffix first', () => {
+    expect(splitPairPart('1700000000016_find.txt')).toEqual({
+      base: '1700000000016_find',
+      part: '.txt',
+    });
+    expect(splitPairPart('1700000000016-2_click.png')?.part).toBe('.png');
+    expect(splitPairPart('1700000000016_visual_diff.diff.png')).toEqual({
+      base: '1700000000016_visual_diff',
+      part: '.diff.png',
+    });
+    expect(splitPairPart('1700000000016_find_visual.marks.png')?.part).toBe('.marks.png');
+  });
+
+  it('gives no URI for names that are not the dir’s own files', () => {
+    for (const name of [
+      'notes.txt',
+      '../1700000000016_find.txt',
+      '1700000000016_find',
+      'x.diff.png',
+    ]) {
+      expect(pairPartUri(name), name).toBeUndefined();
+    }
+    expect(pairPartUri('1700000000016_find.png')).toBe('axpage://pair/1700000000016_find.png');
   });
 });

@@ -58,7 +58,7 @@ describe('buildIndex', () => {
     expect(first).toMatchObject({ tool: 'find', app: 'gedit', pid: 7 });
     expect(first.time).toBe(new Date(1700000000016).toISOString());
     expect(first.uri).toBe(pairUri('1700000000016_find'));
-    expect(first.tree).toEqual({ uri: 'file:///out%20dir/1700000000016_find.txt', bytes: 106 });
+    expect(first.tree).toEqual({ uri: 'axpage://pair/1700000000016_find.txt', bytes: 106 });
   });
 
   it('says when everything is listed', () => {
