@@ -212,6 +212,27 @@ describe('over stdio, a client that answers questions', () => {
     await fence(c, first);
     expect(clicks(first, 'delete', from)).toBe(0);
   });
+
+  it('a workflow step on "Delete all" is asked about too; no stops the workflow there', async () => {
+    c.answerWith(() => ({ action: 'decline' }));
+    const from = first.output!.events.length;
+    const asked = c.questions.length;
+    const r = await c.call('ax_workflow', {
+      steps: [
+        { tool: 'ax_click', args: { app: first.pid, query: 'button:Keep' } },
+        { tool: 'ax_click', args: { app: first.pid, query: 'button:Delete all' } },
+      ],
+    });
+    expect(r.isError).toBe(true);
+    expect(c.questions.length).toBe(asked + 1);
+    expect(r.text).toMatch(/asked: destructive .*"Delete all".*declined/);
+    await first.output!.waitForEvent((e) => e.event === 'clicked' && e.widget === 'keep', {
+      from,
+      timeoutMs: 15_000,
+    });
+    await fence(c, first);
+    expect(clicks(first, 'delete', from)).toBe(0);
+  });
 });
 
 describe('a client that declared no elicitation', () => {
@@ -309,6 +330,46 @@ describe('safe mode: text into a password field', () => {
     expect(
       first.output!.events.slice(from).filter((e) => e.event === 'changed' && e.widget === 'pw'),
     ).toEqual([]);
+  });
+});
+
+describe('safe mode: a command off the launch allow list', () => {
+  /** Processes whose command line holds `marker` (the launched fixture's title). */
+  function running(marker: string): number[] {
+    return fs
+      .readdirSync('/proc')
+      .filter((d) => /^[0-9]+$/.test(d))
+      .filter((d) => {
+        try {
+          return fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(marker);
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
+  }
+
+  it('yes starts it this once; no starts nothing and says the person declined', async () => {
+    const c = await eliciting({ AXPAGE_MODE: 'safe' });
+    c.answerWith(() => ({ action: 'decline' }));
+    const declinedTitle = 'Asking Declined Launch';
+    const no = await c.call('ax_launch_app', {
+      command: ['/usr/bin/python3', fixtureApp('asking.py'), '--title', declinedTitle],
+    });
+    expect(no.structured.error_code, no.text).toBe('declined');
+    expect(c.questions[0].message).toMatch(/start "\/usr\/bin\/python3[^"]*" with 3 arguments/);
+    expect(c.questions[0].message).not.toContain(declinedTitle);
+    expect(running(declinedTitle)).toEqual([]);
+
+    c.answerWith(() => ({ action: 'accept', content: { confirm: true } }));
+    const title = 'Asking Allowed Launch';
+    const yes = await c.call('ax_launch_app', {
+      command: ['/usr/bin/python3', fixtureApp('asking.py'), '--title', title],
+    });
+    expect(yes.isError, yes.text).toBe(false);
+    const pids = running(title);
+    expect(pids.length).toBeGreaterThan(0);
+    for (const pid of pids) process.kill(pid, 'SIGTERM');
   });
 });
 
