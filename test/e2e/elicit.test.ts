@@ -308,6 +308,21 @@ describe('safe mode: text into a password field', () => {
     }
   });
 
+  it('ax_set_value into the field is asked about the same way', async () => {
+    const c = await eliciting({ AXPAGE_MODE: 'safe' });
+    c.answerWith(() => ({ action: 'accept', content: { confirm: true } }));
+    const from = first.output!.events.length;
+    const value = 'set-7d2a';
+    const r = await c.call('ax_set_value', { app: first.pid, query: 'Password', value });
+    expect(r.isError, r.text).toBe(false);
+    expect(c.questions).toHaveLength(1);
+    expect(c.questions[0].message).not.toContain(value);
+    await first.output!.waitForEvent(
+      (e) => e.event === 'changed' && e.widget === 'pw' && e.length === value.length,
+      { from, timeoutMs: 15_000 },
+    );
+  });
+
   it('no leaves the field untouched and is an error saying the person declined', async () => {
     const c = await eliciting({ AXPAGE_MODE: 'safe' });
     c.answerWith(() => ({ action: 'decline' }));
