@@ -567,6 +567,8 @@ export class Pipeline {
         }
       }
       // Safe mode refuses text into a password field: the person may allow it for this call.
+      // The password guards ask their policy only for secureTypingRefusal (password-field.ts):
+      // an allowed call hands them one that refuses nothing; every other guard stays.
       const refusal = this.policy.secureTypingRefusal('a password field');
       let guardPolicy: Pick<Policy, 'secureTypingRefusal'> = this.policy;
       if (
