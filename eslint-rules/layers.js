@@ -44,9 +44,11 @@ export const LAYERS = {
   // The audit log appends through the artifact dir's one safe writer.
   guard: [...PURE, 'tree', 'capture'],
   audit: PURE,
+  // Asking the person: questions, answers and when to ask; pure but for the call's asker.
+  elicit: PURE,
   visual: [...PURE, 'tree', 'capture'],
   // Settings: their defaults and parsers live with the layers they configure.
-  'config.ts': [...PURE, 'heap-growth.ts', 'guard', 'capture'],
+  'config.ts': [...PURE, 'heap-growth.ts', 'guard', 'capture', 'elicit'],
   'heap-growth.ts': [],
   pipeline: [
     ...PURE,
@@ -58,12 +60,14 @@ export const LAYERS = {
     'capture',
     'actions',
     'guard',
+    'elicit',
     PLATFORM_INTERFACE,
     'config.ts',
   ],
   tools: [
     ...PURE,
     'pipeline',
+    'elicit',
     'query',
     'actions',
     'audit',
@@ -128,6 +132,7 @@ export const PACKAGES = {
   actions: [],
   guard: FILES,
   audit: [],
+  elicit: [],
   visual: [...FILES, 'pixelmatch', 'sharp'],
   'config.ts': ['node:fs'],
   'heap-growth.ts': ['node:v8'],

@@ -22,6 +22,7 @@ import {
   parseByteSize,
   type RetentionLimits,
 } from './capture/limits.js';
+import { CONFIRM_DESTRUCTIVE, type ConfirmDestructive } from './elicit/confirm.js';
 
 /** off: no PNG; file: a PNG beside each tree file; inline: that PNG also as an image block. */
 export type ScreenshotMode = 'off' | 'file' | 'inline';
@@ -76,6 +77,10 @@ export interface Config {
   recordText: boolean;
   /** How far the old heap may grow past what a full GC left, in percent (heap-growth.ts). */
   heapGrowthPercent: number;
+  /** Whether an action on an element that says it destroys is confirmed with the person. */
+  confirmDestructive: ConfirmDestructive;
+  /** Words that make an element destructive besides the built-in ones (elicit/destructive.ts). */
+  destructiveWords: string[];
 }
 
 export class ConfigError extends Error {
@@ -102,6 +107,8 @@ export const DEFAULT_CONFIG: Config = {
   visible: 'new',
   recordText: false,
   heapGrowthPercent: DEFAULT_HEAP_GROWTH_PERCENT,
+  confirmDestructive: 'ask',
+  destructiveWords: [],
 };
 
 type Kind =
@@ -202,6 +209,22 @@ export const SETTINGS: readonly Setting[] = [
     help: 'in safe mode, allow typing into password fields (default false)',
     kind: { type: 'bool' },
     apply: (c, v) => (c.policy.allowSecureTyping = v as boolean),
+  },
+  {
+    env: 'AXPAGE_CONFIRM_DESTRUCTIVE',
+    flag: 'confirm-destructive',
+    arg: 'WHEN',
+    help: 'a click or activating key on an element whose name says it destroys: ask (default) asks the person when the client can be asked, else goes ahead and says so | always: ask, else refuse | never',
+    kind: { type: 'enum', values: CONFIRM_DESTRUCTIVE },
+    apply: (c, v) => (c.confirmDestructive = v as ConfirmDestructive),
+  },
+  {
+    env: 'AXPAGE_DESTRUCTIVE_WORDS',
+    flag: 'destructive-words',
+    arg: 'LIST',
+    help: "more words that make an element destructive, comma-separated (whole words, any case), besides delete, remove, discard, erase, format, empty trash, don't save and the like",
+    kind: { type: 'list' },
+    apply: (c, v) => (c.destructiveWords = v as string[]),
   },
   {
     env: 'AXPAGE_MAX_ELEMENTS',

@@ -64,7 +64,11 @@ export type ErrorCode =
   /** The artifact dir has no room for a call's pair: nothing was done. */
   | 'disk_full'
   /** The artifact dir cannot be written (read-only, no permission): nothing was done. */
-  | 'artifacts_unwritable';
+  | 'artifacts_unwritable'
+  /** The person behind the client declined or cancelled what the call asked: nothing was done. */
+  | 'declined'
+  /** The settings want the person to confirm, and this client cannot be asked: nothing was done. */
+  | 'confirmation_required';
 
 export class AxError extends Error {
   override name = 'AxError';

@@ -8,7 +8,7 @@ import type { Config } from './config.js';
 import type { Desktop } from './platform/desktop.js';
 import { Pipeline } from './pipeline/pipeline.js';
 import { outputShape } from './summary/index.js';
-import { registerTool, samplerFor, serveToolList } from './tools/define.js';
+import { askingFor, registerTool, samplerFor, serveToolList } from './tools/define.js';
 import { allTools } from './tools/index.js';
 import type { ToolDefinition } from './tools/define.js';
 import { resolveArtifactDir } from './capture/index.js';
@@ -27,6 +27,7 @@ import {
 import { useVocabulary } from './model/vocabulary.js';
 import { secretFields, type StoreOperation } from './pipeline/secret-fields.js';
 import { registerSurface } from './surface/index.js';
+import { withAsked } from './elicit/asking.js';
 
 const require = createRequire(import.meta.url);
 const pkg = require('../package.json') as { version: string };
@@ -135,11 +136,16 @@ export function createServer(
   );
   // A mode that does not list a tool does not register it: it cannot be called either.
   const contextOf = (signal: AbortSignal) => ({ pipeline, signal, session, clipboard });
+  // What a call shows the person is masked like everything it returns.
+  const scrub = (text: string) => pipeline.selections.echoes.scrub(text);
   for (const tool of allTools.filter((t) => policy.toolListed(t))) {
-    registerTool(server, recorded(tool, session), outputShape, (extra) => ({
-      ...contextOf(extra.signal),
-      sample: samplerFor(server, extra),
-    }));
+    registerTool(
+      server,
+      recorded(tool, session),
+      outputShape,
+      (extra) => ({ ...contextOf(extra.signal), sample: samplerFor(server, extra) }),
+      (extra) => askingFor(server, extra, scrub),
+    );
   }
   serveToolList(server);
   // Resource reads that walk run the tool's handler as a call would, recorded like one.
@@ -179,7 +185,8 @@ function recorded(def: ToolDefinition<any>, session: SessionRecorder): ToolDefin
         // What registerTool would answer: the record holds the same error code.
         response = ctx.pipeline.errorResponse(def.name, err);
       }
-      response = ctx.pipeline.withoutEchoes(response);
+      // What the call asked the person, and how it went: in its summary and its audit line.
+      response = ctx.pipeline.withoutEchoes(withAsked(response, ctx.call.asking?.entries));
       await session.record(
         def.name,
         args as Record<string, unknown>,

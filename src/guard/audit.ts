@@ -21,6 +21,8 @@ export interface AuditRecord {
   ms: number;
   /** How the call's arguments are masked (the session log's options): see maskArgs. */
   mask?: MaskOptions;
+  /** What the call asked the person and the answer (elicit/asking.ts): never a form's text. */
+  asked?: unknown;
 }
 
 /**

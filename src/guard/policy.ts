@@ -172,8 +172,10 @@ export class Policy {
    * in what it runs; a wrapper while launches are restricted (a deny or allow list, or
    * safe mode), since what it runs cannot be checked; in safe mode a command whose real
    * executable is not on the launch allow list; with an allow list, no allowed name.
+   * `unlistedAllowed`: the person allowed this one command off the launch allow list
+   * (every other check still applies).
    */
-  checkLaunch(launch: LaunchFacts): void {
+  checkLaunch(launch: LaunchFacts, opts: { unlistedAllowed?: boolean } = {}): void {
     const { allowApps, denyApps, launchAllow, mode } = this.settings;
     const nothing = 'nothing was started';
     for (const name of [...launch.names, ...launch.programs]) {
@@ -204,7 +206,7 @@ export class Policy {
           : 'Launch the program its desktop file starts by command instead, or ask whoever runs the server to allow it',
       );
     }
-    if (mode === 'safe' && launch.kind === 'command') {
+    if (mode === 'safe' && launch.kind === 'command' && !opts.unlistedAllowed) {
       if (!launchAllow.some((p) => matchesProgram(p, launch.executable))) {
         throw new AxError(
           'blocked',
@@ -228,6 +230,16 @@ export class Policy {
         'Pick one of the allowed apps; the list is set by whoever runs the server (AXPAGE_ALLOW_APPS or --allow-apps)',
       );
     }
+  }
+
+  /** Safe mode refuses this command only for not being on the launch allow list. */
+  offLaunchAllowList(launch: LaunchFacts): boolean {
+    const { launchAllow, mode } = this.settings;
+    return (
+      mode === 'safe' &&
+      launch.kind === 'command' &&
+      !launchAllow.some((p) => matchesProgram(p, launch.executable))
+    );
   }
 
   /**

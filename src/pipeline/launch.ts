@@ -15,6 +15,7 @@ import type { ToolCall } from './notify.js';
 import type { Pipeline } from './pipeline.js';
 import type { ToolResponse } from './response.js';
 import { LaunchLog } from './launch-log.js';
+import { launchQuestion } from '../elicit/questions.js';
 
 /** The tool call that launches (its name and notifier), with what to launch. */
 export interface LaunchCall extends ToolCall {
@@ -50,14 +51,23 @@ type Arrival =
 export async function launchApp(pipeline: Pipeline, call: LaunchCall): Promise<ToolResponse> {
   const desktop = await pipeline.desktop();
   const plan = await planOrExplain(desktop, call.request);
-  pipeline.policy.checkLaunch({
-    kind: 'command' in call.request ? 'command' : 'desktop',
+  const facts = {
+    kind: 'command' in call.request ? ('command' as const) : ('desktop' as const),
     names: plan.names,
     executable: plan.executable,
     executables: plan.executables,
     programs: plan.programs,
     wrapper: plan.wrapper,
-  });
+  };
+  // A command safe mode refuses only for being off the launch allow list: the person may
+  // allow it this once (everything else the policy checks still applies, first).
+  if (call.asking?.canAsk && pipeline.policy.offLaunchAllowList(facts)) {
+    pipeline.policy.checkLaunch(facts, { unlistedAllowed: true });
+    const argCount = 'command' in call.request ? call.request.command.length - 1 : 0;
+    await call.asking.ask(launchQuestion(plan.executable, argCount));
+  } else {
+    pipeline.policy.checkLaunch(facts);
+  }
   const appsBefore = await desktop.listApps();
   const log = await openLog(pipeline, plan);
   let launched;

@@ -6,6 +6,7 @@
  * ax_get_tree. Outside a call (the bench, resource reads) it is silent.
  */
 import type { Snapshot } from '../model/element.js';
+import type { Asking } from '../elicit/asking.js';
 
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error';
 
@@ -32,6 +33,8 @@ export const SILENT: CallNotifier = { log() {}, progress() {} };
 export interface ToolCall {
   tool: string;
   notify: CallNotifier;
+  /** The way to ask the person behind the client; absent where no one can be asked. */
+  asking?: Asking;
 }
 
 /** A call no client hears from (the bench, a resource read, a test). */

@@ -68,6 +68,8 @@ import { ActionTransfers, SelectionSecrets } from './transfers.js';
 import { holdSelections } from './selection-hold.js';
 import { LaunchLogs } from './launch-log.js';
 import type { Element } from '../model/element.js';
+import type { Asking } from '../elicit/asking.js';
+import { CallMoments } from '../elicit/moments.js';
 
 /** What an observation tool sees: the view and, when it named one, its target. */
 export interface Observed {
@@ -129,6 +131,12 @@ export interface ActRequest {
   sends?: string;
   /** False for an undo itself: it is not recorded as an action to take back. */
   journal?: boolean;
+  /**
+   * What the action does to its target, in words ("click", "press Return on"), when it
+   * activates it; `focused`: with no target, the focused element is what it activates.
+   * An element whose text says it destroys is confirmed with the person first.
+   */
+  activates?: { action: string; focused?: boolean };
   extra?: (after: SnapshotView, outcome: ActOutcome) => Record<string, unknown>;
 }
 
@@ -197,6 +205,8 @@ export class Pipeline {
   readonly refs = new RefRegistry();
   readonly apps = new AppDirectory();
   readonly policy: Policy;
+  /** Where a call asks the person (a pick, a confirmation): elicit/moments.ts. */
+  private readonly moments: CallMoments;
   /** What the deny list hides: windows in captures, points for pointer events, listings. */
   readonly denied: DeniedApps;
   /** What launches started, watched for programs the deny list names. */
@@ -238,6 +248,7 @@ export class Pipeline {
     ancestorsOf?: AncestorsOf,
   ) {
     this.policy = new Policy(config.policy, Date.now, executableOf, identity, ancestorsOf);
+    this.moments = new CallMoments(config);
     this.denied = new DeniedApps(this.policy);
     this.launches = new LaunchWatch(() => this.desktop(), this.policy);
     // What a denied app offers on a selection, or what nothing vouches for, is never read
@@ -294,9 +305,17 @@ export class Pipeline {
    * is not there, however it is named (pid, name, command, title): the error is the one an
    * app that does not run gets, so no answer tells that it runs, or its pid.
    */
-  async resolveApp(app: string | number | undefined): Promise<ResolvedApp> {
-    const desktop = await this.desktop();
-    const resolved = await this.apps.resolve(this.denied.hideApps(desktop), app);
+  async resolveApp(app: string | number | undefined, asking?: Asking): Promise<ResolvedApp> {
+    const desktop = this.denied.hideApps(await this.desktop());
+    let resolved: ResolvedApp;
+    try {
+      resolved = await this.apps.resolve(desktop, app);
+    } catch (err) {
+      // Several apps fit the name equally well: the person picks one, when they can be asked.
+      if (!(err instanceof AxError) || err.code !== 'app_ambiguous') throw err;
+      const pid = await this.moments.pickApp(asking, err, String(app));
+      resolved = { ...(await this.apps.resolve(desktop, pid)), matchedBy: 'picked by the person' };
+    }
     this.policy.checkApp(resolved);
     return resolved;
   }
@@ -307,11 +326,15 @@ export class Pipeline {
   }
 
   /** The pid an app argument or a ref points at; a ref wins and must agree with app. */
-  private async targetPid(app: string | number | undefined, spec?: Target): Promise<number> {
+  private async targetPid(
+    app: string | number | undefined,
+    spec?: Target,
+    asking?: Asking,
+  ): Promise<number> {
     if (spec?.kind === 'ref') {
       const origin = this.refs.originOf(spec.ref);
       if (app !== undefined) {
-        const resolved = await this.resolveApp(app);
+        const resolved = await this.resolveApp(app, asking);
         if (resolved.pid !== origin.pid) {
           throw new AxError(
             'bad_argument',
@@ -324,7 +347,7 @@ export class Pipeline {
       return origin.pid;
     }
     const known = await this.apps.known(this.denied.hideApps(await this.desktop()), app);
-    if (!known) return (await this.resolveApp(app)).pid;
+    if (!known) return (await this.resolveApp(app, asking)).pid;
     this.policy.checkApp(known);
     return known.pid;
   }
@@ -384,7 +407,7 @@ export class Pipeline {
   async observe(call: ToolCall, req: ObserveRequest): Promise<ToolResponse> {
     const times = new StageTimes();
     const pid = await times.timeAsync('resolve', () =>
-      this.targetPid(req.app, req.root ?? req.target),
+      this.targetPid(req.app, req.root ?? req.target, call.asking),
     );
     this.tellRecovery(call);
     return this.lock.run(pid, async () => {
@@ -500,18 +523,68 @@ export class Pipeline {
   }
 
   async act(call: ToolCall, req: ActRequest): Promise<ToolResponse> {
-    const pid = await this.targetPid(req.app, req.target);
+    const pid = await this.targetPid(req.app, req.target, call.asking);
     this.tellRecovery(call);
     // Counted before anything is read or sent; a refused call did nothing.
     this.policy.admitMutation(this.appOf(pid));
     return this.lock.run(pid, async () => {
       const desktop = await this.desktop();
       this.keepViewsClean();
-      const before = await this.currentView(pid, call);
-      // An action needs one element: several equally good matches are an error.
-      const target = req.target
-        ? this.resolveTarget(before, req.target, { unique: true })
-        : undefined;
+      let before = await this.currentView(pid, call);
+      // An action needs one element: several equally good matches are an error, or a
+      // question to the person (the app may have changed while they chose: seen again).
+      let target: ResolvedTarget | undefined;
+      if (req.target) {
+        try {
+          target = this.resolveTarget(before, req.target, { unique: true });
+        } catch (err) {
+          if (!(err instanceof AxError) || err.code !== 'ambiguous_target') throw err;
+          if (req.target.kind !== 'query') throw err;
+          const action = req.activates?.action ?? call.tool.replace(/^ax_/, '').replace(/_/g, ' ');
+          const ref = await this.moments.pickElement(
+            call.asking,
+            err,
+            before,
+            action,
+            req.target.query,
+          );
+          before = await this.currentView(pid, call);
+          target = this.resolveTarget(before, { kind: 'ref', ref });
+        }
+      }
+      // What the action activates, confirmed first when its text says it destroys.
+      if (req.activates) {
+        const index =
+          target?.index ??
+          (req.activates.focused && !req.target
+            ? before.snapshot.elements.findIndex((e) => e.flags.includes('focused'))
+            : -1);
+        if (index >= 0) {
+          await this.moments.beforeActivating(call.asking, before, {
+            action: req.activates.action,
+            index,
+          });
+        }
+      }
+      // Safe mode refuses text into a password field: the person may allow it for this call.
+      // The password guards ask their policy only for secureTypingRefusal (password-field.ts):
+      // an allowed call hands them one that refuses nothing; every other guard stays.
+      const refusal = this.policy.secureTypingRefusal('a password field');
+      let guardPolicy: Pick<Policy, 'secureTypingRefusal'> = this.policy;
+      if (
+        refusal &&
+        call.asking?.canAsk &&
+        req.sends !== undefined &&
+        this.goesToSecretField(before, target)
+      ) {
+        await this.moments.allowPasswordTyping(
+          call.asking,
+          before,
+          this.secretFieldIndex(before, target),
+          refusal,
+        );
+        guardPolicy = { secureTypingRefusal: () => undefined };
+      }
       // Known before the first key goes: nothing read after it may show the app's echo.
       if (req.sends !== undefined && this.goesToSecretField(before, target)) {
         this.learnSent(req.sends);
@@ -556,7 +629,7 @@ export class Pipeline {
                 safe: this.policy.secureTypingRefusal('a password field') !== undefined,
                 denied: this.denied,
               }),
-              this.policy,
+              guardPolicy as Policy,
               pid,
               () => ctx.view.snapshot.enteredApps ?? [],
             ),
@@ -578,7 +651,7 @@ export class Pipeline {
         refresh: async () => {
           ctx.view = await this.snapshot(pid, call);
         },
-        passwordGuard: passwordGuardOf(this.policy, () => this.lastFields.get(pid)),
+        passwordGuard: passwordGuardOf(guardPolicy as Policy, () => this.lastFields.get(pid)),
         // Between the steps of one call: the longer first-event window whatever the
         // delivery (an app validating typed text, e.g. a Save button enabling, reacts later
         // than a DoAction's echo); no spawn wait, the last step's settle does that.
@@ -661,6 +734,21 @@ export class Pipeline {
     if (focusIsSecret(view)) return true;
     const last = this.lastFields.get(pid);
     return last !== undefined && isSecretField(pid, last);
+  }
+
+  /** The password field text sent by an action goes into, when the view holds it. */
+  private secretFieldIndex(
+    view: SnapshotView,
+    target: ResolvedTarget | undefined,
+  ): number | undefined {
+    const pid = view.snapshot.pid;
+    if (target?.index !== undefined && isSecretField(pid, view.snapshot.elements[target.index])) {
+      return target.index;
+    }
+    const focused = view.snapshot.elements.findIndex(
+      (e) => e.flags.includes('focused') && isSecretField(pid, e),
+    );
+    return focused >= 0 ? focused : undefined;
   }
 
   /** Text sent into a password field: a known secret, and every view kept masks it now. */

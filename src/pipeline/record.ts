@@ -392,6 +392,7 @@ export class SessionRecorder {
           pid: record.pid,
           app: record.app,
           ms,
+          ...(response.structured.asked ? { asked: response.structured.asked } : {}),
         },
         new Date(record.time),
       );

@@ -32,6 +32,7 @@ import type { ActContext } from '../pipeline/pipeline.js';
 import type { Target } from '../pipeline/target.js';
 import { defineTool, detailArg } from './define.js';
 import { parseKeyCombo } from './keys.js';
+import { keyActivation } from '../elicit/moments.js';
 import {
   optionalAppArg,
   deliveryArg,
@@ -69,11 +70,16 @@ export const click = defineTool({
     const key = args.key !== undefined ? parseKeyCombo(args.key, args.modifiers ?? []) : undefined;
     const target = targetOf(args, { point: true, required: true });
     const mode = args.delivery_mode;
+    const clickType = args.click_type ?? 'single';
     return pipeline.act(call, {
       detail: args.detail,
       app: args.app,
       target,
       sends: args.text,
+      // A right click opens a menu: only a click that activates its element is confirmed.
+      ...(clickType !== 'right'
+        ? { activates: { action: clickType === 'double' ? 'double-click' : 'click' } }
+        : {}),
       perform: async (ctx) => {
         checkLaterSteps(ctx, args.text, key);
         const clicked = requireTarget(ctx);
@@ -248,10 +254,12 @@ export const keyPress = defineTool({
   async handle(args, { pipeline, call }) {
     const combo = parseKeyCombo(args.key, args.modifiers ?? []);
     const target = targetOf(args);
+    const activation = keyActivation(combo);
     return pipeline.act(call, {
       detail: args.detail,
       app: args.app,
       target,
+      ...(activation ? { activates: { action: activation, focused: true } } : {}),
       perform: (ctx) => deliverKey(ctx, combo, ctx.target ? { target: ctx.target } : undefined),
     });
   },

@@ -128,7 +128,7 @@ export const connect = defineTool({
     matched_by: z.string(),
   }),
   async handle(args, { pipeline, call }) {
-    const app = await pipeline.resolveApp(args.app);
+    const app = await pipeline.resolveApp(args.app, call.asking);
     if (args.alias) pipeline.apps.setAlias(args.alias, app.pid);
     return pipeline.observe(call, {
       app: app.pid,

@@ -5,7 +5,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CreateMessageResultSchema,
+  ElicitResultSchema,
   ListToolsRequestSchema,
+  type ClientCapabilities,
   type CallToolResult,
   type CreateMessageRequest,
   type CreateMessageResult,
@@ -17,6 +19,7 @@ import { artifactUri, type ToolResponse } from '../pipeline/response.js';
 import { callNotifier, type NotifySinks } from '../pipeline/notify.js';
 import { AxError } from '../errors.js';
 import { closest } from '../query/text.js';
+import { Asking, type FormRequest, type FormResult, type Scrub } from '../elicit/asking.js';
 
 /**
  * What a tool does to the world; the MCP annotations follow from it so that no tool
@@ -133,6 +136,8 @@ export function registerTool(
   def: ToolDefinition<any>,
   outputBase: z.ZodObject,
   makeContext: (extra: ToolCallExtra) => Omit<ToolContext, 'call'>,
+  /** The call's way to ask the person behind the client (elicitation), when there is one. */
+  askingOf?: (extra: ToolCallExtra) => Asking,
 ): void {
   // One open schema for every tool: the summary fields every result has; a tool's own
   // fields (def.output) ride along, and an error result carries only the common fields.
@@ -158,7 +163,11 @@ export function registerTool(
       annotations: { title: def.title, ...annotationsFor(def.kind) },
     },
     async (args: unknown, extra: ToolCallExtra) => {
-      const call = { tool: def.name, notify: callNotifier(sinksOf(server, extra)) };
+      const call = {
+        tool: def.name,
+        notify: callNotifier(sinksOf(server, extra)),
+        ...(askingOf ? { asking: askingOf(extra) } : {}),
+      };
       const ctx: ToolContext = { ...makeContext(extra), call };
       call.notify.progress(`${def.name} started`);
       let response: ToolResponse;
@@ -314,6 +323,44 @@ export function samplerFor(
       .join('\n')
       .trim();
   };
+}
+
+/** How long the person has to answer a question: they read, think, look at the screen. */
+export const ANSWER_TIMEOUT_MS = 10 * 60_000;
+
+/** Whether the client takes form questions (an empty `elicitation: {}` means form). */
+export function takesForms(caps: ClientCapabilities | undefined): boolean {
+  const e = caps?.elicitation as Record<string, unknown> | undefined;
+  if (!e) return false;
+  return e.form !== undefined || Object.keys(e).length === 0;
+}
+
+/**
+ * The call's way to the person behind the client: elicitation/create sent as a request of
+ * this call, so over HTTP it goes on the call's own response stream, to the client that
+ * made the call. An Asking that cannot ask when the client did not declare form mode.
+ */
+export function askingFor(server: McpServer, extra: ToolCallExtra, scrub?: Scrub): Asking {
+  const send = extra.sendRequest as unknown as
+    | ((
+        request: { method: 'elicitation/create'; params: FormRequest },
+        resultSchema: typeof ElicitResultSchema,
+        options?: { signal?: AbortSignal; timeout?: number },
+      ) => Promise<{ action: FormResult['action']; content?: Record<string, unknown> }>)
+    | undefined;
+  if (!send || !takesForms(server.server.getClientCapabilities())) {
+    return new Asking(undefined, scrub);
+  }
+  return new Asking(async (params) => {
+    const result = await send({ method: 'elicitation/create', params }, ElicitResultSchema, {
+      signal: extra.signal,
+      timeout: ANSWER_TIMEOUT_MS,
+    });
+    return {
+      action: result.action,
+      ...(result.content ? { content: result.content as Record<string, unknown> } : {}),
+    };
+  }, scrub);
 }
 
 /** The parts of the SDK's request extra that tools use. */

@@ -396,7 +396,7 @@ export const waitIdle = defineTool({
   }),
   output: z.object({ idle: z.boolean(), waited_ms: z.number(), events: z.number() }),
   async handle(args, { pipeline, call, signal }) {
-    const app = await pipeline.resolveApp(args.app);
+    const app = await pipeline.resolveApp(args.app, call.asking);
     const waited = await pipeline.waitIdle(
       app.pid,
       call,
@@ -449,7 +449,7 @@ export const waitFor = defineTool({
       if (err instanceof QueryError) throw new AxError('bad_query', err.message);
       throw err;
     }
-    const app = await pipeline.resolveApp(args.app);
+    const app = await pipeline.resolveApp(args.app, call.asking);
     const want = args.state ?? 'appear';
     const visibleOnly = args.visible_only ?? true;
     const count = (view: SnapshotView): ReturnType<typeof findMatches> =>

@@ -1,11 +1,13 @@
 /**
  * ax_run_script: a script run through the platform's own accessibility scripting
  * (AppleScript/JXA on macOS). Listed in full mode only; on a platform without such a
- * facility every call is an error that says so.
+ * facility every call is an error that says so. A client that can ask shows the person
+ * the script before it runs.
  */
 import { z } from 'zod';
 import { defineTool } from './define.js';
 import { AxError } from '../errors.js';
+import { scriptQuestion } from '../elicit/questions.js';
 
 /** How a platform id reads in a message. */
 const PLATFORM_NAMES: Record<string, string> = { linux: 'Linux', darwin: 'macOS', macos: 'macOS' };
@@ -40,6 +42,8 @@ export const runScript = defineTool({
         `unavailable on ${platform}: ${reason}; use ax_workflow or the ax_* tools`,
       );
     }
+    // A script may do anything: the person sees it and says yes first, when they can be asked.
+    if (call.asking?.canAsk) await call.asking.ask(scriptQuestion(args.language, args.script));
     const output = await desktop.runScript(args.language, args.script);
     const lines = output.split('\n');
     return pipeline.report(call, {

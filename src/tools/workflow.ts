@@ -154,7 +154,7 @@ async function runStep(
       throw argumentError(`step ${step.n} (${step.id}, ${step.def.name})`, parsed.error);
     }
     // The step is its tool's own call, telling this workflow's client.
-    const call = { tool: step.def.name, notify: ctx.call.notify };
+    const call = { tool: step.def.name, notify: ctx.call.notify, asking: ctx.call.asking };
     const run = step.def.handle(parsed.data, { ...ctx, signal, call });
     response = await Promise.race([run, aborted(signal)]);
   } catch (err) {

@@ -109,7 +109,21 @@ describe('loadConfig: overrides', () => {
       visible: 'new',
       recordText: false,
       heapGrowthPercent: 0,
+      confirmDestructive: 'ask',
+      destructiveWords: [],
     });
+  });
+
+  it('reads when destructive actions are confirmed, and more destructive words', () => {
+    const c = loadConfig({
+      AXPAGE_CONFIRM_DESTRUCTIVE: 'always',
+      AXPAGE_DESTRUCTIVE_WORDS: 'shred, factory reset',
+    });
+    expect(c.confirmDestructive).toBe('always');
+    expect(c.destructiveWords).toEqual(['shred', 'factory reset']);
+    expect(() => loadConfig({ AXPAGE_CONFIRM_DESTRUCTIVE: 'sometimes' })).toThrow(
+      /AXPAGE_CONFIRM_DESTRUCTIVE/,
+    );
   });
 
   it.each([
