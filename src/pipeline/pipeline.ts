@@ -250,6 +250,8 @@ export class Pipeline {
         limits: config.limits,
       }),
     );
+    // A secret learned after an app printed it: the launch logs already written are masked again.
+    this.selections.echoes.whenAdded(() => this.launchLogs.remask());
     this.publisher = new Publisher(
       () => this.desktop(),
       config,
