@@ -540,7 +540,10 @@ export class Pipeline {
         lastField: () => this.lastFields.get(pid),
         walk: (p) => desktop.snapshot(p, this.config.limits),
         ...(this.clipboard && this.policy.secureTypingRefusal('a password field')
-          ? { holdSelections: async () => holdSelections(await this.clipboard!()) }
+          ? {
+              holdSelections: async () =>
+                holdSelections(await this.clipboard!(), (note) => call.notify.log('warning', note)),
+            }
           : {}),
       });
       const ctx: ActContext = {
