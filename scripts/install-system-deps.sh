@@ -9,7 +9,8 @@
 #   - GTK4 apps for the GTK4 e2e and bench rows: gnome-calculator, gtk-4-examples, and
 #     gir1.2-gtk-4.0 for the GTK4 python fixtures (test/fixtures/apps/gtk4_nav.py,
 #     gtk4_matrix.py);
-#   - xclip: ax_clipboard_read/_write run it; the tests read the clipboard with it from another
+#   - xclip: ax_clipboard_read/_write run it (and python3-gi with GTK 3 serves what safe mode
+#     holds of the clipboard when it is more than text); the tests read the clipboard with it from another
 #     process, as an independent oracle;
 #   - python3-pyatspi: the benchmark's baseline;
 #   - python3-pyqt5: the Qt 5 fixtures (test/fixtures/apps/qt_secret.py, qt_aim.py,

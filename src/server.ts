@@ -178,6 +178,9 @@ function recorded(def: ToolDefinition<any>, session: SessionRecorder): ToolDefin
     ...def,
     async handle(args, ctx) {
       const started = Date.now();
+      // A copy an app made after the last action settled is judged before this call reads
+      // or pastes anything, and one made during it before its response is masked.
+      const call = await ctx.pipeline.selections.callStarted().catch(() => 0);
       let response: ToolResponse;
       try {
         response = await def.handle(args, ctx);
@@ -185,6 +188,7 @@ function recorded(def: ToolDefinition<any>, session: SessionRecorder): ToolDefin
         // What registerTool would answer: the record holds the same error code.
         response = ctx.pipeline.errorResponse(def.name, err);
       }
+      await ctx.pipeline.selections.callEnded(call).catch(() => undefined);
       // What the call asked the person, and how it went: in its summary and its audit line.
       response = ctx.pipeline.withoutEchoes(withAsked(response, ctx.call.asking?.entries));
       await session.record(

@@ -350,6 +350,34 @@ export class HeadlessDesktop {
   }
 }
 
+/** openbox's system configuration, which openboxConfig() starts from. */
+const OPENBOX_RC = '/etc/xdg/openbox/rc.xml';
+
+/**
+ * openbox's configuration for this desktop, written into `dir`: the system one with no
+ * button bound on client windows. Bound there (click to focus), openbox grabs every press
+ * on a client synchronously and lets it go on later, to whatever window is on top by then:
+ * a denied popup that showed meanwhile would get a press checked against the window
+ * under it. Unbound, the X server delivers each press at once to the window on top as it
+ * lands; focus comes from this server's own activation (_NET_ACTIVE_WINDOW), not a click.
+ * Null when there is no system configuration to start from (openbox's built-in one then).
+ */
+export function openboxConfig(dir: string): string | null {
+  let rc: string;
+  try {
+    rc = fs.readFileSync(OPENBOX_RC, 'utf8');
+  } catch {
+    return null;
+  }
+  const file = path.join(dir, 'openbox-rc.xml');
+  const unbound = rc.replace(
+    /<context name="Client">[\s\S]*?<\/context>/,
+    '<context name="Client"></context>',
+  );
+  fs.writeFileSync(file, unbound, { mode: 0o600 });
+  return file;
+}
+
 /** Removes what startDesktop put in the state dir, then the dir itself if that leaves it empty. */
 function removeOwnState(stateDir: string): void {
   for (const name of ['state.json', 'apps.jsonl', 'owner.json', 'xdg', 'fb', 'logs']) {
@@ -550,7 +578,13 @@ async function tryStart(
     const t0 = performance.now();
     let o: ChildProcess;
     try {
-      o = await spawnDaemon(bins.openbox, ['--sm-disable'], clientEnv(env), logOf('openbox'));
+      const config = openboxConfig(xdg);
+      o = await spawnDaemon(
+        bins.openbox,
+        ['--sm-disable', ...(config ? ['--config-file', config] : [])],
+        clientEnv(env),
+        logOf('openbox'),
+      );
     } catch (err) {
       return fail(err, 'openbox');
     }

@@ -14,8 +14,23 @@
  * pipes, the file and the secrets known then (through a pipe, never the disk): the app
  * writes on as before, and the log stays masked. A server killed outright hands nothing
  * on: the app's next write to its output then fails (EPIPE, or SIGPIPE where not handled).
+ *
+ * A secret may be learned after the app printed it (it logs a token, then the agent types
+ * that token into a password field): each time one is, the logs already written are masked
+ * again (remaskFile: a new file renamed over the old, 0600 as it was). The writes are this
+ * process's own and synchronous, so none comes between the read and the rename.
  */
-import { closeSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  constants,
+  fsyncSync,
+  openSync,
+  readSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import type { LaunchOutput } from '../platform/desktop.js';
 import { scrubLines } from './response.js';
 import { SecretEchoes } from './secrets.js';
@@ -104,10 +119,18 @@ export class ScrubbedStream {
  */
 export class HandedOnEchoes extends SecretEchoes {
   private readonly texts: string[] = [];
+  private readonly listeners: Array<() => void> = [];
 
   override add(text: string): void {
+    const before = this.size;
     super.add(text);
     if (!this.texts.includes(text)) this.texts.push(text);
+    if (this.size !== before) for (const listener of this.listeners) listener();
+  }
+
+  /** Calls `listener` each time a secret not looked for before is added (synchronously). */
+  whenAdded(listener: () => void): void {
+    this.listeners.push(listener);
   }
 
   /** The texts added, in memory only (for a relay, through a pipe). */
@@ -122,6 +145,8 @@ const RELAY = decodeURIComponent(new URL('../cli/launch-relay.js', import.meta.u
 /** A launched app's log: its pipes read, masked and written to the file while it runs. */
 export class LaunchLog {
   private open = 2;
+  /** Its pipes and file went to a relay: the file is that process's to write from then on. */
+  private handed = false;
   private output?: LaunchOutput;
   private readonly streams: ScrubbedStream[] = [];
   private readonly ended: Promise<void>;
@@ -130,7 +155,7 @@ export class LaunchLog {
 
   constructor(
     readonly path: string,
-    private readonly fd: number,
+    private fd: number,
     private readonly echoes: Scrubber,
     private readonly onEnd: () => void = () => {},
   ) {
@@ -174,15 +199,35 @@ export class LaunchLog {
   async handOn(secrets: readonly string[]): Promise<void> {
     const output = this.output;
     if (this.closed || !output) return this.close();
+    this.handed = true;
     // What was read is written first (the relay gets what is still in the pipes).
     const handing = output.handOver(
       [process.execPath, RELAY],
-      JSON.stringify({ secrets }),
+      JSON.stringify({ secrets, path: this.path }),
       this.fd,
     );
     for (const stream of this.streams) stream.end();
     this.close();
     await handing.catch(() => undefined);
+  }
+
+  /**
+   * Masks again what the file holds, with the secrets known now; a log still written goes
+   * on in the new file. Nothing when it was handed on or has no path.
+   */
+  remask(): void {
+    if (this.handed || this.path === '') return;
+    try {
+      if (!remaskFile(this.path, this.echoes) || this.closed) return;
+      const fd = openSync(
+        this.path,
+        constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW,
+      );
+      closeSync(this.fd);
+      this.fd = fd;
+    } catch {
+      // Gone (pruned) or the disk is full: the old file, as masked as it was, stays.
+    }
   }
 
   /** Stops writing: the file is closed (a launch that never started). */
@@ -210,16 +255,24 @@ export class LaunchLog {
   }
 }
 
-/** The logs of this server's launches still being written. */
+/** The logs of this server's launches: those still written, and the latest finished. */
 export class LaunchLogs {
   private readonly live = new Set<LaunchLog>();
+  private finished: LaunchLog[] = [];
 
   add(log: LaunchLog): void {
     this.live.add(log);
   }
 
+  /** The log's app ended: its file is still masked again when a secret is learned. */
   delete(log: LaunchLog): void {
-    this.live.delete(log);
+    if (!this.live.delete(log)) return;
+    this.finished = [...this.finished.filter((l) => l.path !== log.path), log].slice(-KEPT);
+  }
+
+  /** A secret was learned: every log written so far is masked again (LaunchLog.remask). */
+  remask(): void {
+    for (const log of [...this.finished, ...this.live]) log.remask();
   }
 
   /** The server closes: each log still written is handed on to a relay (see LaunchLog.handOn). */
@@ -227,5 +280,71 @@ export class LaunchLogs {
     const live = [...this.live];
     this.live.clear();
     await Promise.all(live.map((log) => log.handOn(secrets)));
+  }
+}
+
+/** Finished logs still masked again as secrets are learned (older ones are pruned anyway). */
+const KEPT = 32;
+/** What a re-mask reads at a time: whole lines of it are masked and written. */
+const CHUNK = 1 << 20;
+
+/**
+ * Masks the file at `path` again, line by line, into a new file (0600, next to it) renamed
+ * over it. False when nothing in it changed (the file is left as it was). Throws when it
+ * cannot be read or the new file not written (the new file is then removed).
+ */
+export function remaskFile(path: string, echoes: Scrubber): boolean {
+  const src = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  let out: number | undefined;
+  let changed = false;
+  try {
+    out = openSync(
+      tmp,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o600,
+    );
+    const decoder = new TextDecoder('utf-8');
+    const buf = Buffer.alloc(CHUNK);
+    let pending = '';
+    const put = (text: string) => {
+      const masked = scrubLines(text, echoes);
+      if (masked !== text) changed = true;
+      const bytes = Buffer.from(masked, 'utf8');
+      for (let at = 0; at < bytes.length;) at += writeSync(out!, bytes, at, bytes.length - at);
+    };
+    for (let n = readSync(src, buf); n > 0; n = readSync(src, buf)) {
+      pending += decoder.decode(buf.subarray(0, n), { stream: true });
+      // Whole lines at a time, as they were masked when written; a line longer than a
+      // chunk goes as it is once it is longer than what a line is held back for.
+      const end = pending.lastIndexOf('\n');
+      if (end >= 0 || pending.length > LINE_MAX) {
+        const upTo = end >= 0 ? end + 1 : pending.length;
+        put(pending.slice(0, upTo));
+        pending = pending.slice(upTo);
+      }
+    }
+    put(pending + decoder.decode());
+    if (!changed) {
+      closeSync(out);
+      out = undefined;
+      unlinkSync(tmp);
+      return false;
+    }
+    fsyncSync(out);
+    closeSync(out);
+    out = undefined;
+    renameSync(tmp, path);
+    return true;
+  } catch (err) {
+    if (out !== undefined) closeSync(out);
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // Never made, or renamed already.
+    }
+    throw err;
+  } finally {
+    closeSync(src);
   }
 }

@@ -261,6 +261,8 @@ export class Pipeline {
         limits: config.limits,
       }),
     );
+    // A secret learned after an app printed it: the launch logs already written are masked again.
+    this.selections.echoes.whenAdded(() => this.launchLogs.remask());
     this.publisher = new Publisher(
       () => this.desktop(),
       config,
@@ -611,7 +613,10 @@ export class Pipeline {
         lastField: () => this.lastFields.get(pid),
         walk: (p) => desktop.snapshot(p, this.config.limits),
         ...(this.clipboard && this.policy.secureTypingRefusal('a password field')
-          ? { holdSelections: async () => holdSelections(await this.clipboard!()) }
+          ? {
+              holdSelections: async () =>
+                holdSelections(await this.clipboard!(), (note) => call.notify.log('warning', note)),
+            }
           : {}),
       });
       const ctx: ActContext = {

@@ -62,9 +62,11 @@ export function isCopyKey(key: string, modifiers: readonly string[] = []): boole
  * and a hash of the whole text cannot find it inside another. So the texts are kept here,
  * in memory only (never on disk, never logged), and every text the desktop gives out goes
  * through scrub(). An app may echo it otherwise than it went in: in another case, escaped
- * in a URL, reversed or in base64, as markup, with signs or invisible characters between
- * its letters, or only its first part. The exact forms (any case, escaped, reversed,
- * base64) are masked where they are; a line that holds it only otherwise or in part
+ * in a URL, reversed, in base64 (of it or of it turned round), base32, hex, ROT13 or
+ * ROT47, as markup, in look-alike letters (other scripts', small capitals, full-width
+ * forms: see fold), with signs or invisible characters between its letters, or only its
+ * first part. The exact forms (any case, escaped, reversed, encoded) are masked where they
+ * are; a line that holds it only otherwise or in part
  * (PART_CHARS characters of its letters and digits in a row, half of it up to PART_MAX) is
  * masked whole (the whole text when no one line holds it). Texts shorter than MIN_CHARS are
  * not looked for: they would mask common words everywhere (the field they were typed into
@@ -91,6 +93,8 @@ export class SecretEchoes {
   private digitParts: string[] = [];
   /** Short and digit-only secrets spread out evenly (see spreadOut). */
   private spread: RegExp[] = [];
+  /** Each secret folded (see fold), and turned round: looked for in a folded text. */
+  private folded: string[] = [];
   private readonly secrets = new Set<string>();
 
   /** Looks for `text` from now on, and for each of its lines (an app may echo one). */
@@ -102,18 +106,26 @@ export class SecretEchoes {
       const lower = secret.toLowerCase();
       const squeezed = squeeze(secret);
       const digits = squeezed !== '' && /^\p{N}+$/u.test(squeezed);
+      const reversed = [...secret].reverse().join('');
       // How a URL carries it: escaped as JavaScript, a form (a space as '+') and Python
       // (every sign) escape it; and two ways an app may turn it round before showing it.
       const encodings = [
         encodeURIComponent(secret),
         new URLSearchParams({ q: secret }).toString().slice(2),
         escapeAll(secret),
-        [...secret].reverse().join(''),
+        reversed,
         ...base64Forms(secret),
+        ...base64Forms(reversed),
+        ...base32Forms(secret),
         Buffer.from(secret, 'utf8').toString('hex'),
         [...secret].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
         rot13(secret),
+        rot47(secret),
       ];
+      // A number's look-alikes are its full-width digits: found as a whole number below.
+      for (const f of digits ? [] : [fold(secret), fold(reversed)]) {
+        if (!this.folded.includes(f)) this.folded.push(f);
+      }
       for (const f of [lower, ...encodings.map((e) => e.toLowerCase())]) {
         // A number inside a longer one is another number: digit forms count as whole tokens.
         const form = { text: f, token: digits && /^\p{N}+$/u.test(f) };
@@ -142,10 +154,11 @@ export class SecretEchoes {
     const lower = text.toLowerCase();
     if (this.forms.some((form) => indexOfForm(lower, form, 0) >= 0)) return true;
     // Written as markup (entities), or with signs or invisible characters between its letters.
-    const decoded = decodeEntities(text);
-    const squeezed = squeeze(decoded);
+    const folded = fold(decodeEntities(text));
+    if (this.folded.some((f) => folded.includes(f))) return true;
+    const plain = dropInvisible(folded);
+    const squeezed = lettersAndDigits(plain);
     if (this.parts.some((part) => squeezed.includes(part))) return true;
-    const plain = visible(decoded);
     if (this.digitParts.length > 0) {
       const numbers = joinDigitGroups(plain).match(NUMBER) ?? [];
       if (numbers.some((n) => this.digitParts.some((part) => n.includes(part)))) return true;
@@ -224,13 +237,12 @@ export class SecretEchoes {
  * hyphens) is still found.
  */
 function squeeze(text: string): string {
-  // Compatibility forms (full-width, mathematical letters) as plain letters; characters
-  // that draw nothing (zero-width, fillers) and signs dropped.
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[\p{Default_Ignorable_Code_Point}\u3164\u115f\u1160\uffa0]+/gu, '')
-    .replace(/[^\p{L}\p{N}]+/gu, '');
+  return lettersAndDigits(dropInvisible(fold(text)));
+}
+
+/** Signs and spaces dropped. */
+function lettersAndDigits(text: string): string {
+  return text.replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 /**
@@ -249,6 +261,170 @@ function base64Forms(secret: string): string[] {
     if (form.length >= 8) out.push(form);
   }
   return out;
+}
+
+/**
+ * The secret's base32 (RFC 4648) wherever it starts in what is encoded (after 0 to 4 other
+ * bytes): the characters its bits alone decide, each standing for five of them.
+ */
+function base32Forms(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const out: string[] = [];
+  for (let lead = 0; lead < 5; lead++) {
+    const all = base32(Buffer.concat([Buffer.alloc(lead), bytes]));
+    const form = all.slice(Math.ceil((lead * 8) / 5), Math.floor(((lead + bytes.length) * 8) / 5));
+    if (form.length >= 8) out.push(form);
+  }
+  return out;
+}
+
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+/** RFC 4648 base32 without padding. */
+function base32(bytes: Buffer): string {
+  let out = '';
+  let acc = 0;
+  let bits = 0;
+  for (const b of bytes) {
+    acc = ((acc << 8) | b) & 0xfff;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      out += BASE32[(acc >> bits) & 31];
+    }
+  }
+  if (bits > 0) out += BASE32[(acc << (5 - bits)) & 31];
+  return out;
+}
+
+/** Printable ASCII rotated by 47 (ROT13's kin that turns digits and signs too). */
+function rot47(text: string): string {
+  return text.replace(/[!-~]/g, (c) =>
+    String.fromCharCode(33 + ((c.charCodeAt(0) - 33 + 47) % 94)),
+  );
+}
+
+/**
+ * Letters that draw like Latin ones, as the Latin ones: Cyrillic and Greek look-alikes
+ * (capitals mapped by how they look, before case is folded: Greek Η is an h, η an n) and
+ * small capitals. Full-width and other compatibility forms NFKC takes care of.
+ */
+const LOOK_ALIKES: Record<string, string> = {
+  // Cyrillic
+  а: 'a',
+  в: 'b',
+  е: 'e',
+  ё: 'e',
+  к: 'k',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  ѕ: 's',
+  і: 'i',
+  ї: 'i',
+  ј: 'j',
+  ԁ: 'd',
+  һ: 'h',
+  ԛ: 'q',
+  ԝ: 'w',
+  ӏ: 'l',
+  ь: 'b',
+  А: 'a',
+  В: 'b',
+  Е: 'e',
+  Ё: 'e',
+  К: 'k',
+  М: 'm',
+  Н: 'h',
+  О: 'o',
+  Р: 'p',
+  С: 'c',
+  Т: 't',
+  У: 'y',
+  Х: 'x',
+  Ѕ: 's',
+  І: 'i',
+  Ј: 'j',
+  Ԛ: 'q',
+  Ԝ: 'w',
+  Ӏ: 'l',
+  // Greek
+  α: 'a',
+  β: 'b',
+  γ: 'y',
+  ε: 'e',
+  ζ: 'z',
+  η: 'n',
+  ι: 'i',
+  κ: 'k',
+  ν: 'v',
+  ο: 'o',
+  ρ: 'p',
+  τ: 't',
+  υ: 'u',
+  χ: 'x',
+  ω: 'w',
+  Α: 'a',
+  Β: 'b',
+  Ε: 'e',
+  Ζ: 'z',
+  Η: 'h',
+  Ι: 'i',
+  Κ: 'k',
+  Μ: 'm',
+  Ν: 'n',
+  Ο: 'o',
+  Ρ: 'p',
+  Τ: 't',
+  Υ: 'y',
+  Χ: 'x',
+  // Small capitals
+  ᴀ: 'a',
+  ʙ: 'b',
+  ᴄ: 'c',
+  ᴅ: 'd',
+  ᴇ: 'e',
+  ꜰ: 'f',
+  ɢ: 'g',
+  ʜ: 'h',
+  ɪ: 'i',
+  ᴊ: 'j',
+  ᴋ: 'k',
+  ʟ: 'l',
+  ᴍ: 'm',
+  ɴ: 'n',
+  ᴏ: 'o',
+  ᴘ: 'p',
+  ǫ: 'q',
+  ʀ: 'r',
+  ꜱ: 's',
+  ᴛ: 't',
+  ᴜ: 'u',
+  ᴠ: 'v',
+  ᴡ: 'w',
+  ʏ: 'y',
+  ᴢ: 'z',
+};
+/** What lower case leaves apart that a case fold joins: ß (SS in capitals), final sigma. */
+const CASE_FOLDS = /[ßς]/g;
+const LOOK_ALIKE = new RegExp(`[${Object.keys(LOOK_ALIKES).join('')}]`, 'gu');
+
+/**
+ * A text as it reads: compatibility forms as plain ones (NFKC: full-width, mathematical
+ * letters), look-alikes as the Latin letters they draw as, and case folded (ß as ss). One
+ * pass over the text, whatever the number of secrets; lengths may change (no offsets kept).
+ */
+export function fold(text: string): string {
+  return text
+    .normalize('NFKC')
+    .replace(LOOK_ALIKE, (c) => LOOK_ALIKES[c] ?? c)
+    .toLowerCase()
+    .replace(CASE_FOLDS, (c) => (c === 'ß' ? 'ss' : 'σ'));
 }
 
 /** Letters rotated by 13, as some apps obscure a text. */
@@ -278,12 +454,9 @@ function indexOfForm(lower: string, form: Form, from: number): number {
   return -1;
 }
 
-/** Lower case, compatibility forms as plain ones, without what draws nothing (see squeeze). */
-function visible(text: string): string {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[\p{Default_Ignorable_Code_Point}\u3164\u115f\u1160\uffa0]+/gu, '');
+/** Characters that draw nothing (zero-width, soft hyphens, Hangul fillers) dropped. */
+function dropInvisible(text: string): string {
+  return text.replace(/[\p{Default_Ignorable_Code_Point}\u3164\u115f\u1160\uffa0]+/gu, '');
 }
 
 /** A number standing alone: no letter or digit next to it (a ref e1234, a size 34x30). */

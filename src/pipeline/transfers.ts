@@ -10,7 +10,9 @@
  *   (the field with the keyboard focus for a key; for a menu or button item, the text field
  *   of the app that had the focus last), any text typed or set into a password field, and
  *   a text an action on an app showing a password field put there that the app shows
- *   nowhere (a command of its own, named Copy or not, copied the field's text).
+ *   nowhere (a command of its own, named Copy or not, copied the field's text), during
+ *   the action or later: until the next call ends, the clipboard is compared with how it
+ *   was when the action settled, at that call's start and end and at every read of it.
  *   Only keyed hashes are kept (SecretMemory). The taint is the text: it ends when the
  *   clipboard holds another text (anyone's copy, ax_clipboard_write), and comes back with
  *   the same text. When the clipboard cannot be read right after such a copy, every paste
@@ -77,6 +79,19 @@ export interface SelectionOwner {
   whose(selection: SelectionName): Promise<'self' | number | null | undefined>;
 }
 
+/** An app as a later look finds it: what it shows, and whether a password field is there. */
+export interface AppLook {
+  elements: readonly Element[];
+  showsSecret: boolean;
+}
+
+interface BesideMark {
+  mark: string | undefined;
+  pid: number;
+  call: number;
+  look: () => Promise<AppLook>;
+}
+
 const NO_OWNER: SelectionOwner = {
   check: async () => undefined,
   whose: async () => undefined,
@@ -134,6 +149,7 @@ export class SelectionSecrets {
 
   /** As reason(), its owner asked too (an app this server may not read). */
   async readReason(text: string): Promise<string | undefined> {
+    await this.judgeBeside(text);
     await this.noteLate(text);
     return this.reason(text) ?? (await this.ownerReason('clipboard', async () => text));
   }
@@ -144,6 +160,8 @@ export class SelectionSecrets {
    */
   written(): void {
     this.unread.delete('clipboard');
+    // The agent's own text: no app's late copy is looked for from here on.
+    this.besideMarks = [];
     if (this.lateCopy) this.lateCopy.superseded = true;
   }
 
@@ -187,6 +205,62 @@ export class SelectionSecrets {
     const text = await this.read('clipboard');
     if (text === undefined) this.unread.set('clipboard', COPIED_BESIDE);
     else if (text !== '' && !showsText(elements, text)) this.memory.note(text, COPIED_BESIDE);
+  }
+
+  /**
+   * Actions on an app showing a password field, after they settled: the clipboard as it
+   * was then (a keyed hash), watched until the next call ends or writes the clipboard. A
+   * command may copy the field's text on a timer, after the call returned.
+   */
+  private besideMarks: BesideMark[] = [];
+  /** Calls started so far (a mark lives through the call after the one that set it). */
+  private calls = 0;
+
+  /**
+   * An action on app `pid`, which showed a password field, settled with the clipboard at
+   * `mark`: a text it takes later that `look` (the app then) shows nowhere is the field's.
+   */
+  watchBeside(mark: string | undefined, pid: number, look: () => Promise<AppLook>): void {
+    this.besideMarks = this.besideMarks.filter((m) => m.pid !== pid);
+    this.besideMarks.push({ mark, pid, call: this.calls, look });
+  }
+
+  /** A call starts: a copy made since the last one is judged before it does anything. */
+  async callStarted(): Promise<number> {
+    const call = ++this.calls;
+    await this.judgeBeside();
+    return call;
+  }
+
+  /** Call `call` ends: what was copied during it judged, and marks older than it dropped. */
+  async callEnded(call: number): Promise<void> {
+    if (!this.besideMarks.some((m) => m.call < call)) return;
+    await this.judgeBeside();
+    this.besideMarks = this.besideMarks.filter((m) => m.call >= call);
+  }
+
+  /**
+   * Whether the clipboard took a text since a mark: one the marked app offers (or whose
+   * owner is unknown) and shows nowhere, while it shows a password field, is learned as a
+   * secret. `known`: the clipboard's text, read already.
+   */
+  private async judgeBeside(known?: string): Promise<void> {
+    if (this.besideMarks.length === 0) return;
+    const text = known ?? (await this.read('clipboard'));
+    if (text === undefined || text === '') return;
+    const now = this.memory.fingerprint(text);
+    for (const mark of [...this.besideMarks]) {
+      if (mark.mark === now) continue;
+      // Judged once per text: a later change is compared with this one.
+      mark.mark = now;
+      if (this.memory.reason(text)) continue;
+      const whose = await this.owner.whose('clipboard').catch(() => undefined);
+      if (whose === 'self' || (typeof whose === 'number' && whose !== mark.pid)) continue;
+      const look = await mark.look().catch(() => undefined);
+      // The app gone, nothing tells it showed the text: taken for the field's.
+      if (look && (!look.showsSecret || showsText(look.elements, text))) continue;
+      this.memory.note(text, COPIED_BESIDE);
+    }
   }
 
   /** A copy from a password field, by app `pid`, whose text may not have reached the clipboard yet. */
@@ -473,13 +547,25 @@ export class ActionTransfers implements TextTransfers {
    */
   async settled(after: SnapshotView): Promise<boolean> {
     const { selections } = this.scene;
+    let now: string | undefined;
     if (this.clipboardBefore) {
       const was = await this.clipboardBefore;
-      const now = await selections.clipboardMark();
+      now = await selections.clipboardMark();
       this.clipboardChanged = now !== undefined && now !== was;
     }
     if (this.clipboardChanged && this.pressedBesideSecret) {
       await selections.copiedBesideSecret(after.snapshot.elements);
+    }
+    if (this.pressedBesideSecret) {
+      const { pid } = this.scene;
+      // Marked before the input went (markBesideSecret): `now` is the clipboard after it.
+      selections.watchBeside(now, pid, async () => {
+        const snapshot = await this.scene.walk(pid);
+        return {
+          elements: snapshot.elements,
+          showsSecret: snapshot.elements.some((el) => this.scene.isSecret(pid, el)),
+        };
+      });
     }
     for (const fromSecret of this.copies) await selections.copied(fromSecret, this.scene.pid);
     const focusSecret = after.snapshot.elements.some(

@@ -178,6 +178,14 @@ export interface Desktop extends AccessibilitySource, DisplaySession, ProcessCon
  * The desktop's text clipboard (X11: the CLIPBOARD selection). Apart from Desktop: it
  * needs no accessibility bus, and a backend may keep a process alive to own it.
  */
+/** What a selection offered, kept to be offered again (Clipboard.hold). */
+export interface HeldSelection {
+  /** Each format it offered (a MIME type or the platform's name for one) and its bytes. */
+  formats: Array<{ type: string; data: Buffer }>;
+  /** Formats it offered that were too big to keep. */
+  tooBig: string[];
+}
+
 export interface Clipboard {
   /**
    * The clipboard's text; '' when nothing offers text. `primary`: what the current selection
@@ -196,6 +204,13 @@ export interface Clipboard {
   owns?(selection?: 'clipboard' | 'primary'): boolean;
   /** Stops offering what this client wrote to the selection: it then holds nothing. */
   release?(selection: 'clipboard' | 'primary'): Promise<void>;
+  /**
+   * Everything the selection offers now, format by format (text, an image, a list of
+   * files), up to `maxBytes` in all; the formats left out for their size are named.
+   */
+  hold?(selection: 'clipboard' | 'primary', maxBytes: number): Promise<HeldSelection>;
+  /** Offers what hold() took again, every format of it, as this client's (owns() then). */
+  offer?(held: HeldSelection, selection: 'clipboard' | 'primary'): Promise<void>;
   /** Stops whatever the backend keeps alive to own the clipboard (the text goes with it). */
   close(): Promise<void>;
 }

@@ -433,3 +433,55 @@ describe('changedTextFields', () => {
     expect(changedTextFields(before, after).map((e) => e.id)).toEqual(['b', 'c']);
   });
 });
+
+describe('SelectionSecrets: a copy made after an action beside a password field settled', () => {
+  const looks =
+    (shows: string[], showsSecret = true) =>
+    async () => ({
+      elements: shows.map((name) => el(name, { role: 'AXStaticText', flags: [] })),
+      showsSecret,
+    });
+
+  it('learns a text the app shows nowhere, taken before the next call or read', async () => {
+    const held: Partial<Record<SelectionName, string>> = { clipboard: 'before' };
+    const { s } = selectionsOf(held);
+    s.askOwner({ check: async () => undefined, whose: async () => 7 });
+    s.watchBeside(await s.clipboardMark(), 7, looks(['Login', 'before']));
+    held.clipboard = 'Late-Pw-8812';
+    const call = await s.callStarted();
+    expect(s.reason('Late-Pw-8812')).toBeDefined();
+    await s.callEnded(call);
+  });
+
+  it('leaves a text the app shows, another app copied, or copied once no password field shows', async () => {
+    for (const [shows, owner, showsSecret] of [
+      [['Late-Pw-8812 shown'], 7, true],
+      [[], 9, true],
+      [[], 7, false],
+    ] as const) {
+      const held: Partial<Record<SelectionName, string>> = { clipboard: 'before' };
+      const { s } = selectionsOf(held);
+      s.askOwner({ check: async () => undefined, whose: async () => owner });
+      s.watchBeside(await s.clipboardMark(), 7, looks([...shows], showsSecret));
+      held.clipboard = 'Late-Pw-8812';
+      expect(await s.readReason('Late-Pw-8812')).toBeUndefined();
+    }
+  });
+
+  it('stops watching once the call after ends, or the agent writes the clipboard', async () => {
+    const held: Partial<Record<SelectionName, string>> = { clipboard: 'before' };
+    const { s } = selectionsOf(held);
+    s.askOwner({ check: async () => undefined, whose: async () => 7 });
+    const first = await s.callStarted();
+    s.watchBeside(await s.clipboardMark(), 7, looks([]));
+    await s.callEnded(first);
+    await s.callEnded(await s.callStarted());
+    held.clipboard = 'Too-Late-5521';
+    await s.callStarted();
+    expect(s.reason('Too-Late-5521')).toBeUndefined();
+    s.watchBeside(await s.clipboardMark(), 7, looks([]));
+    s.written();
+    held.clipboard = 'After-Write-6631';
+    expect(await s.readReason('After-Write-6631')).toBeUndefined();
+  });
+});
