@@ -25,6 +25,7 @@ import { callsSection } from './calls.js';
 import { makeCall, type BenchContext } from './context.js';
 import { queriesSection } from './queries.js';
 import { roundTripSection } from './roundtrip.js';
+import { idleSection } from './idle.js';
 import { paceSection } from './pace.js';
 import { out, section as runSection } from './report.js';
 import { screenshotSection } from './screenshot.js';
@@ -158,6 +159,9 @@ async function main(): Promise<number> {
     );
     await section("13. Actions at the app's pace: per toolkit, beside observation and floor", () =>
       paceSection(),
+    );
+    await section('14. Quiet when idle: 30 s without a call beside a busy app', () =>
+      idleSection(ctx),
     );
     await section('3b. Summary size of every call in this run', async () => summaryTotals(ctx));
     await section('7. Soak (issue 8)', () => soakSection(ctx));
