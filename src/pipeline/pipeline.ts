@@ -833,8 +833,11 @@ export class Pipeline {
       // The late events of the change itself may come first, and the follow-on after them.
       const from = Date.now();
       const window = scaledByLoad(FOLLOW_ON_MS, FOLLOW_ON_MAX_MS);
-      // Walked again even when no event came: its events may not say all it changed.
-      for (let changed = await this.changeBeforeQuiet(pid, window); ;) {
+      // Walked again even when no event came the first time: its events may not say all
+      // it changed. After a walk that followed its late events, quiet says it is done.
+      for (let changed = await this.changeBeforeQuiet(pid, window), first = true; ;) {
+        if (!first && !changed && this.views.fresh(pid)) break;
+        first = false;
         this.views.markDirty(pid);
         const again = await this.afterOrExit(pid, call, watching);
         if (!again) return exit();
