@@ -13,7 +13,8 @@ these actions with its own MCP calls on the same app:
       each waiting for its effect before the next; answers {"ms", "changed": [bool...]}.
 A STEP is {"key": K, "do": D, "arg": A, "watch": W, "read": R}: D is "action" (the
 element's first AT-SPI action), "mouse" (a click at its centre through the registry),
-"focus" (grabFocus, or a click where that fails), "insert" (EditableText.insertText at the end), "value"
+"focus" (grabFocus, or a click where that fails), "insert" (EditableText.insertText at the end), "keys" (focus, then the text as
+key presses through the registry), "value"
 (Value.currentValue = A), "key" (focus, then a key press of keysym A through the
 registry) or "scroll" (A pixels added to the scroll bar's Value). After it, element W
 (default K) is read (R: "states", "text", "value" or "name") until the reading differs
@@ -103,6 +104,9 @@ def perform(acc, do, arg):
     elif do == "insert":
         t = acc.queryEditableText()
         t.insertText(t.characterCount, arg, len(arg))
+    elif do == "keys":
+        focus(acc)
+        pyatspi.Registry.generateKeyboardEvent(0, arg, pyatspi.KEY_STRING)
     elif do == "value":
         acc.queryValue().currentValue = float(arg)
     elif do == "scroll":

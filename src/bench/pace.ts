@@ -42,6 +42,11 @@ interface Kit {
    * clicks the element's centre through the registry.
    */
   foreground?: boolean;
+  /**
+   * Text edits through accessibility are ignored (Firefox): ours types as real input, and
+   * the floor sends the text as key presses.
+   */
+  typesByKeys?: boolean;
 }
 
 const fixtureKit = (title: string, file: string, foreground = false): Kit => ({
@@ -59,6 +64,7 @@ const KITS: Kit[] = [
   fixtureKit('Qt 5', 'qt5_matrix.py'),
   {
     title: 'Firefox ESR (matrix.html)',
+    typesByKeys: true,
     missing: () => (fs.existsSync(FIREFOX) ? undefined : 'firefox-esr is not installed'),
     start: async (session) => {
       const page = path.join(packageRoot(), 'test', 'fixtures', 'web', 'matrix.html');
@@ -210,7 +216,10 @@ async function paceKit(kit: Kit): Promise<boolean> {
         const args = {
           app: pid,
           ...a.args(round),
-          ...(kit.foreground && a.tool === 'ax_click' ? { delivery_mode: 'foreground' } : {}),
+          ...((kit.foreground && a.tool === 'ax_click') ||
+          (kit.typesByKeys && (a.tool === 'ax_type' || 'text' in a.args(round)))
+            ? { delivery_mode: 'foreground' }
+            : {}),
         };
         const r = await session.call(a.tool, args);
         if (r.isError) {
@@ -228,7 +237,9 @@ async function paceKit(kit: Kit): Promise<boolean> {
             .map((st) =>
               kit.foreground && (st.do === 'action' || st.do === 'focus')
                 ? { ...st, do: 'mouse' as const }
-                : st,
+                : kit.typesByKeys && st.do === 'insert'
+                  ? { ...st, do: 'keys' as const }
+                  : st,
             );
           const f = await actor.act(steps, FLOOR_MAX_MS);
           if (counted) {

@@ -13,7 +13,7 @@ import { PYTHON, withTimeout } from './pyatspi.js';
 export interface FloorStep {
   /** The element acted on (a key given to `find`). */
   key: string;
-  do: 'action' | 'mouse' | 'focus' | 'insert' | 'value' | 'key' | 'scroll';
+  do: 'action' | 'mouse' | 'focus' | 'insert' | 'keys' | 'value' | 'key' | 'scroll';
   arg?: string;
   /** The element whose reading shows the effect (default: `key`). */
   watch?: string;
