@@ -10,6 +10,7 @@
  */
 import os from 'node:os';
 import { execFileSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
 import type { LaunchedApp } from '../desktop/apps.js';
 import { packageRoot, Session } from '../harness/session.js';
 import { LinuxDesktop } from '../platform/linux/index.js';
@@ -24,6 +25,8 @@ import { callsSection } from './calls.js';
 import { makeCall, type BenchContext } from './context.js';
 import { queriesSection } from './queries.js';
 import { roundTripSection } from './roundtrip.js';
+import { idleSection } from './idle.js';
+import { paceSection } from './pace.js';
 import { out, section as runSection } from './report.js';
 import { screenshotSection } from './screenshot.js';
 import { sessionBytesSection } from './session-bytes.js';
@@ -45,7 +48,30 @@ function gitRev(): string {
   }
 }
 
+/**
+ * The sections to run, by the number before the title's first dot: `--only 4,13` (or
+ * `--only 4 --only 13`), or BENCH_ONLY=4,13; all when neither is given.
+ */
+function onlySections(): string[] | undefined {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: { only: { type: 'string', multiple: true } },
+  });
+  const lists = values.only ?? (process.env.BENCH_ONLY ? [process.env.BENCH_ONLY] : undefined);
+  return lists
+    ?.flatMap((l) => l.split(','))
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
 async function main(): Promise<number> {
+  let only: string[] | undefined;
+  try {
+    only = onlySections();
+  } catch (err) {
+    out(`**bad arguments:** ${(err as Error).message} (usage: npm run bench -- --only 4,13)`);
+    return 2;
+  }
   const t0 = performance.now();
   const cpus = os.cpus();
   out('# axpage bench');
@@ -107,8 +133,6 @@ async function main(): Promise<number> {
     summaryBytes,
     call: makeCall(session, summaryBytes),
   };
-  // BENCH_ONLY=1,1c runs only those sections (by the number before the title's first dot).
-  const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
   const section = (title: string, fn: () => Promise<void>): Promise<boolean> =>
     !only || only.includes(title.split('.')[0]) ? runSection(title, fn) : Promise.resolve(true);
   try {
@@ -134,7 +158,13 @@ async function main(): Promise<number> {
       '12. Timings the tests leave to the bench: a 1 ms walk budget, a paced drag',
       () => testTimingsSection(ctx),
     );
-    await section('13. Walk, capture and click per session kind (X11, sway)', () =>
+    await section("13. Actions at the app's pace: per toolkit, beside observation and floor", () =>
+      paceSection(),
+    );
+    await section('14. Quiet when idle: 30 s without a call beside a busy app', () =>
+      idleSection(ctx),
+    );
+    await section('16. Walk, capture and click per session kind (X11, sway)', () =>
       sessionKindsSection(),
     );
     await section('3b. Summary size of every call in this run', async () => summaryTotals(ctx));

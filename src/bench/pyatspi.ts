@@ -80,7 +80,7 @@ export class PyatspiWalker {
   }
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number, onTimeout: () => void): Promise<T> {
+export function withTimeout<T>(p: Promise<T>, ms: number, onTimeout: () => void): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const t = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {

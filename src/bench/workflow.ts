@@ -25,10 +25,16 @@ function bytesOf(r: CallResult): { text: number; total: number } {
 }
 
 /** A visible, enabled element's ref by its tree line. */
-function refIn(file: string, pattern: RegExp): string {
-  const line = treeSection(fs.readFileSync(file, 'utf8')).find((l) => pattern.test(l));
+function refIn(file: string, pattern: RegExp, word: string): string {
+  const lines = treeSection(fs.readFileSync(file, 'utf8'));
+  const line = lines.find((l) => pattern.test(l));
   const ref = line ? refOf(line) : undefined;
-  if (!ref) throw new Error(`no line matching ${pattern} in ${file}`);
+  if (!ref) {
+    const near = lines.filter((l) => l.includes(word)).slice(0, 5);
+    throw new Error(
+      `no line matching ${pattern} in ${file}; lines with ${word}:\n${near.join('\n')}`,
+    );
+  }
   return ref;
 }
 
@@ -36,11 +42,15 @@ export async function workflowSection(ctx: BenchContext): Promise<void> {
   const tree = await ctx.call('ax_get_tree', { app: ctx.factory.pid });
   const entry = refIn(
     tree.fields.file,
-    /\[AXTextField \(text\)\] "entry" e[0-9]+ .* visible enabled/,
+    // Any enabled text field: once section 4 has typed into "entry", GTK names it by its
+    // text, and only the disabled one is still called "entry".
+    /\[AXTextField \(text\)\] (?:"[^"]*" )?e[0-9]+ .* visible enabled\b.*\beditable\b/,
+    'AXTextField',
   );
   const box = refIn(
     tree.fields.file,
     /\[AXCheckBox \(check box\)\] "checkbutton" e[0-9]+ .*\bvisible enabled\b(?!.*\bmixed\b)/,
+    '"checkbutton"',
   );
   // Alternating: set the entry's text, toggle the box (5 of each).
   const steps = (run: number) =>
@@ -75,7 +85,7 @@ export async function workflowSection(ctx: BenchContext): Promise<void> {
     }
   }
   out(
-    `### ${STEPS} steps (ax_set_value on ${entry} "entry" and ax_click on ${box} "checkbutton", alternating) on gtk3-widget-factory`,
+    `### ${STEPS} steps (ax_set_value on text field ${entry} and ax_click on ${box} "checkbutton", alternating) on gtk3-widget-factory`,
   );
   out();
   out(

@@ -48,7 +48,15 @@ import {
 import { RefRegistry } from './refs.js';
 import { scrubLines, type ToolResponse } from './response.js';
 import { RestlessElements } from './restless.js';
-import { settle, waitQuiet, type SettleOptions, type SettleResult } from './settle.js';
+import {
+  AnswerPace,
+  changeOrQuiet,
+  settle,
+  waitQuiet,
+  type AnswerQuiet,
+  type SettleOptions,
+  type SettleResult,
+} from './settle.js';
 import { resolveInView, type ResolvedTarget, type ResolveOptions, type Target } from './target.js';
 import { ViewCache } from './views.js';
 import { adviseAccess } from './platform-errors.js';
@@ -147,6 +155,11 @@ const LATE_QUIET_MAX_MS = 400;
 /** Between the steps of one call, how long the app may take to show a first reaction. */
 const BETWEEN_STEPS_FIRST_EVENT_MS = 350;
 /**
+ * ... and at least how long an app that answers at once must stay quiet before the next
+ * step goes anyway: a form's button enabling from a short timer after the text changed.
+ */
+const BETWEEN_STEPS_QUIET_MIN_MS = 150;
+/**
  * A dialog still up after an action in it may be about to close (a Save that writes the
  * file first): this long for a change, then a walk again.
  */
@@ -174,7 +187,13 @@ const FOLLOW_ON_MAX_MS = 1500;
 /** ... and while changes keep coming, walks again until this bound. */
 const FOLLOW_ON_TOTAL_MS = 3000;
 /** Poll period of the read-back wait when nothing showed an effect yet. */
-const EXTRA_POLL_MS = 40;
+const EXTRA_POLL_MS = 20;
+/**
+ * The waits for a late or follow-on change end once the app has stayed quiet this many
+ * times its slowest answer to a read (at least the settle's quiet window): an app that
+ * answers at once while saying nothing has nothing left to do about the action.
+ */
+const ANSWER_QUIET_FACTOR = 4;
 /**
  * How long a state held only during the action (a push button down) may take to go, on
  * an idle machine (Qt lets a clicked button go after 100 ms); more under load, up to the
@@ -674,6 +693,16 @@ export class Pipeline {
               // Return sent sooner does nothing.
               firstEventMs: BETWEEN_STEPS_FIRST_EVENT_MS,
               spawnWaitMs: 0,
+              // ... unless the app shows it has nothing pending: quiet for a while by its
+              // own answer times, never less than a timer of a dialog's usual delay.
+              pace: {
+                ping: () => this.answering(pid),
+                quiet: {
+                  minMs: BETWEEN_STEPS_QUIET_MIN_MS,
+                  factor: ANSWER_QUIET_FACTOR,
+                  maxMs: BETWEEN_STEPS_FIRST_EVENT_MS,
+                },
+              },
             },
             watching,
           );
@@ -897,14 +926,17 @@ export class Pipeline {
       // The late events of the change itself may come first, and the follow-on after them.
       const from = Date.now();
       const window = scaledByLoad(FOLLOW_ON_MS, FOLLOW_ON_MAX_MS);
-      // Walked again even when no event came: its events may not say all it changed.
-      for (let changed = await this.changeWithin(pid, window); ;) {
+      // Walked again even when no event came the first time: its events may not say all
+      // it changed. After a walk that followed its late events, quiet says it is done.
+      for (let changed = await this.changeBeforeQuiet(pid, window), first = true; ;) {
+        if (!first && !changed && this.views.fresh(pid)) break;
+        first = false;
         this.views.markDirty(pid);
         const again = await this.afterOrExit(pid, call, watching);
         if (!again) return exit();
         after = again;
         if (!changed || Date.now() - from >= FOLLOW_ON_TOTAL_MS) break;
-        changed = await this.changeWithin(pid, window);
+        changed = await this.changeBeforeQuiet(pid, window);
       }
       diff = await diffOf(after);
       followOnMs = Date.now() - from;
@@ -915,6 +947,13 @@ export class Pipeline {
     // until the effect reads back and the tree shows it (or the bound).
     const waitStart = Date.now();
     let extraWaitMs = 0;
+    // With change events to go by, the wait also ends once the app has been quiet for
+    // long enough by its own answer times (a click on nothing costs what the app takes to
+    // stay quiet); without them, only the bound ends it.
+    const pace = new AnswerPace(this.answerQuiet(READ_BACK_MS));
+    const quietNow = (): boolean =>
+      watching &&
+      pace.quietEnough(Date.now() - Math.max(waitStart, this.views.activity(pid).lastAt));
     // A target that changed only in itself (pressed, focused) may be about to do more; an
     // effect that read back (the text typed) needs no change elsewhere.
     const treeUnchanged = (): boolean =>
@@ -923,7 +962,11 @@ export class Pipeline {
       appSwitch === undefined &&
       isEmpty(diff) &&
       !run.transfers.clipboardChanged;
-    while ((!conclusive(seen) || treeUnchanged()) && Date.now() - waitStart < READ_BACK_MS) {
+    while (
+      (!conclusive(seen) || treeUnchanged()) &&
+      Date.now() - waitStart < READ_BACK_MS &&
+      !quietNow()
+    ) {
       await delay(EXTRA_POLL_MS);
       let rewalked = false;
       // The target's own state may still change without a word (see targetMoved above).
@@ -938,7 +981,8 @@ export class Pipeline {
         diff = await diffOf(after);
         rewalked = true;
       }
-      if (rewalked || !conclusive(seen)) seen = await evidence();
+      if (rewalked || !conclusive(seen)) seen = await pace.ping(evidence).then((e) => e ?? seen);
+      else await pace.ping(() => this.answering(pid));
       extraWaitMs = Date.now() - waitStart;
     }
     if (extraWaitMs > 0)
@@ -1086,6 +1130,35 @@ export class Pipeline {
       throw err;
     }
     return { view: await this.afterOrExit(pid, call, watching), reacted: true };
+  }
+
+  /** How long the app must stay quiet in a wait bounded by `maxMs`, by its answer times. */
+  private answerQuiet(maxMs: number): AnswerQuiet {
+    return { minMs: this.config.settleQuietMs, factor: ANSWER_QUIET_FACTOR, maxMs };
+  }
+
+  /** One read the app answers from its main loop (its liveness), timed by the caller. */
+  private async answering(pid: number): Promise<void> {
+    const desktop = await this.desktop();
+    await desktop.appsAnswering?.([pid]);
+  }
+
+  /**
+   * Whether a change event comes for the app before it has been quiet for long enough by
+   * its own answer times (then waits for quiet), bounded by `ms`. Without a way to ask
+   * the app, the whole `ms`.
+   */
+  private async changeBeforeQuiet(pid: number, ms: number): Promise<boolean> {
+    const desktop = await this.desktop();
+    if (!desktop.appsAnswering) return this.changeWithin(pid, ms);
+    const changed = await changeOrQuiet(
+      this.views,
+      pid,
+      () => this.answering(pid),
+      this.answerQuiet(ms),
+    );
+    if (changed) await waitQuiet(this.views, pid, this.config.settleQuietMs, LATE_QUIET_MAX_MS);
+    return changed;
   }
 
   /** Whether a change event comes for the app within `ms` (then waits for quiet). */

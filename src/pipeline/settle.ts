@@ -13,6 +13,11 @@ export interface SettleOptions {
   firstEventMs: number;
   maxMs: number;
   spawnWaitMs: number;
+  /**
+   * With no change event yet, stop waiting for a first one once the app has been quiet
+   * for long enough by its own answers to `ping` (within `firstEventMs`).
+   */
+  pace?: { ping: () => Promise<unknown>; quiet: AnswerQuiet };
 }
 
 export interface SettleResult {
@@ -41,6 +46,7 @@ export async function settle(
   watching: boolean,
 ): Promise<SettleResult> {
   const startCount = source.activity(pid).count;
+  const pace = opts.pace && new AnswerPace(opts.pace.quiet);
   let lastChildPoll = 0;
   let pending: number[] = [];
   const spawned: number[] = [];
@@ -81,6 +87,13 @@ export async function settle(
       if (elapsed >= opts.quietMs) return done('unwatched');
     } else if (events === 0) {
       if (elapsed >= opts.firstEventMs) return done('no-events');
+      if (pace && opts.pace) {
+        await pace.ping(opts.pace.ping);
+        const quietFor = Date.now() - Math.max(startedAt, source.activity(pid).lastAt);
+        if (source.activity(pid).count === startCount && pace.quietEnough(quietFor)) {
+          return done('no-events, answered');
+        }
+      }
     } else if (now - lastAt >= opts.quietMs) {
       return done('quiet');
     }
@@ -101,5 +114,72 @@ export async function waitQuiet(
     const now = Date.now();
     if (now - Math.max(source.activity(pid).lastAt, start - quietMs) >= quietMs) return;
     await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+/**
+ * How long an app must stay quiet, judged by its own pace: `factor` times its slowest
+ * answer to a ping since the wait began, at least `minMs` and at most `maxMs`. A ping is
+ * answered from the app's main loop, so an app still busy with the action answers late and
+ * gets a longer window, and one that answers at once has nothing left to say.
+ */
+export interface AnswerQuiet {
+  minMs: number;
+  factor: number;
+  maxMs: number;
+}
+
+/** Ends when the app sent a change event (true) or has been quiet long enough by its pace. */
+export async function changeOrQuiet(
+  source: ActivitySource,
+  pid: number,
+  ping: () => Promise<unknown>,
+  opts: AnswerQuiet,
+): Promise<boolean> {
+  const seen = source.activity(pid).count;
+  const start = Date.now();
+  const pace = new AnswerPace(opts);
+  for (;;) {
+    await pace.ping(ping);
+    const { count, lastAt } = source.activity(pid);
+    if (count !== seen) return true;
+    const now = Date.now();
+    if (now - start >= opts.maxMs || pace.quietEnough(now - Math.max(start, lastAt))) return false;
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+/** The app's answer times during one wait, and whether a quiet stretch is long enough. */
+export class AnswerPace {
+  private answers = 0;
+  private slowest = 0;
+
+  constructor(private readonly opts: AnswerQuiet) {}
+
+  /** Times one read the app answers itself (a failed read counts: the app did answer). */
+  async ping<T>(read: () => Promise<T>): Promise<T | undefined> {
+    const t0 = Date.now();
+    try {
+      return await read();
+    } catch {
+      return undefined;
+    } finally {
+      this.note(Date.now() - t0);
+    }
+  }
+
+  note(answerMs: number): void {
+    this.answers++;
+    this.slowest = Math.max(this.slowest, answerMs);
+  }
+
+  /** The window the app must stay quiet for, by its slowest answer so far. */
+  windowMs(): number {
+    return Math.min(this.opts.maxMs, Math.max(this.opts.minMs, this.opts.factor * this.slowest));
+  }
+
+  /** Two answers at least (the app had a turn of its main loop in between) and quiet since. */
+  quietEnough(quietForMs: number): boolean {
+    return this.answers >= 2 && quietForMs >= this.windowMs();
   }
 }
