@@ -55,7 +55,8 @@ cp -a "$root/node_modules" "$app/"
   say "npm prune failed in $app"
   exit 1
 }
-rm -rf "$app/dist/bench"
+# Caches tools write under node_modules (vitest's results) change with every test run.
+rm -rf "$app/dist/bench" "$app/node_modules/.vite" "$app/node_modules/.vite-temp" "$app/node_modules/.cache"
 cp "$(command -v node)" "$ctx/node"
 cp "$root/deploy/Containerfile" "$root/deploy/entrypoint.sh" "$ctx/"
 sum=$( (cd "$ctx" && find . -type f -o -type l | LC_ALL=C sort | while read -r f; do
