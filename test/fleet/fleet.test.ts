@@ -28,21 +28,23 @@ const fleetDep = (name: string): Need => ({
 const NEEDS = [runsAsRoot(), fleetDep('podman'), fleetDep('runc'), fleetDep('debootstrap')];
 
 const N = 3;
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'axpage-fleet-'));
+let root: string | undefined;
 const desktops: Array<{ c: DesktopContainer; token: string; client?: HttpClient }> = [];
 
 describeNeeding(NEEDS, 'a fleet of desktop containers', () => {
   beforeAll(async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'axpage-fleet-'));
+    root = dir;
     const { apps } = buildFleetImages();
     const started = await Promise.all(
       Array.from({ length: N }, async (_, k) => {
         const token = randomBytes(24).toString('hex');
-        const tokenFile = path.join(root, `token-${k}`);
+        const tokenFile = path.join(dir, `token-${k}`);
         fs.writeFileSync(tokenFile, `${token}\n`, { mode: 0o644 });
         const c = await startDesktopContainer({
           image: apps,
           name: `axpage-fleet-test-${process.pid}-${k}`,
-          volume: path.join(root, `volume-${k}`),
+          volume: path.join(dir, `volume-${k}`),
           tokenFile,
         });
         return { c, token };
@@ -54,7 +56,7 @@ describeNeeding(NEEDS, 'a fleet of desktop containers', () => {
   afterAll(async () => {
     for (const d of desktops) await d.client?.close().catch(() => undefined);
     await Promise.all(desktops.map((d) => d.c.remove()));
-    fs.rmSync(root, { recursive: true, force: true });
+    if (root) fs.rmSync(root, { recursive: true, force: true });
   }, 120_000);
 
   it('each desktop says ready on /healthz and takes only its own token', async () => {
