@@ -40,6 +40,8 @@ export interface HttpSettings {
   port: number;
   /** Unset: one is generated at start and printed once. */
   token?: string;
+  /** A file holding the token (a mounted secret); read when the server starts. */
+  tokenFile?: string;
   /** Host header names accepted besides the loopback ones. */
   allowedHosts: string[];
   /** Browser origins accepted besides loopback ones. */
@@ -385,6 +387,14 @@ export const SETTINGS: readonly Setting[] = [
     help: `http: bearer token clients must send (at least ${MIN_TOKEN_CHARS} characters); unset: a random one is printed once at start. Prefer the variable or the file: flags show in ps`,
     kind: { type: 'text', secret: true, minLength: MIN_TOKEN_CHARS },
     apply: (c, v) => (c.http.token = v as string),
+  },
+  {
+    env: 'AXPAGE_TOKEN_FILE',
+    flag: 'token-file',
+    arg: 'FILE',
+    help: 'http: a file holding the bearer token (a mounted secret: surrounding whitespace and the final newline are dropped), read at start; instead of --token',
+    kind: { type: 'path' },
+    apply: (c, v) => (c.http.tokenFile = v as string),
   },
   {
     env: 'AXPAGE_ALLOWED_HOSTS',

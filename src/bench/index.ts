@@ -17,6 +17,7 @@ import { LinuxDesktop } from '../platform/linux/index.js';
 import { useVocabulary } from '../model/vocabulary.js';
 import { actionsSection } from './actions.js';
 import { chromiumSection } from './chromium.js';
+import { fleetSection } from './fleet.js';
 import { frozenSection } from './frozen.js';
 import { gtk4Section } from './gtk4.js';
 import { browserSection } from './browser.js';
@@ -173,6 +174,8 @@ async function main(): Promise<number> {
     await backend.close().catch(() => undefined);
     await session.close().catch(() => undefined);
   }
+  // After the host's desktop is gone: the containers have the machine to themselves.
+  await section('13. Fleet: desktop containers per machine', () => fleetSection());
   out(`total bench time ${((performance.now() - t0) / 1000).toFixed(1)} s (after the build)`);
   return 0;
 }

@@ -3,7 +3,9 @@
  * session. Prints the URL (and a generated token, once) to stderr, then serves until a
  * signal.
  */
-import type { Config } from '../config.js';
+import fs from 'node:fs';
+import { MIN_TOKEN_CHARS, type Config } from '../config.js';
+import type { Desktop } from '../platform/desktop.js';
 import {
   LOOPBACK_HOSTS,
   generateToken,
@@ -29,8 +31,24 @@ export async function serveOverHttp(config: Config): Promise<number> {
   }
   const problem = await platformProblem();
   if (problem) say(problem);
-  const generated = config.http.token === undefined;
-  const token = config.http.token ?? generateToken();
+  let given = config.http.token;
+  if (config.http.tokenFile !== undefined) {
+    if (given !== undefined) {
+      say(
+        'both a token and a token file are given (--token/AXPAGE_TOKEN and --token-file/AXPAGE_TOKEN_FILE); keep one',
+      );
+      return 2;
+    }
+    try {
+      given = readTokenFile(config.http.tokenFile);
+    } catch (err) {
+      say((err as Error).message);
+      return 2;
+    }
+  }
+  const generated = given === undefined;
+  const token = given ?? generateToken();
+  const health = desktopHealth(openDesktop);
   const bound = normalizeHost(host);
   const allowedHosts = [
     ...LOOPBACK_HOSTS,
@@ -48,6 +66,7 @@ export async function serveOverHttp(config: Config): Promise<number> {
       idleTimeoutMs: config.http.sessionIdleMs,
       maxSessions: config.http.maxSessions,
       newSession: () => createServer(() => openDesktop(), config),
+      health: health.check,
       log: say,
     });
   } catch (err) {
@@ -62,7 +81,7 @@ export async function serveOverHttp(config: Config): Promise<number> {
   say(`MCP over Streamable HTTP at ${server.url}`);
   let closing: Promise<void> | undefined;
   const stop = () => {
-    closing ??= server.close().then(
+    closing ??= Promise.all([server.close(), health.close()]).then(
       () => process.exit(0),
       (err: unknown) => {
         say(`error while closing: ${String(err)}`);
@@ -72,4 +91,93 @@ export async function serveOverHttp(config: Config): Promise<number> {
   };
   for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, stop);
   return new Promise<number>(() => undefined);
+}
+
+/**
+ * The bearer token in `file` (a mounted secret): surrounding whitespace and the final newline
+ * dropped; what is left must be one word of at least MIN_TOKEN_CHARS. Never echoes it.
+ */
+export function readTokenFile(file: string): string {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new Error(
+      `cannot read the token file ${file} (${code ?? (err as Error).message}); mount the secret there or point --token-file/AXPAGE_TOKEN_FILE at it`,
+      { cause: err },
+    );
+  }
+  const token = text.trim();
+  if (token === '') throw new Error(`the token file ${file} is empty; put the token in it`);
+  if (/\s/.test(token)) {
+    throw new Error(`the token file ${file} holds more than one word; a token is one word`);
+  }
+  if (token.length < MIN_TOKEN_CHARS) {
+    throw new Error(
+      `the token in ${file} is ${token.length} characters; give at least ${MIN_TOKEN_CHARS}`,
+    );
+  }
+  return token;
+}
+
+/** How long a health check waits for the desktop before it says not ready. */
+const HEALTH_TIMEOUT_MS = 3000;
+
+/**
+ * Readiness for /healthz: the display and the accessibility bus answer now. One desktop
+ * connection is kept for the checks (opening one per probe would cost more than the check);
+ * a failed check drops it, so the next one connects afresh to a restarted bus.
+ */
+function desktopHealth(open: () => Promise<Desktop>): {
+  check: () => Promise<{ ready: boolean; reason?: string }>;
+  close: () => Promise<void>;
+} {
+  let desktop: ReturnType<typeof open> | undefined;
+  let running: Promise<{ ready: boolean; reason?: string }> | undefined;
+  const drop = () => {
+    const d = desktop;
+    desktop = undefined;
+    void d?.then((x) => x.close()).catch(() => undefined);
+  };
+  const once = async (): Promise<{ ready: boolean; reason?: string }> => {
+    desktop ??= open();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<{ ready: false; reason: string }>((resolve) => {
+      timer = setTimeout(
+        () =>
+          resolve({
+            ready: false,
+            reason: `no answer from the desktop in ${HEALTH_TIMEOUT_MS} ms`,
+          }),
+        HEALTH_TIMEOUT_MS,
+      );
+    });
+    try {
+      const report = await Promise.race([
+        desktop
+          .then((d) => d.checkAccess())
+          .then((r) =>
+            r.ok ? { ready: true } : { ready: false, reason: r.reason ?? 'not accessible' },
+          ),
+        late,
+      ]);
+      if (!report.ready) drop();
+      return report;
+    } catch (err) {
+      drop();
+      return { ready: false, reason: (err as Error).message };
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return {
+    // Probes that overlap share one check.
+    check: () => (running ??= once().finally(() => (running = undefined))),
+    close: async () => {
+      const d = desktop;
+      desktop = undefined;
+      await d?.then((x) => x.close()).catch(() => undefined);
+    },
+  };
 }

@@ -18,6 +18,8 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { checkBearer, checkHost, checkOrigin } from './http-guard.js';
 
 export const MCP_PATH = '/mcp';
+/** Readiness for orchestrators' probes: no token, no Host check, no body. */
+export const HEALTH_PATH = '/healthz';
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_MAX_SESSIONS = 16;
 
@@ -49,6 +51,11 @@ export interface HttpServeOptions {
   /** Sessions open (or being opened) at once; default DEFAULT_MAX_SESSIONS. */
   maxSessions?: number;
   newSession: () => SessionServer;
+  /**
+   * What GET /healthz reports: 200 when ready, 503 with the reason otherwise. Absent: the
+   * path is not served (404).
+   */
+  health?: () => Promise<{ ready: boolean; reason?: string }>;
   /** One line per event worth a note (sessions opening and ending, internal errors). */
   log?: (line: string) => void;
 }
@@ -121,6 +128,27 @@ export async function serveHttp(opts: HttpServeOptions): Promise<HttpServer> {
   };
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    // Before the Host and token checks: a kubelet probes by the pod's IP and holds no token.
+    // It says only ready or not, and why not: nothing of the desktop's content.
+    if (opts.health && (req.url ?? '/').split('?')[0] === HEALTH_PATH) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.setHeader('Allow', 'GET, HEAD');
+        return reply(res, 405, SERVER_ERROR, `Method not allowed: ${req.method ?? '?'}`);
+      }
+      const state = await opts.health();
+      const body = JSON.stringify({
+        ready: state.ready,
+        ...(state.reason ? { reason: state.reason } : {}),
+        sessions: sessions.size,
+      });
+      res.writeHead(state.ready ? 200 : 503, {
+        'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(body),
+        'Cache-Control': 'no-store',
+      });
+      res.end(req.method === 'HEAD' ? undefined : body);
+      return;
+    }
     const hostVerdict = checkHost(req.headers.host, opts.allowedHosts);
     if (!hostVerdict.ok) return reply(res, 403, SERVER_ERROR, `Forbidden: ${hostVerdict.why}`);
     const originVerdict = checkOrigin(req.headers.origin, opts.allowedOrigins);
