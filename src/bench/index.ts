@@ -175,7 +175,7 @@ async function main(): Promise<number> {
     await session.close().catch(() => undefined);
   }
   // After the host's desktop is gone: the containers have the machine to themselves.
-  await section('13. Fleet: desktop containers per machine', () => fleetSection());
+  await section('15. Fleet: desktop containers per machine', () => fleetSection());
   out(`total bench time ${((performance.now() - t0) / 1000).toFixed(1)} s (after the build)`);
   return 0;
 }
