@@ -12,6 +12,7 @@ import { PlatformError } from '../../errors.js';
 import type {
   AccessReport,
   AppInfo,
+  Activity,
   AppsChange,
   Change,
   ClickRoute,
@@ -654,6 +655,28 @@ export class LinuxDesktop implements Desktop {
     };
   }
 
+  async watchActivity(
+    pid: number,
+    onActivity: (activity: Activity) => void,
+  ): Promise<() => Promise<void>> {
+    const bus = await this.live();
+    const ref = await wrap(() => atspi.appRefForPid(bus, pid));
+    if (!ref) {
+      throw new PlatformError('app_gone', `pid ${pid} is not on the accessibility bus`, { pid });
+    }
+    const stop = await wrap(() =>
+      atspi.watchApp(bus, ref.bus, (event) => {
+        const activity = activityOf(event);
+        if (activity) onActivity(activity);
+      }),
+    );
+    const offClose = bus.onClose(() => onActivity({ kind: 'lost' }));
+    return async () => {
+      offClose();
+      await stop();
+    };
+  }
+
   async watchApps(onChange: (change: AppsChange) => void): Promise<() => Promise<void>> {
     const bus = await this.live();
     const stop = await wrap(() =>
@@ -741,6 +764,26 @@ function changeOf(event: atspi.AtspiEvent): Change {
     return { elementId: event.id, flag: state, on: event.detail1 !== 0 };
   }
   return { elementId: event.id };
+}
+
+/**
+ * What a person did, from one AT-SPI event: `window:create`/`destroy` open and close a
+ * window (activate/deactivate only move the focus between windows that are there).
+ */
+export function activityOf(event: atspi.AtspiEvent): Activity | undefined {
+  const { type, id } = event;
+  if (type === 'object:state-changed:focused') {
+    return event.detail1 !== 0 ? { kind: 'focus', elementId: id } : undefined;
+  }
+  const text = /^object:text-changed:(insert|delete)/.exec(type);
+  if (text) return { kind: 'text', elementId: id, inserted: text[1] === 'insert' };
+  const state = /^object:state-changed:(.+)$/.exec(type)?.[1] as Flag | undefined;
+  if (state && FLAG_STATES.has(state) && state !== 'active') {
+    return { kind: 'state', elementId: id, flag: state, on: event.detail1 !== 0 };
+  }
+  if (type === 'window:create') return { kind: 'window', elementId: id, opened: true };
+  if (type === 'window:destroy') return { kind: 'window', elementId: id, opened: false };
+  return undefined;
 }
 
 async function wrap<T>(fn: () => Promise<T>): Promise<T> {
