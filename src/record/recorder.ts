@@ -265,7 +265,12 @@ class Recording {
     if (!view) return;
     this.lastView = view;
     view.snapshot.elements.forEach((el, i) => {
-      if (el.id) this.known.set(el.id, this.seen(view, i));
+      if (!el.id) return;
+      const seen = this.seen(view, i);
+      // Named as the person first saw it: a button relabelled by its click ("Start" to
+      // "Stop") is replayed by its old name, a field named by its text by what it was.
+      const first = this.known.get(el.id)?.query;
+      this.known.set(el.id, first ? { ...seen, query: first } : seen);
     });
   }
 
@@ -328,7 +333,8 @@ class Recording {
 
   /** The element's role and name, with nth only when the name alone picks another. */
   private queryFor(view: SnapshotView, index: number, el: Element): string | undefined {
-    const base = exactQueryFor(el);
+    // An element with no text of its own (a document's text area) goes by its role.
+    const base = exactQueryFor(el) ?? (/^\w+$/.test(el.role) ? `role:${el.role}` : undefined);
     if (!base) return undefined;
     const picks = (query: string): boolean => {
       try {

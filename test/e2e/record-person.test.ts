@@ -7,13 +7,13 @@
  * fresh app they must do the same; the password typed during the recording is in no file
  * and in no answer.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
-import { Session } from '../../src/harness/session.js';
+import { packageRoot, Session } from '../../src/harness/session.js';
 import { planWorkflow } from '../../src/tools/workflow-plan.js';
 import { MAX_STEPS, STEP_TOOLS, workflow } from '../../src/tools/workflow.js';
 import { waitForApp } from './helpers/oracle.js';
@@ -186,4 +186,102 @@ describe('recording a person on a fixture app', () => {
   }, 240_000);
 });
 
-void waitForApp;
+/** `axpage record` as a person runs it in a terminal, with its output collected. */
+function recordCli(session: Session, args: string[], outDir: string) {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [path.join(packageRoot(), 'dist', 'cli.js'), 'record', ...args],
+    { env: session.desktop.processEnv({ AXPAGE_OUT: outDir }) as Record<string, string> },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const started = new Promise<void>((resolve, reject) => {
+    const check = (): void => {
+      if (/recording .*Ctrl\+C stops/.test(stderr)) resolve();
+    };
+    child.stderr!.on('data', check);
+    void exited.then(() => reject(new Error(`axpage record exited before recording: ${stderr}`)));
+  });
+  return { child, started, exited, out: () => ({ stdout, stderr }) };
+}
+
+function padText(session: Session, pid: number, want: string): Promise<true> {
+  return waitForApp(
+    session,
+    pid,
+    (els) => (els.some((e) => e.role === 'text' && e.text === want) ? true : undefined),
+    `mousepad showing ${JSON.stringify(want)}`,
+  );
+}
+
+describe('axpage record on mousepad', () => {
+  let session: Session;
+  let steps: Recording['steps'];
+  const TEXT = 'hello recorder';
+
+  function launchPad(s: Session): Promise<LaunchedApp> {
+    const home = fs.mkdtempSync(path.join(s.artifactDir, 'home-'));
+    return s.launch('mousepad', ['--disable-server'], {
+      env: {
+        HOME: home,
+        XDG_CONFIG_HOME: path.join(home, 'config'),
+        XDG_DATA_HOME: path.join(home, 'data'),
+      },
+    });
+  }
+
+  afterAll(async () => {
+    await session?.close();
+  });
+
+  it('records the keys a person presses until Ctrl+C and prints ax_workflow steps', async () => {
+    session = await Session.start();
+    const pad = await launchPad(session);
+    const outDir = fs.mkdtempSync(path.join(session.artifactDir, 'rec-'));
+    const outFile = path.join(outDir, 'recording.json');
+    const cli = recordCli(session, ['--app', String(pad.pid), '--out', outFile], outDir);
+    await cli.started;
+    await person(session, 'type', TEXT);
+    await person(session, 'key', 'Return');
+    await person(session, 'type', 'line 2');
+    await padText(session, pad.pid, `${TEXT}\nline 2`);
+    cli.child.kill('SIGINT');
+    expect(await cli.exited, cli.out().stderr).toBe(0);
+    steps = (JSON.parse(cli.out().stdout) as { steps: Recording['steps'] }).steps;
+    validWorkflow(steps);
+    expect(steps.filter((s) => s.tool === 'ax_type').map((s) => s.args.text)).toEqual([
+      `${TEXT}\nline 2`,
+    ]);
+    expect(fs.statSync(outFile).mode & 0o777).toBe(0o600);
+    const whole = JSON.parse(fs.readFileSync(outFile, 'utf8')) as Recording;
+    expect(whole.steps).toEqual(steps);
+    // Its walks are a run like any: pairs and a session log in the artifact dir.
+    expect(fs.readdirSync(outDir).some((f) => /^session-.*\.jsonl$/.test(f))).toBe(true);
+    expect(
+      fs.readdirSync(outDir).filter((f) => f.endsWith('_get_tree.png')).length,
+    ).toBeGreaterThan(0);
+  }, 240_000);
+
+  it('replays on a fresh server and a fresh mousepad to the same text', async () => {
+    expect(steps).toBeDefined();
+    await session.close();
+    session = await Session.start();
+    const pad = await launchPad(session);
+    const result = await session.call('ax_workflow', { steps });
+    expect(result.isError, result.text).toBe(false);
+    await padText(session, pad.pid, `${TEXT}\nline 2`);
+  }, 240_000);
+
+  it('stops by itself at --limit-seconds and says so', async () => {
+    const outDir = fs.mkdtempSync(path.join(session.artifactDir, 'rec-'));
+    const pad = await launchPad(session);
+    const cli = recordCli(session, ['--app', String(pad.pid), '--limit-seconds', '2'], outDir);
+    await cli.started;
+    expect(await cli.exited, cli.out().stderr).toBe(0);
+    expect(cli.out().stderr).toMatch(/ended by itself at its limit of 2 s/);
+    expect(JSON.parse(cli.out().stdout)).toEqual({ steps: [] });
+  }, 120_000);
+});
