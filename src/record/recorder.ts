@@ -99,8 +99,9 @@ interface Pending {
 /** Runs ax_get_tree as the server runs a call (its pair written, its line in the session log). */
 export type WalkRunner = (tool: typeof getTree, args: { app: number }) => Promise<ToolResponse>;
 
-const NO_INPUT_NOTE =
-  'this display session hides input events from other clients: steps are inferred from accessibility events alone (a check box or tab changing is a click on it, a button the focus reached just before a window opened or closed is taken as clicked, typing is read from the fields; keys that type nothing are not seen)';
+const HIDDEN_INPUT = 'this display session hides input events from other clients';
+const INFERRED =
+  'steps are inferred from accessibility events alone (a check box or tab changing is a click on it, a button the focus reached just before a window opened or closed is taken as clicked, typing is read from the fields; keys that type nothing are not seen)';
 
 class Recording {
   private readonly events: Array<RecordedEvent & { pair?: string }> = [];
@@ -122,8 +123,10 @@ class Recording {
     private readonly run: WalkRunner,
     readonly app: { name: string; pid: number },
     readonly limitS: number,
-    readonly inputs: Inputs,
+    public inputs: Inputs,
   ) {}
+
+  private inputProblem: string | undefined;
 
   async begin(desktop: Desktop): Promise<void> {
     if (!desktop.watchActivity) {
@@ -139,7 +142,14 @@ class Recording {
       await desktop.watchActivity(this.app.pid, (activity) => this.take({ activity })),
     );
     if (desktop.watchInput) {
-      this.stops.push(await desktop.watchInput((input) => this.take({ input })));
+      try {
+        this.stops.push(await desktop.watchInput((input) => this.take({ input })));
+      } catch (err) {
+        // The accessibility events still tell most of it: recorded as on a session that
+        // hides input, saying why.
+        this.inputs = 'accessibility events only';
+        this.inputProblem = `the person's input cannot be watched (${(err as Error).message})`;
+      }
     }
     this.timer = setTimeout(() => void this.end('limit'), this.limitS * 1000);
     this.timer.unref();
@@ -195,7 +205,9 @@ class Recording {
       if (pair) pairs[step.id] = pair;
     });
     const notes = [
-      this.inputs === 'accessibility events only' ? NO_INPUT_NOTE : undefined,
+      this.inputs === 'accessibility events only'
+        ? `${this.inputProblem ?? HIDDEN_INPUT}: ${INFERRED}`
+        : undefined,
       this.endNote(),
       merged.unnamed > 0
         ? `${merged.unnamed} click(s) landed where no named element was and are left out`

@@ -11,7 +11,9 @@
  *   here: its step carries a placeholder for the caller to fill in;
  * - a check box (or radio button, switch, tab...) changing without a click seen on it is
  *   a click on it: that is how a person changes one;
- * - a key that is no typing (Return, Escape, Tab, ctrl+s) is an ax_key_press;
+ * - a key that is no typing (Return, Escape, Tab, ctrl+s) is an ax_key_press, unless
+ *   more text came into the field being typed into after it (Return in a text area,
+ *   BackSpace): then the ax_type's text has its effect;
  * - a window or dialog opening is an ax_wait_for it, after the step that opened it; one
  *   closing is a wait for it to go;
  * - when the session shows no input (`inferClicks`), a button the focus came to just
@@ -119,8 +121,21 @@ export function mergeEvents(events: readonly RecordedEvent[], opts: MergeOptions
     lastClick = { id: element.id, at };
   };
 
+  let heldKeys: string[] = [];
+  const flushKeys = (): void => {
+    if (heldKeys.length === 0) return;
+    typing = undefined;
+    for (const key of heldKeys) push('ax_key_press', { key });
+    heldKeys = [];
+  };
+
   for (const ev of events) {
     pair = ev.pair;
+    // Held keys followed by more text in the field being typed into were typing.
+    if (heldKeys.length > 0) {
+      if (ev.kind === 'text' && typing?.element.id === ev.element.id) heldKeys = [];
+      else if (ev.kind !== 'focus' && ev.kind !== 'key') flushKeys();
+    }
     switch (ev.kind) {
       case 'click': {
         focusedButton = undefined;
@@ -133,8 +148,10 @@ export function mergeEvents(events: readonly RecordedEvent[], opts: MergeOptions
       }
       case 'key': {
         if (ev.typing) break;
-        typing = undefined;
-        push('ax_key_press', { key: ev.key });
+        // While typing into a field, a key that edits its text (Return in a text area,
+        // BackSpace) is part of the typing: held until the next event says which it was.
+        if (typing) heldKeys.push(ev.key);
+        else push('ax_key_press', { key: ev.key });
         break;
       }
       case 'focus': {
@@ -194,6 +211,7 @@ export function mergeEvents(events: readonly RecordedEvent[], opts: MergeOptions
     }
   }
 
+  flushKeys();
   const named = steps.map((s, i) => ({ id: `s${i + 1}`, tool: s.tool, args: s.args }));
   return {
     steps: named,

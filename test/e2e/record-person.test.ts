@@ -128,6 +128,8 @@ describe('recording a person on a fixture app', () => {
     recording = JSON.parse(text) as Recording;
     expect(text).not.toContain(SECRET);
     validWorkflow(recording.steps);
+    // X shows every client's input: the clicks came from the person's own presses.
+    expect(recording.inputs).toBe('accessibility and input events');
     const brief = recording.steps.map((s) => [s.tool, s.args.query, s.args.text, s.args.state]);
     expect(brief).toEqual([
       ['ax_click', "AXCheckBox:'Remember me'", undefined, undefined],

@@ -181,3 +181,37 @@ describe('mergeEvents with input events', () => {
     ]);
   });
 });
+
+describe('mergeEvents with keys that edit what is typed', () => {
+  const opts = { app: 'app', inferClicks: false };
+  const area = (value: string) =>
+    element('role:AXTextArea', { id: 'doc', field: true, label: '', value });
+
+  it('Return and BackSpace inside typing are the text; Return after it is a key press', () => {
+    const events: RecordedEvent[] = [
+      { at: 0, kind: 'text', element: area('ab') },
+      { at: 1, kind: 'key', key: 'BackSpace', typing: false },
+      { at: 2, kind: 'key', key: 'Return', typing: false },
+      { at: 3, kind: 'text', element: area('a\n') },
+      { at: 4, kind: 'text', element: area('a\nc') },
+      { at: 5, kind: 'key', key: 'ctrl+s', typing: false },
+      { at: 6, kind: 'window', opened: true, element: element("AXDialog:'Save As'") },
+    ];
+    expect(brief(mergeEvents(events, opts).steps)).toEqual([
+      ['ax_type', 'role:AXTextArea', 'a\nc'],
+      ['ax_key_press', undefined, 'ctrl+s'],
+      ['ax_wait_for', "AXDialog:'Save As'", undefined],
+    ]);
+  });
+
+  it('a key held at the end of the recording is still pressed', () => {
+    const events: RecordedEvent[] = [
+      { at: 0, kind: 'text', element: area('x') },
+      { at: 1, kind: 'key', key: 'Return', typing: false },
+    ];
+    expect(brief(mergeEvents(events, opts).steps)).toEqual([
+      ['ax_type', 'role:AXTextArea', 'x'],
+      ['ax_key_press', undefined, 'Return'],
+    ]);
+  });
+});

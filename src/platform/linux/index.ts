@@ -83,6 +83,7 @@ export class LinuxDesktop implements Desktop {
   readonly captureStacked?: DisplaySession['captureStacked'];
   readonly guardedPointer?: DisplaySession['guardedPointer'];
   readonly anyGrab?: DisplaySession['anyGrab'];
+  readonly watchInput?: DisplaySession['watchInput'];
   private readonly processes: LinuxProcesses;
   private readonly appRefs = new Map<number, atspi.AppRef>();
   /** Apps whose last walk had a window without an accessible name (see titleUntitledWindows). */
@@ -103,6 +104,7 @@ export class LinuxDesktop implements Desktop {
     this.captureStacked = session.captureStacked?.bind(session);
     this.guardedPointer = session.guardedPointer?.bind(session);
     this.anyGrab = session.anyGrab?.bind(session);
+    this.watchInput = session.watchInput?.bind(session);
     this.processes = new LinuxProcesses(env);
     this.followRegistry(bus);
   }
