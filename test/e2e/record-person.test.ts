@@ -14,8 +14,10 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { packageRoot, Session } from '../../src/harness/session.js';
+import type { SwaySession } from '../../src/desktop/sway.js';
 import { planWorkflow } from '../../src/tools/workflow-plan.js';
 import { MAX_STEPS, STEP_TOOLS, workflow } from '../../src/tools/workflow.js';
+import { describeNeeding, file, program, pythonModule } from './helpers/needs.js';
 import { waitForApp } from './helpers/oracle.js';
 
 const run = promisify(execFile);
@@ -39,7 +41,7 @@ function textOf(result: { contents: object[] }): string {
   return String((result.contents[0] as { text?: string } | undefined)?.text ?? '');
 }
 
-async function read<T>(session: Session, uri: string): Promise<T> {
+async function read<T>(session: { client: Session['client'] }, uri: string): Promise<T> {
   return JSON.parse(textOf(await session.client.readResource({ uri }))) as T;
 }
 
@@ -94,6 +96,9 @@ describe('recording a person on a fixture app', () => {
   it('turns clicks, typing, a password and a dialog into ax_workflow steps', async () => {
     const ready = await app.output!.waitForEvent((e) => e.event === 'ready');
     const rects = ready.rects as Record<string, Rect>;
+    await expect(session.client.readResource({ uri: 'axpage://recording/stop' })).rejects.toThrow(
+      /no recording is running/,
+    );
     const started = await read<{ recording: boolean; app: string }>(
       session,
       `axpage://recording/start?app=${app.pid}`,
@@ -287,3 +292,42 @@ describe('axpage record on mousepad', () => {
     expect(JSON.parse(cli.out().stdout)).toEqual({ steps: [] });
   }, 120_000);
 });
+
+describeNeeding(
+  [
+    program('sway', 'sway'),
+    program('dbus-daemon', 'dbus'),
+    file('/usr/libexec/at-spi-bus-launcher', 'at-spi2-core'),
+    pythonModule('gi', 'python3-gi'),
+  ],
+  'recording under sway, which hides input events',
+  () => {
+    let session: Session<SwaySession>;
+
+    afterAll(async () => {
+      await session?.close();
+    });
+
+    it('infers the steps from accessibility events alone, and says so', async () => {
+      session = await Session.startSway();
+      const app = await session.launchFixture('record_task.py');
+      const started = await read<{ inputs: string }>(
+        session,
+        `axpage://recording/start?app=${app.pid}`,
+      );
+      expect(started.inputs).toBe('accessibility events only');
+      // sway passes no client another's input, so no person can be scripted here: the
+      // check box is set through axpage, and the app announces it as any change of state.
+      const r = await session.call('ax_click', { app: app.pid, query: "AXCheckBox:'Remember me'" });
+      expect(r.isError, r.text).toBe(false);
+      await app.output!.waitForEvent((e) => e.event === 'toggled' && e.active === true);
+      const recording = await read<Recording>(session, 'axpage://recording/stop');
+      expect(recording.inputs).toBe('accessibility events only');
+      expect(recording.note).toMatch(/hides input events.*inferred from accessibility events/);
+      validWorkflow(recording.steps);
+      expect(recording.steps.map((s) => [s.tool, s.args.query])).toEqual([
+        ['ax_click', "AXCheckBox:'Remember me'"],
+      ]);
+    }, 180_000);
+  },
+);
