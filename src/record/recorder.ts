@@ -127,6 +127,8 @@ class Recording {
   ) {}
 
   private inputProblem: string | undefined;
+  /** Presses made while another app was in front: left out, counted. */
+  private elsewhere = 0;
 
   async begin(desktop: Desktop): Promise<void> {
     if (!desktop.watchActivity) {
@@ -209,6 +211,9 @@ class Recording {
         ? `${this.inputProblem ?? HIDDEN_INPUT}: ${INFERRED}`
         : undefined,
       this.endNote(),
+      this.elsewhere > 0
+        ? `${this.elsewhere} click(s) or key(s) made while another app was in front are left out`
+        : undefined,
       merged.unnamed > 0
         ? `${merged.unnamed} click(s) landed where no named element was and are left out`
         : undefined,
@@ -259,11 +264,25 @@ class Recording {
         await this.end('app_quit');
         return;
       }
+      // The person's presses are everyone's: those made while another app was in front
+      // (typing in a terminal) are no step of this app's.
+      const elsewhere =
+        batch.some((item) => item.input) && !(await this.inFront().catch(() => true));
       for (const item of batch) {
+        if (item.input && elsewhere) {
+          this.elsewhere++;
+          continue;
+        }
         const ev = this.resolve(item, before);
         if (ev) this.events.push({ ...ev, ...(this.lastPair ? { pair: this.lastPair } : {}) });
       }
     }
+  }
+
+  /** Whether the recorded app has the active window (true when the session cannot tell). */
+  private async inFront(): Promise<boolean> {
+    const front = await (await this.pipeline.desktop()).frontmost();
+    return front === null || front.pid === this.app.pid;
   }
 
   private async walk(): Promise<void> {

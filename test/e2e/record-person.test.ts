@@ -282,6 +282,24 @@ describe('axpage record on mousepad', () => {
     await padText(session, pad.pid, `${TEXT}\nline 2`);
   }, 240_000);
 
+  it('leaves out the keys a person presses in another app that is in front', async () => {
+    const task = await session.launchFixture('record_task.py');
+    const pad = await launchPad(session);
+    await waitForApp(
+      session,
+      pad.pid,
+      (els) => (els.some((e) => e.role === 'text') ? true : undefined),
+      'mousepad up',
+    );
+    await read(session, `axpage://recording/start?app=${task.pid}`);
+    await person(session, 'type', 'elsewhere');
+    await person(session, 'key', 'Return');
+    await padText(session, pad.pid, 'elsewhere\n');
+    const recording = await read<Recording>(session, 'axpage://recording/stop');
+    expect(recording.steps).toEqual([]);
+    expect(recording.note).toMatch(/while another app was in front are left out/);
+  }, 120_000);
+
   it('stops by itself at --limit-seconds and says so', async () => {
     const outDir = fs.mkdtempSync(path.join(session.artifactDir, 'rec-'));
     const pad = await launchPad(session);
