@@ -75,7 +75,9 @@ export const LAYERS = {
     PLATFORM_INTERFACE,
     'config.ts',
   ],
-  surface: [...PURE, 'pipeline', 'tools', 'capture', PLATFORM_INTERFACE, 'config.ts'],
+  // Recording turns a person's events into tool steps, walking through the pipeline.
+  record: [...PURE, 'pipeline', 'tools', 'query', PLATFORM_INTERFACE],
+  surface: [...PURE, 'pipeline', 'tools', 'record', 'capture', PLATFORM_INTERFACE, 'config.ts'],
   // Transports carry JSON-RPC messages; they know nothing of what the server does.
   transport: PURE,
   // The viewer's server reuses the HTTP guard's checks and the pixel diff.
@@ -138,6 +140,7 @@ export const PACKAGES = {
   'heap-growth.ts': ['node:v8'],
   pipeline: [...FILES, 'node:crypto'],
   tools: [...FILES, 'zod', MCP],
+  record: ['node:path'],
   surface: [...FILES, 'zod', MCP],
   transport: ['node:crypto', 'node:http', 'node:net', MCP],
   view: [...FILES, 'node:http', 'node:url'],

@@ -13,7 +13,8 @@ const path = require('node:path');
 
 const here = __dirname;
 const tag = '@axpage/native:';
-const APT = 'apt-get install -y g++ make python3 libx11-dev libxcb1-dev libxext-dev libxtst-dev';
+const APT =
+  'apt-get install -y g++ make python3 libx11-dev libxcb1-dev libxext-dev libxtst-dev libxi-dev';
 
 if (process.platform !== 'linux') {
   console.log(
@@ -66,6 +67,8 @@ function diagnose() {
   if (!header('xcb/xcb.h')) found.push('xcb/xcb.h missing (libxcb1-dev)');
   if (!header('X11/extensions/XShm.h')) found.push('X11/extensions/XShm.h missing (libxext-dev)');
   if (!header('X11/extensions/XTest.h')) found.push('X11/extensions/XTest.h missing (libxtst-dev)');
+  if (!header('X11/extensions/XInput2.h'))
+    found.push('X11/extensions/XInput2.h missing (libxi-dev)');
   return found;
 }
 

@@ -230,6 +230,24 @@ export declare class Display {
  * libuv worker thread at a time, so a capture runs while the JS thread does other work.
  * Captures queued together run one after the other. Errors as Display's, as rejections.
  */
+/** A press the person made, as XInput2 raw events report it (any client's input). */
+export type RawInput =
+  | { kind: 'button'; button: number; x: number; y: number }
+  | { kind: 'key' | 'keyup'; keycode: number; keysym: string | null };
+
+/**
+ * Watches the person's key and button presses on the display (XInput2 raw events on the
+ * root, a connection of its own). read() drains what came since the last read, oldest
+ * first; a button press carries where the pointer is at that read. Throws code
+ * 'X11_NO_XINPUT2' when the server has no XInput 2.
+ */
+export declare class InputWatch {
+  constructor(name?: string | null);
+  readonly usable: boolean;
+  read(): RawInput[];
+  close(): void;
+}
+
 export declare class Capturer {
   /** Opens its own connection (name like ':91'; default $DISPLAY). Throws code 'X11_OPEN_FAILED'. */
   constructor(name?: string | null);

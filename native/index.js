@@ -21,9 +21,9 @@ function load() {
       notBuilt
         ? '@axpage/native: the X11 addon is not built (build/Release/axpage_native.node is missing). ' +
             'Run `npm rebuild @axpage/native` in the axpage directory; it needs g++, make, python3 and ' +
-            'libx11-dev libxext-dev libxtst-dev.'
+            'libx11-dev libxext-dev libxtst-dev libxi-dev.'
         : `@axpage/native: the X11 addon failed to load: ${cause && cause.message}. ` +
-            'Rebuild it with `npm rebuild @axpage/native` (needs libx11-dev libxext-dev libxtst-dev).',
+            'Rebuild it with `npm rebuild @axpage/native` (needs libx11-dev libxext-dev libxtst-dev libxi-dev).',
       { cause },
     );
     err.code = notBuilt ? 'AXPAGE_NATIVE_NOT_BUILT' : 'AXPAGE_NATIVE_LOAD_FAILED';

@@ -44,7 +44,7 @@ PACKAGES=(
   python3-tk
   firefox-esr
   sway grim wl-clipboard
-  g++ make python3 libx11-dev libxcb1-dev libxext-dev libxtst-dev
+  g++ make python3 libx11-dev libxcb1-dev libxext-dev libxtst-dev libxi-dev
   libwayland-dev libxkbcommon-dev xkb-data
 )
 

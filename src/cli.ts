@@ -6,6 +6,7 @@
  *   axpage desktop up|run|down|env|status   a headless desktop of our own
  *   axpage demo                    the main job on an embedded default
  *   axpage replay <log>            run a recorded session again, step by step
+ *   axpage record                  record what a person does as ax_workflow steps
  *   axpage view [dir | log]        see a run's pairs in a browser on this machine
  */
 import { loadConfig, ConfigError, parseServeArgs, serveHelp } from './config.js';
@@ -16,6 +17,7 @@ const USAGE = `usage: axpage [serve] [options]  run the MCP server on stdio (axp
        axpage desktop up|run|down|env|status [...]   headless desktop (see axpage desktop --help)
        axpage demo [--keep]         bring up a headless desktop, drive a GTK demo through a real MCP client
        axpage replay <log> [--from N] [--stop-on-diff]   run a session log again, say where the app differs
+       axpage record [--app NAME] [--out FILE] [--limit-seconds N]   record what you do as ax_workflow steps (Ctrl+C stops)
        axpage view [dir | session log] [--port N]   see a run pair by pair in a browser (prints the URL)
        axpage --version | --help`;
 
@@ -37,6 +39,10 @@ async function main(argv: string[]): Promise<number> {
     case 'replay': {
       const { runReplay } = await import('./cli/replay.js');
       return runReplay(rest);
+    }
+    case 'record': {
+      const { runRecord } = await import('./cli/record.js');
+      return runRecord(rest);
     }
     case 'view': {
       const { runView } = await import('./cli/view.js');

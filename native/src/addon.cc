@@ -7,6 +7,7 @@
 #include "capturer.h"
 #include "display.h"
 #include "grab.h"
+#include "input-watch.h"
 #include "keysyms.h"
 #include "root-property.h"
 #include "xwd.h"
@@ -43,6 +44,7 @@ static Napi::Object InitAddon(Napi::Env env, Napi::Object exports) {
   exports.Set("Display", XDisplay::Init(env));
   exports.Set("Capturer", XCapturer::Init(env));
   exports.Set("RootProperty", XRootProperty::Init(env));
+  exports.Set("InputWatch", XInputWatch::Init(env));
   exports.Set("decodeXwd", Napi::Function::New(env, DecodeXwd, "decodeXwd"));
   exports.Set("xwdInfo", Napi::Function::New(env, XwdInfo, "xwdInfo"));
   exports.Set("keysymFromName", Napi::Function::New(env, KeysymFromNameJs, "keysymFromName"));

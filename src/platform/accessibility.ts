@@ -53,6 +53,20 @@ export interface AppsChange {
   lost?: boolean;
 }
 
+/**
+ * One thing a person did in an app, as its accessibility events tell it: the focus came to
+ * an element, text went into or out of an element, a state of an element was set or
+ * cleared, a window (or dialog) opened or closed. What was typed is not carried: a
+ * recorder reads a field's text from the tree (never a password field's).
+ */
+export type Activity =
+  | { kind: 'focus'; elementId: string }
+  | { kind: 'text'; elementId: string; inserted: boolean }
+  | { kind: 'state'; elementId: string; flag: Flag; on: boolean }
+  | { kind: 'window'; elementId: string; opened: boolean }
+  /** The watch itself ended (the connection it ran on is gone). */
+  | { kind: 'lost' };
+
 /** Where an element's caret is and what of its text is selected (offsets in characters). */
 export interface TextPlace {
   caret: number;
@@ -200,4 +214,13 @@ export interface AccessibilitySource {
    * effort; `lost` when the watch itself ended). Resolves to an unsubscribe function.
    */
   watchApps(onChange: (change: AppsChange) => void): Promise<() => Promise<void>>;
+
+  /**
+   * Calls `onActivity` for what a person does in the app (focus, text, states, windows),
+   * as far as its accessibility events tell it. Resolves to an unsubscribe function.
+   */
+  watchActivity?(
+    pid: number,
+    onActivity: (activity: Activity) => void,
+  ): Promise<() => Promise<void>>;
 }

@@ -21,6 +21,7 @@ import type { ProcessControl } from './processes.js';
 
 export type {
   AccessibilitySource,
+  Activity,
   AppInfo,
   AppsChange,
   Change,
@@ -37,6 +38,7 @@ export type {
   Frontmost,
   GuardedOutcome,
   GuardedPointer,
+  InputEvent,
   KeyCombo,
   KeyKind,
   MouseButton,

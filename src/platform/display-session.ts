@@ -137,7 +137,22 @@ export interface GuardedPointer {
 }
 
 /** Windows, real input and pixels: what the window system offers. */
+/**
+ * One input event a person made, as the display server saw it: a pointer button pressed
+ * (where the pointer was), a key pressed (its name as ax_key_press takes it, and whether
+ * it types a character rather than moving or commanding).
+ */
+export type InputEvent =
+  { kind: 'click'; x: number; y: number } | { kind: 'key'; key: string; typing: boolean };
+
 export interface DisplaySession {
+  /**
+   * Calls `onInput` for every button and key press of the person at this display, from any
+   * client. Absent: the session hides other clients' input (a Wayland compositor does).
+   * Resolves to a function that stops the watch.
+   */
+  watchInput?(onInput: (input: InputEvent) => void): Promise<() => Promise<void>>;
+
   /** The process owning the active window, or null when nothing is active. */
   frontmost(): Promise<Frontmost | null>;
   /** Top-level windows of all apps (or one app), front to back where known. */

@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Pipeline } from '../pipeline/pipeline.js';
 import { registerPrompts } from './prompts.js';
+import { registerRecording } from './recording.js';
 import { artifactDirOf, registerResources, type ToolRunner } from './resources.js';
 import { Subscriptions } from './subscriptions.js';
 
@@ -18,6 +19,7 @@ export function registerSurface(
   run: ToolRunner,
 ): Subscriptions {
   registerResources(server, pipeline, run);
+  registerRecording(server, pipeline, run);
   registerPrompts(server, pipeline);
   const subscriptions = new Subscriptions(pipeline, artifactDirOf(pipeline), (uri) => {
     server.server.sendResourceUpdated({ uri }).catch(() => undefined);

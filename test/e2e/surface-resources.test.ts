@@ -85,6 +85,9 @@ describe('resources', () => {
     expect(resources.map((r) => r.uri).sort()).toEqual([
       'axpage://apps',
       'axpage://artifacts',
+      'axpage://recording/start',
+      'axpage://recording/status',
+      'axpage://recording/stop',
       'axpage://status',
     ]);
     const { resourceTemplates } = await session.client.listResourceTemplates();
@@ -93,6 +96,9 @@ describe('resources', () => {
       'axpage://app/{name}/tree',
       'axpage://app/{name}/windows',
       'axpage://pair/{id}',
+      'axpage://recording/start{?app,limit_seconds}',
+      'axpage://recording/start{?app}',
+      'axpage://recording/start{?limit_seconds}',
     ]);
     expect(session.client.getServerCapabilities()?.resources?.subscribe).toBe(true);
   });

@@ -12,6 +12,7 @@ import { PlatformError } from '../../errors.js';
 import type {
   AccessReport,
   AppInfo,
+  Activity,
   AppsChange,
   Change,
   ClickRoute,
@@ -82,6 +83,7 @@ export class LinuxDesktop implements Desktop {
   readonly captureStacked?: DisplaySession['captureStacked'];
   readonly guardedPointer?: DisplaySession['guardedPointer'];
   readonly anyGrab?: DisplaySession['anyGrab'];
+  readonly watchInput?: DisplaySession['watchInput'];
   private readonly processes: LinuxProcesses;
   private readonly appRefs = new Map<number, atspi.AppRef>();
   /** Apps whose last walk had a window without an accessible name (see titleUntitledWindows). */
@@ -102,6 +104,7 @@ export class LinuxDesktop implements Desktop {
     this.captureStacked = session.captureStacked?.bind(session);
     this.guardedPointer = session.guardedPointer?.bind(session);
     this.anyGrab = session.anyGrab?.bind(session);
+    this.watchInput = session.watchInput?.bind(session);
     this.processes = new LinuxProcesses(env);
     this.followRegistry(bus);
   }
@@ -657,6 +660,28 @@ export class LinuxDesktop implements Desktop {
     };
   }
 
+  async watchActivity(
+    pid: number,
+    onActivity: (activity: Activity) => void,
+  ): Promise<() => Promise<void>> {
+    const bus = await this.live();
+    const ref = await wrap(() => atspi.appRefForPid(bus, pid));
+    if (!ref) {
+      throw new PlatformError('app_gone', `pid ${pid} is not on the accessibility bus`, { pid });
+    }
+    const stop = await wrap(() =>
+      atspi.watchApp(bus, ref.bus, (event) => {
+        const activity = activityOf(event);
+        if (activity) onActivity(activity);
+      }),
+    );
+    const offClose = bus.onClose(() => onActivity({ kind: 'lost' }));
+    return async () => {
+      offClose();
+      await stop();
+    };
+  }
+
   async watchApps(onChange: (change: AppsChange) => void): Promise<() => Promise<void>> {
     const bus = await this.live();
     const stop = await wrap(() =>
@@ -744,6 +769,26 @@ function changeOf(event: atspi.AtspiEvent): Change {
     return { elementId: event.id, flag: state, on: event.detail1 !== 0 };
   }
   return { elementId: event.id };
+}
+
+/**
+ * What a person did, from one AT-SPI event: `window:create`/`destroy` open and close a
+ * window (activate/deactivate only move the focus between windows that are there).
+ */
+export function activityOf(event: atspi.AtspiEvent): Activity | undefined {
+  const { type, id } = event;
+  if (type === 'object:state-changed:focused') {
+    return event.detail1 !== 0 ? { kind: 'focus', elementId: id } : undefined;
+  }
+  const text = /^object:text-changed:(insert|delete)/.exec(type);
+  if (text) return { kind: 'text', elementId: id, inserted: text[1] === 'insert' };
+  const state = /^object:state-changed:(.+)$/.exec(type)?.[1] as Flag | undefined;
+  if (state && FLAG_STATES.has(state) && state !== 'active') {
+    return { kind: 'state', elementId: id, flag: state, on: event.detail1 !== 0 };
+  }
+  if (type === 'window:create') return { kind: 'window', elementId: id, opened: true };
+  if (type === 'window:destroy') return { kind: 'window', elementId: id, opened: false };
+  return undefined;
 }
 
 async function wrap<T>(fn: () => Promise<T>): Promise<T> {

@@ -29,12 +29,12 @@ import type {
 } from '@axpage/native';
 import type { Rect } from '../../model/element.js';
 import { PlatformError } from '../../errors.js';
-import type { MouseButton, RawImage } from '../desktop.js';
-import { KEY_ALIASES } from './keysyms.js';
+import type { InputEvent, MouseButton, RawImage } from '../desktop.js';
+import { KEY_ALIASES, keysymValue } from './keysyms.js';
 
 type NativeModule = typeof NativeApi;
 
-const SYSTEM_PACKAGES = 'g++ make python3 libx11-dev libxext-dev libxtst-dev';
+const SYSTEM_PACKAGES = 'g++ make python3 libx11-dev libxext-dev libxtst-dev libxi-dev';
 
 let nativeModule: NativeModule | undefined;
 let nativeError: PlatformError | undefined;
@@ -836,4 +836,88 @@ export class X11 {
     }, this.keymapRestoreMs);
     this.restoreTimer.unref();
   }
+}
+
+/** How often the person's presses are read off the input watch's connection (they queue there meanwhile). */
+const INPUT_POLL_MS = 25;
+
+/** Modifier keys: held for a combo, never a key press of their own. */
+const MODIFIERS: Record<string, string> = {
+  Control_L: 'ctrl',
+  Control_R: 'ctrl',
+  Alt_L: 'alt',
+  Alt_R: 'alt',
+  Super_L: 'super',
+  Super_R: 'super',
+  Meta_L: 'alt',
+  Meta_R: 'alt',
+  Shift_L: 'shift',
+  Shift_R: 'shift',
+  ISO_Level3_Shift: 'altgr',
+};
+
+/** A keysym that makes a character (Latin-1 and Unicode keysyms; not the 0xfexx-0xffxx function keys). */
+function typesCharacter(name: string): boolean {
+  const value = keysymValue(name);
+  return value !== null && (value < 0xfe00 || value >= 0x1000000);
+}
+
+/**
+ * Calls `onInput` for the person's left clicks and key presses on `display`, from any
+ * client (XInput2 raw events). A key is typing when it makes a character with no command
+ * modifier held (shift may be); a combo is named as ax_key_press takes it ("ctrl+s").
+ */
+export function watchX11Input(display: string, onInput: (input: InputEvent) => void): () => void {
+  const { InputWatch } = native();
+  // An addon built before the input watch existed: rebuilt, it has it.
+  if (typeof InputWatch !== 'function') {
+    throw new PlatformError(
+      'unsupported',
+      'the native addon was built without the input watch: rebuild it (npm rebuild @axpage/native)',
+    );
+  }
+  let watch: InstanceType<typeof InputWatch>;
+  try {
+    watch = new InputWatch(display);
+  } catch (err) {
+    throw new PlatformError(
+      'unsupported',
+      `cannot watch input on ${display}: ${(err as Error).message}`,
+    );
+  }
+  const held = new Set<string>();
+  const timer = setInterval(() => {
+    let presses;
+    try {
+      presses = watch.read();
+    } catch {
+      clearInterval(timer);
+      return;
+    }
+    for (const p of presses) {
+      if (p.kind === 'button') {
+        if (p.button === 1) onInput({ kind: 'click', x: p.x, y: p.y });
+        continue;
+      }
+      if (p.keysym === null) continue;
+      const modifier = MODIFIERS[p.keysym];
+      if (modifier) {
+        if (p.kind === 'key') held.add(modifier);
+        else held.delete(modifier);
+        continue;
+      }
+      if (p.kind !== 'key') continue;
+      const commands = [...held].filter((m) => m !== 'shift');
+      const typing = commands.length === 0 && typesCharacter(p.keysym);
+      // Shift held for a character types it (capitals); held for a key that types nothing,
+      // it is part of the combo (shift+Tab, ctrl+shift+Tab).
+      const mods = held.has('shift') && !typing ? [...commands, 'shift'] : commands;
+      onInput({ kind: 'key', key: [...mods, p.keysym].join('+'), typing });
+    }
+  }, INPUT_POLL_MS);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    watch.close();
+  };
 }

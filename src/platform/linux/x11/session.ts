@@ -10,6 +10,7 @@ import type {
   EmbeddedWindow,
   Frontmost,
   GuardedPointer,
+  InputEvent,
   KeyCombo,
   KeyKind,
   MouseButton,
@@ -19,7 +20,7 @@ import type {
 } from '../../display-session.js';
 import type { InputGrab, LinuxSession, SessionWindow } from '../session.js';
 import { keyKindOf } from '../key-kinds.js';
-import { keysymOf, nativeAddonProblem, withDecorations, X11 } from '../x11.js';
+import { keysymOf, nativeAddonProblem, watchX11Input, withDecorations, X11 } from '../x11.js';
 
 /** Bound on the window manager fronting a window (a loaded machine takes hundreds of ms). */
 const ACTIVATE_TIMEOUT_MS = 1500;
@@ -68,6 +69,13 @@ export class X11Session implements LinuxSession {
 
   problem(): PlatformError | undefined {
     return nativeAddonProblem();
+  }
+
+  /** X lets any client see every press through XInput2 raw events (a connection of its own). */
+  async watchInput(onInput: (input: InputEvent) => void): Promise<() => Promise<void>> {
+    this.display();
+    const stop = watchX11Input(this.env.DISPLAY!, onInput);
+    return async () => stop();
   }
 
   facts(): Record<string, string | number | boolean> {
