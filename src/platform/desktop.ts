@@ -27,6 +27,7 @@ export type {
   ClickRoute,
   ClickSpot,
   CommitRoute,
+  PointHit,
   SnapshotOptions,
   TextPlace,
 } from './accessibility.js';

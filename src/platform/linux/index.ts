@@ -27,6 +27,7 @@ import type {
   LaunchPlan,
   LaunchRequest,
   MouseButton,
+  PointHit,
   RawImage,
   ScriptingSupport,
   SecureFieldScan,
@@ -447,7 +448,7 @@ export class LinuxDesktop implements Desktop {
     return clickSpotOf(element, parent);
   }
 
-  async elementAt(root: Element, p: { x: number; y: number }): Promise<string | null> {
+  async elementAt(root: Element, p: { x: number; y: number }): Promise<PointHit | null> {
     const frame = root.frame;
     if (!frame) throw new PlatformError('failed', 'the window has no frame to aim in');
     return this.withBus((bus) => accessibleAtPoint(bus, root.id, frame, p, HIT_TEST_TIMEOUT_MS));
