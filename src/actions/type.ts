@@ -41,7 +41,9 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
   const undo = secure ? SECRET_NOT_KEPT : restoreText(field, current);
   const expected = clearFirst ? text : current !== undefined ? current + text : undefined;
   // A spin button: the text must make a number in its range, and its value is what lands.
-  const number = secure ? undefined : await numberField(scene, element, label, expected);
+  const number = secure
+    ? undefined
+    : await numberField(scene, element, label, expected, background ? 'background' : 'foreground');
   const probe: (() => Promise<Reading>) | undefined = secure
     ? () => Promise.resolve('unreadable')
     : number
@@ -51,7 +53,7 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
         : undefined;
   if (background) {
     // A spin button without editable text (Qt's spin box) still takes the number it means.
-    if (element && number && !element.flags.includes('editable')) {
+    if (element && number?.want !== undefined && !element.flags.includes('editable')) {
       await desktop.setValue(element.id, number.want);
       return {
         did: `Typed ${chars} into ${label}: it takes no text through accessibility, so its value was set (value ${number.was} → ${number.want})`,
