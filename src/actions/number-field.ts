@@ -83,6 +83,9 @@ export async function numberField(
   const tolerance = want === undefined ? 0 : 1e-9 * Math.max(1, Math.abs(want));
   const readValue = () => desktop.readValue(element.id).then((v) => v.value);
   const readText = () => desktop.readText(element.id).then((t) => t?.trim());
+  // The field shows the typed text, within the prefix or suffix it keeps (Qt's " px").
+  const shows = (text: string | undefined): boolean =>
+    text !== undefined && (text === typed || (want !== undefined && text.includes(typed)));
   const landed = async (): Promise<boolean> =>
     want === undefined
       ? // Text of the app's own lands when the field shows it with a value behind it: an
@@ -97,7 +100,7 @@ export async function numberField(
       // Keys typed in the foreground reach the app by another channel than an action: the
       // commit waits (bounded) until the field reads the whole text, or it commits a part.
       await pollFor(
-        async () => (await readText().catch(() => undefined)) === typed,
+        async () => shows(await readText().catch(() => undefined)),
         READ_BACK_MS,
         POLL_MS,
       );
