@@ -222,8 +222,8 @@ function drawnOver(view: SnapshotView, element: Element, p: { x: number; y: numb
 /**
  * What the app draws at `p` instead of the element, by its own hit test asked of the
  * element's window: an element of the walk that is neither the element, nor in it (a
- * button's label), nor holding it (a composite widget, or a toolkit that answers only a
- * child of the window). The tree keeps elements the app does not draw where their frames
+ * button's label), nor holding it (a composite widget, or a toolkit that stops above the
+ * element), unless what holds it says the point is on none of its children. The tree keeps elements the app does not draw where their frames
  * say: a hidden stack page's keep their last allocation, under the page shown. Undefined
  * when the app cannot say, or answers what the walk does not have: no refusal without it.
  */
@@ -252,17 +252,30 @@ async function drawnInstead(
     i = elements[i].parent;
   }
   if (root < 0 || !hasArea(elements[root].frame)) return undefined;
-  const id = await desktop.elementAt(elements[root], p).catch(() => undefined);
-  if (!id) return undefined;
-  const hit = elements.findIndex((e) => e.id === id);
-  if (hit < 0 || chain.has(hit)) return undefined;
+  const answer = await desktop.elementAt(elements[root], p).catch(() => undefined);
+  if (!answer) return undefined;
+  const hit = elements.findIndex((e) => e.id === answer.id);
+  if (hit < 0 || hit === index) return undefined;
+  if (chain.has(hit)) {
+    // What holds the element, said to be hit on itself and on none of its children: the
+    // point is on something it draws over them (a block of a web page that is no element).
+    return answer.onItself
+      ? `${describe(view, hit)}, which holds it, on nothing inside it`
+      : undefined;
+  }
   for (let i = hit, depth = 0; i >= 0 && i < elements.length && depth < 256; depth++) {
     if (i === index) return undefined;
     i = elements[i].parent;
   }
-  const e = elements[hit];
-  const ref = view.refs[hit];
-  const name = e.name.length > 60 ? `${e.name.slice(0, 59)}…` : e.name;
+  return describe(view, hit);
+}
+
+/** `[AXButton] "Name" e12`, as an error names an element. */
+function describe(view: SnapshotView, i: number): string {
+  const e = view.snapshot.elements[i];
+  const ref = view.refs[i];
+  const text = e.name || e.description || '';
+  const name = text.length > 60 ? `${text.slice(0, 59)}…` : text;
   return `[${e.role}]${name ? ` "${name}"` : ''}${ref ? ` ${ref}` : ''}`;
 }
 

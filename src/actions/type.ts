@@ -41,7 +41,9 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
   const undo = secure ? SECRET_NOT_KEPT : restoreText(field, current);
   const expected = clearFirst ? text : current !== undefined ? current + text : undefined;
   // A spin button: the text must make a number in its range, and its value is what lands.
-  const number = secure ? undefined : await numberField(scene, element, label, expected);
+  const number = secure
+    ? undefined
+    : await numberField(scene, element, label, expected, background ? 'background' : 'foreground');
   const probe: (() => Promise<Reading>) | undefined = secure
     ? () => Promise.resolve('unreadable')
     : number
@@ -51,7 +53,7 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
         : undefined;
   if (background) {
     // A spin button without editable text (Qt's spin box) still takes the number it means.
-    if (element && number && !element.flags.includes('editable')) {
+    if (element && number?.want !== undefined && !element.flags.includes('editable')) {
       await desktop.setValue(element.id, number.want);
       return {
         did: `Typed ${chars} into ${label}: it takes no text through accessibility, so its value was set (value ${number.was} → ${number.want})`,
@@ -116,7 +118,8 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
         await desktop.pressKey({ key: 'End', modifiers: multiline ? ['ctrl'] : [] });
       }
     }
-    if (clearFirst) cleared = await clearByKeys(scene, element, label, secure);
+    if (clearFirst)
+      cleared = await clearByKeys(scene, element, label, secure, number !== undefined);
     if (scene.passwordGuard) {
       // Safe mode: the app may move the focus by itself mid-text (guarded key by key).
       await typeKeyByKey(
@@ -169,6 +172,7 @@ async function clearByKeys(
   element: ActionTarget['element'],
   label: string,
   secure: boolean,
+  numeric = false,
 ): Promise<Cleared> {
   const { desktop } = scene;
   await desktop.pressKey({ key: 'a', modifiers: ['ctrl'] });
@@ -177,15 +181,18 @@ async function clearByKeys(
   const left = async (): Promise<string | undefined> =>
     desktop.readText(element.id).catch(() => undefined);
   // The keys are queued to the app: its text empties once it has handled them.
+  // A spin box's prefix and suffix (Qt's " px") stay: its number is what is cleared.
+  const empty = (text: string | undefined): boolean =>
+    text === '' || (numeric && text !== undefined && !/\d/.test(text));
   const emptied = (): Promise<boolean> =>
     pollFor(
-      async () => (await left()) === '',
+      async () => empty(await left()),
       scaledByLoad(CLEAR_READ_MS, CLEAR_READ_MAX_MS),
       CLEAR_POLL_MS,
     );
   let text = await left();
   if (text === undefined) return 'unread';
-  if (text === '' || (await emptied())) return 'read';
+  if (empty(text) || (await emptied())) return 'read';
   text = (await left()) ?? '';
   const length = [...text].length;
   const selected =

@@ -126,6 +126,16 @@ export interface ClickSpot {
 export type CommitRoute = { via: 'action'; action: string } | { via: 'key'; key: string };
 
 /** Apps, trees, element actions and reads, change events: what the accessibility API offers. */
+/** What an app says is drawn at a point (AccessibilitySource.elementAt). */
+export interface PointHit {
+  id: string;
+  /**
+   * The app said the point is on this element and on none of its children (asked of it,
+   * it answered itself): an element below it there is not drawn there.
+   */
+  onItself?: boolean;
+}
+
 export interface AccessibilitySource {
   listApps(): Promise<AppInfo[]>;
   /**
@@ -163,12 +173,13 @@ export interface AccessibilitySource {
   clickSpot?(element: Element, parent?: Element): ClickSpot | undefined;
   /**
    * The element the app itself says is drawn at `p` (screen coordinates), asked of the
-   * top-level `root` it is in (an element with its frame): its id; null when the app says
-   * nothing is there. A toolkit may answer the deepest element there or only a child of
-   * `root` that holds it, and may keep in its tree elements it does not draw (a hidden
-   * page's): the caller judges the answer against the element it aims at. One call.
+   * top-level `root` it is in (an element with its frame), as deep as the app answers;
+   * null when the app says nothing is there. A toolkit may stop at an element that holds
+   * the point without naming which of its children does, and may keep in its tree
+   * elements it does not draw (a hidden page's): the caller judges the answer against the
+   * element it aims at.
    */
-  elementAt?(root: Element, p: { x: number; y: number }): Promise<string | null>;
+  elementAt?(root: Element, p: { x: number; y: number }): Promise<PointHit | null>;
   /** How text typed into this number field is committed to its value. */
   commitRoute(element: Element): CommitRoute;
   doAction(elementId: string, action: string): Promise<void>;

@@ -28,6 +28,7 @@ export type {
   ClickRoute,
   ClickSpot,
   CommitRoute,
+  PointHit,
   SnapshotOptions,
   TextPlace,
 } from './accessibility.js';

@@ -327,7 +327,8 @@ function constraints(
     if (types && !types.roles.has(el.role) && !types.nativeRoles.has(el.nativeRole.toLowerCase())) {
       return false;
     }
-    if (title && !s.lower(i, 'name').includes(title)) return false;
+    // A nameless element's description is its name, as for a name term (match.ts).
+    if (title && !(s.lower(i, 'name') || s.lower(i, 'description')).includes(title)) return false;
     if (value && !s.lower(i, 'value').includes(value)) return false;
     if (desc && !s.lower(i, 'description').includes(desc)) return false;
     if (point && !containsPoint(el, point)) return false;

@@ -194,6 +194,23 @@ function matchRoleText(m: CompiledText, el: Element): boolean {
   return m.op === 'exact' ? lower.includes(m.lower) : lower.some((n) => n.includes(m.lower));
 }
 
+/**
+ * The field whose text stands for `field` on element i. An element named only by its
+ * description (an icon button whose tooltip is its label) shows that description where a
+ * name goes, in the tree file and summaries; a name term (`button:"Primary menu"`,
+ * `title:…`) reads it there too, so what the tree shows is what a query finds. A term
+ * that already looks at descriptions reads them as such and ranks them below names.
+ */
+function sourceOf(
+  s: Subject,
+  i: number,
+  field: TextField,
+  fields: readonly TextField[],
+): TextField {
+  if (field !== 'name' || fields.includes('description')) return field;
+  return s.text(i, 'name') === '' ? 'description' : 'name';
+}
+
 function scoreText(
   s: Subject,
   i: number,
@@ -209,15 +226,16 @@ function scoreText(
   if (m.op === 'regex') {
     const el = s.snapshot.elements[i];
     for (const field of fields) {
-      const raw = s.raw(el, field);
+      const raw = s.raw(el, sourceOf(s, i, field, fields));
       if (raw !== '' && m.re.test(raw)) consider(field, REGEX_BASE[field]);
     }
     return best;
   }
   for (const field of fields) {
-    const f = s.lower(i, field);
+    const from = sourceOf(s, i, field, fields);
+    const f = s.lower(i, from);
     if (m.op === 'exact') {
-      if (f === m.lower) consider(field, EXACT_BASE[field] - (s.text(i, field) === m.text ? 0 : 3));
+      if (f === m.lower) consider(field, EXACT_BASE[field] - (s.text(i, from) === m.text ? 0 : 3));
       continue;
     }
     if (f === '' || m.lower === '') continue;
@@ -227,7 +245,7 @@ function scoreText(
     if (at === 0) score += 5;
     else if (/\W/.test(f[at - 1])) score += 2;
     score += Math.round((5 * m.lower.length) / f.length);
-    if (s.text(i, field).includes(m.text)) score += 1;
+    if (s.text(i, from).includes(m.text)) score += 1;
     consider(field, score, CONTAINS_BASE[field]);
   }
   return best;

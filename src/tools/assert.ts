@@ -104,7 +104,8 @@ export const assertTool = defineTool({
           if (a.focused !== undefined) check('focused', a.focused, el.flags.includes('focused'));
           if (a.visible !== undefined) check('visible', a.visible, view.visible[index]);
           if (a.checked !== undefined) check('checked', a.checked, el.flags.includes('checked'));
-          if (a.title !== undefined) check('title', a.title, el.name);
+          // A nameless element's name is its description, as a name query reads it.
+          if (a.title !== undefined) check('title', a.title, el.name || (el.description ?? ''));
           if (a.value !== undefined) {
             check(
               'value',

@@ -54,6 +54,14 @@ export function isComboList(el: Element, parent: Element | undefined): boolean {
 }
 
 /**
+ * A combo box's list while closed: the app says it is not showing and gives it no area
+ * (Qt 6). Its rows keep frames, and are not drawn.
+ */
+export function closedComboList(el: Element, parent: Element | undefined): boolean {
+  return isComboList(el, parent) && el.flags.includes('offscreen') && !hasArea(el.frame);
+}
+
+/**
  * A menu that hangs inside another element (a menu bar's "File", a submenu item, a
  * combo box's list): its frame is the title it opens from, and its items are drawn in a
  * popup of their own, so they are clipped to the screen, not to that title.
@@ -115,6 +123,9 @@ export function computeVisibility(
       intersect(frame, clip) !== null;
     if (isMenuTitle(el, hasParent)) {
       region[i] = screenRect;
+    } else if (closedComboList(el, hasParent ? elements[p] : undefined)) {
+      // A closed combo box's list keeps its rows where they were last drawn (or at 0,0).
+      region[i] = null;
     } else if (surface) {
       // A surface without a frame inherits; one with a degenerate frame shows nothing.
       if (frame === undefined) region[i] = hasParent ? base : screenRect;

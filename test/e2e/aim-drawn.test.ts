@@ -7,9 +7,12 @@
  * logs (stack_pages.py, qt_clipped.py).
  */
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import { expect, it } from 'vitest';
 import { fixtureRun, type FixtureRun } from './helpers/fixture-run.js';
-import { describeNeeding, found, pythonModule } from './helpers/needs.js';
+import { describeNeeding, found, program, pythonModule } from './helpers/needs.js';
+import { waitForApp } from './helpers/oracle.js';
+import { sessionPerSuite } from './helpers/suite-session.js';
 
 function gtk4Python(): boolean {
   try {
@@ -42,10 +45,16 @@ describeNeeding(
       const back = await run.call('ax_click', { query: 'Back page', delivery_mode: 'foreground' });
       expect(back.isError, back.text).toBe(false);
       await run.waitFor((e) => e.event === 'page' && e.name === 'back');
+      // The tree file lists the page in front only.
+      const tree = await run.call('ax_get_tree', {});
+      expect(tree.isError, tree.text).toBe(false);
+      const lines = fs.readFileSync(tree.fields.file, 'utf8').split('\n');
+      expect(lines.find((l) => /"Back button"/.test(l))).toMatch(/\bvisible\b/);
+      expect(lines.filter((l) => /"Front check"/.test(l))).toEqual([]);
       const from = run.events().length;
       const r = await run.call('ax_click', { query: 'Front check', delivery_mode: 'foreground' });
       expect(r.isError, r.text).toBe(true);
-      expect(r.fields.error).toMatch(/is not drawn at \(\d+,\d+\): another element is drawn there/);
+      expect(r.fields.error).toMatch(/has no position on screen \(it may be hidden/);
       expect(await eventsSince(run, from, 'pressed')).toEqual([]);
       expect(await eventsSince(run, from, 'check')).toEqual([]);
 
@@ -61,6 +70,43 @@ describeNeeding(
       await run.waitFor((e) => e.event === 'check' && e.active === true, from);
       expect(await eventsSince(run, from, 'pressed')).toEqual([]);
     });
+  },
+);
+
+describeNeeding(
+  [program('gtk4-widget-factory', 'gtk-4-examples')],
+  "gtk4-widget-factory's pages",
+  () => {
+    const get = sessionPerSuite();
+
+    it('with page 2 in front, the tree file lists none of page 1', async () => {
+      const session = get();
+      const app = await session.launch('gtk4-widget-factory', [], { timeoutMs: 60_000 });
+      const before = await session.call('ax_get_tree', { app: app.pid });
+      expect(before.isError, before.text).toBe(false);
+      const page1 = /\[AXCheckBox[^\]]*\] "checkbutton"/;
+      expect(fs.readFileSync(before.fields.file, 'utf8')).toMatch(page1);
+      const r = await session.call('ax_click', {
+        app: app.pid,
+        query: 'label:"Page 2"',
+        delivery_mode: 'foreground',
+      });
+      expect(r.isError, r.text).toBe(false);
+      // The app's own word: its switcher's page 2 tab is the selected one.
+      await waitForApp(
+        session,
+        app.pid,
+        (els) =>
+          els.find(
+            (e) => e.role === 'page tab' && e.name === 'Page _2' && e.states.includes('selected'),
+          ),
+        'the page 2 tab selected',
+      );
+      const after = await session.call('ax_get_tree', { app: app.pid });
+      expect(after.isError, after.text).toBe(false);
+      expect(fs.readFileSync(after.fields.file, 'utf8')).not.toMatch(page1);
+      await app.stop();
+    }, 120_000);
   },
 );
 

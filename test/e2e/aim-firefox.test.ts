@@ -82,3 +82,25 @@ describe('Firefox: clicks use the action the element offers', () => {
     await pageSays('focus=name');
   });
 });
+
+describe('Firefox: a button with an absolutely placed block over its middle', () => {
+  it('a foreground click on the button is refused by the page’s own hit test; nothing is clicked', async () => {
+    const r = await session.call('ax_click', {
+      app: browser.app.pid,
+      query: 'button:"Under button"',
+      delivery_mode: 'foreground',
+    });
+    expect(r.isError, r.text).toBe(true);
+    expect(r.text).toMatch(/another element is drawn there/);
+    // The block itself takes the click: the page lists clicks in order, so one that had
+    // reached the button shows before it.
+    const cover = await session.call('ax_click_at', {
+      app: browser.app.pid,
+      x: Number(/at \((\d+),/.exec(r.text)?.[1]),
+      y: Number(/at \(\d+,(\d+)\)/.exec(r.text)?.[1]),
+      delivery_mode: 'foreground',
+    });
+    expect(cover.isError, cover.text).toBe(false);
+    await pageSays('clicks=cover');
+  });
+});

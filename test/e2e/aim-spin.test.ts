@@ -39,9 +39,10 @@ describe('typing into a spin button', () => {
     });
   }
 
-  it('text that is not a number in its range is refused before anything is typed', async () => {
+  it('a number out of its range is refused before anything is typed', async () => {
     const from = events().length;
-    for (const text of ['abc', '5000']) {
+    // Text that is no number goes to the app, which may read it its own way (spin-formats).
+    for (const text of ['5000', '-1']) {
       const r = await call('ax_type', { query: 'Amount', text, clear_first: true });
       expect(r.isError, r.text).toBe(true);
       expect(r.text).toMatch(/takes a number in 0\.\.1000/);

@@ -110,12 +110,42 @@ describe('typing into a spin button', () => {
     expect(done.undo).toMatchObject({ kind: 'restore', previous: '5', what: 'value' });
   });
 
-  it('text that would not read as a number in range is refused before anything is sent', async () => {
+  it('text that is not a number goes as typed in the foreground, committed, and is reported as the app shows it', async () => {
+    const view = formView();
+    const desktop = recordingDesktop(view, { ranges: structuredClone(ranges) });
+    const done = await deliverType(sceneOf(view, desktop), {
+      target: target(view, 'count'),
+      text: 'May',
+      clearFirst: true,
+      mode: 'foreground',
+    });
+    expect(desktop.names()).toContain('typeText');
+    const keys = desktop.calls.filter((c) => c.name === 'pressKey').map((c) => c.args[0]);
+    expect(keys.at(-1)).toBe('Return');
+    // The value stays: the fake reads no text.
+    expect(done.did).toMatch(/committed: value (\d+) → \1; its text reads 'May'$/);
+  });
+
+  it('text that is not a number, in the background without a commit action: refused before anything is sent', async () => {
+    const view = formView();
+    const desktop = recordingDesktop(view, { ranges });
+    await expect(
+      deliverType(sceneOf(view, desktop), {
+        target: target(view, 'count'),
+        text: '13:45',
+        clearFirst: true,
+      }),
+    ).rejects.toThrow(/only when it is committed, on Return in the field/);
+    expect(desktop.names()).not.toContain('setText');
+    expect(desktop.names()).not.toContain('setValue');
+  });
+
+  it('a number out of its range is refused before anything is sent', async () => {
     const view = formView();
     const desktop = recordingDesktop(view, { ranges });
     const scene = sceneOf(view, desktop);
     for (const [text, clearFirst] of [
-      ['x', true],
+      ['', true],
       ['11', true],
       ['1', false], // "5" + "1" reads 51
     ] as const) {

@@ -8,6 +8,7 @@ import {
   gtk4Actions,
   gtk4States,
   gtk4TopLevelStates,
+  hideStackPages,
   isGtk4Toolkit,
   isTypeName,
   markWindowRelative,
@@ -366,6 +367,61 @@ describe('popovers', () => {
       () => [small, far],
     );
     expect(s.elements[2].frame).toEqual({ x: 357, y: 489, w: 303, h: 120 });
+  });
+});
+
+describe('GTK4 stack pages', () => {
+  const F = { x: 0, y: 40, w: 420, h: 260 };
+  const tree = (selected: 'Front page' | 'Back page'): Element[] => [
+    el({ name: 'Pages', nativeRole: 'frame', frame: { x: 0, y: 0, w: 420, h: 300 } }),
+    el({ name: '', nativeRole: 'page tab list', parent: 0, depth: 1 }),
+    el({
+      name: 'Front page',
+      nativeRole: 'page tab',
+      parent: 1,
+      depth: 2,
+      flags: selected === 'Front page' ? ['selected'] : [],
+    }),
+    el({
+      name: 'Back page',
+      nativeRole: 'page tab',
+      parent: 1,
+      depth: 2,
+      flags: selected === 'Back page' ? ['selected'] : [],
+    }),
+    el({ name: '', nativeRole: 'panel', parent: 0, depth: 1, frame: F }),
+    el({ name: 'Front page', nativeRole: 'panel', parent: 4, depth: 2 }),
+    el({ name: '', nativeRole: 'panel', parent: 5, depth: 3, frame: F }),
+    el({
+      name: 'Front check',
+      nativeRole: 'check box',
+      parent: 6,
+      depth: 4,
+      frame: { x: 4, y: 44, w: 95, h: 16 },
+    }),
+    el({ name: 'Back page', nativeRole: 'panel', parent: 4, depth: 2 }),
+    el({ name: 'Back button', nativeRole: 'push button', parent: 8, depth: 3, frame: F }),
+    el({ name: 'After', nativeRole: 'label', parent: 0, depth: 1, frame: F }),
+  ];
+
+  it('leaves the page of a tab not selected not showing, frameless, with all below it', () => {
+    const elements = tree('Back page');
+    hideStackPages(elements);
+    const hidden = elements.flatMap((e, i) => (e.flags.includes('offscreen') ? [i] : []));
+    expect(hidden).toEqual([5, 6, 7]);
+    expect(hidden.every((i) => elements[i].frame === undefined)).toBe(true);
+    expect(elements[9].frame).toEqual(F);
+    expect(elements[10].flags).toEqual([]);
+  });
+
+  it('the page in front, and pages no selected tab names, keep their frames', () => {
+    const front = tree('Front page');
+    hideStackPages(front);
+    expect(front.flatMap((e, i) => (e.flags.includes('offscreen') ? [i] : []))).toEqual([8, 9]);
+    const none = tree('Back page');
+    for (const e of none) e.flags = [];
+    hideStackPages(none);
+    expect(none.some((e) => e.flags.includes('offscreen'))).toBe(false);
   });
 });
 

@@ -55,7 +55,7 @@ function view(): SnapshotView {
 }
 
 /** A desktop with the app's one window, whose hit test answers `answer` (a row, or as given). */
-function desktopAnswering(answer: number | null | undefined | Error) {
+function desktopAnswering(answer: number | null | undefined | Error, onItself = false) {
   const asked: Array<{ root: string; p: { x: number; y: number } }> = [];
   const desktop = {
     listWindows: async () => [
@@ -64,8 +64,8 @@ function desktopAnswering(answer: number | null | undefined | Error) {
     elementAt: async (root: Element, p: { x: number; y: number }) => {
       asked.push({ root: root.id, p });
       if (answer instanceof Error) throw answer;
-      if (answer === undefined) return ':1.5/o/unknown';
-      return answer === null ? null : `:1.5/o/${answer}`;
+      if (answer === undefined) return { id: ':1.5/o/unknown' };
+      return answer === null ? null : { id: `:1.5/o/${answer}`, onItself };
     },
   } as unknown as Desktop;
   return { desktop, asked };
@@ -92,6 +92,24 @@ describe("assertUncovered: the app's own hit test at the point", () => {
         assertUncovered(desktopAnswering(answer).desktop, v, check(v), 'Front check', at),
       ).resolves.toBeUndefined();
     }
+  });
+
+  it('refuses where what holds it says the point is on itself, on none of its children', async () => {
+    // A web page's block drawn over a button, with no element of its own: the page answers
+    // the section holding both.
+    for (const holder of [2, 1]) {
+      const v = view();
+      await expect(
+        assertUncovered(desktopAnswering(holder, true).desktop, v, check(v), 'Front check', at),
+      ).rejects.toThrow(
+        /another element is drawn there \(\[AXGroup\].* which holds it, on nothing inside it\)/,
+      );
+    }
+    // The element itself, answered on itself, is drawn there.
+    const v = view();
+    await expect(
+      assertUncovered(desktopAnswering(3, true).desktop, v, check(v), 'Front check', at),
+    ).resolves.toBeUndefined();
   });
 
   it('refuses nothing when the app cannot say: no answer, one the walk lacks, a failure', async () => {

@@ -725,6 +725,61 @@ describe('scope, filters, element types, limit', () => {
   });
 });
 
+describe('an element named only by its description', () => {
+  // An icon button: no name, its tooltip as description (GTK 4's "Primary menu").
+  const b = build([
+    el('AXWindow', 'frame', 'Calculator', {
+      frame: frame(0, 0, 400, 300),
+      flags: ['enabled', 'active'],
+      children: [
+        el('AXButton', 'button', '', {
+          description: 'Primary menu',
+          frame: frame(360, 4, 32, 32),
+        }),
+        el('AXButton', 'button', 'Menu', {
+          description: 'Primary menu of the app',
+          frame: frame(320, 4, 32, 32),
+        }),
+        el('AXStaticText', 'label', 'Primary', { frame: frame(4, 4, 80, 20) }),
+      ],
+    }),
+  ]);
+  const icon = b.snapshot.elements.findIndex((e) => e.description === 'Primary menu');
+  const at = (r: FindResult): number[] => r.matches.map((m) => m.index);
+
+  it.each([
+    'button:Primary menu',
+    'button:"primary menu"',
+    'role:button title:"Primary menu"',
+    'name:"Primary menu"',
+    'button:/^Primary m/',
+  ])('%s reads its description as its name', (text) => {
+    expect(at(find(b, text))).toEqual([icon]);
+  });
+
+  it('a contains name term too, and an xpath title', () => {
+    expect(at(find(b, 'role:button title~primary'))).toEqual([icon]);
+    expect(at(find(b, "//AXButton[@title='Primary menu']", {}, 'xpath'))).toEqual([icon]);
+  });
+
+  it('an element with a name is matched by its name, never by its description', () => {
+    expect(at(find(b, 'button:Menu'))).toEqual([icon + 1]);
+    expect(find(b, 'role:button title:"Primary menu of the app"').matches).toEqual([]);
+  });
+
+  it('a term that looks at descriptions still ranks one below a name', () => {
+    const r = find(b, 'Primary menu');
+    expect(r.matches[0].index).toBe(icon);
+    expect(r.matches[0].strategy).toBe('description_exact');
+  });
+
+  it('the titleContains filter', () => {
+    expect(at(find(b, null, { filter: { role: 'button', titleContains: 'primary' } }))).toEqual([
+      icon,
+    ]);
+  });
+});
+
 describe('suggestNames', () => {
   const b = fixture();
 

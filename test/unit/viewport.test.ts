@@ -485,6 +485,47 @@ describe('computeVisibility: geometry decides, "not showing" only where it canno
   });
 });
 
+describe("computeVisibility: a combo box's list", () => {
+  const combo = (list: Spec): Snapshot =>
+    buildSnapshot([
+      win(
+        'Settings',
+        [400, 30, 700, 520],
+        [
+          {
+            role: 'AXComboBox',
+            name: 'combo',
+            frame: [469, 109, 84, 22],
+            flags: ['collapsed'],
+            children: [list],
+          },
+        ],
+      ),
+    ]);
+  const rows: Spec[] = [
+    { role: 'AXRow', name: 'Windows', frame: [0, 0, 707, 22] },
+    { role: 'AXRow', name: 'Fusion', frame: [0, 22, 707, 22] },
+  ];
+
+  it('closed (not showing, no frame: Qt 6): its rows are not visible', () => {
+    const v = visibleByName(
+      combo({ role: 'AXList', name: 'list', flags: ['offscreen'], children: rows }),
+    );
+    expect(v).toMatchObject({ combo: true, list: false, Windows: false, Fusion: false });
+  });
+
+  it('open (a popup of its own, beyond the window): its rows are visible', () => {
+    const open = rows.map((r, k) => ({
+      ...r,
+      frame: [469, 131 + 22 * k, 84, 22] as Spec['frame'],
+    }));
+    const v = visibleByName(
+      combo({ role: 'AXList', name: 'list', frame: [469, 131, 84, 44], children: open }),
+    );
+    expect(v).toMatchObject({ list: true, Windows: true, Fusion: true });
+  });
+});
+
 describe('findBlockingDialog', () => {
   const main = (active: boolean) => win('Main', [0, 0, 800, 600], [], { active });
   const dialog = (name: string, opts: { modal?: boolean; active?: boolean }) =>

@@ -28,6 +28,7 @@ import type {
   LaunchPlan,
   LaunchRequest,
   MouseButton,
+  PointHit,
   RawImage,
   ScriptingSupport,
   SecureFieldScan,
@@ -450,7 +451,7 @@ export class LinuxDesktop implements Desktop {
     return clickSpotOf(element, parent);
   }
 
-  async elementAt(root: Element, p: { x: number; y: number }): Promise<string | null> {
+  async elementAt(root: Element, p: { x: number; y: number }): Promise<PointHit | null> {
     const frame = root.frame;
     if (!frame) throw new PlatformError('failed', 'the window has no frame to aim in');
     const windowRelative = this.session.windowRelativeFrames === true;

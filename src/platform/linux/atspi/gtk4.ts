@@ -160,7 +160,48 @@ export function tidyGtk4(s: Snapshot): void {
   nameTabsByLabel(s.elements);
   nameRowsByLabel(s.elements);
   dropStaleRows(s.elements);
+  hideStackPages(s.elements);
   for (const w of s.windows) w.title = s.elements[w.index].name || w.title;
+}
+
+/**
+ * GTK 4 (4.8) reports every page of a stack VISIBLE, none SHOWING, and keeps a page once
+ * shown at its last allocation, under the page shown now: its widgets pass for drawn. A
+ * stack page (a frameless panel named by its title) whose stack switcher's tab of that
+ * name is not the selected one, beside the page of the selected tab, is not drawn: it and
+ * everything below it are marked not showing, and lose frames that are no longer theirs.
+ */
+export function hideStackPages(elements: Element[]): void {
+  const tabsOf = new Map<number, Element[]>();
+  for (const e of elements) {
+    if (e.nativeRole !== 'page tab' || e.name === '') continue;
+    const list = tabsOf.get(e.parent) ?? [];
+    list.push(e);
+    tabsOf.set(e.parent, list);
+  }
+  const hidden = new Set<string>();
+  const shown = new Set<string>();
+  for (const tabs of tabsOf.values()) {
+    const selected = tabs.filter((t) => t.flags.includes('selected'));
+    if (tabs.length < 2 || selected.length !== 1) continue;
+    shown.add(selected[0].name);
+    for (const t of tabs) if (t !== selected[0]) hidden.add(t.name);
+  }
+  if (hidden.size === 0) return;
+  const isPage = (e: Element): boolean =>
+    e.nativeRole === 'panel' && (e.frame === undefined || !(e.frame.w > 0 && e.frame.h > 0));
+  elements.forEach((e, i) => {
+    if (!isPage(e) || !hidden.has(e.name)) return;
+    const front = elements.some(
+      (o) => o !== e && o.parent === e.parent && isPage(o) && shown.has(o.name),
+    );
+    if (!front) return;
+    for (let k = i; k < elements.length && (k === i || elements[k].depth > e.depth); k++) {
+      const el = elements[k];
+      if (!el.flags.includes('offscreen')) el.flags = [...el.flags, 'offscreen'];
+      delete el.frame;
+    }
+  });
 }
 
 /**
