@@ -74,6 +74,7 @@ import { scaledByLoad } from '../model/timeout.js';
 import { LaunchWatch } from './launch-watch.js';
 import { ActionTransfers, SelectionSecrets } from './transfers.js';
 import { holdSelections } from './selection-hold.js';
+import { LingeringHold } from './lingering-hold.js';
 import { LaunchLogs } from './launch-log.js';
 import type { Element } from '../model/element.js';
 import type { Asking } from '../elicit/asking.js';
@@ -234,6 +235,8 @@ export class Pipeline {
   readonly launchLogs = new LaunchLogs();
   /** What this session knows to be secret on the clipboard and the primary selection. */
   readonly selections = new SelectionSecrets();
+  /** Safe mode: selections kept empty between calls beside a password field. */
+  private readonly lingering = new LingeringHold();
   /** The desktop's clipboard (useClipboard): safe mode empties it around some actions. */
   private clipboard?: () => Promise<Clipboard>;
   /** How many secrets the cached views were last masked for (see keepViewsClean). */
@@ -539,6 +542,14 @@ export class Pipeline {
   }
 
   /** The clipboard the server's tools use: what safe mode holds empty (selection-hold.ts). */
+  /**
+   * Safe mode: gives back what the selections held beside a password field (the agent
+   * reads or writes the clipboard itself, or the server stops).
+   */
+  async releaseHeldSelections(): Promise<void> {
+    await this.lingering.release();
+  }
+
   useClipboard(open: () => Promise<Clipboard>): void {
     this.clipboard = open;
   }
@@ -621,6 +632,14 @@ export class Pipeline {
         spawnWaitMs: this.config.spawnWaitMs,
       });
       const startedAt = Date.now();
+      // Selections kept empty beside a password field: given back once a call acts on an
+      // app that shows none.
+      if (
+        this.lingering.active &&
+        !before.snapshot.elements.some((el) => secretFields.isSecretField(pid, el))
+      ) {
+        await this.lingering.release();
+      }
       // Text moved by a paste or a drag: a secret's field is where it lands (transfers.ts).
       const transfers = new ActionTransfers({
         pid,
@@ -635,9 +654,18 @@ export class Pipeline {
           ? {
               holdSelections: async () =>
                 holdSelections(await this.clipboard!(), (note) => call.notify.log('warning', note)),
+              lingering: this.lingering,
+              selectionsStillHeld: async () => {
+                const clipboard = await this.clipboard!();
+                return (['clipboard', 'primary'] as const).every((s) => clipboard.owns?.(s));
+              },
             }
           : {}),
       });
+      // Safe mode, an app that shows a password field: the selections are empty before any
+      // input goes, whatever it turns out to press or focus (it may paste later, or read
+      // the clipboard into the field itself). Throws, with nothing sent, when they cannot be.
+      await transfers.holdBesidePasswordField();
       const ctx: ActContext = {
         transfers,
         // Pointer events at a denied app's window are refused, whichever app this call is on.
@@ -749,8 +777,9 @@ export class Pipeline {
           throw err;
         }
       } finally {
-        // What the selections held before the action, offered again once it is judged.
-        await transfers.done();
+        // What the selections held before the action, offered again once it is judged
+        // (or later, while the app still shows a password field).
+        await transfers.done(ctx.view.snapshot);
       }
     });
   }
@@ -1407,6 +1436,7 @@ export class Pipeline {
   }
 
   async close(): Promise<void> {
+    await this.lingering.release();
     this.launches.close();
     // The apps run on: their logs too, masked by a relay that knows the secrets known now.
     await this.launchLogs.handOn(this.selections.echoes.added());

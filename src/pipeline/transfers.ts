@@ -43,6 +43,7 @@ import { scaledByLoad } from '../model/timeout.js';
 import { holds, windowAt, windowStack } from '../actions/window-stack.js';
 import { editCommand } from '../actions/edit-commands.js';
 import { showsText } from './selection-owner.js';
+import type { LingeringHold } from './lingering-hold.js';
 
 export type SelectionName = 'clipboard' | 'primary';
 
@@ -416,6 +417,13 @@ export interface TransferScene {
    * field is a password field. Absent: full mode.
    */
   holdSelections?(): Promise<() => Promise<void>>;
+  /**
+   * Safe mode: where an action's hold goes when the app still shows a password field
+   * after it, to stay empty until a later call gives it back (lingering-hold.ts).
+   */
+  lingering?: LingeringHold;
+  /** Safe mode: whether the selections are still the empty ones this server offers. */
+  selectionsStillHeld?(): Promise<boolean>;
 }
 
 /**
@@ -442,13 +450,22 @@ export class ActionTransfers implements TextTransfers {
   constructor(private readonly scene: TransferScene) {}
 
   /**
-   * Safe mode: nothing can be pasted while input goes to an app whose focused or last text
-   * field is a password field (see selection-hold.ts). Throws, before anything is sent,
-   * when the selections cannot be emptied.
+   * Safe mode: nothing can be pasted while input goes to an app that shows a password
+   * field (see selection-hold.ts): whatever the input presses may move the focus there and
+   * paste, or read the clipboard into the field. Throws, before anything is sent, when the
+   * selections cannot be emptied.
    */
   private async holdOffPasswordField(focus: Element | undefined): Promise<void> {
-    if (!this.scene.holdSelections) return;
-    if (!this.secret(focus) && !this.secret(this.scene.lastField())) return;
+    if (!this.scene.holdSelections || this.held) return;
+    const lingering = this.scene.lingering;
+    if (lingering?.active) {
+      // Still empty since an earlier action: nothing to hold. Copied into since: that copy
+      // is what a paste would take now, so it is held in turn.
+      if ((await this.scene.selectionsStillHeld?.()) !== false) return;
+      lingering.drop();
+    }
+    const beside = this.secret(focus) || this.secret(this.scene.lastField()) || this.showsSecret();
+    if (!beside) return;
     this.held ??= this.scene.holdSelections();
     try {
       await this.held;
@@ -458,11 +475,26 @@ export class ActionTransfers implements TextTransfers {
     }
   }
 
-  /** Gives the selections held for this action their text back (once the app has settled). */
-  async done(): Promise<void> {
+  /** Safe mode: holds the selections empty now when the app shows a password field. */
+  async holdBesidePasswordField(): Promise<void> {
+    await this.holdOffPasswordField(undefined);
+  }
+
+  /**
+   * Once the app has settled: gives the selections held for this action their text back,
+   * or, while the app (as `after` shows it) still shows a password field, leaves them empty
+   * until a later call gives it back: the app may paste later.
+   */
+  async done(after?: Snapshot): Promise<void> {
     const held = this.held;
     this.held = undefined;
-    if (held) await (await held.catch(() => async () => undefined))();
+    if (!held) return;
+    const restore = await held.catch(() => async () => undefined);
+    const stillBeside = (after ?? this.scene.before.snapshot).elements.some((el) =>
+      this.secret(el),
+    );
+    if (this.scene.lingering && stillBeside) await this.scene.lingering.keep(restore);
+    else await restore();
   }
 
   private secret(el: Pick<Element, 'id' | 'flags'> | undefined): boolean {

@@ -92,6 +92,8 @@ export const clipboardRead = defineTool({
     masked: z.string().optional(),
   }),
   async handle(_args, { pipeline, call, session, clipboard }) {
+    // Kept empty beside a password field (safe mode): the agent's own text is what it reads.
+    await pipeline.releaseHeldSelections();
     const text = await (await clipboard()).read();
     const length = [...text].length;
     const secret = await session.clipboardSecretNow(text);
@@ -127,6 +129,9 @@ export const clipboardWrite = defineTool({
       );
     }
     await pipeline.readyToAct();
+    // What was kept empty beside a password field is given back first, so that giving it
+    // back later cannot overwrite this text.
+    await pipeline.releaseHeldSelections();
     await (await clipboard()).write(args.text);
     session.clipboardWritten();
     const length = [...args.text].length;

@@ -1,6 +1,6 @@
 /**
- * Safe mode empties the clipboard while an action goes to an app whose focused text field
- * is a password field, then offers back what it held: every format, not only text. Another
+ * Safe mode empties the clipboard while an action goes to an app that shows a password
+ * field, then offers back what it held: every format, not only text. Another
  * X client (xclip, a separate process) puts a PNG on the clipboard; after a key to the
  * password-field fixture, a separate `xclip -o -t image/png` reads the same bytes back,
  * and the fixture's password field got nothing.
@@ -99,13 +99,16 @@ describe('safe mode: what the clipboard held around an action at a password fiel
       expect(await readFromOutside(session, 'image/png')).toEqual(image);
       // A key while the password field has the focus: the clipboard is held empty for it.
       await ok(session, 'ax_key_press', { app: app.pid, key: 'Tab' });
-      // It was held: the outsider lost the clipboard (xclip exits then), and this server
-      // offers the image now.
+      // It was held: the outsider lost the clipboard (xclip exits then). It stays empty
+      // while the form shows its password field (the app may paste later), and the agent's
+      // own read of the clipboard gives it back: this server offers the image then.
       const held = outsider;
       await pollUntil(() => held.exitCode !== null || held.signalCode !== null, {
         timeoutMs: 15_000,
         what: 'the outside owner to lose the clipboard',
       });
+      expect((await readFromOutside(session, 'image/png'))?.length ?? 0).toBe(0);
+      await ok(session, 'ax_clipboard_read', {});
       expect(await readFromOutside(session, 'image/png')).toEqual(image);
       const pw = (app.output?.events ?? []).filter(
         (e) => e.event === 'changed' && e.widget === 'pw',
