@@ -86,6 +86,8 @@ export interface LaunchFacts {
   executables?: string[];
   /** A launcher in the chain that runs a command that cannot be followed. */
   wrapper?: string;
+  /** Why an installed app is not one menus show people (absent: it is, or a command). */
+  unlisted?: string;
 }
 
 /** A process's real executable file, for the deny list (undefined when unknown). */
@@ -202,6 +204,15 @@ export class Policy {
         launch.kind === 'command'
           ? 'Launch the program itself: command: ["program", ...args], with no launcher or shell in front'
           : 'Launch the program its desktop file starts by command instead, or ask whoever runs the server to allow it',
+      );
+    }
+    // Safe mode starts what a person could pick from a menu; hidden entries are helpers
+    // (a window manager, a wallet daemon) whose effect reaches past one app.
+    if (mode === 'safe' && launch.kind === 'desktop' && launch.unlisted !== undefined) {
+      throw new AxError(
+        'blocked',
+        `${launch.names[0]} is not an app shown to people (${launch.unlisted}), and this server runs in safe mode, which launches those only; ${nothing}`,
+        'Launch an app from the menus, or ask whoever runs the server to add its program to AXPAGE_LAUNCH_ALLOW (--launch-allow) and launch it by command',
       );
     }
     if (mode === 'safe' && launch.kind === 'command') {

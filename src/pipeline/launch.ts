@@ -57,6 +57,7 @@ export async function launchApp(pipeline: Pipeline, call: LaunchCall): Promise<T
     executables: plan.executables,
     programs: plan.programs,
     wrapper: plan.wrapper,
+    unlisted: plan.unlisted,
   });
   const appsBefore = await desktop.listApps();
   const log = await openLog(pipeline, plan);
