@@ -8,7 +8,7 @@ import type { Config } from './config.js';
 import type { Desktop } from './platform/desktop.js';
 import { Pipeline } from './pipeline/pipeline.js';
 import { outputShape } from './summary/index.js';
-import { registerTool, samplerFor, serveToolList } from './tools/define.js';
+import { registerTool, samplerFor, serveToolList, withCheckedArguments } from './tools/define.js';
 import { allTools } from './tools/index.js';
 import type { ToolDefinition } from './tools/define.js';
 import { resolveArtifactDir } from './capture/index.js';
@@ -136,7 +136,7 @@ export function createServer(
   // A mode that does not list a tool does not register it: it cannot be called either.
   const contextOf = (signal: AbortSignal) => ({ pipeline, signal, session, clipboard });
   for (const tool of allTools.filter((t) => policy.toolListed(t))) {
-    registerTool(server, recorded(tool, session), outputShape, (extra) => ({
+    registerTool(server, recorded(withCheckedArguments(tool), session), outputShape, (extra) => ({
       ...contextOf(extra.signal),
       sample: samplerFor(server, extra),
     }));
