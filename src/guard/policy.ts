@@ -105,8 +105,24 @@ export type AncestorsOf = (pid: number) => number[];
  */
 export interface ProgramIdentity {
   ofFile(file: string, patterns: readonly string[]): string | undefined;
-  ofProcess(pid: number, patterns: readonly string[]): string | undefined;
+  /**
+   * `unseen`: how an interpreter whose program text cannot be known (code in an argument,
+   * standard input from a pipe) counts while a pattern names a script.
+   */
+  ofProcess(
+    pid: number,
+    patterns: readonly string[],
+    unseen?: 'denied' | 'allowed',
+  ): string | undefined;
 }
+
+/**
+ * How a process is judged: as an `app` (what it shows is at stake: an interpreter running
+ * code the deny list cannot see is taken for a denied script), or as a `process` that
+ * started others or that a launch started (a shell running `-c` code is a shell, not the
+ * denied script: what it starts is judged by what that is).
+ */
+export type JudgedAs = 'app' | 'process';
 
 export function isMutating(kind: GuardKind): boolean {
   return kind === 'action' || kind === 'idempotent-action' || kind === 'script';
@@ -317,8 +333,8 @@ export class Policy {
   }
 
   /** Whether the deny list names this app (as checkApp matches it): nothing of it is shown. */
-  denies(app: { pid: number; name: string }): boolean {
-    return this.deniedApp(app);
+  denies(app: { pid: number; name: string }, as: JudgedAs = 'app'): boolean {
+    return this.deniedApp(app, as);
   }
 
   /**
@@ -332,7 +348,7 @@ export class Policy {
   }
 
   /** By pid or registered name, by its executable's file name, or by what that file is. */
-  private deniedApp(app: PolicyApp): boolean {
+  private deniedApp(app: PolicyApp, as: JudgedAs = 'app'): boolean {
     const { denyApps } = this.settings;
     if (denyApps.length === 0) return false;
     if (denyApps.some((p) => matchesApp(p, app))) return true;
@@ -342,7 +358,8 @@ export class Policy {
       const name = baseName(executable);
       if (denyApps.some((p) => matchesApp(p, { pid: app.pid, name }))) return true;
     }
-    return this.identity?.ofProcess(app.pid, denyApps) !== undefined;
+    const unseen = as === 'app' ? 'denied' : 'allowed';
+    return this.identity?.ofProcess(app.pid, denyApps, unseen) !== undefined;
   }
 }
 

@@ -20,7 +20,7 @@ import type {
   MouseButton,
   RawImage,
 } from '../platform/desktop.js';
-import type { Policy } from '../guard/policy.js';
+import type { JudgedAs, Policy } from '../guard/policy.js';
 import { AxError } from '../errors.js';
 import { withOverrides } from './desktop-view.js';
 import { intersect } from '../viewport/geometry.js';
@@ -54,8 +54,8 @@ export class DeniedApps {
   }
 
   /** Whether the app is denied. */
-  denies(app: { pid: number; name: string }): boolean {
-    return this.policy.denies(app);
+  denies(app: { pid: number; name: string }, as: JudgedAs = 'app'): boolean {
+    return this.policy.denies(app, as);
   }
 
   /**
@@ -115,7 +115,9 @@ export class DeniedApps {
     const judged = await Promise.all(
       forebears.map(async (p) => {
         const app = await look.app(p);
-        return { pid: p, app, denied: this.denies(app ?? { pid: p, name: '' }) };
+        // An app is judged as one; a shell or launcher between, by what it runs.
+        const denied = this.denies(app ?? { pid: p, name: '' }, app ? 'app' : 'process');
+        return { pid: p, app, denied };
       }),
     );
     if (!judged.some((j) => j.denied)) return false;
