@@ -8,7 +8,13 @@ import type { Config } from './config.js';
 import type { Desktop } from './platform/desktop.js';
 import { Pipeline } from './pipeline/pipeline.js';
 import { outputShape } from './summary/index.js';
-import { askingFor, registerTool, samplerFor, serveToolList } from './tools/define.js';
+import {
+  askingFor,
+  registerTool,
+  samplerFor,
+  serveToolList,
+  withCheckedArguments,
+} from './tools/define.js';
 import { allTools } from './tools/index.js';
 import type { ToolDefinition } from './tools/define.js';
 import { resolveArtifactDir } from './capture/index.js';
@@ -141,7 +147,7 @@ export function createServer(
   for (const tool of allTools.filter((t) => policy.toolListed(t))) {
     registerTool(
       server,
-      recorded(tool, session),
+      recorded(withCheckedArguments(tool), session),
       outputShape,
       (extra) => ({ ...contextOf(extra.signal), sample: samplerFor(server, extra) }),
       (extra) => askingFor(server, extra, scrub),

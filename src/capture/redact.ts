@@ -48,13 +48,18 @@ export function toPixelBox(
 }
 
 /**
- * Fills every box in place, each with the mean colour of the 1-pixel ring around it,
+ * Fills every box in place, each with `colour` when given, else with the mean colour of
+ * the 1-pixel ring around it,
  * leaving out the pixels of every box:
  * where two fields touch or overlap (two apps' windows), one's colour must not be taken
  * from the other's unfilled secret.
  */
-export function fillRegions(image: RawImage, boxes: readonly PixelBox[]): void {
-  const colours = boxes.map((box) => ringMean(image, box, boxes));
+export function fillRegions(
+  image: RawImage,
+  boxes: readonly PixelBox[],
+  colour?: readonly number[],
+): void {
+  const colours = boxes.map((box) => colour ?? ringMean(image, box, boxes));
   boxes.forEach((box, i) => fillWith(image, box, colours[i]));
 }
 

@@ -86,6 +86,8 @@ export interface LaunchFacts {
   executables?: string[];
   /** A launcher in the chain that runs a command that cannot be followed. */
   wrapper?: string;
+  /** Why an installed app is not one menus show people (absent: it is, or a command). */
+  unlisted?: string;
 }
 
 /** A process's real executable file, for the deny list (undefined when unknown). */
@@ -103,8 +105,24 @@ export type AncestorsOf = (pid: number) => number[];
  */
 export interface ProgramIdentity {
   ofFile(file: string, patterns: readonly string[]): string | undefined;
-  ofProcess(pid: number, patterns: readonly string[]): string | undefined;
+  /**
+   * `unseen`: how an interpreter whose program text cannot be known (code in an argument,
+   * standard input from a pipe) counts while a pattern names a script.
+   */
+  ofProcess(
+    pid: number,
+    patterns: readonly string[],
+    unseen?: 'denied' | 'allowed',
+  ): string | undefined;
 }
+
+/**
+ * How a process is judged: as an `app` (what it shows is at stake: an interpreter running
+ * code the deny list cannot see is taken for a denied script), or as a `process` that
+ * started others or that a launch started (a shell running `-c` code is a shell, not the
+ * denied script: what it starts is judged by what that is).
+ */
+export type JudgedAs = 'app' | 'process';
 
 export function isMutating(kind: GuardKind): boolean {
   return kind === 'action' || kind === 'idempotent-action' || kind === 'script';
@@ -204,6 +222,15 @@ export class Policy {
         launch.kind === 'command'
           ? 'Launch the program itself: command: ["program", ...args], with no launcher or shell in front'
           : 'Launch the program its desktop file starts by command instead, or ask whoever runs the server to allow it',
+      );
+    }
+    // Safe mode starts what a person could pick from a menu; hidden entries are helpers
+    // (a window manager, a wallet daemon) whose effect reaches past one app.
+    if (mode === 'safe' && launch.kind === 'desktop' && launch.unlisted !== undefined) {
+      throw new AxError(
+        'blocked',
+        `${launch.names[0]} is not an app shown to people (${launch.unlisted}), and this server runs in safe mode, which launches those only; ${nothing}`,
+        'Launch an app from the menus, or ask whoever runs the server to add its program to AXPAGE_LAUNCH_ALLOW (--launch-allow) and launch it by command',
       );
     }
     if (mode === 'safe' && launch.kind === 'command' && !opts.unlistedAllowed) {
@@ -318,8 +345,8 @@ export class Policy {
   }
 
   /** Whether the deny list names this app (as checkApp matches it): nothing of it is shown. */
-  denies(app: { pid: number; name: string }): boolean {
-    return this.deniedApp(app);
+  denies(app: { pid: number; name: string }, as: JudgedAs = 'app'): boolean {
+    return this.deniedApp(app, as);
   }
 
   /**
@@ -333,7 +360,7 @@ export class Policy {
   }
 
   /** By pid or registered name, by its executable's file name, or by what that file is. */
-  private deniedApp(app: PolicyApp): boolean {
+  private deniedApp(app: PolicyApp, as: JudgedAs = 'app'): boolean {
     const { denyApps } = this.settings;
     if (denyApps.length === 0) return false;
     if (denyApps.some((p) => matchesApp(p, app))) return true;
@@ -343,7 +370,8 @@ export class Policy {
       const name = baseName(executable);
       if (denyApps.some((p) => matchesApp(p, { pid: app.pid, name }))) return true;
     }
-    return this.identity?.ofProcess(app.pid, denyApps) !== undefined;
+    const unseen = as === 'app' ? 'denied' : 'allowed';
+    return this.identity?.ofProcess(app.pid, denyApps, unseen) !== undefined;
   }
 }
 

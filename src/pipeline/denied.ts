@@ -20,7 +20,7 @@ import type {
   MouseButton,
   RawImage,
 } from '../platform/desktop.js';
-import type { Policy } from '../guard/policy.js';
+import type { JudgedAs, Policy } from '../guard/policy.js';
 import { AxError } from '../errors.js';
 import { withOverrides } from './desktop-view.js';
 import { intersect } from '../viewport/geometry.js';
@@ -45,6 +45,10 @@ const LINGER_MS = 2000;
 export class DeniedApps {
   /** The places denied windows left lately, filled until `until` (see lingering). */
   private lately: { area: Rect; until: number }[] = [];
+  /** The denied windows the last listing of a capture without one instant showed. */
+  private deniedSeen?: string;
+  /** When those last changed (mapped, unmapped, moved): see capture. */
+  private deniedMovedAt = 0;
 
   constructor(private readonly policy: Policy) {}
 
@@ -54,8 +58,8 @@ export class DeniedApps {
   }
 
   /** Whether the app is denied. */
-  denies(app: { pid: number; name: string }): boolean {
-    return this.policy.denies(app);
+  denies(app: { pid: number; name: string }, as: JudgedAs = 'app'): boolean {
+    return this.policy.denies(app, as);
   }
 
   /**
@@ -115,7 +119,9 @@ export class DeniedApps {
     const judged = await Promise.all(
       forebears.map(async (p) => {
         const app = await look.app(p);
-        return { pid: p, app, denied: this.denies(app ?? { pid: p, name: '' }) };
+        // An app is judged as one; a shell or launcher between, by what it runs.
+        const denied = this.denies(app ?? { pid: p, name: '' }, app ? 'app' : 'process');
+        return { pid: p, app, denied };
       }),
     );
     if (!judged.some((j) => j.denied)) return false;
@@ -160,22 +166,34 @@ export class DeniedApps {
         },
         () => [wholeOf(image, origin)],
       );
-      return filled(image, origin, areas);
+      return filled(image, origin, areas, FILL);
     }
-    // The pixels right after the listing; whose windows they are is judged after (a judgement
-    // walks processes' forebears: a window mapped meanwhile would not be in the listing).
-    const before = await windowStack(desktop).catch(() => undefined);
-    const image = await desktop.capture(rect);
+    // No one instant: the windows are listed before and after the pixels, and a denied
+    // window listed in either is filled where either put it. A denied window that mapped,
+    // unmapped or moved lately (between the listings or since the last ones) may draw a
+    // frame where no listing puts it (a first frame at the output's corner, a tile the
+    // layout gave it for a moment): the pixels are then filled whole, until its windows
+    // have kept still for LINGER_MS.
     const origin = rect
       ? { x: Math.max(0, Math.floor(rect.x)), y: Math.max(0, Math.floor(rect.y)) }
       : { x: 0, y: 0 };
-    const areas = before
-      ? await this.deniedPids(desktop, pidsOf(before), pidsOf(before)).then(
-          (denied) => shownParts(before, (w) => w.pid !== null && denied.has(w.pid)),
-          () => [wholeOf(image, origin)],
-        )
-      : [wholeOf(image, origin)];
-    return filled(image, origin, areas);
+    const before = await windowStack(desktop).catch(() => undefined);
+    const image = await desktop.capture(rect);
+    const after = before && (await windowStack(desktop).catch(() => undefined));
+    const whole = [wholeOf(image, origin)];
+    if (!before || !after) return filled(image, origin, whole, FILL);
+    const owners = pidsOf([...before, ...after]);
+    const denied = await this.deniedPids(desktop, owners, owners).catch(() => undefined);
+    if (!denied) return filled(image, origin, whole, FILL);
+    const hide = (w: { pid: number | null }) => w.pid !== null && denied.has(w.pid);
+    const now = Date.now();
+    for (const listing of [before, after]) {
+      const seen = signature(listing.filter(hide));
+      if (this.deniedSeen !== undefined && seen !== this.deniedSeen) this.deniedMovedAt = now;
+      this.deniedSeen = seen;
+    }
+    if (now - this.deniedMovedAt < LINGER_MS) return filled(image, origin, whole, FILL);
+    return filled(image, origin, [...shownParts(before, hide), ...shownParts(after, hide)], FILL);
   }
 
   /**
@@ -383,15 +401,30 @@ export function shownParts<T extends { area: Rect }>(
   );
 }
 
+/**
+ * What a denied window is filled with: one fixed colour. A mean of the pixels around it
+ * would carry the window's own colour wherever it drew outside the place it was listed at.
+ */
+const FILL = [128, 128, 128, 255] as const;
+
 /** The image with `areas` (screen rects) filled in place, as a screenshot's redaction is. */
 function filled(
   image: RawImage,
   origin: { x: number; y: number },
   areas: readonly Rect[],
+  colour?: readonly number[],
 ): RawImage {
   const boxes = areas.flatMap((a) => toPixelBox(a, origin, 1, image.width, image.height) ?? []);
-  if (boxes.length > 0) fillRegions(image, boxes);
+  if (boxes.length > 0) fillRegions(image, boxes, colour);
   return image;
+}
+
+/** The denied windows of a listing, as a string that changes when any maps, unmaps or moves. */
+function signature(windows: readonly { pid: number | null; area: Rect }[]): string {
+  return windows
+    .map((w) => `${w.pid}@${w.area.x},${w.area.y},${w.area.w},${w.area.h}`)
+    .sort()
+    .join(';');
 }
 
 const wholeOf = (image: RawImage, origin: { x: number; y: number }): Rect => ({

@@ -53,7 +53,7 @@ export class LaunchWatch {
   /** Which of `pids` run a program the deny list names (none without a deny list). */
   denied(pids: Iterable<number>): number[] {
     if (!this.active) return [];
-    return [...new Set(pids)].filter((pid) => this.policy.denies({ pid, name: '' }));
+    return [...new Set(pids)].filter((pid) => this.policy.denies({ pid, name: '' }, 'process'));
   }
 
   /**

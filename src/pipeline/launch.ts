@@ -58,6 +58,7 @@ export async function launchApp(pipeline: Pipeline, call: LaunchCall): Promise<T
     executables: plan.executables,
     programs: plan.programs,
     wrapper: plan.wrapper,
+    unlisted: plan.unlisted,
   };
   // A command safe mode refuses only for being off the launch allow list: the person may
   // allow it this once (everything else the policy checks still applies, first).

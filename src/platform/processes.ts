@@ -27,6 +27,11 @@ export interface LaunchPlan {
   programs: string[];
   /** A launcher in the chain that runs a command the server cannot follow (xargs, sh -c). */
   wrapper?: string;
+  /**
+   * Why an installed app is not one menus show people (a helper other programs start),
+   * in one clause; absent when it is shown, and for commands.
+   */
+  unlisted?: string;
 }
 
 /** A launched app's stdout (stream 0) and stderr (stream 1), as pipes this server reads. */

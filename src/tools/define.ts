@@ -129,6 +129,13 @@ export function toCallToolResult(response: ToolResponse): CallToolResult {
   };
 }
 
+const ANY_ARGUMENTS = z.object({}).loose();
+
+/**
+ * Registers the tool with the SDK. `def.handle` gets the arguments as the client sent
+ * them (any object): give a def made by withCheckedArguments, inside whatever records the
+ * call, so a refusal of bad arguments is recorded like any other result.
+ */
 export function registerTool(
   server: McpServer,
   // Tools differ in input type; the registry holds them side by side.
@@ -155,10 +162,11 @@ export function registerTool(
     {
       title: def.title,
       description: def.description,
-      // Loose for the SDK, so an unknown key reaches the handler wrapper instead of being
-      // stripped silently; the wrapper refuses it. tools/list is our own listing of the
-      // schema as declared (a strict schema there would add a key to every tool).
-      inputSchema: def.input.loose(),
+      // Any object for the SDK: its own check would answer a wrong type or a value out of
+      // range with a protocol error, before any handler (and so before the session log);
+      // def.handle checks the arguments itself (withCheckedArguments). tools/list is our
+      // own listing of the schema as declared.
+      inputSchema: ANY_ARGUMENTS,
       outputSchema,
       annotations: { title: def.title, ...annotationsFor(def.kind) },
     },
@@ -172,7 +180,6 @@ export function registerTool(
       call.notify.progress(`${def.name} started`);
       let response: ToolResponse;
       try {
-        rejectUnknownArguments(def.name, def.input, args);
         response = await def.handle(args, ctx);
       } catch (err) {
         response = ctx.pipeline.errorResponse(def.name, err);
@@ -183,6 +190,245 @@ export function registerTool(
       return toCallToolResult(response);
     },
   );
+}
+
+/**
+ * The same tool, its handler given only arguments its schema accepts (parsed: defaults
+ * and conversions applied); anything else is refused with an AxError naming the argument,
+ * what it takes and an example, before anything has happened.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function withCheckedArguments(def: ToolDefinition<any>): ToolDefinition<any> {
+  return {
+    ...def,
+    handle: (args, ctx) => def.handle(checkArguments(def.name, def.input, args), ctx),
+  };
+}
+
+/** The arguments as the tool's handler takes them, or an AxError saying what is wrong. */
+export function checkArguments<Input extends z.ZodObject>(
+  tool: string,
+  input: Input,
+  args: unknown,
+): z.infer<Input> {
+  rejectUnknownArguments(tool, input, args);
+  const parsed = input.safeParse(args ?? {});
+  if (parsed.success) return parsed.data;
+  throw schemaError(tool, input, args, parsed.error);
+}
+
+/**
+ * The first problem of a call's arguments, said so that the next call can be right: the
+ * argument, what is wrong, what it takes and an example. Never the value given (it may be
+ * typed text).
+ */
+function schemaError(tool: string, input: z.ZodObject, args: unknown, error: z.ZodError): AxError {
+  const [issue] = error.issues;
+  const keys = issue.path.map((k) => (typeof k === 'symbol' ? String(k) : k));
+  const field = keys.reduce<string>(
+    (at, k) => (typeof k === 'number' ? `${at}[${k}]` : at ? `${at}.${k}` : k),
+    '',
+  );
+  const sub = schemaAt(input, keys);
+  const json = sub ? jsonOf(sub) : undefined;
+  const takes = json ? expectedOf(json) : undefined;
+  const example = json ? exampleOf(json, sub ? descriptionsOf(sub) : []) : undefined;
+  const missing = field !== '' && valueAt(args, keys) === undefined;
+  const problem = missing ? 'is required' : `is invalid (${lowerFirst(issue.message)})`;
+  const last = keys.at(-1);
+  const eg =
+    example === undefined
+      ? ''
+      : typeof last === 'string'
+        ? `, e.g. ${JSON.stringify(last)}: ${JSON.stringify(example)}`
+        : `, e.g. ${JSON.stringify(example)}`;
+  const more =
+    error.issues.length > 1 ? ` (${error.issues.length - 1} more problem(s) after it)` : '';
+  const name = field === '' ? 'the arguments' : `argument ${JSON.stringify(field)}`;
+  return new AxError(
+    'bad_argument',
+    `${name} of ${tool} ${problem}${takes ? `: it takes ${takes}` : ''}${eg}${more}`,
+    'Call it again with that argument fixed; nothing was done',
+    { argument: field },
+  );
+}
+
+/** The schema of the argument at `path`, wrappers (optional, default, a conversion) undone. */
+function schemaAt(input: z.ZodObject, path: Array<string | number>): z.ZodType | undefined {
+  let at: z.ZodType | undefined = input;
+  for (const key of path) {
+    at = unwrapped(at);
+    if (at instanceof z.ZodObject) at = (at.shape as Record<string, z.ZodType>)[String(key)];
+    else if (at instanceof z.ZodArray) at = at.element as z.ZodType;
+    else if (at instanceof z.ZodRecord) at = at.valueType as z.ZodType;
+    else return undefined;
+    if (at === undefined) return undefined;
+  }
+  return at;
+}
+
+function unwrapped(schema: z.ZodType): z.ZodType {
+  let at = schema;
+  for (let next = innerOf(at); next !== undefined; next = innerOf(at)) at = next;
+  return at;
+}
+
+function innerOf(schema: z.ZodType): z.ZodType | undefined {
+  const def = schema._zod.def as { innerType?: z.ZodType; in?: z.ZodType };
+  return def.innerType ?? def.in;
+}
+
+/** The descriptions of a schema and what it wraps, outermost first (examples sit at any). */
+function descriptionsOf(schema: z.ZodType): string[] {
+  const out: string[] = [];
+  for (let at: z.ZodType | undefined = schema; at !== undefined; at = innerOf(at)) {
+    if (at.description) out.push(at.description);
+  }
+  return out;
+}
+
+type Json = {
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: Json[];
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  minLength?: number;
+  items?: Json;
+  properties?: Record<string, Json>;
+  required?: string[];
+  description?: string;
+};
+
+function jsonOf(schema: z.ZodType): Json | undefined {
+  try {
+    return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a JSON schema accepts, in words: `an integer >= 0`, `one of "a", "b"`. */
+function expectedOf(json: Json): string | undefined {
+  if (json.enum) return `one of ${json.enum.map((v) => JSON.stringify(v)).join(', ')}`;
+  if (json.const !== undefined) return JSON.stringify(json.const);
+  if (json.anyOf) {
+    const each = json.anyOf.map(expectedOf);
+    return each.every((e) => e !== undefined) ? each.join(' or ') : undefined;
+  }
+  const type = Array.isArray(json.type) ? json.type[0] : json.type;
+  switch (type) {
+    case 'integer':
+    case 'number': {
+      const noun = type === 'integer' ? 'an integer' : 'a number';
+      const bounds = [
+        json.minimum !== undefined ? `>= ${json.minimum}` : undefined,
+        json.exclusiveMinimum !== undefined ? `> ${json.exclusiveMinimum}` : undefined,
+        json.maximum !== undefined && json.maximum < Number.MAX_SAFE_INTEGER
+          ? `<= ${json.maximum}`
+          : undefined,
+        json.exclusiveMaximum !== undefined ? `< ${json.exclusiveMaximum}` : undefined,
+      ].filter((b) => b !== undefined);
+      return bounds.length > 0 ? `${noun} ${bounds.join(' and ')}` : noun;
+    }
+    case 'string':
+      return json.minLength ? 'a non-empty string' : 'a string';
+    case 'boolean':
+      return 'true or false';
+    case 'array':
+      return 'a list';
+    case 'object':
+      return json.required?.length
+        ? `an object with ${json.required.map((k) => JSON.stringify(k)).join(', ')}`
+        : 'an object';
+    default:
+      return undefined;
+  }
+}
+
+/** A value the schema accepts: the description's own example where it gives one. */
+function exampleOf(json: Json, descriptions: string[] = []): unknown {
+  if (json.enum) return json.enum[0];
+  if (json.const !== undefined) return json.const;
+  for (const description of [...descriptions, json.description ?? '']) {
+    const example = exampleIn(json, description);
+    if (example !== undefined) return example;
+  }
+  return exampleOfType(json);
+}
+
+/** The example a description gives (`e.g. 42`, `e.g. {"a": 1}`, `"gedit"`) if of the type. */
+function exampleIn(json: Json, description: string): unknown {
+  const given = description.match(/e\.g\. (\{[^}]*\}|\[[^\]]*\]|"[^"]*"|-?\d+(?:\.\d+)?)/)?.[1];
+  const quoted = description.match(/"([^"]+)"/)?.[1];
+  const parsed = given !== undefined ? parseJson(given) : undefined;
+  for (const t of json.anyOf ?? [json]) {
+    const types = Array.isArray(t.type) ? t.type : [t.type];
+    const of = parsed === undefined ? undefined : jsonTypeOf(parsed);
+    if (
+      of !== undefined &&
+      (types.includes(of) || (of === 'integer' && types.includes('number')))
+    ) {
+      return parsed;
+    }
+    if (types.includes('string') && quoted !== undefined) return quoted;
+  }
+  return undefined;
+}
+
+function exampleOfType(json: Json): unknown {
+  const [first] = json.anyOf ?? [json];
+  const type = Array.isArray(first.type) ? first.type[0] : first.type;
+  switch (type) {
+    case 'integer':
+    case 'number': {
+      const low =
+        first.minimum ?? (first.exclusiveMinimum !== undefined ? first.exclusiveMinimum + 1 : 1);
+      return first.maximum !== undefined ? Math.min(low, first.maximum) : low;
+    }
+    case 'string':
+      return 'text';
+    case 'boolean':
+      return true;
+    case 'array':
+      return first.items ? [exampleOf(first.items)] : [];
+    case 'object':
+      return Object.fromEntries(
+        (first.required ?? []).map((k) => [k, exampleOf(first.properties?.[k] ?? {})]),
+      );
+    default:
+      return undefined;
+  }
+}
+
+function jsonTypeOf(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function valueAt(args: unknown, path: Array<string | number>): unknown {
+  let at = args;
+  for (const key of path) {
+    if (typeof at !== 'object' || at === null || !Object.hasOwn(at, key)) return undefined;
+    at = (at as Record<string | number, unknown>)[key];
+  }
+  return at;
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
 /**

@@ -110,12 +110,30 @@ describe('launches in safe mode', () => {
     );
   });
 
-  it('still launches an installed app by desktop name', async () => {
-    const r = await session.call('ax_launch_app', { desktop: 'gtk3-widget-factory' });
+  it('still launches an installed app menus show, by desktop name', async () => {
+    const r = await session.call('ax_launch_app', { desktop: 'org.gtk.WidgetFactory4' });
     expect(r.isError, r.text).toBe(false);
     const pid = (r.structured.launched as { app_pid: number }).app_pid;
-    expect(fs.readlinkSync(`/proc/${pid}/exe`)).toMatch(/gtk3-widget-factory$/);
+    expect(fs.readlinkSync(`/proc/${pid}/exe`)).toMatch(/gtk4-widget-factory$/);
     await session.call('ax_quit_app', { app: pid, force: true });
+  });
+
+  it('refuses an installed entry menus hide (NoDisplay=true): a helper, not an app', async () => {
+    const r = await session.call('ax_launch_app', { desktop: 'gtk3-widget-factory' });
+    expect(r.isError, r.text).toBe(true);
+    expect(r.structured.error_code).toBe('blocked');
+    expect(r.text).toMatch(/not an app shown to people \(.*NoDisplay=true\).*nothing was started/);
+    // Nothing runs it: no process's executable is that program.
+    const started = fs.readdirSync('/proc').filter((e) => {
+      try {
+        return (
+          /^\d+$/.test(e) && fs.readlinkSync(`/proc/${e}/exe`).endsWith('/gtk3-widget-factory')
+        );
+      } catch {
+        return false;
+      }
+    });
+    expect(started).toEqual([]);
   });
 });
 

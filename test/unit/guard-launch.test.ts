@@ -208,3 +208,39 @@ describe('the deny list by identity', () => {
     expect(() => p.checkApp({ pid: 8, name: 'zz' })).not.toThrow();
   });
 });
+
+describe('Policy.checkLaunch of installed apps', () => {
+  const facts = (over: Partial<LaunchFacts> = {}): LaunchFacts => ({
+    kind: 'desktop',
+    names: ['mutter', 'Mutter', 'mutter'],
+    executable: '/usr/bin/mutter',
+    executables: ['/usr/bin/mutter'],
+    programs: ['mutter'],
+    ...over,
+  });
+
+  it('in safe mode refuses an entry not shown in menus (a window manager, a daemon helper)', () => {
+    const p = policy({ mode: 'safe' });
+    const err = refusal(() =>
+      p.checkLaunch(facts({ unlisted: 'its desktop file says NoDisplay=true' })),
+    );
+    expect(err.code).toBe('blocked');
+    expect(err.message).toMatch(
+      /mutter .*not an app shown to people.*NoDisplay=true.*nothing was started/,
+    );
+    expect(err.hint).toMatch(/AXPAGE_LAUNCH_ALLOW/);
+    // Shown in menus: launched.
+    expect(() => p.checkLaunch(facts())).not.toThrow();
+  });
+
+  it('in full mode launches it, and in safe mode by command when the allow list has it', () => {
+    expect(() =>
+      policy({ mode: 'full' }).checkLaunch(facts({ unlisted: 'NoDisplay=true' })),
+    ).not.toThrow();
+    expect(() =>
+      policy({ mode: 'safe', launchAllow: ['mutter'] }).checkLaunch(
+        facts({ kind: 'command', unlisted: undefined }),
+      ),
+    ).not.toThrow();
+  });
+});

@@ -7,7 +7,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ExecError, execArgv, parseDesktopEntry } from '../../src/platform/linux/launch-entry.js';
+import {
+  ExecError,
+  execArgv,
+  notInMenus,
+  parseDesktopEntry,
+} from '../../src/platform/linux/launch-entry.js';
 import {
   applicationDirs,
   findDesktopEntry,
@@ -46,6 +51,34 @@ describe('parseDesktopEntry', () => {
 
   it('is undefined for a file without a [Desktop Entry] group', () => {
     expect(parseDesktopEntry('[Other]\nExec=x\n')).toBeUndefined();
+  });
+});
+
+describe('notInMenus', () => {
+  const entry = (lines: string[]) =>
+    parseDesktopEntry(['[Desktop Entry]', 'Type=Application', 'Exec=x', ...lines].join('\n'))!;
+
+  it('says why an entry is not one shown to people: NoDisplay, Hidden, OnlyShowIn, NotShowIn', () => {
+    // mutter.desktop and ktelnetservice5.desktop as Debian ships them.
+    expect(notInMenus(entry(['Name=Mutter', 'Exec=mutter', 'NoDisplay=true']), [])).toMatch(
+      /NoDisplay/,
+    );
+    expect(notInMenus(entry(['Name=Gone', 'Hidden=true']), ['GNOME'])).toMatch(/Hidden/);
+    expect(notInMenus(entry(['Name=K', 'OnlyShowIn=KDE;']), ['GNOME'])).toMatch(
+      /OnlyShowIn=KDE; .*GNOME/,
+    );
+    // No desktop named (a headless session): an entry for some desktops only is not shown.
+    expect(notInMenus(entry(['Name=K', 'OnlyShowIn=KDE;']), [])).toMatch(/OnlyShowIn/);
+    expect(notInMenus(entry(['Name=G', 'NotShowIn=GNOME;XFCE;']), ['ubuntu', 'GNOME'])).toMatch(
+      /NotShowIn/,
+    );
+  });
+
+  it('passes an entry shown in menus', () => {
+    expect(notInMenus(entry(['Name=Galculator']), [])).toBeUndefined();
+    expect(notInMenus(entry(['Name=K', 'OnlyShowIn=KDE;XFCE;']), ['XFCE'])).toBeUndefined();
+    expect(notInMenus(entry(['Name=G', 'NotShowIn=KDE;']), ['GNOME'])).toBeUndefined();
+    expect(notInMenus(entry(['Name=N', 'NoDisplay=false']), [])).toBeUndefined();
   });
 });
 
@@ -203,6 +236,12 @@ describe('findDesktopEntry', () => {
     expect(() => planLaunch({ command: ['no-such-program'] }, env)).toThrow(PlatformError);
     expect(() => planLaunch({ command: ['/etc/passwd'] }, env)).toThrow(/not an executable/);
     expect(() => planLaunch({ app: 'nothing-like-it' }, env)).toThrow(/no installed app/);
+  });
+
+  it('tells a plan of an entry not shown in menus, for safe mode to refuse', () => {
+    expect(planLaunch({ app: 'org.x.helperd' }, env).unlisted).toMatch(/NoDisplay/);
+    expect(planLaunch({ app: 'Mousepad' }, env).unlisted).toBeUndefined();
+    expect(planLaunch({ command: ['helperd'] }, env).unlisted).toBeUndefined();
   });
 });
 

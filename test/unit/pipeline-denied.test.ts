@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_POLICY, Policy } from '../../src/guard/policy.js';
 import { DeniedApps, subtractRects } from '../../src/pipeline/denied.js';
 import type { AppInfo, Desktop, DesktopWindow } from '../../src/platform/desktop.js';
@@ -110,6 +110,76 @@ describe('DeniedApps', () => {
     expect((await hidden.listApps()).map((a) => a.pid)).toEqual([20, 30, 70, 80, 90]);
     // Without its forebears known, a helper is judged by itself alone.
     expect(await denying('vault').deniedPids(knowing, [50])).toEqual(new Set());
+  });
+
+  describe('a capture without one-instant windows (a Wayland session)', () => {
+    const MAGENTA = [255, 0, 255];
+    /** 300x200 RGB: white, with a magenta block where the denied window drew. */
+    const shot = (drawn: { x: number; y: number; w: number; h: number }) => {
+      const width = 300;
+      const height = 200;
+      const data = Buffer.alloc(width * height * 3, 255);
+      for (let y = drawn.y; y < drawn.y + drawn.h; y++) {
+        for (let x = drawn.x; x < drawn.x + drawn.w; x++) {
+          data.set(MAGENTA, (y * width + x) * 3);
+        }
+      }
+      return { width, height, channels: 3 as const, data };
+    };
+    const at = (image: { width: number; data: Buffer }, x: number, y: number) => [
+      ...image.data.subarray((y * image.width + x) * 3, (y * image.width + x) * 3 + 3),
+    ];
+    /** A desktop whose window listings come from `listings` in turn (the last repeats). */
+    const flashing = (
+      listings: DesktopWindow[][],
+      drawn: { x: number; y: number; w: number; h: number },
+    ) => {
+      let n = 0;
+      return {
+        listApps: async () => apps,
+        listWindows: async () => listings[Math.min(n++, listings.length - 1)],
+        capture: async () => shot(drawn),
+      } as unknown as Desktop;
+    };
+
+    it('fills with one fixed colour, whole while a denied window maps or moves, then only it', async () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        vi.setSystemTime(1_000_000);
+        const denied = denying('vault');
+        // Absent before the pixels, listed after: its first frame may be anywhere (here
+        // it drew at the corner, where no listing puts it).
+        const appears = [[win(20, 150, 100)], [win(10, 100, 0), win(20, 150, 100)]];
+        const steady = [win(10, 100, 0), win(20, 150, 100)];
+        const drawn = { x: 0, y: 0, w: 60, h: 20 };
+        const first = await denied.keepOut(flashing([...appears], drawn)).capture();
+        for (const [x, y] of [
+          [10, 10],
+          [150, 50],
+          [290, 190],
+        ]) {
+          // Never a mean of the ring (which holds its colour here).
+          expect(at(first, x, y), `${x},${y}`).toEqual([128, 128, 128]);
+        }
+        // Still within the linger after it stopped changing: whole again.
+        vi.setSystemTime(1_001_000);
+        const soon = await denied.keepOut(flashing([steady], drawn)).capture();
+        expect(at(soon, 290, 190)).toEqual([128, 128, 128]);
+        // Kept still since: only its window, where both listings put it.
+        vi.setSystemTime(1_003_000);
+        const later = await denied.keepOut(flashing([steady], drawn)).capture();
+        expect(at(later, 150, 50)).toEqual([128, 128, 128]);
+        expect(at(later, 290, 190)).toEqual([255, 255, 255]);
+        expect(at(later, 10, 10)).not.toEqual([128, 128, 128]);
+        // It moves: whole again.
+        vi.setSystemTime(1_006_000);
+        const moved = [[win(10, 100, 0)], [win(10, 0, 0)]];
+        const moving = await denied.keepOut(flashing(moved, drawn)).capture();
+        expect(at(moving, 290, 190)).toEqual([128, 128, 128]);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
   });
 
   it('gives the frames of every denied window, for captures to fill whole', async () => {

@@ -145,6 +145,62 @@ describe('ProgramIdentity', () => {
     expect(identity.ofProcess(unrelated, ['diary'])).toBeUndefined();
   });
 
+  it('knows a denied script read from stdin, a /dev/fd path, code that names it, or a loader script', async () => {
+    const script = path.join(dir, 'bin', 'ledger');
+    fs.writeFileSync(script, '#!/usr/bin/python3\nimport time\ntime.sleep(30)\n', { mode: 0o755 });
+    const python = fs.realpathSync('/usr/bin/python3');
+    const run = async (args: string[], stdio: Array<'ignore' | 'pipe' | number>) => {
+      const child = spawn(python, args, { stdio, cwd: dir });
+      children.push(child);
+      while (fs.readlinkSync(`/proc/${child.pid}/exe`) !== python) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return child;
+    };
+    const fd = fs.openSync(script, 'r');
+    try {
+      // `python3 - < ledger`, `python3 < ledger`, `python3 /dev/fd/3 3< ledger`.
+      for (const [args, stdio] of [
+        [['-'], [fd, 'ignore', 'ignore']],
+        [[], [fd, 'ignore', 'ignore']],
+        [['/dev/fd/3'], ['ignore', 'ignore', 'ignore', fd]],
+      ] as const) {
+        const child = await run([...args], [...stdio]);
+        expect(identity.ofProcess(child.pid as number, ['gedit', 'ledger']), args.join(' ')).toBe(
+          'ledger',
+        );
+      }
+    } finally {
+      fs.closeSync(fd);
+    }
+    // Code that names the script by path, relative or absolute.
+    const code = await run(
+      ['-c', "exec(open('bin/ledger').read())"],
+      ['ignore', 'ignore', 'ignore'],
+    );
+    expect(identity.ofProcess(code.pid as number, ['ledger'])).toBe('ledger');
+    // A one-line script that loads it.
+    const loader = path.join(dir, 'other', 'loader.py');
+    fs.writeFileSync(loader, `exec(open(${JSON.stringify(script)}).read())\n`);
+    const loaded = await run([loader], ['ignore', 'ignore', 'ignore']);
+    expect(identity.ofProcess(loaded.pid as number, ['ledger'])).toBe('ledger');
+    // Text from a pipe, or code naming nothing: unknown, so taken for the denied script...
+    const piped = await run(['-'], ['pipe', 'ignore', 'ignore']);
+    expect(identity.ofProcess(piped.pid as number, ['ledger'])).toBe('ledger');
+    const bare = await run(['-c', 'import time; time.sleep(30)'], ['ignore', 'ignore', 'ignore']);
+    expect(identity.ofProcess(bare.pid as number, ['gedit', 'ledger'])).toBe('ledger');
+    // Not as a process that started others (a shell running -c code): judged by what it runs.
+    expect(identity.ofProcess(bare.pid as number, ['ledger'], 'allowed')).toBeUndefined();
+    // ... only when the deny list names a script: a binary, or a name that is nowhere.
+    expect(identity.ofProcess(piped.pid as number, ['vault', 'not-installed'])).toBeUndefined();
+    expect(identity.ofProcess(bare.pid as number, ['vault'])).toBeUndefined();
+    // A script file of its own that names no denied file is judged by that file alone.
+    const own = path.join(dir, 'other', 'own.py');
+    fs.writeFileSync(own, "import time\nopen('/etc/hostname').close()\ntime.sleep(30)\n");
+    const mine = await run([own], ['ignore', 'ignore', 'ignore']);
+    expect(identity.ofProcess(mine.pid as number, ['ledger'])).toBeUndefined();
+  });
+
   it('knows the dynamic loader under another name', () => {
     const renamed = path.join(dir, 'other', 'helper');
     fs.copyFileSync(LOADER, renamed);

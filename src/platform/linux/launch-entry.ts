@@ -15,6 +15,9 @@ export interface DesktopEntry {
   startupWMClass?: string;
   hidden: boolean;
   noDisplay: boolean;
+  /** The desktops the entry is for only, and those it is not for (empty: no such key). */
+  onlyShowIn: string[];
+  notShowIn: string[];
 }
 
 /**
@@ -52,7 +55,30 @@ export function parseDesktopEntry(text: string): DesktopEntry | undefined {
     startupWMClass: keys.get('StartupWMClass') || undefined,
     hidden: bool('Hidden'),
     noDisplay: bool('NoDisplay'),
+    onlyShowIn: list('OnlyShowIn'),
+    notShowIn: list('NotShowIn'),
   };
+  function list(k: string): string[] {
+    return (keys.get(k) ?? '').split(';').filter((s) => s !== '');
+  }
+}
+
+/**
+ * Why a menu would not show the entry to a person on these desktops (XDG_CURRENT_DESKTOP's
+ * names), or undefined when it would. Entries menus hide are helpers other programs start
+ * (a window manager, a URL handler, a wallet daemon), not apps a person picks; an entry
+ * for some desktops only is hidden where no desktop is named.
+ */
+export function notInMenus(entry: DesktopEntry, desktops: string[]): string | undefined {
+  if (entry.hidden) return 'its desktop file says Hidden=true';
+  if (entry.noDisplay) return 'its desktop file says NoDisplay=true';
+  const here = desktops.length > 0 ? desktops.join(':') : 'no desktop named';
+  if (entry.onlyShowIn.length > 0 && !entry.onlyShowIn.some((d) => desktops.includes(d))) {
+    return `its desktop file says OnlyShowIn=${entry.onlyShowIn.join(';')}; (this session: ${here})`;
+  }
+  const not = entry.notShowIn.find((d) => desktops.includes(d));
+  if (not !== undefined) return `its desktop file says NotShowIn=${entry.notShowIn.join(';')};`;
+  return undefined;
 }
 
 /** The spec's escapes of string values: \s \n \t \r \\ (others are kept as they are). */

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { PlatformError } from '../../errors.js';
 import type { LaunchedProcess, LaunchOutput, LaunchPlan, LaunchRequest } from '../desktop.js';
 import { ChainError, resolveChain } from './launch-chain.js';
+import { notInMenus } from './launch-entry.js';
 import { findDesktopEntry, LookupError } from './launch-lookup.js';
 import { procStat } from './proc.js';
 import { appBusEnv } from './atspi/qt.js';
@@ -62,12 +63,17 @@ export function planLaunch(request: LaunchRequest, env: NodeJS.ProcessEnv): Laun
   const chain = chainOf(found.argv, env, (why) => `${found.file} runs ${program}: ${why}`);
   const names = [found.id, found.entry.name, path.basename(program)];
   if (found.entry.startupWMClass) names.push(found.entry.startupWMClass);
+  const unlisted = notInMenus(
+    found.entry,
+    (env.XDG_CURRENT_DESKTOP ?? '').split(':').filter((d) => d !== ''),
+  );
   return {
     argv: found.argv,
     names: [...new Set(names.filter(Boolean))],
     source: found.file,
     cwd: found.entry.path,
     ...chain,
+    ...(unlisted !== undefined ? { unlisted } : {}),
   };
 }
 

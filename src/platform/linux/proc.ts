@@ -100,27 +100,119 @@ export function launchFamily(leader: number): number[] {
 }
 
 /**
+ * Each process's parent as first seen (by pid and start time, so a reused pid is another
+ * process), kept while it or a process below it runs: a helper that forks twice and
+ * exits in between is re-parented to init, and its parent chain no longer leads to what
+ * started it. Filled by sampling /proc whenever forebears are asked for (at most every
+ * SAMPLE_EVERY_MS): what forked and exited between two samples is not seen (the
+ * environment rule of ancestorsOf covers that).
+ */
+const firstParents = new Map<string, { pid: number; start: number }>();
+let sampledAt = 0;
+const SAMPLE_EVERY_MS = 200;
+/** Most environment twins a daemonized process is given as forebears. */
+const MAX_TWINS = 4;
+
+const keyOf = (pid: number, start: number) => `${pid}:${start}`;
+
+function sampleParents(now = Date.now()): void {
+  if (now - sampledAt < SAMPLE_EVERY_MS) return;
+  sampledAt = now;
+  const live = liveProcesses();
+  const alive = new Set<string>();
+  for (const [pid, st] of live) {
+    const key = keyOf(pid, st.start);
+    alive.add(key);
+    const parent = live.get(st.ppid);
+    if (!firstParents.has(key) && st.ppid > 1 && parent) {
+      firstParents.set(key, { pid: st.ppid, start: parent.start });
+    }
+  }
+  // A gone process is kept while a process's remembered chain goes through it.
+  const referenced = new Set([...firstParents.values()].map((p) => keyOf(p.pid, p.start)));
+  for (const key of firstParents.keys()) {
+    if (!alive.has(key) && !referenced.has(key)) firstParents.delete(key);
+  }
+}
+
+/**
+ * The parent a process has, or had as first seen when it was re-parented to init since:
+ * the nearest forebear of its remembered chain that still runs (0: none).
+ */
+function parentOf(pid: number, st: ProcStat): number {
+  const key = keyOf(pid, st.start);
+  let at = firstParents.get(key);
+  // Re-parented since first seen (to init, or to a subreaper): the first parent's chain.
+  if (at !== undefined && at.pid !== st.ppid) {
+    for (let hop = 0; at !== undefined && hop < 64; hop++) {
+      const p = procStat(at.pid);
+      if (p && p.start === at.start && p.state !== 'Z') return at.pid;
+      at = firstParents.get(keyOf(at.pid, at.start));
+    }
+  }
+  if (st.ppid <= 1) return 0;
+  // The chain walked now is remembered too, whatever the last sample saw.
+  if (!firstParents.has(key)) {
+    const parent = procStat(st.ppid);
+    if (parent) firstParents.set(key, { pid: st.ppid, start: parent.start });
+  }
+  return st.ppid;
+}
+
+/**
  * The processes `pid` descends from while they run, nearest first: its parent, the parent's
- * parent and so on up to init, then the leader of its session when that still runs and is
- * not among them (a helper forked into the background lost its parent, not its session).
+ * parent and so on up to init (through the parents first seen, for one re-parented to
+ * init since), then the leader of its session when that still runs and is not among them
+ * (a helper forked into the background lost its parent, not its session). A daemonized
+ * process (its session's leader is gone: it forked, called setsid and forked again) also
+ * gets the processes with its very environment that started before it, the last started
+ * first: it inherited that environment from one of them, and nothing else tells which.
  * `below`: a process whose own forebears do not count (this server: what it launched is its
  * own, whoever started the server); the walk stops there, and no session leader is added.
  */
 export function ancestorsOf(pid: number, below?: number): number[] {
+  sampleParents();
   const own = procStat(pid);
   if (!own) return [];
   const out: number[] = [];
-  for (let p = own.ppid; p > 1 && out.length < 64; p = procStat(p)?.ppid ?? 0) {
+  for (let p = parentOf(pid, own); p > 1 && out.length < 64;) {
     if (p === below) return out;
     out.push(p);
+    const st = procStat(p);
+    p = st ? parentOf(p, st) : 0;
   }
   const leader = own.session;
   if (leader > 1 && leader !== pid && leader !== below && !out.includes(leader)) {
     // A pid given out again since is another process: it started after this one.
     const st = procStat(leader);
     if (st && st.state !== 'Z' && st.start <= own.start) out.push(leader);
+    else out.push(...environmentTwins(pid, own, below).filter((p) => !out.includes(p)));
   }
   return out;
+}
+
+/** Live processes started before `pid` with byte-identical environments, last started first. */
+function environmentTwins(pid: number, own: ProcStat, below?: number): number[] {
+  const mine = environOf(pid);
+  if (mine === undefined || mine.length === 0) return [];
+  const twins: Array<{ pid: number; start: number }> = [];
+  for (const [p, st] of liveProcesses()) {
+    if (p === pid || p === below || p <= 1 || st.start > own.start) continue;
+    const theirs = environOf(p);
+    if (theirs !== undefined && theirs.equals(mine)) twins.push({ pid: p, start: st.start });
+  }
+  return twins
+    .sort((a, b) => b.start - a.start)
+    .slice(0, MAX_TWINS)
+    .map((t) => t.pid);
+}
+
+function environOf(pid: number): Buffer | undefined {
+  try {
+    return fs.readFileSync(`/proc/${pid}/environ`);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

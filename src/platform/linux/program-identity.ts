@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gnuBuildIdOfFile } from './elf-build-id.js';
 import { withFileRead } from './read-fd.js';
-import { isInterpreter, scriptOperand } from './script-operand.js';
+import { isInterpreter, scriptSource, type ScriptSource } from './script-operand.js';
 
 /** Where programs are installed besides the server's PATH. */
 const STANDARD_BIN_DIRS = [
@@ -48,6 +48,10 @@ export class ProgramIdentity {
   private readonly digests = new Map<string, string>();
   /** GNU build-id per file version ('' for none: a script, or an ELF without one). */
   private readonly buildIds = new Map<string, string>();
+  /** Whether a file starts with `#!`, per file version. */
+  private readonly shebangs = new Map<string, boolean>();
+  /** The start of scripts interpreters run, per file version. */
+  private readonly texts = new Map<string, string>();
   private loaders?: string[];
 
   constructor(
@@ -70,23 +74,20 @@ export class ProgramIdentity {
   /**
    * The same for a running process: the binary it runs, and when that is the dynamic
    * loader (`ld-linux.so program`), every file it mapped, the program among them; when it
-   * is an interpreter, the script it was given (its command line's script operand, from
-   * the process's working directory): by any name that file goes by (a link's, its real
-   * file's) or as the same file or a copy.
+   * is an interpreter, the program text it runs (ofInterpreter).
    */
-  ofProcess(pid: number, patterns: readonly string[]): string | undefined {
+  ofProcess(
+    pid: number,
+    patterns: readonly string[],
+    unseen: 'denied' | 'allowed' = 'denied',
+  ): string | undefined {
     const exe = `/proc/${pid}/exe`;
     const hit = this.ofFile(exe, patterns);
     if (hit !== undefined) return hit;
-    const script = scriptOf(pid);
-    if (script !== undefined) {
-      const names = namesOf(script);
-      const named = patterns.find(
-        (p) => !/^\d+$/.test(p.trim()) && names.some(nameMatcher(p.trim())),
-      );
-      if (named !== undefined) return named;
-      const copied = this.ofFile(script, patterns);
-      if (copied !== undefined) return copied;
+    const interpreter = interpreterOf(pid);
+    if (interpreter !== undefined) {
+      const script = this.ofInterpreter(pid, interpreter, patterns, unseen);
+      if (script !== undefined) return script;
     }
     if (!this.isLoader(exe)) return undefined;
     for (const file of mappedFiles(pid)) {
@@ -94,6 +95,100 @@ export class ProgramIdentity {
       if (mapped !== undefined) return mapped;
     }
     return undefined;
+  }
+
+  /**
+   * A running interpreter is the script it runs, wherever the text came from: a file
+   * operand (from the process's working directory; `/dev/fd/N` is the file open there),
+   * its standard input when that is a file, any file it holds open, and a file its code
+   * names by path (`-c "exec(open('x').read())"`, a one-line script that loads another).
+   * When its text cannot be known at all (code in an argument, a module, standard input
+   * or a `/dev/fd` that is a pipe or a terminal) and a pattern names a script, it is taken
+   * for that script (`unseen` 'denied'): a deny list cannot vouch for code it cannot see.
+   */
+  private ofInterpreter(
+    pid: number,
+    { source, cwd }: { source: ScriptSource; cwd?: string },
+    patterns: readonly string[],
+    unseen: 'denied' | 'allowed',
+  ): string | undefined {
+    const files: string[] = [];
+    let unknown = false;
+    if (source.kind === 'code') {
+      unknown = true;
+      files.push(...pathsNamedIn(source.code, cwd));
+    } else {
+      const fd = source.kind === 'stdin' ? 0 : fdNamed(source.path, pid);
+      if (fd !== undefined) {
+        const target = `/proc/${pid}/fd/${fd}`;
+        if (identityOf(target) !== undefined) files.push(target);
+        else unknown = true;
+      } else if (source.kind === 'file') {
+        const file = path.isAbsolute(source.path)
+          ? source.path
+          : cwd !== undefined
+            ? path.resolve(cwd, source.path)
+            : undefined;
+        if (file === undefined) unknown = true;
+        else files.push(file, ...pathsNamedIn(this.scriptText(file), path.dirname(file), cwd));
+      }
+    }
+    files.push(...openFiles(pid));
+    for (const file of files) {
+      const names = namesOf(file);
+      const named = patterns.find(
+        (p) => !/^\d+$/.test(p.trim()) && names.some(nameMatcher(p.trim())),
+      );
+      if (named !== undefined) return named;
+      const copied = this.ofFile(file, patterns);
+      if (copied !== undefined) return copied;
+    }
+    return unknown && unseen === 'denied' ? patterns.find((p) => this.namesScript(p)) : undefined;
+  }
+
+  /**
+   * Whether a deny-list pattern names a script: a program on PATH whose file starts with
+   * `#!`, or a name that is installed nowhere and reads as a script's (`notes.py`).
+   */
+  namesScript(pattern: string): boolean {
+    const p = pattern.trim();
+    if (p === '' || /^\d+$/.test(p)) return false;
+    const files = this.filesNamed(p);
+    if (files.length === 0) return SCRIPT_NAME.test(p);
+    return files.some((file) => {
+      const id = identityOf(file);
+      if (!id) return false;
+      const key = versionKey(id);
+      let script = this.shebangs.get(key);
+      if (script === undefined) {
+        script =
+          withFileRead(file, (fd) => {
+            const head = Buffer.alloc(2);
+            return fs.readSync(fd, head, 0, 2, 0) === 2 && head.toString('latin1') === '#!';
+          }) ?? false;
+        this.shebangs.set(key, script);
+      }
+      return script;
+    });
+  }
+
+  /** The start of a script file, as text (a loader is a line or two). */
+  private scriptText(file: string): string {
+    const id = identityOf(file);
+    if (!id) return '';
+    const key = versionKey(id);
+    let text = this.texts.get(key);
+    if (text === undefined) {
+      text =
+        withFileRead(file, (fd) => {
+          const buf = Buffer.alloc(SCRIPT_SCAN_BYTES);
+          const n = fs.readSync(fd, buf, 0, buf.length, 0);
+          return buf.subarray(0, n).toString('utf8');
+        }) ?? '';
+      if (this.texts.size > 256) this.texts.clear();
+      this.texts.set(key, text);
+    }
+    return text;
   }
 
   /** Whether the file is the dynamic loader (under any name, or a copy of it). */
@@ -242,11 +337,16 @@ function findLoaders(): string[] {
   return [...out];
 }
 
+/** How much of a script is read for the paths it names (a loader is a line or two). */
+const SCRIPT_SCAN_BYTES = 64 * 1024;
+/** Names of scripts by their extension. */
+const SCRIPT_NAME = /\.(?:py|pyw|pl|pm|rb|sh|bash|zsh|js|mjs|cjs|lua|tcl|php|r)$/i;
+
 /**
- * The script file a running interpreter was given, as a path from / (a relative one from
- * the process's working directory); undefined when it runs no interpreter or no script.
+ * Where a running interpreter's program text comes from, and its working directory;
+ * undefined when it runs no interpreter.
  */
-function scriptOf(pid: number): string | undefined {
+function interpreterOf(pid: number): { source: ScriptSource; cwd?: string } | undefined {
   let exe: string;
   let argv: string[];
   try {
@@ -257,14 +357,63 @@ function scriptOf(pid: number): string | undefined {
     return undefined;
   }
   if (argv[argv.length - 1] === '') argv.pop();
-  const script = scriptOperand(path.basename(exe), argv.slice(1));
-  if (script === undefined) return undefined;
-  if (path.isAbsolute(script)) return script;
+  const source = scriptSource(path.basename(exe), argv.slice(1));
+  if (source === undefined) return undefined;
+  let cwd: string | undefined;
   try {
-    return path.resolve(fs.readlinkSync(`/proc/${pid}/cwd`), script);
+    cwd = fs.readlinkSync(`/proc/${pid}/cwd`);
   } catch {
-    return undefined;
+    cwd = undefined;
   }
+  return { source, cwd };
+}
+
+/** The fd a path names in the process (`/dev/fd/3`, `/dev/stdin`, `/proc/self/fd/3`). */
+function fdNamed(file: string, pid: number): number | undefined {
+  if (file === '/dev/stdin') return 0;
+  const m = /^\/(?:dev\/fd|proc\/(?:self|thread-self|(\d+))\/fd)\/(\d+)$/.exec(file);
+  if (!m || (m[1] !== undefined && Number(m[1]) !== pid)) return undefined;
+  return Number(m[2]);
+}
+
+/** The regular files a process holds open (through /proc, so a deleted one still reads). */
+function openFiles(pid: number): string[] {
+  let fds: string[];
+  try {
+    fds = fs.readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const fd of fds.slice(0, 256)) {
+    let target: string;
+    try {
+      target = fs.readlinkSync(`/proc/${pid}/fd/${fd}`);
+    } catch {
+      continue;
+    }
+    // Sockets, pipes, devices and anonymous files run no code.
+    if (!target.startsWith('/') || target.startsWith('/dev/')) continue;
+    if (identityOf(`/proc/${pid}/fd/${fd}`) !== undefined) out.push(`/proc/${pid}/fd/${fd}`);
+  }
+  return out;
+}
+
+/**
+ * Existing files that program text names by path, in quotes or bare (`open('bin/x')`,
+ * `. /opt/x`): from each of `dirs` when relative.
+ */
+function pathsNamedIn(text: string, ...dirs: Array<string | undefined>): string[] {
+  const out = new Set<string>();
+  const words = text.match(/[^\s'"`()[\]{},;=<>|&]*\/[^\s'"`()[\]{},;=<>|&]*/g) ?? [];
+  for (const word of words.slice(0, 200)) {
+    if (word.length > 4096 || word.startsWith('//')) continue;
+    const candidates = path.isAbsolute(word)
+      ? [word]
+      : dirs.flatMap((d) => (d !== undefined ? [path.resolve(d, word)] : []));
+    for (const file of candidates) if (identityOf(file) !== undefined) out.add(file);
+  }
+  return [...out];
 }
 
 /** Every name a file goes by on the way to its real file: its own, each symlink hop's, the real one's. */

@@ -105,26 +105,37 @@ export function isInterpreter(base: string): boolean {
 }
 
 /**
- * The script file `args` (the interpreter's arguments, argv[0] left out) make it run; undefined
- * when there is none: the code is an argument, a module runs, or it reads its input.
+ * Where an interpreter's program text comes from, by its arguments: a file (`path`, which
+ * may be `/dev/fd/3`), its standard input (`-`, or no operand), or an argument (`-c code`,
+ * `-e code`) or module (`-m mod`) given as `code`, the option's value as far as it is one.
+ * Undefined when the program is no interpreter known here.
  */
-export function scriptOperand(base: string, args: readonly string[]): string | undefined {
+export type ScriptSource =
+  { kind: 'file'; path: string } | { kind: 'stdin' } | { kind: 'code'; code: string };
+
+export function scriptSource(base: string, args: readonly string[]): ScriptSource | undefined {
   const grammar = GRAMMARS.find((g) => g.program.test(base))?.grammar;
   if (!grammar) return undefined;
+  const file = (arg: string | undefined): ScriptSource =>
+    arg === undefined || arg === '-' || arg === ''
+      ? { kind: 'stdin' }
+      : { kind: 'file', path: arg };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (a === '--') return operand(args[i + 1]);
-    if (grammar.scriptOption !== undefined && a === grammar.scriptOption)
-      return operand(args[i + 1]);
+    if (a === '--') return file(args[i + 1]);
+    if (grammar.scriptOption !== undefined && a === grammar.scriptOption) return file(args[i + 1]);
     if (grammar.plusOptions && a.startsWith('+') && a.length > 1) {
       // `+x` turns an option off; `+o name` takes a value.
       if (/^\+[oO]$/.test(a)) i++;
       continue;
     }
-    if (a === '-' || !a.startsWith('-')) return operand(a);
+    if (a === '-' || !a.startsWith('-')) return file(a);
     if (a.startsWith('--')) {
       const name = a.split('=')[0];
-      if (grammar.noScriptLong?.has(name)) return undefined;
+      if (grammar.noScriptLong?.has(name)) {
+        const eq = a.indexOf('=');
+        return { kind: 'code', code: eq >= 0 ? a.slice(eq + 1) : (args[i + 1] ?? '') };
+      }
       if (grammar.values.has(name) && !a.includes('=')) i++;
       continue;
     }
@@ -135,17 +146,23 @@ export function scriptOperand(base: string, args: readonly string[]): string | u
     // A cluster of short options: `-uB`, `-Wignore`, `-uW ignore`, `-ic 'code'`.
     for (let j = 1; j < a.length; j++) {
       const letter = a[j];
-      if (grammar.noScript?.includes(letter)) return undefined;
+      if (grammar.noScript?.includes(letter)) {
+        return { kind: 'code', code: j < a.length - 1 ? a.slice(j + 1) : (args[i + 1] ?? '') };
+      }
       if (grammar.valueLetters?.includes(letter)) {
         if (j === a.length - 1) i++;
         break;
       }
     }
   }
-  return undefined;
+  return { kind: 'stdin' };
 }
 
-/** `-` is the standard input, no file. */
-function operand(arg: string | undefined): string | undefined {
-  return arg === undefined || arg === '-' || arg === '' ? undefined : arg;
+/**
+ * The script file `args` (the interpreter's arguments, argv[0] left out) make it run; undefined
+ * when there is none: the code is an argument, a module runs, or it reads its input.
+ */
+export function scriptOperand(base: string, args: readonly string[]): string | undefined {
+  const source = scriptSource(base, args);
+  return source?.kind === 'file' ? source.path : undefined;
 }
