@@ -38,6 +38,8 @@ import { SecretEchoes } from './secrets.js';
 /** What masks the secrets in a text (SecretEchoes). */
 export interface Scrubber {
   scrub(text: string): string;
+  /** How many characters at the end of a text may begin a secret still to come. */
+  heldTail?(text: string): number;
 }
 
 /** Longest text held back for its line to end. */
@@ -79,17 +81,23 @@ export class ScrubbedStream {
     this.flush();
   }
 
-  private flush(): void {
+  /**
+   * Writes what is pending. After a quiet spell (`idle`) the line is not over: its last
+   * characters that may begin a known secret are held back for the rest to come, so a
+   * secret printed slowly is masked whole, never written in halves.
+   */
+  private flush(idle = false): void {
     if (this.pending === '') return;
-    const text = this.pending;
-    this.pending = '';
-    this.out(scrubLines(text, this.echoes));
+    const held = idle ? (this.echoes.heldTail?.(this.pending) ?? 0) : 0;
+    const text = this.pending.slice(0, this.pending.length - held);
+    this.pending = this.pending.slice(this.pending.length - held);
+    if (text !== '') this.out(scrubLines(text, this.echoes));
   }
 
   private armIdle(): void {
     if (this.idle) clearTimeout(this.idle);
     if (this.pending === '') return;
-    this.idle = setTimeout(() => this.flush(), this.idleMs);
+    this.idle = setTimeout(() => this.flush(true), this.idleMs);
     this.idle.unref();
   }
 

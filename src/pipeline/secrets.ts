@@ -170,6 +170,26 @@ export class SecretEchoes {
    * `text` with every secret in it masked: its exact forms where they are; else each line
    * that holds one, or all of it when no one line does.
    */
+  /**
+   * How many characters at the end of `text` may begin a secret (or a form of one) that
+   * is still to come: a stream that writes a line before its end holds them back until it
+   * knows (an app printing a secret slowly, a character at a time).
+   */
+  heldTail(text: string): number {
+    const lower = text.slice(-HELD_TAIL_MAX).toLowerCase();
+    let best = 0;
+    for (const { text: form } of this.forms) {
+      // A whole form at the end too: the text after it may still make it a longer one.
+      for (let k = Math.min(form.length, lower.length); k > best; k--) {
+        if (lower.endsWith(form.slice(0, k))) {
+          best = k;
+          break;
+        }
+      }
+    }
+    return best;
+  }
+
   scrub(text: string): string {
     if (!this.holds(text)) return text;
     let out = text;
@@ -436,6 +456,9 @@ function rot13(text: string): string {
 }
 
 /** A form to mask in place; `token`: only where no letter or digit adjoins it. */
+/** Longest tail heldTail looks at: a secret's form longer than this is cut anyway. */
+const HELD_TAIL_MAX = 1024;
+
 interface Form {
   text: string;
   token: boolean;

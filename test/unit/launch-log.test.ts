@@ -45,7 +45,44 @@ describe('ScrubbedStream', () => {
       s.write(`Password was ${SECRET}`);
       expect(out()).toBe('');
       vi.advanceTimersByTime(IDLE_MS + 1);
+      // The secret at the end is held back (the line may go on); the prompt is written.
+      expect(out()).toBe('Password was ');
+      s.end();
       expect(out()).toBe('Password was •••');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('masks a secret printed a character at a time with quiet spells between', () => {
+    vi.useFakeTimers();
+    try {
+      const { s, out } = stream();
+      s.write('SLOW ');
+      for (const c of SECRET) {
+        s.write(c);
+        vi.advanceTimersByTime(IDLE_MS + 50);
+      }
+      // The prompt before it was written once the app went quiet; no piece of the secret.
+      expect(out()).toBe('SLOW ');
+      s.write(' done\n');
+      s.end();
+      expect(out()).toBe('SLOW ••• done\n');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('holds back only the end of a quiet line that may begin a secret', () => {
+    vi.useFakeTimers();
+    try {
+      const { s, out } = stream();
+      s.write('Name: Type');
+      vi.advanceTimersByTime(IDLE_MS + 1);
+      // "Type" may begin the secret: held back until the line goes on; the rest is written.
+      expect(out()).toBe('Name: ');
+      s.write('writer\n');
+      expect(out()).toBe('Name: Typewriter\n');
       s.end();
     } finally {
       vi.useRealTimers();
