@@ -13,7 +13,9 @@
 #     process, as an independent oracle;
 #   - python3-pyatspi: the benchmark's baseline;
 #   - python3-pyqt5: the Qt 5 fixtures (test/fixtures/apps/qt_secret.py, qt_aim.py,
-#     qt_buttons.py);
+#     qt_buttons.py, qt_keypad.py);
+#   - kcalc: a Qt 5 calculator whose keys click its buttons a moment after the press
+#     (test/e2e/paced-typing);
 #   - python3-pyqt6: the Qt 6 form fixture (test/fixtures/apps/qt6_form.py);
 #   - pinentry-gtk2: a real password prompt that grabs the keyboard (test/e2e/input-grab);
 #   - python3-tk: a toolkit with no accessibility at all (test/fixtures/apps/tk_secret.py);
@@ -38,6 +40,7 @@ PACKAGES=(
   featherpad
   qt6ct
   python3-pyqt5
+  kcalc
   python3-pyqt6
   pinentry-gtk2
   python3-tk

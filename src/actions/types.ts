@@ -76,6 +76,11 @@ export interface Delivered {
   restore?: () => Promise<void>;
   /** Read the intended effect back from the app; polled a bounded time when absent. */
   probe?: () => Promise<Reading>;
+  /**
+   * What the app shows instead, when the probe reads the effect absent: a clause for the
+   * summary ("; its text reads '…'"), read after the probe.
+   */
+  shows?: () => Promise<string | undefined>;
   /** Whether the target's own states, value or name changed (evidence that input landed). */
   touched?: () => Promise<boolean>;
   /**

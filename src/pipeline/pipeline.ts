@@ -863,6 +863,11 @@ export class Pipeline {
       diff = await diffOf(after);
     }
     const verdict = judge(seen);
+    // What the app shows instead of the effect that did not read back.
+    const shows =
+      seen.reading === 'absent' && outcome.shows
+        ? ((await outcome.shows().catch(() => undefined)) ?? '')
+        : '';
     const closed = closedWindows(before.snapshot, after.snapshot, diff.matchOf, acted);
     const actedAfter =
       run.targetId !== undefined
@@ -872,6 +877,7 @@ export class Pipeline {
       view: after,
       did:
         outcome.did +
+        shows +
         stillOpen(after, actedAfter) +
         (run.transfers.clipboardChanged ? '; the clipboard took a new text' : ''),
       ended: closed.length > 0 ? { closed } : undefined,
