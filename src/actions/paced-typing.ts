@@ -63,7 +63,9 @@ export async function typePaced(scene: Scene, text: string): Promise<PacedTyping
     if (c.flag !== 'pressed' || !c.on) events++;
     wake?.();
   };
-  const stop = await desktop.watchChanges(scene.pid, onChange).catch(() => undefined);
+  const stop = await Promise.resolve()
+    .then(() => desktop.watchChanges(scene.pid, onChange))
+    .catch(() => undefined);
   let silent = stop === undefined;
   const sentAt = new Map<string, number>();
   const gap = scaledByLoad(REPEAT_GAP_MS, REPEAT_GAP_MAX_MS);
