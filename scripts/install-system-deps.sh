@@ -16,6 +16,8 @@
 #     qt_buttons.py, qt_keypad.py);
 #   - kcalc: a Qt 5 calculator whose keys click its buttons a moment after the press
 #     (test/e2e/paced-typing);
+#   - gnome-text-editor: a GTK 4 editor whose search field reports no focus
+#     (test/e2e/focus-unreported);
 #   - python3-pyqt6: the Qt 6 form fixture (test/fixtures/apps/qt6_form.py);
 #   - pinentry-gtk2: a real password prompt that grabs the keyboard (test/e2e/input-grab);
 #   - python3-tk: a toolkit with no accessibility at all (test/fixtures/apps/tk_secret.py);
@@ -41,6 +43,7 @@ PACKAGES=(
   qt6ct
   python3-pyqt5
   kcalc
+  gnome-text-editor
   python3-pyqt6
   pinentry-gtk2
   python3-tk

@@ -6,7 +6,7 @@
  */
 import type { Element } from '../model/element.js';
 import type { KeyCombo, KeyKind } from '../platform/desktop.js';
-import { focusedNow, takeFocus, watchFocused, type Focused } from './aim.js';
+import { FOCUS_UNCONFIRMED, focusedNow, takeFocus, watchFocused, type Focused } from './aim.js';
 import { fronted } from './front.js';
 import type { ActionTarget, Delivered, Reading, Scene } from './types.js';
 import { assertEnabled, assertKnownKey } from './validate.js';
@@ -40,8 +40,8 @@ export async function deliverKey(scene: Scene, combo: KeyCombo, aim?: KeyAim): P
   // Checked with the window in front: fronting can move the focus the key goes to.
   const { restore } = await fronted(scene, async () => {
     if (aim) {
-      const { focused } = await takeFocus(scene, aim.target, `${label} was not sent`);
-      focus = focused;
+      const { focused, unconfirmed } = await takeFocus(scene, aim.target, `${label} was not sent`);
+      focus = unconfirmed ? { ...focused, label: focused.label + FOCUS_UNCONFIRMED } : focused;
       // The key belongs after the text typed, wherever the caret was (typed text may go
       // in at the end, or focusing may put the caret back where it was).
       if (aim.afterText && focused.element.flags.includes('editable')) {

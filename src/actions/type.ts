@@ -5,7 +5,7 @@
  */
 import { AxError } from '../errors.js';
 import { pollFor, scaledByLoad } from '../model/timeout.js';
-import { takeFocus } from './aim.js';
+import { FOCUS_UNCONFIRMED, takeFocus } from './aim.js';
 import { backgroundImpossible, textUnreachable } from './escalation.js';
 import { fronted } from './front.js';
 import { numberField } from './number-field.js';
@@ -100,19 +100,21 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
   let committed = '';
   let cleared: Cleared = 'read';
   let shownIn: string[] = [];
+  let focusNote = '';
   const { restore } = await fronted(scene, async () => {
     // No field named: the text goes to what has the focus once the window is in front.
     if (!element) await guardTextAtFocus(scene, text);
     let holder: ActionTarget = field;
     if (element) {
       // Typing is never sent to whatever happens to have the focus.
-      const { focused } = await takeFocus(
+      const { focused, unconfirmed } = await takeFocus(
         scene,
         field,
         'nothing was typed',
         'Check that it is visible and enabled (ax_get_attributes), or use delivery_mode "background"',
       );
       holder = { ...field, element: focused.element, label: focused.label };
+      if (unconfirmed) focusNote = FOCUS_UNCONFIRMED;
       if (!clearFirst) {
         const multiline = element.flags.includes('multiline');
         await desktop.pressKey({ key: 'End', modifiers: multiline ? ['ctrl'] : [] });
@@ -142,7 +144,7 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
   });
   const shown = probe || secure ? undefined : shownElsewhere(scene, shownIn, text);
   return {
-    did: `Typed ${chars} into ${label} with key events${clearFirst ? CLEARED[cleared] : ''}${committed}`,
+    did: `Typed ${chars} into ${label}${focusNote} with key events${clearFirst ? CLEARED[cleared] : ''}${committed}`,
     route: scene.desktop.inputRoute,
     delivery: 'foreground',
     restore,
