@@ -1,6 +1,7 @@
 /**
  * A wheel aimed at a list that scrolls inside a web page goes over the list, not over the
- * middle of the page around it. The oracle is the page (test/fixtures/web/scroll-list.html),
+ * middle of the page around it; a <select> option chosen in the background is said to
+ * reach the page without its change event. The oracle is the page (test/fixtures/web/scroll-list.html),
  * which writes what scrolled into its title, read from the X11 window title with xprop.
  */
 import { execFileSync } from 'node:child_process';
@@ -42,6 +43,20 @@ describeNeeding([program('firefox-esr', 'firefox-esr')], 'Firefox: a list inside
       return name === undefined ? [] : [name];
     });
   }
+
+  describe('a <select> option chosen in the background', () => {
+    it('takes, and the summary says the page got no change event', async () => {
+      const r = await session.call('ax_click', { app: browser.app.pid, query: 'Blue' });
+      expect(r.isError, r.text).toBe(false);
+      const title = await pollUntil(
+        () => titles().find((t) => /^(change|value) Blue/.test(t)) ?? null,
+        { timeoutMs: 15_000, what: `a title saying Blue was chosen (${titles().join(' | ')})` },
+      );
+      expect(title).toMatch(/^value Blue without change/);
+      expect(r.text).toMatch(/without firing the page's change event/);
+      expect(r.text).toMatch(/delivery_mode "foreground"/);
+    });
+  });
 
   describe('ax_scroll in the foreground', () => {
     it('wheels over the list named, which scrolls, and not over the page', async () => {
