@@ -18,6 +18,8 @@
 #     (test/e2e/paced-typing);
 #   - gnome-text-editor: a GTK 4 editor whose search field reports no focus
 #     (test/e2e/focus-unreported);
+#   - gnumeric: a GTK 3 spreadsheet whose Format Cells dialog has a spin button that passes
+#     Enter on to OK (test/e2e/spin-dialog-commit);
 #   - python3-pyqt6: the Qt 6 form fixture (test/fixtures/apps/qt6_form.py);
 #   - pinentry-gtk2: a real password prompt that grabs the keyboard (test/e2e/input-grab);
 #   - python3-tk: a toolkit with no accessibility at all (test/fixtures/apps/tk_secret.py);
@@ -44,6 +46,7 @@ PACKAGES=(
   python3-pyqt5
   kcalc
   gnome-text-editor
+  gnumeric
   python3-pyqt6
   pinentry-gtk2
   python3-tk
