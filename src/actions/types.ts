@@ -77,6 +77,11 @@ export interface Delivered {
   /** Read the intended effect back from the app; polled a bounded time when absent. */
   probe?: () => Promise<Reading>;
   /**
+   * What was done, said instead of `did` when the app is found to have exited afterwards
+   * (`did` may say it still ran when the action's own wait ended).
+   */
+  didOnExit?: string;
+  /**
    * What the app shows instead, when the probe reads the effect absent: a clause for the
    * summary ("; its text reads '…'"), read after the probe.
    */

@@ -1064,7 +1064,7 @@ export class Pipeline {
     const appSwitch = await this.handoff(pid, call, settled, undefined);
     return this.publisher.publish(call.tool, {
       view: before,
-      did: outcome.did,
+      did: outcome.didOnExit ?? outcome.did,
       ended: { exited: { app: before.snapshot.app, pid } },
       appSwitch,
       action: {
