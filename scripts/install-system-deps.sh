@@ -14,7 +14,13 @@
 #     process, as an independent oracle;
 #   - python3-pyatspi: the benchmark's baseline;
 #   - python3-pyqt5: the Qt 5 fixtures (test/fixtures/apps/qt_secret.py, qt_aim.py,
-#     qt_buttons.py);
+#     qt_buttons.py, qt_keypad.py);
+#   - kcalc: a Qt 5 calculator whose keys click its buttons a moment after the press
+#     (test/e2e/paced-typing);
+#   - gnome-text-editor: a GTK 4 editor whose search field reports no focus
+#     (test/e2e/focus-unreported);
+#   - gnumeric: a GTK 3 spreadsheet whose Format Cells dialog has a spin button that passes
+#     Enter on to OK (test/e2e/spin-dialog-commit);
 #   - python3-pyqt6: the Qt 6 form fixture (test/fixtures/apps/qt6_form.py);
 #   - pinentry-gtk2: a real password prompt that grabs the keyboard (test/e2e/input-grab);
 #   - python3-tk: a toolkit with no accessibility at all (test/fixtures/apps/tk_secret.py);
@@ -39,6 +45,9 @@ PACKAGES=(
   featherpad
   qt6ct
   python3-pyqt5
+  kcalc
+  gnome-text-editor
+  gnumeric
   python3-pyqt6
   pinentry-gtk2
   python3-tk

@@ -296,7 +296,7 @@ export function requirePoint(target: ActionTarget): { x: number; y: number } {
   throw new AxError(
     'action_failed',
     `${target.label} has no position on screen (it may be hidden or scrolled away)`,
-    'Scroll it into view (ax_scroll) or use a background action',
+    'Scroll it into view with ax_scroll naming the list or pane that holds it (delivery_mode "foreground" wheels over that list), or use a background action',
   );
 }
 

@@ -4,8 +4,9 @@
  * the summary names the element that had the focus when the key went, and the key counts
  * as landed only when that element changed (or, for Return and Escape, what it drives).
  */
+import type { Element } from '../model/element.js';
 import type { KeyCombo, KeyKind } from '../platform/desktop.js';
-import { focusedNow, takeFocus, watchFocused, type Focused } from './aim.js';
+import { FOCUS_UNCONFIRMED, focusedNow, takeFocus, watchFocused, type Focused } from './aim.js';
 import { fronted } from './front.js';
 import type { ActionTarget, Delivered, Reading, Scene } from './types.js';
 import { assertEnabled, assertKnownKey } from './validate.js';
@@ -35,11 +36,12 @@ export async function deliverKey(scene: Scene, combo: KeyCombo, aim?: KeyAim): P
   }
   let focus: Focused | undefined;
   let touched: (() => Promise<boolean>) | undefined;
+  let caretMoved: (() => Promise<boolean>) | undefined;
   // Checked with the window in front: fronting can move the focus the key goes to.
   const { restore } = await fronted(scene, async () => {
     if (aim) {
-      const { focused } = await takeFocus(scene, aim.target, `${label} was not sent`);
-      focus = focused;
+      const { focused, unconfirmed } = await takeFocus(scene, aim.target, `${label} was not sent`);
+      focus = unconfirmed ? { ...focused, label: focused.label + FOCUS_UNCONFIRMED } : focused;
       // The key belongs after the text typed, wherever the caret was (typed text may go
       // in at the end, or focusing may put the caret back where it was).
       if (aim.afterText && focused.element.flags.includes('editable')) {
@@ -51,6 +53,7 @@ export async function deliverKey(scene: Scene, combo: KeyCombo, aim?: KeyAim): P
     }
     await guardKey(scene, combo, label);
     if (focus) touched = await watchFocused(scene, focus.element);
+    if (focus && kind === 'caret') caretMoved = await watchCaret(scene, focus.element);
     await scene.transfers?.beforeKey(combo, focus?.element);
     await scene.desktop.pressKey(combo);
     await scene.transfers?.afterKey(combo, focus?.element);
@@ -63,7 +66,7 @@ export async function deliverKey(scene: Scene, combo: KeyCombo, aim?: KeyAim): P
     delivery: 'foreground',
     restore,
     touched,
-    probe: touched && landsInPlace(kind, combo) ? probeOf(touched, kind) : undefined,
+    probe: touched && landsInPlace(kind, combo) ? probeOf(touched, kind, caretMoved) : undefined,
     mayDismiss: dismisses(kind, combo),
     undo: irreversible('a key press cannot be reversed (what it did depends on the app)'),
   };
@@ -76,15 +79,43 @@ export async function deliverKey(scene: Scene, combo: KeyCombo, aim?: KeyAim): P
  */
 export function landsInPlace(kind: KeyKind, combo: KeyCombo): boolean {
   if (kind === 'activate' || kind === 'cancel' || combo.key === 'space') return false;
+  // Ctrl moves a caret further (a word, the text's start), still in the element.
+  if (kind === 'caret') return combo.modifiers.every((m) => m === 'shift' || m === 'ctrl');
   return combo.modifiers.every((m) => m === 'shift');
 }
 
 /**
- * Landed when the focused element changed. A caret move shows nowhere, so an unchanged
- * element after one cannot tell; after any other key it means the key did nothing there.
+ * Landed when the focused element changed, or its caret moved. A caret that shows nowhere
+ * cannot tell after a caret key (it may have been where the key sends it); after any
+ * other key an unchanged element means the key did nothing there.
  */
-function probeOf(changed: () => Promise<boolean>, kind: KeyKind): () => Promise<Reading> {
-  return async () => ((await changed()) ? 'landed' : kind === 'caret' ? 'unreadable' : 'absent');
+function probeOf(
+  changed: () => Promise<boolean>,
+  kind: KeyKind,
+  caretMoved?: () => Promise<boolean>,
+): () => Promise<Reading> {
+  return async () => {
+    if (await changed()) return 'landed';
+    if (kind !== 'caret') return 'absent';
+    return (await caretMoved?.().catch(() => false)) ? 'landed' : 'unreadable';
+  };
+}
+
+/** Where the element's caret and selection are now, and a check of whether they moved since. */
+async function watchCaret(
+  scene: Scene,
+  element: Element,
+): Promise<(() => Promise<boolean>) | undefined> {
+  const read = async (): Promise<string | undefined> => {
+    const place = await scene.desktop.textPlace?.(element.id).catch(() => undefined);
+    return place && JSON.stringify([place.caret, place.selection ?? null]);
+  };
+  const was = await read();
+  if (was === undefined) return undefined;
+  return async () => {
+    const now = await read();
+    return now !== undefined && now !== was;
+  };
 }
 
 /**

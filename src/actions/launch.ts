@@ -141,6 +141,8 @@ export async function deliverQuit(scene: Scene, opts: QuitOptions): Promise<Deli
   let did = `Asked ${app} (pid ${pid}) to close its ${asked} window${plural} (window manager close)`;
   const wait = await waitForExit(desktop, pid, before, opts.waitMs, opts.signal);
   let reacted = wait.dialog !== undefined || !wait.running;
+  // Said instead when the app is found gone after the wait ended: "still runs" would be false.
+  let didOnExit: string | undefined;
   if (wait.dialog !== undefined) {
     did += `; it asks first (${JSON.stringify(wait.dialog)} is up): nothing was ended`;
   } else if (wait.running && opts.force && !opts.signal?.aborted) {
@@ -149,10 +151,12 @@ export async function deliverQuit(scene: Scene, opts: QuitOptions): Promise<Deli
     reacted = !after.running;
     did += `; it still ran after ${opts.waitMs} ms: sent SIGTERM${after.running ? `, and it still runs ${TERM_WAIT_MS} ms later` : ''}`;
   } else if (wait.running) {
+    didOnExit = `${did}; it exited after ${opts.waitMs} ms`;
     did += `; it still runs after ${opts.waitMs} ms (force: true ends it with SIGTERM)`;
   }
   return {
     did,
+    didOnExit,
     route: asked > 0 ? 'window manager close' : 'SIGTERM',
     delivery: 'background',
     // Closing again or sending input would not tell more than the process table does.

@@ -105,14 +105,20 @@ export async function numberField(
         POLL_MS,
       );
       let how = '';
-      if (route.via === 'action') await desktop.doAction(element.id, route.action);
+      // A dialog's field passes Enter on to its default button (Qt's spin box once it took
+      // the key; GTK's "activate" with activates-default), which closes the dialog.
+      const defaulted =
+        inDialog(scene, element) && (route.via === 'action' || route.key === 'Return');
+      const enter = route.via === 'key' ? route.key : 'Enter';
+      if (route.via === 'action' && !defaulted) await desktop.doAction(element.id, route.action);
       else if (delivery === 'foreground') {
-        // Return in a dialog's field also presses its default button (Qt passes the key on
-        // once the spin box took it), which closes the dialog: the field's own focus-out
-        // commits it with nothing else done.
-        const focusOut = route.key === 'Return' && inDialog(scene, element);
-        await desktop.pressKey({ key: focusOut ? 'Tab' : route.key, modifiers: [] });
-        if (focusOut) how = ` with Tab (Return would press the dialog's default button)`;
+        // The field's own focus-out commits it with nothing else done.
+        const key = route.via === 'key' && !defaulted ? route.key : 'Tab';
+        await desktop.pressKey({ key, modifiers: [] });
+        if (defaulted) how = ` with Tab (${enter} would press the dialog's default button)`;
+      } else if (route.via === 'action') {
+        await desktop.setValue(element.id, want);
+        how = ` (its value set to the number typed: ${enter} would press the dialog's default button)`;
       } else {
         // Its commit key needs the foreground; its value takes the number the text says.
         try {

@@ -69,7 +69,18 @@ export async function deliverScroll(scene: Scene, req: ScrollRequest): Promise<D
       escalate: next !== range.value,
     };
   }
-  const frame = area !== undefined ? view.snapshot.elements[area].frame : view.viewport;
+  // A wheel scrolls the innermost scrollable under the pointer: over the element named
+  // when it scrolls its own content (a web page's list), not over the page around it.
+  const inner = innerScroller(view, req.target?.index, area);
+  const over = inner ?? area;
+  const overLabel =
+    inner !== undefined ? `[${view.snapshot.elements[inner].role}] ${view.refs[inner]}` : areaLabel;
+  const frame =
+    inner !== undefined
+      ? shownPart(view.snapshot.elements[inner].frame, area, view)
+      : area !== undefined
+        ? view.snapshot.elements[area].frame
+        : view.viewport;
   if (!frame) {
     throw new AxError(
       'action_failed',
@@ -81,18 +92,64 @@ export async function deliverScroll(scene: Scene, req: ScrollRequest): Promise<D
   const y = Math.round(frame.y + frame.h / 2);
   // The amount is rounded to the wheel steps of the platform's toolkits.
   const steps = Math.max(1, Math.round(req.amount / desktop.traits.wheelStepPx));
-  const samples = contentSamples(view, area, frame, sign > 0);
+  const samples = contentSamples(view, over, frame, sign > 0);
   const { restore } = await fronted(scene, () =>
     desktop.scroll(x, y, vertical ? 0 : sign * steps, vertical ? sign * steps : 0),
   );
   return {
     // The wheel steps were sent; whether the content moved is the probe's to say.
-    did: `Sent ${steps} wheel steps ${req.direction} over ${areaLabel} at (${x},${y})`,
+    did: `Sent ${steps} wheel steps ${req.direction} over ${overLabel} at (${x},${y})`,
     route: scene.desktop.inputRoute,
     delivery: 'foreground',
     restore,
     probe: samples.length > 0 ? () => contentMoved(desktop, samples) : undefined,
   };
+}
+
+/**
+ * The innermost element from `index` up to (not including) the scroll area `area` that
+ * scrolls its own content: one whose children reach beyond its frame, above or below, with
+ * no scroll bar the tree shows (Gecko keeps a scrolling <div>'s bars out of it).
+ */
+function innerScroller(
+  view: SnapshotView,
+  index: number | undefined,
+  area: number | undefined,
+): number | undefined {
+  const els = view.snapshot.elements;
+  for (let i = index; i !== undefined && i >= 0 && i !== area;) {
+    if (clipsContent(view, i)) return i;
+    i = els[i].parent >= 0 ? els[i].parent : undefined;
+  }
+  return undefined;
+}
+
+function clipsContent(view: SnapshotView, index: number): boolean {
+  const els = view.snapshot.elements;
+  const f = els[index].frame;
+  if (!f || f.w <= 0 || f.h <= 0 || !view.visible[index]) return false;
+  for (let i = index + 1; i < els.length && els[i].depth > els[index].depth; i++) {
+    const c = els[i].frame;
+    if (els[i].depth !== els[index].depth + 1 || !c || c.w <= 0 || c.h <= 0) continue;
+    if (c.x + c.w <= f.x || c.x >= f.x + f.w) continue;
+    if (c.y + c.h > f.y + f.h + 1 || c.y < f.y - 1) return true;
+  }
+  return false;
+}
+
+/** The part of `frame` inside the scroll area around it (what shows of it). */
+function shownPart(
+  frame: { x: number; y: number; w: number; h: number } | undefined,
+  area: number | undefined,
+  view: SnapshotView,
+): { x: number; y: number; w: number; h: number } | undefined {
+  const outer = area !== undefined ? view.snapshot.elements[area].frame : view.viewport;
+  if (!frame || !outer) return frame;
+  const x = Math.max(frame.x, outer.x);
+  const y = Math.max(frame.y, outer.y);
+  const w = Math.min(frame.x + frame.w, outer.x + outer.w) - x;
+  const h = Math.min(frame.y + frame.h, outer.y + outer.h) - y;
+  return w > 0 && h > 0 ? { x, y, w, h } : frame;
 }
 
 interface Sample {

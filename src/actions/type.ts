@@ -5,7 +5,7 @@
  */
 import { AxError } from '../errors.js';
 import { pollFor, scaledByLoad } from '../model/timeout.js';
-import { takeFocus } from './aim.js';
+import { FOCUS_UNCONFIRMED, takeFocus } from './aim.js';
 import { backgroundImpossible, textUnreachable } from './escalation.js';
 import { fronted } from './front.js';
 import { numberField } from './number-field.js';
@@ -13,6 +13,7 @@ import type { ActionTarget, Delivered, Delivery, Reading, Scene } from './types.
 import { assertEnabled, assertTypeable } from './validate.js';
 import { guardTarget, guardTextAtFocus, guardTextKeys, typeKeyByKey } from './password-guard.js';
 import { restoreText, restoreValue, SECRET_NOT_KEPT } from './undo.js';
+import { typePaced } from './paced-typing.js';
 
 export interface TypeRequest {
   /** The field the call named; without one, see fieldFor. */
@@ -100,19 +101,22 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
   }
   let committed = '';
   let cleared: Cleared = 'read';
+  let shownIn: string[] = [];
+  let focusNote = '';
   const { restore } = await fronted(scene, async () => {
     // No field named: the text goes to what has the focus once the window is in front.
     if (!element) await guardTextAtFocus(scene, text);
     let holder: ActionTarget = field;
     if (element) {
       // Typing is never sent to whatever happens to have the focus.
-      const { focused } = await takeFocus(
+      const { focused, unconfirmed } = await takeFocus(
         scene,
         field,
         'nothing was typed',
         'Check that it is visible and enabled (ax_get_attributes), or use delivery_mode "background"',
       );
       holder = { ...field, element: focused.element, label: focused.label };
+      if (unconfirmed) focusNote = FOCUS_UNCONFIRMED;
       if (!clearFirst) {
         const multiline = element.flags.includes('multiline');
         await desktop.pressKey({ key: 'End', modifiers: multiline ? ['ctrl'] : [] });
@@ -133,18 +137,81 @@ export async function deliverType(scene: Scene, req: TypeRequest): Promise<Deliv
         },
         clearFirst ? '' : current,
       );
-    } else await desktop.typeText(text);
+    } else if (holder.element?.flags.includes('editable')) {
+      // A text field takes a burst of keys whole.
+      await desktop.typeText(text);
+    } else {
+      ({ shownIn } = await typePaced(scene, text));
+    }
     if (number) committed = await number.commit('foreground');
   });
+  const shown = probe || secure ? undefined : shownElsewhere(scene, shownIn, text);
   return {
-    did: `Typed ${chars} into ${label} with key events${clearFirst ? CLEARED[cleared] : ''}${committed}`,
+    did: `Typed ${chars} into ${label}${focusNote} with key events${clearFirst ? CLEARED[cleared] : ''}${committed}`,
     route: scene.desktop.inputRoute,
     delivery: 'foreground',
     restore,
-    probe,
+    probe: probe ?? shown?.probe,
+    shows: shown?.shows ?? (probe && element && !secure ? textNow(scene, element.id) : undefined),
     undo,
     into: element ? field : undefined,
   };
+}
+
+/** At most this many of the texts an app changed while keys went are read back. */
+const SHOWN_READ_MAX = 4;
+/** A text read back is quoted in the summary up to about this many characters. */
+const SHOWN_QUOTE_CHARS = 60;
+
+/**
+ * Where the app shows keys typed to an element that is no text of its own (a calculator's
+ * window: its display shows them): the texts that changed while they went. The keys landed
+ * when one of them holds the text typed; else the summary says what they show.
+ */
+function shownElsewhere(
+  scene: Scene,
+  ids: readonly string[],
+  text: string,
+): { probe: () => Promise<Reading>; shows: () => Promise<string | undefined> } | undefined {
+  if (ids.length === 0) return undefined;
+  const { desktop } = scene;
+  const read = async (): Promise<string[]> => {
+    const texts = await Promise.all(
+      ids.slice(0, SHOWN_READ_MAX).map(async (id) => {
+        const el = await desktop.readElement(id).catch(() => undefined);
+        if (!el || el.flags.includes('secure')) return undefined;
+        return (await desktop.readText(id).catch(() => undefined)) ?? el.name;
+      }),
+    );
+    return texts.filter((t): t is string => t !== undefined && t.trim() !== '');
+  };
+  const typed = text.replace(/\r\n?|\n/g, '\n');
+  return {
+    probe: async () => ((await read()).some((t) => t.includes(typed)) ? 'landed' : 'absent'),
+    shows: async () => {
+      const texts = await read();
+      return texts.length > 0
+        ? `; the app shows ${[...new Set(texts.map(quoted))].join(', ')}, not the text typed`
+        : undefined;
+    },
+  };
+}
+
+/** A field's text now, for a summary saying it differs from what was typed. */
+function textNow(scene: Scene, id: string): () => Promise<string | undefined> {
+  return async () => {
+    const now = await scene.desktop.readText(id).catch(() => undefined);
+    return now === undefined ? undefined : `; its text reads ${quoted(now)}, not the text expected`;
+  };
+}
+
+/** A text for a summary: cut at a word's end when long. */
+function quoted(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= SHOWN_QUOTE_CHARS) return `'${flat}'`;
+  const cut = flat.slice(0, SHOWN_QUOTE_CHARS);
+  const space = cut.lastIndexOf(' ');
+  return `'${space > SHOWN_QUOTE_CHARS / 2 ? cut.slice(0, space) : cut}…'`;
 }
 
 /** How long a field may take to show the clearing keys handled (more under load). */

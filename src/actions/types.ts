@@ -76,6 +76,16 @@ export interface Delivered {
   restore?: () => Promise<void>;
   /** Read the intended effect back from the app; polled a bounded time when absent. */
   probe?: () => Promise<Reading>;
+  /**
+   * What was done, said instead of `did` when the app is found to have exited afterwards
+   * (`did` may say it still ran when the action's own wait ended).
+   */
+  didOnExit?: string;
+  /**
+   * What the app shows instead, when the probe reads the effect absent: a clause for the
+   * summary ("; its text reads '…'"), read after the probe.
+   */
+  shows?: () => Promise<string | undefined>;
   /** Whether the target's own states, value or name changed (evidence that input landed). */
   touched?: () => Promise<boolean>;
   /**

@@ -1029,6 +1029,11 @@ export class Pipeline {
       diff = await diffOf(after);
     }
     const verdict = judge(seen);
+    // What the app shows instead of the effect that did not read back.
+    const shows =
+      seen.reading === 'absent' && outcome.shows
+        ? ((await outcome.shows().catch(() => undefined)) ?? '')
+        : '';
     const closed = closedWindows(before.snapshot, after.snapshot, diff.matchOf, acted);
     const actedAfter =
       run.targetId !== undefined
@@ -1038,6 +1043,8 @@ export class Pipeline {
       view: after,
       did:
         outcome.did +
+        shows +
+        popupOpened(after, released.popup) +
         stillOpen(after, actedAfter) +
         (run.transfers.clipboardChanged ? '; the clipboard took a new text' : ''),
       ended: closed.length > 0 ? { closed } : undefined,
@@ -1124,7 +1131,7 @@ export class Pipeline {
     before: SnapshotView,
     view: SnapshotView,
     watching: boolean,
-  ): Promise<{ view: SnapshotView | null; reacted: boolean }> {
+  ): Promise<{ view: SnapshotView | null; reacted: boolean; popup?: Rect }> {
     const matchOf = this.views.matchOf(before.snapshot, view.snapshot);
     const els = view.snapshot.elements;
     const held: string[] = [];
@@ -1142,9 +1149,18 @@ export class Pipeline {
       const el = await desktop.readElement(id).catch(() => undefined);
       return el !== undefined && transientFlags(el).length > 0;
     };
+    // A button with a menu stays pressed while the menu it opened shows: that is no press
+    // to wait out, and the menu is the effect.
+    let popup: Rect | undefined;
+    const popupOpen = async (): Promise<boolean> => {
+      const popups = await desktop.popupWindows?.().catch(() => undefined);
+      popup = popups?.find((p) => p.pid === pid)?.frame;
+      return popup !== undefined;
+    };
     try {
       await pollUntil(
         async () => {
+          if (await popupOpen()) return true;
           for (const id of held) if (await stillHeld(id)) return false;
           return true;
         },
@@ -1158,7 +1174,7 @@ export class Pipeline {
       if (err instanceof WaitTimeoutError) return { view, reacted: true };
       throw err;
     }
-    return { view: await this.afterOrExit(pid, call, watching), reacted: true };
+    return { view: await this.afterOrExit(pid, call, watching), reacted: true, popup };
   }
 
   /** How long the app must stay quiet in a wait bounded by `maxMs`, by its answer times. */
@@ -1243,7 +1259,7 @@ export class Pipeline {
     const appSwitch = await this.handoff(pid, call, settled, undefined);
     return this.publisher.publish(call.tool, {
       view: before,
-      did: outcome.did,
+      did: outcome.didOnExit ?? outcome.did,
       ended: { exited: { app: before.snapshot.app, pid } },
       appSwitch,
       action: {
@@ -1494,4 +1510,28 @@ function actedIndex(before: SnapshotView, targetId: string | undefined): number 
       ? els.findIndex((e) => e.id === targetId)
       : els.findIndex((e) => e.flags.includes('focused'));
   return i >= 0 ? i : undefined;
+}
+
+/**
+ * What the summary says of a popup of the app that opened while the target was held down
+ * (a button's menu): where it is, and whether the app's tree shows anything in it.
+ */
+function popupOpened(view: SnapshotView, popup: Rect | undefined): string {
+  if (!popup) return '';
+  const where = `(${popup.x},${popup.y} ${popup.w}x${popup.h})`;
+  const inside = view.snapshot.elements.some((e, i) => {
+    const f = e.frame;
+    return (
+      view.visible[i] &&
+      f !== undefined &&
+      f.w > 0 &&
+      f.x >= popup.x &&
+      f.y >= popup.y &&
+      f.x + f.w <= popup.x + popup.w &&
+      f.y + f.h <= popup.y + popup.h
+    );
+  });
+  return inside
+    ? `; a popup of the app opened at ${where}`
+    : `; a popup of the app opened at ${where}: its tree shows none of its items (ax_screenshot does; Down, Return choose, Escape closes)`;
 }

@@ -275,6 +275,15 @@ function clip(text: string, max: number, quote = ''): string {
   return clipText(text, max, quote).text;
 }
 
+/** Advice clipped at a word's end, never inside a word (a cut word can read as another). */
+export function clipAdvice(text: string, max: number): string {
+  const clipped = clipText(text, max, '');
+  if (!clipped.cut) return clipped.text;
+  const kept = clipped.text.slice(0, -1);
+  const space = kept.search(/\s\S*$/);
+  return `${space > max / 3 ? kept.slice(0, space).replace(/[\s,;:(]+$/, '') : kept}…`;
+}
+
 function pathText(path: string, level: Level): string {
   return level.path === Infinity ? escapeText(path, '') : clipMiddle(path, level.path);
 }
@@ -501,7 +510,7 @@ function prepareLevel(input: Facts, lists: Lists, level: Level): (keep: Keep) =>
   if (route.length > 0) head.push(route.join(' '));
   if (input.escalation) {
     head.push(
-      `escalation: ${clip(input.escalation.recommended, ROLE_CHARS)} (${clip(input.escalation.reason, level.reason)})`,
+      `escalation: ${clip(input.escalation.recommended, ROLE_CHARS)} (${clipAdvice(input.escalation.reason, level.reason)})`,
     );
   }
   const changeLines = lists.changes.slice(0, MAX_TEXT_CHANGES).map((c) => textChangeLine(c, level));

@@ -319,8 +319,8 @@ function statePairs(b: Element, a: Element): Array<{ old: string; new: string }>
 
 /**
  * State changes (checked, enabled, expanded, selected, pressed) of modified elements,
- * e.g. `unchecked -> checked`: those of elements visible before or after the action in
- * tree order, then the hidden ones (marked). Focus moves are left out: every click moves
+ * e.g. `unchecked -> checked`: the element acted on first, then those of elements visible
+ * before or after the action in tree order, then the hidden ones (marked). Focus moves are left out: every click moves
  * it, and the element lines say `focused`.
  *
  * When the element acted on shows no state change itself but a hidden element with the
@@ -380,8 +380,12 @@ export function collectStateChanges(
       });
     }
   }
+  // The element acted on first: its own change is the effect asked for, and a summary cut
+  // short ("+N more") keeps the first lines.
+  const rank = (c: { at: number; hidden?: boolean }): number =>
+    c.at === ctx.acted ? 0 : c.hidden ? 2 : 1;
   return out
-    .sort((x, y) => (x.hidden ? 1 : 0) - (y.hidden ? 1 : 0) || x.at - y.at)
+    .sort((x, y) => rank(x) - rank(y) || x.at - y.at)
     .map(({ at: _at, ...change }) => change);
 }
 

@@ -147,6 +147,12 @@ describe('landsInPlace: whose change shows that a key landed', () => {
     expect(landsInPlace('focus', key('Tab', 'shift'))).toBe(true);
   });
 
+  it('a caret key with Ctrl still moves the caret in the focused element', () => {
+    expect(landsInPlace('caret', key('Home', 'ctrl'))).toBe(true);
+    expect(landsInPlace('caret', key('End', 'ctrl', 'shift'))).toBe(true);
+    expect(landsInPlace('caret', key('Left', 'alt'))).toBe(false);
+  });
+
   it('Return, Escape, Space and shortcuts drive something else as well', () => {
     expect(landsInPlace('activate', key('Return'))).toBe(false);
     expect(landsInPlace('cancel', key('Escape'))).toBe(false);

@@ -74,6 +74,31 @@ describe('typing into a spin button', () => {
     );
   });
 
+  for (const mode of ['background', 'foreground'] as const) {
+    it(`${mode}, in a dialog's field with an activate action: not activated (its default button would take it)`, async () => {
+      const view = formView({ count: { actions: ['activate'] } });
+      view.snapshot.windows[0].dialog = true;
+      const desktop = recordingDesktop(view, { ranges: structuredClone(ranges) });
+      const done = await deliverType(sceneOf(view, desktop), {
+        target: target(view, 'count'),
+        text: '7',
+        clearFirst: true,
+        mode,
+      });
+      expect(desktop.names()).not.toContain('doAction');
+      if (mode === 'foreground') {
+        const keys = desktop.calls.filter((c) => c.name === 'pressKey').map((c) => c.args[0]);
+        expect(keys.at(-1)).toBe('Tab');
+        expect(done.did).toMatch(
+          /committed with Tab \(Enter would press the dialog's default button\)/,
+        );
+      } else {
+        expect(desktop.calls.find((c) => c.name === 'setValue')?.args).toEqual(['count', 7]);
+        expect(done.did).toMatch(/its value set to the number typed: Enter would press/);
+      }
+    });
+  }
+
   it('a field gone with its window after the commit: the value is unreadable, not "not N"', async () => {
     const view = formView();
     const desktop = recordingDesktop(view, { ranges: structuredClone(ranges) });

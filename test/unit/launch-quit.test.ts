@@ -82,6 +82,9 @@ describe('deliverQuit', () => {
     expect(calls).toEqual(['close']);
     expect(out.did).toMatch(/still runs after 100 ms \(force: true ends it with SIGTERM\)/);
     expect(out.probe).toBeUndefined();
+    // Found gone later (the pipeline then reports the exit): it is not said to still run.
+    expect(out.didOnExit).toMatch(/exited after 100 ms$/);
+    expect(out.didOnExit).not.toMatch(/still runs/);
   });
 
   it('with force, sends SIGTERM after the wait', async () => {

@@ -102,3 +102,49 @@ describe('state changes on hidden elements', () => {
     expect(states.map((s) => [s.label, s.hidden])).toEqual([['_Dark theme', true]]);
   });
 });
+
+describe('the element acted on', () => {
+  /** A check box after three fields in tree order: checking it enables them. */
+  function form(on: boolean): Spec[] {
+    const field = (id: string, y: number): Spec => ({
+      role: 'AXTextField',
+      name: id,
+      id,
+      frame: [10, y, 100, 20],
+      flags: on ? [] : ['disabled'],
+    });
+    return [
+      {
+        role: 'AXWindow',
+        name: 'Prefs',
+        id: 'w',
+        frame: [0, 0, 400, 300],
+        window: { active: true },
+        children: [
+          field('a', 10),
+          field('b', 40),
+          field('c', 70),
+          {
+            role: 'AXCheckBox',
+            name: 'Show separator',
+            id: 'sep',
+            frame: [10, 100, 150, 20],
+            flags: on ? ['checked'] : [],
+          },
+        ],
+      },
+    ];
+  }
+
+  it('has its own change listed first, before the changes it made elsewhere', () => {
+    const { before, after, diff } = changes(form(false), form(true));
+    const acted = after.snapshot.elements.findIndex((e) => e.name === 'Show separator');
+    const states = collectStateChanges(diff, before.snapshot, after.snapshot, after.refs, {
+      beforeVisible: before.visible,
+      afterVisible: after.visible,
+      acted,
+    });
+    expect(states.map((s) => s.label)).toEqual(['Show separator', 'a', 'b', 'c']);
+    expect(states[0].changes).toEqual([{ old: 'unchecked', new: 'checked' }]);
+  });
+});

@@ -13,6 +13,7 @@ import {
   type SummaryInput,
   type VisibleItem,
 } from '../../src/summary/index.js';
+import { clipAdvice } from '../../src/summary/render.js';
 import { renderTreeFile } from '../../src/tree/index.js';
 import {
   bigSnapshot,
@@ -975,5 +976,26 @@ describe('renderSummary from views', () => {
     });
     expect(r.text).toContain('app: Alias');
     expect(r.text).not.toContain('hint:');
+  });
+});
+
+describe('clipAdvice: advice cut short ends at a word', () => {
+  const reason =
+    'nothing changed in the app, read back after a wait (an action with no visible effect may still have landed: check before repeating it)';
+
+  it('never ends inside a word', () => {
+    for (const max of [20, 30, 60, 100, 120]) {
+      const out = clipAdvice(reason, max);
+      expect(out.endsWith('…')).toBe(true);
+      const kept = out.slice(0, -1);
+      expect(reason.startsWith(kept), out).toBe(true);
+      // What follows the kept part in the advice starts no word inside it.
+      expect(reason.slice(kept.length), out).toMatch(/^[\s,;:()]/);
+      expect([...out].length).toBeLessThanOrEqual(max);
+    }
+  });
+
+  it('leaves advice that fits as it is', () => {
+    expect(clipAdvice('check before repeating it', 60)).toBe('check before repeating it');
   });
 });

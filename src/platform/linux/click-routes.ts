@@ -30,7 +30,12 @@
  */
 import type { Element } from '../../model/element.js';
 import type { ClickRoute, ClickSpot, CommitRoute } from '../desktop.js';
-import { dropDownButton, isComboList, isQtElement } from './atspi/click-context.js';
+import {
+  dropDownButton,
+  isComboList,
+  isPageComboOption,
+  isQtElement,
+} from './atspi/click-context.js';
 import { isGtk4Bus } from './atspi/gtk4.js';
 
 /** Press actions, most specific first (compared case-folded). */
@@ -151,6 +156,8 @@ export function clickRouteOf(el: Element, parent?: Element): ClickRoute {
       if (name === QT_SELECT && isQtElement(el) && CHECKABLE_ROLES.has(el.nativeRole)) {
         return { via: 'action', action, caveat: QT_TOGGLE_CAVEAT };
       }
+      // Gecko chooses a <select>'s option through accessibility without telling the page.
+      if (isPageComboOption(el)) return { via: 'action', action, caveat: PAGE_OPTION_CAVEAT };
       return { via: 'action', action };
     }
   }
@@ -174,6 +181,9 @@ export function clickRouteOf(el: Element, parent?: Element): ClickRoute {
 const CHECKABLE_ROLES = new Set(['radio button', 'check box', 'toggle button']);
 /** An app acting on the click rather than the state (kcalc's angle-mode radios) ignores it. */
 const QT_TOGGLE_CAVEAT = 'sets its state and sends no click';
+/** A page reacting to its <select>'s change (most form code) never hears of the choice. */
+const PAGE_OPTION_CAVEAT =
+  "chooses the option without firing the page's change event, so the page's own handler does not run";
 
 /** An icon view's item, and the icon view (GtkIconView) holding it. */
 const ICON = 'icon';

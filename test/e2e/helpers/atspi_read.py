@@ -45,6 +45,7 @@ def describe(acc):
     try:
         t = acc.queryText()
         out["text"] = t.getText(0, min(t.characterCount, 2000))
+        out["caret"] = t.caretOffset
     except Exception:
         pass
     try:

@@ -22,6 +22,8 @@ export interface AtspiElement {
   states: string[];
   extents?: [number, number, number, number];
   text?: string;
+  /** Where the caret is in `text` (an offset in characters), when it has text. */
+  caret?: number;
   value?: number;
 }
 

@@ -10,6 +10,8 @@
  *   combo box keeps its choice, which only a click on the row (or Enter) makes.
  * - GTK 4's drop-downs (GtkDropDown, a combo box with no action): their button, a child of
  *   theirs with a "click", is what a click on them presses; it opens their list.
+ * - Gecko's <select> options (the items below a web page's combo box): their "select"
+ *   action chooses the option without the page's change event.
  *
  * Element ids are bus name and object path; a bus name is not reused on a bus. The memory
  * is bounded: the oldest entries go first.
@@ -22,6 +24,7 @@ const MAX_REMEMBERED = 2048;
 const qtBuses = new Set<string>();
 const comboLists = new Set<string>();
 const dropDownButtons = new Map<string, string>();
+const pageComboOptions = new Set<string>();
 
 function remember<T>(set: Set<T>, value: T): void {
   if (set.has(value)) return;
@@ -39,11 +42,17 @@ const busOf = (id: string): string => id.slice(0, id.indexOf('/'));
 /** Containers whose children are rows. */
 const LIST_ROLES = new Set(['list', 'list box', 'table', 'tree', 'tree table']);
 
+/** The roles Gecko gives a <select>'s options. */
+const OPTION_ROLES = new Set(['menu item', 'list item', 'option']);
+
 /** How far below its combo box a popup list may sit (GTK 4: popover, content, box, scroll pane). */
 const POPUP_DEPTH = 6;
 
 /** Notes what click routes need from a walk of one app (see above). */
-export function noteClickContext(s: Snapshot, toolkit: { qt?: boolean; gtk4?: boolean }): void {
+export function noteClickContext(
+  s: Snapshot,
+  toolkit: { qt?: boolean; gtk4?: boolean; gecko?: boolean },
+): void {
   const els = s.elements;
   if (toolkit.qt) {
     const first = els.find((e) => e.id);
@@ -55,6 +64,14 @@ export function noteClickContext(s: Snapshot, toolkit: { qt?: boolean; gtk4?: bo
       const e = els[j];
       if (e.id && e.depth - combo.depth <= POPUP_DEPTH && LIST_ROLES.has(e.nativeRole)) {
         remember(comboLists, e.id);
+      }
+      if (
+        toolkit.gecko &&
+        e.id &&
+        e.depth - combo.depth <= POPUP_DEPTH &&
+        OPTION_ROLES.has(e.nativeRole)
+      ) {
+        remember(pageComboOptions, e.id);
       }
       if (
         toolkit.gtk4 &&
@@ -78,6 +95,11 @@ export function isQtElement(el: Element): boolean {
 /** Whether the element is a combo box's popup list. */
 export function isComboList(el: Element): boolean {
   return comboLists.has(el.id);
+}
+
+/** Whether the element is an option of a web page's <select> (Gecko's combo box). */
+export function isPageComboOption(el: Element): boolean {
+  return pageComboOptions.has(el.id);
 }
 
 /** The id of the button a GTK 4 drop-down is clicked through, if `id` is one. */

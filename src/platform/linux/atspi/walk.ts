@@ -1043,7 +1043,7 @@ async function walkOnce(
       // GTK 3's list box rows have no name either: a person reads the text in them.
       nameRowsByLabel(snap.elements);
     }
-    noteClickContext(snap, { qt: walk.qt, gtk4 });
+    noteClickContext(snap, { qt: walk.qt, gtk4, gecko: walk.oneByOne });
     return snap;
   };
   const outOfTime = (method: string, roots: Node[] = []): Snapshot => {
