@@ -117,6 +117,10 @@ export async function numberField(
         await desktop.pressKey({ key, modifiers: [] });
         if (defaulted) how = ` with Tab (${enter} would press the dialog's default button)`;
       } else if (route.via === 'action') {
+        // Text of the app's own format has no number to set: only its commit parses it.
+        if (want === undefined) {
+          return `; not committed: ${label} would take it on its activate action, which here presses the dialog's default button (delivery_mode "foreground" commits it with Tab)`;
+        }
         await desktop.setValue(element.id, want);
         how = ` (its value set to the number typed: ${enter} would press the dialog's default button)`;
       } else {
