@@ -63,37 +63,7 @@ export class XclipClipboard implements Clipboard {
     child.once('exit', () => {
       if (this.owners.get(selection) === child) this.owners.delete(selection);
     });
-    await new Promise<void>((resolve, reject) => {
-      let err = '';
-      const timer = setTimeout(() => {
-        stop(child);
-        reject(
-          new PlatformError(
-            'not_responding',
-            `xclip did not take the ${selection} selection within ${this.timeoutMs} ms`,
-          ),
-        );
-      }, this.timeoutMs);
-      child.stderr!.on('data', (c: Buffer) => {
-        err += c.toString();
-        if (err.includes(OWNING)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      child.once('error', (e) => {
-        clearTimeout(timer);
-        reject(spawnError(e, this.binary));
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(
-          new PlatformError(
-            'failed',
-            `xclip -i exited (${code}) before owning the ${selection} selection: ${err.trim() || 'no message'}`,
-          ),
-        );
-      });
+    await this.owning(child, selection, this.binary, OWNING, () => {
       child.stdin!.on('error', () => undefined);
       child.stdin!.end(text);
     });
