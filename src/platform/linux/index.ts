@@ -644,39 +644,45 @@ export class LinuxDesktop implements Desktop {
     pid: number,
     onChange: (change: Change) => void,
   ): Promise<() => Promise<void>> {
-    const bus = await this.live();
-    const ref = await wrap(() => atspi.appRefForPid(bus, pid));
-    if (!ref) {
-      throw new PlatformError('app_gone', `pid ${pid} is not on the accessibility bus`, { pid });
-    }
-    const stop = await wrap(() =>
-      atspi.watchApp(bus, ref.bus, (event) => onChange(changeOf(event))),
+    const stop = await this.watchAppEvents(
+      pid,
+      (event) => onChange(changeOf(event)),
+      () => onChange({ elementId: '', lost: true }),
     );
     this.watchers.add(onChange);
-    const offClose = bus.onClose(() => onChange({ elementId: '', lost: true }));
     return async () => {
       this.watchers.delete(onChange);
-      offClose();
       await stop();
     };
   }
 
-  async watchActivity(
+  watchActivity(
     pid: number,
     onActivity: (activity: Activity) => void,
+  ): Promise<() => Promise<void>> {
+    return this.watchAppEvents(
+      pid,
+      (event) => {
+        const activity = activityOf(event);
+        if (activity) onActivity(activity);
+      },
+      () => onActivity({ kind: 'lost' }),
+    );
+  }
+
+  /** One app's AT-SPI events, and `onLost` when the bus goes; resolves to what stops both. */
+  private async watchAppEvents(
+    pid: number,
+    onEvent: Parameters<typeof atspi.watchApp>[2],
+    onLost: () => void,
   ): Promise<() => Promise<void>> {
     const bus = await this.live();
     const ref = await wrap(() => atspi.appRefForPid(bus, pid));
     if (!ref) {
       throw new PlatformError('app_gone', `pid ${pid} is not on the accessibility bus`, { pid });
     }
-    const stop = await wrap(() =>
-      atspi.watchApp(bus, ref.bus, (event) => {
-        const activity = activityOf(event);
-        if (activity) onActivity(activity);
-      }),
-    );
-    const offClose = bus.onClose(() => onActivity({ kind: 'lost' }));
+    const stop = await wrap(() => atspi.watchApp(bus, ref.bus, onEvent));
+    const offClose = bus.onClose(onLost);
     return async () => {
       offClose();
       await stop();
