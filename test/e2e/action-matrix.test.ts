@@ -15,7 +15,6 @@
  * cell the app puts every widget back to its start (a signal to the fixture, a message to
  * the page) and axpage walks it once, so the cell's summary shows only what the cell did.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,7 +29,15 @@ import {
   type HarnessDesktop,
 } from '../../src/harness/session.js';
 import { helperPath } from '../../src/platform/linux/wayland/input.js';
-import { describeNeeding, file, found, program, pythonModule, type Need } from './helpers/needs.js';
+import {
+  describeNeeding,
+  file,
+  found,
+  program,
+  pythonGtk,
+  pythonModule,
+  type Need,
+} from './helpers/needs.js';
 import { readNth, type AtspiElement } from './helpers/oracle.js';
 import { servePage, type PageServer } from './helpers/page-server.js';
 
@@ -979,27 +986,8 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------
 // The columns.
 
-function pythonCan(what: string, code: string, pkg: string): Need {
-  let present: boolean;
-  try {
-    execFileSync('/usr/bin/python3', ['-c', code], { stdio: 'ignore' });
-    present = true;
-  } catch {
-    present = false;
-  }
-  return found(what, pkg, present);
-}
-
-const GTK3 = pythonCan(
-  'GTK 3 for python3',
-  "import gi; gi.require_version('Gtk', '3.0'); from gi.repository import Gtk",
-  'gir1.2-gtk-3.0',
-);
-const GTK4 = pythonCan(
-  'GTK 4 for python3',
-  "import gi; gi.require_version('Gtk', '4.0'); from gi.repository import Gtk",
-  'gir1.2-gtk-4.0',
-);
+const GTK3 = pythonGtk('3.0', 'gir1.2-gtk-3.0');
+const GTK4 = pythonGtk('4.0', 'gir1.2-gtk-4.0');
 const PYQT5 = pythonModule('PyQt5.QtWidgets', 'python3-pyqt5');
 const FIREFOX_NEED = file(FIREFOX, 'firefox-esr');
 

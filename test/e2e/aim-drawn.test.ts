@@ -6,23 +6,12 @@
  * table's column header is drawn over the row scrolled under it. Oracles: the fixtures' own
  * logs (stack_pages.py, qt_clipped.py).
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { expect, it } from 'vitest';
 import { fixtureRun, type FixtureRun } from './helpers/fixture-run.js';
-import { describeNeeding, found, program, pythonModule } from './helpers/needs.js';
+import { describeNeeding, program, pythonGtk, pythonModule } from './helpers/needs.js';
 import { waitForApp } from './helpers/oracle.js';
 import { sessionPerSuite } from './helpers/suite-session.js';
-
-function gtk4Python(): boolean {
-  try {
-    const script = "import gi; gi.require_version('Gtk', '4.0'); from gi.repository import Gtk";
-    execFileSync('/usr/bin/python3', ['-c', script], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The fixture's events of kind `event` from index `from` on, after a round trip to it. */
 async function eventsSince(run: FixtureRun, from: number, event: string) {
@@ -34,44 +23,40 @@ async function eventsSince(run: FixtureRun, from: number, event: string) {
     .filter((e) => e.event === event);
 }
 
-describeNeeding(
-  [found('GTK 4 for the system python (PyGObject)', 'gir1.2-gtk-4.0', gtk4Python())],
-  "a GTK 4 stack's hidden page",
-  () => {
-    const run = fixtureRun('stack_pages.py');
+describeNeeding([pythonGtk('4.0', 'gir1.2-gtk-4.0')], "a GTK 4 stack's hidden page", () => {
+  const run = fixtureRun('stack_pages.py');
 
-    it('takes no foreground click on its element: refused, the page shown gets nothing', async () => {
-      await run.waitFor((e) => e.event === 'ready');
-      const back = await run.call('ax_click', { query: 'Back page', delivery_mode: 'foreground' });
-      expect(back.isError, back.text).toBe(false);
-      await run.waitFor((e) => e.event === 'page' && e.name === 'back');
-      // The tree file lists the page in front only.
-      const tree = await run.call('ax_get_tree', {});
-      expect(tree.isError, tree.text).toBe(false);
-      const lines = fs.readFileSync(tree.fields.file, 'utf8').split('\n');
-      expect(lines.find((l) => /"Back button"/.test(l))).toMatch(/\bvisible\b/);
-      expect(lines.filter((l) => /"Front check"/.test(l))).toEqual([]);
-      const from = run.events().length;
-      const r = await run.call('ax_click', { query: 'Front check', delivery_mode: 'foreground' });
-      expect(r.isError, r.text).toBe(true);
-      expect(r.fields.error).toMatch(/has no position on screen \(it may be hidden/);
-      expect(await eventsSince(run, from, 'pressed')).toEqual([]);
-      expect(await eventsSince(run, from, 'check')).toEqual([]);
+  it('takes no foreground click on its element: refused, the page shown gets nothing', async () => {
+    await run.waitFor((e) => e.event === 'ready');
+    const back = await run.call('ax_click', { query: 'Back page', delivery_mode: 'foreground' });
+    expect(back.isError, back.text).toBe(false);
+    await run.waitFor((e) => e.event === 'page' && e.name === 'back');
+    // The tree file lists the page in front only.
+    const tree = await run.call('ax_get_tree', {});
+    expect(tree.isError, tree.text).toBe(false);
+    const lines = fs.readFileSync(tree.fields.file, 'utf8').split('\n');
+    expect(lines.find((l) => /"Back button"/.test(l))).toMatch(/\bvisible\b/);
+    expect(lines.filter((l) => /"Front check"/.test(l))).toEqual([]);
+    const from = run.events().length;
+    const r = await run.call('ax_click', { query: 'Front check', delivery_mode: 'foreground' });
+    expect(r.isError, r.text).toBe(true);
+    expect(r.fields.error).toMatch(/has no position on screen \(it may be hidden/);
+    expect(await eventsSince(run, from, 'pressed')).toEqual([]);
+    expect(await eventsSince(run, from, 'check')).toEqual([]);
 
-      // Shown again, it is clicked where it is.
-      const front = await run.call('ax_click', {
-        query: 'Front page',
-        delivery_mode: 'foreground',
-      });
-      expect(front.isError, front.text).toBe(false);
-      await run.waitFor((e) => e.event === 'page' && e.name === 'front', from);
-      const ok = await run.call('ax_click', { query: 'Front check', delivery_mode: 'foreground' });
-      expect(ok.isError, ok.text).toBe(false);
-      await run.waitFor((e) => e.event === 'check' && e.active === true, from);
-      expect(await eventsSince(run, from, 'pressed')).toEqual([]);
+    // Shown again, it is clicked where it is.
+    const front = await run.call('ax_click', {
+      query: 'Front page',
+      delivery_mode: 'foreground',
     });
-  },
-);
+    expect(front.isError, front.text).toBe(false);
+    await run.waitFor((e) => e.event === 'page' && e.name === 'front', from);
+    const ok = await run.call('ax_click', { query: 'Front check', delivery_mode: 'foreground' });
+    expect(ok.isError, ok.text).toBe(false);
+    await run.waitFor((e) => e.event === 'check' && e.active === true, from);
+    expect(await eventsSince(run, from, 'pressed')).toEqual([]);
+  });
+});
 
 describeNeeding(
   [program('gtk4-widget-factory', 'gtk-4-examples')],

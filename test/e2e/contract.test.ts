@@ -14,7 +14,7 @@
  *     and its text is in no file.
  * A new backend passes this file and the matrix's columns for its kind.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -25,24 +25,20 @@ import { Session, type CallResult, type HarnessDesktop } from '../../src/harness
 import type { Rect } from '../../src/model/element.js';
 import type { RawImage } from '../../src/platform/desktop.js';
 import { helperPath } from '../../src/platform/linux/wayland/input.js';
-import { describeNeeding, file, found, program, pythonModule, type Need } from './helpers/needs.js';
+import {
+  describeNeeding,
+  file,
+  found,
+  program,
+  pythonGtk,
+  pythonModule,
+  type Need,
+} from './helpers/needs.js';
 import { coloursIn, decodePng, framebuffer } from './helpers/pixels.js';
 
 const run = promisify(execFile);
 
 type Kind = 'x11' | 'sway';
-
-function pythonCan(what: string, version: string, pkg: string): Need {
-  let present: boolean;
-  try {
-    const code = `import gi; gi.require_version('Gtk', '${version}'); from gi.repository import Gtk`;
-    execFileSync('/usr/bin/python3', ['-c', code], { stdio: 'ignore' });
-    present = true;
-  } catch {
-    present = false;
-  }
-  return found(what, pkg, present);
-}
 
 interface App {
   kit: string;
@@ -56,13 +52,13 @@ interface App {
 const APPS: App[] = [
   {
     kit: 'GTK 3',
-    need: pythonCan('GTK 3 for python3', '3.0', 'gir1.2-gtk-3.0'),
+    need: pythonGtk('3.0', 'gir1.2-gtk-3.0'),
     matrix: { fixture: 'gtk3_matrix.py', title: 'Matrix GTK3' },
     secret: { fixture: 'secret_window.py', title: 'Secret Window' },
   },
   {
     kit: 'GTK 4',
-    need: pythonCan('GTK 4 for python3', '4.0', 'gir1.2-gtk-4.0'),
+    need: pythonGtk('4.0', 'gir1.2-gtk-4.0'),
     matrix: { fixture: 'gtk4_matrix.py', title: 'Matrix GTK4' },
     secret: { fixture: 'gtk4_secret.py', title: 'GTK4 secret' },
   },

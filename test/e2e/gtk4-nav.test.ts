@@ -8,31 +8,16 @@
  * prints its own state, and pyatspi (another client) reads Debian's gtk4-widget-factory and
  * gtk4-demo. GTK3's notebook and list box, which offer the same, take the same route.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session, type CallResult } from '../../src/harness/session.js';
-import { describeNeeding, file, found } from './helpers/needs.js';
+import { describeNeeding, file, pythonGtk } from './helpers/needs.js';
 import { readApp, settled, waitForApp, type AtspiElement } from './helpers/oracle.js';
 
-const GTK4_PYTHON = found(
-  'GTK 4 for the system python (PyGObject)',
-  'gir1.2-gtk-4.0',
-  gtk4Python(),
-);
+const GTK4_PYTHON = pythonGtk('4.0', 'gir1.2-gtk-4.0');
 const WIDGET_FACTORY = file('/usr/bin/gtk4-widget-factory', 'gtk-4-examples');
 const GTK4_DEMO = file('/usr/bin/gtk4-demo', 'gtk-4-examples');
-
-function gtk4Python(): boolean {
-  try {
-    const script = "import gi; gi.require_version('Gtk', '4.0'); from gi.repository import Gtk";
-    execFileSync('/usr/bin/python3', ['-c', script], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 let session: Session;
 

@@ -5,7 +5,6 @@
  * sharp. Tiled side by side, the GTK 4 window is narrower than its minimum width: sway
  * clips it at its tile's left edge, which the placement keeps.
  */
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 import type { LaunchedApp } from '../../src/desktop/apps.js';
@@ -13,18 +12,8 @@ import type { SwaySession } from '../../src/desktop/sway.js';
 import { Session } from '../../src/harness/session.js';
 import type { Rect } from '../../src/model/element.js';
 import { helperPath } from '../../src/platform/linux/wayland/input.js';
-import { describeNeeding, file, found, program, pythonModule } from './helpers/needs.js';
+import { describeNeeding, file, found, program, pythonModule, pythonGtk } from './helpers/needs.js';
 import { decodePng } from './helpers/pixels.js';
-
-function gtk4Python(): boolean {
-  try {
-    const script = "import gi; gi.require_version('Gtk', '4.0'); from gi.repository import Gtk";
-    execFileSync('/usr/bin/python3', ['-c', script], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The share of pixels of screen rect `r` in a full-screen image that are pure white. */
 function whiteShare(img: { width: number; channels: number; data: Buffer }, r: Rect): number {
@@ -45,7 +34,7 @@ describeNeeding(
     program('dbus-daemon', 'dbus'),
     file('/usr/libexec/at-spi-bus-launcher', 'at-spi2-core'),
     pythonModule('PyQt5', 'python3-pyqt5'),
-    found('GTK 4 for the system python (PyGObject)', 'gir1.2-gtk-4.0', gtk4Python()),
+    pythonGtk('4.0', 'gir1.2-gtk-4.0'),
     found(
       'axpage-wl-input (native/build, built by npm ci)',
       'libwayland-dev libxkbcommon-dev',

@@ -51,6 +51,19 @@ export function pythonModule(module: string, pkg: string): Need {
   return { what: `python module ${module}`, install: debian(pkg), present };
 }
 
+/** GTK `version` ('3.0', '4.0') for the system python, through PyGObject. */
+export function pythonGtk(version: '3.0' | '4.0', pkg: string): Need {
+  const code = `import gi; gi.require_version('Gtk', '${version}'); from gi.repository import Gtk`;
+  let present: boolean;
+  try {
+    execFileSync('/usr/bin/python3', ['-c', code], { stdio: 'ignore' });
+    present = true;
+  } catch {
+    present = false;
+  }
+  return { what: `GTK ${version[0]} for python3`, install: debian(pkg), present };
+}
+
 /** Anything else a test found present or not, installed by the Debian package(s) `pkg`. */
 export function found(what: string, pkg: string, present: boolean): Need {
   return { what, install: debian(pkg), present };
