@@ -161,6 +161,12 @@ const BETWEEN_STEPS_FIRST_EVENT_MS = 350;
  */
 const BETWEEN_STEPS_QUIET_MIN_MS = 150;
 /**
+ * At least how long an action with nothing to show yet is read back, however fast the app
+ * answers: an app's own timer (a toast, a validation, a label set a moment later) shows
+ * its effect with no event before it, and a no-op verdict then would be false.
+ */
+const READ_BACK_QUIET_MIN_MS = 300;
+/**
  * A dialog still up after an action in it may be about to close (a Save that writes the
  * file first): this long for a change, then a walk again.
  */
@@ -979,7 +985,10 @@ export class Pipeline {
     // With change events to go by, the wait also ends once the app has been quiet for
     // long enough by its own answer times (a click on nothing costs what the app takes to
     // stay quiet); without them, only the bound ends it.
-    const pace = new AnswerPace(this.answerQuiet(READ_BACK_MS));
+    const pace = new AnswerPace({
+      ...this.answerQuiet(READ_BACK_MS),
+      minMs: Math.max(this.config.settleQuietMs, READ_BACK_QUIET_MIN_MS),
+    });
     const quietNow = (): boolean =>
       watching &&
       pace.quietEnough(Date.now() - Math.max(waitStart, this.views.activity(pid).lastAt));
