@@ -336,9 +336,11 @@ const NO_POPUP_PLACE =
  */
 const SESSION_LIMITS: Record<string, Partial<Record<Kind, Partial<Record<Kit, string>>>>> = {
   'menu item|ax_click the menu, then the item, foreground': {
-    sway: { gtk4: NO_POPUP_PLACE, qt5: NO_POPUP_PLACE },
+    sway: { gtk3: NO_POPUP_PLACE, gtk4: NO_POPUP_PLACE, qt5: NO_POPUP_PLACE },
   },
-  'combo box|ax_click it, then the item, foreground': { sway: { gtk4: NO_POPUP_PLACE } },
+  'combo box|ax_click it, then the item, foreground': {
+    sway: { gtk3: NO_POPUP_PLACE, gtk4: NO_POPUP_PLACE },
+  },
 };
 
 const sessionLimit = (row: Row, kit: Kit, kind: Kind) =>

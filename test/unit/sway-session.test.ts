@@ -215,7 +215,7 @@ describe('placing frames on Wayland (content mode)', () => {
     expect(s.windows[1].frame).toBeUndefined();
   });
 
-  it('leaves a GTK 4 popover unplaced: its frames are the popup’s own', () => {
+  it('leaves a GTK 4 popover and a GTK 3 menu’s items unplaced: their frames are the popup’s own', () => {
     const el = (over: Partial<Element>): Element =>
       ({
         id: 'a/1',
@@ -278,6 +278,25 @@ describe('placing frames on Wayland (content mode)', () => {
     };
     const s = placed('content');
     expect(s.elements[1].frame).toEqual({ x: 302, y: 35, w: 40, h: 26 });
+    // GTK 3: a menu bar's menu is placed (it is drawn in the window); its items are not.
+    const gtk3 = snapshot();
+    gtk3.elements[1] = { ...gtk3.elements[1], role: 'AXMenuBarItem', nativeRole: 'menu' };
+    gtk3.elements[2] = {
+      ...gtk3.elements[2],
+      role: 'AXMenuItem',
+      nativeRole: 'menu item',
+      actions: [],
+    };
+    markWindowRelative(gtk3);
+    placeGtk4Windows(
+      gtk3,
+      () => [box],
+      () => [],
+      'content',
+    );
+    expect(gtk3.elements[1].frame).toEqual({ x: 302, y: 35, w: 40, h: 26 });
+    expect(gtk3.elements[2].frame).toBeUndefined();
+    expect(gtk3.elements[3].frame).toBeUndefined();
     // Placed by the window, "Open" would be drawn beside the button: no frame, not a guess.
     expect(s.elements[2].frame).toBeUndefined();
     expect(s.elements[3].frame).toBeUndefined();

@@ -606,10 +606,15 @@ export function placeGtk4Windows(
     if (popup && parent) {
       off[i] = { x: popup.x - parent.x, y: popup.y - parent.y };
       byOwnWindow[i] = true;
-    } else if (mode === 'content' && popovers?.has(i)) {
-      // A popover the session cannot place (a Wayland compositor tells no client where a
-      // popup is): its frames are relative to the popup, not to the window. (GTK 3 places
-      // its own menus on Wayland: it positioned them.)
+    } else if (
+      mode === 'content' &&
+      (popovers?.has(i) || s.elements[e.parent]?.nativeRole === 'menu')
+    ) {
+      // A popover, or the items of a menu (GTK 3 keeps a menu bar's and a combo box's menus
+      // in the window's tree, drawn on popup surfaces of their own), that the session
+      // cannot place: a Wayland compositor tells no client where a popup is. GTK 3 reports
+      // where it asked for them, but a click sent there before the popup took its grab
+      // only highlights the item: unplaced, never guessed.
       off[i] = undefined;
     }
     const o = off[i];

@@ -82,8 +82,10 @@ export async function accessibleAtPoint(
   }
   if (gtk4 || first === null) return first === null ? null : { id: first };
   const toolkit = await toolkitName(directCall(bus), dest);
-  // Qt answers the deepest element itself.
-  if (isQtToolkitName(toolkit)) return { id: first };
+  // Qt answers the deepest element itself. On Wayland a window's hit test knows nothing
+  // of its popups (GTK 3's menus are in its tree, drawn on surfaces of their own): going
+  // down from the window would name what lies under an open menu, so it stops at once.
+  if (isQtToolkitName(toolkit) || windowRelative) return { id: first };
   const listOrder = /^gtk$/i.test(toolkit);
   const above = async (id: string): Promise<string> =>
     listOrder ? ((await drawnAbove(bus, id, point, timeoutMs).catch(() => null)) ?? id) : id;
