@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, expect, it, vi } from 'vitest';
 
 import { runDesktopCommand } from '../../src/cli/desktop.js';
-import { procStat } from '../../src/desktop/procs.js';
+import { pollUntil, procStat } from '../../src/desktop/procs.js';
 import { startServeClient } from '../../src/harness/serve-client.js';
 import { fixtureApp } from '../../src/harness/session.js';
 import { helperPath } from '../../src/platform/linux/wayland/input.js';
@@ -96,8 +96,12 @@ describeNeeding(
       ]);
       expect(run.code, run.stderr).toBe(0);
       const pid = Number(run.stdout.trim());
-      const tree = execFileSync('swaymsg', ['-t', 'get_tree', '-r'], { env, encoding: 'utf8' });
-      expect(tree).toContain(`"pid": ${pid},`);
+      // Accessible is not yet mapped: sway lists the window once the app's surface is up.
+      const listed = () =>
+        execFileSync('swaymsg', ['-t', 'get_tree', '-r'], { env, encoding: 'utf8' }).includes(
+          `"pid": ${pid},`,
+        );
+      await pollUntil(listed, { timeoutMs: 30_000, what: `sway to list pid ${pid}'s window` });
       expect((await cli(['env', '--session', 'sway'])).stdout).toBe(started.stdout);
 
       // axpage serve in that environment drives the sway session, not an X display.
