@@ -5,16 +5,17 @@
  * fixture's own log of its value changes (test/fixtures/apps/spin_time.py, GTK 3 and
  * GTK 4), and pyatspi's reading of gtk4-demo's spin buttons.
  */
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
-import { describeNeeding, program } from './helpers/needs.js';
+import { describeNeeding, program, pythonGtk } from './helpers/needs.js';
 import { sessionPerSuite } from './helpers/suite-session.js';
 import { waitForApp } from './helpers/oracle.js';
 
 type Event = Record<string, unknown>;
 
 for (const gtk of ['3', '4'] as const) {
-  describe(`a GTK ${gtk} spin button showing its value as a time`, () => {
+  const gtkNeed = pythonGtk(`${gtk}.0`, `gir1.2-gtk-${gtk}.0`);
+  describeNeeding([gtkNeed], `a GTK ${gtk} spin button showing its value as a time`, () => {
     const get = sessionPerSuite();
     let app: LaunchedApp;
 
