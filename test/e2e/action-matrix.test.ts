@@ -919,6 +919,7 @@ function docText(fixtures: string, apps: string): string {
     (o) => o.pass && o.note?.startsWith('no background route'),
   ).length;
   const gaps = outcomes.filter((o) => o.pass && o.note?.startsWith('known gap')).length;
+  const limited = outcomes.filter((o) => o.pass && o.note?.startsWith('a limit of')).length;
   const failed = outcomes.filter((o) => !o.pass).length;
   return `# Action matrix
 
@@ -940,7 +941,7 @@ on Debian 12 with \`scripts/install-system-deps.sh\` (the file is written only w
 cell ran; rows and columns are in a fixed order). Of ${outcomes.length} cells, ${passed}
 pass, ${refused} are refused as they should be (no background route in that toolkit), ${gaps}
 ${gaps === 1 ? 'is a known gap' : 'are known gaps'} (the summary names the change only at
-times) and ${failed} fail.
+times), ${limited} are refused as a limit of their session kind, and ${failed} fail.
 
 ## Fixture apps
 
