@@ -256,9 +256,9 @@ describe('GTK4 dialogs: shown by their X window', () => {
     const win = { title: 'About GTK Widget Factory', frame: { x: 0, y: 0, w: 504, h: 369 } };
     const older = { ...about, window: 0x600100 };
     const hidden = { ...about, window: 0x600400, mapped: false };
-    expect(matchWindow(win, [older, about, hidden], 1)).toEqual({ native: about });
+    expect(matchWindow(win, [older, about, hidden], 1)).toEqual({ box: about });
     const plain = { ...about, window: 0x600500, transientFor: null };
-    expect(matchWindow(win, [plain, older], 1)).toEqual({ native: older });
+    expect(matchWindow(win, [plain, older], 1)).toEqual({ box: older });
     // Two accessible windows of that title as well: which is which cannot be told.
     expect(matchWindow(win, [older, about], 2)).toHaveProperty('unmatched');
     expect(matchWindow({ ...win, title: '' }, [about], 1)).toHaveProperty('unmatched');

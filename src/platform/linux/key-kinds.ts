@@ -27,7 +27,7 @@ const KINDS: ReadonlyArray<[KeyKind, readonly string[]]> = [
   ['activate', ['Return', 'KP_Enter', 'ISO_Enter']],
 ];
 
-/** XK_Pointer_Left (0xfee0) to XK_Pointer_Drag5 (0xfefd), and Num_Lock (see above). */
+/** The keysyms Pointer_Left (0xfee0) to Pointer_Drag5 (0xfefd), and Num_Lock (see above). */
 const POINTER_KEYSYMS = { first: 0xfee0, last: 0xfefd };
 const NUM_LOCK = 0xff7f;
 

@@ -429,7 +429,7 @@ export function windowOrigin(
 }
 
 /** Which window of the window system an accessible window is, or why none can be said to be. */
-export type WindowMatch = { native: NativeWindowBox } | { unmatched: string };
+export type WindowMatch = { box: NativeWindowBox } | { unmatched: string };
 
 /**
  * The X window of a GTK4 window whose showing GTK does not tell (see gtk4TopLevelStates),
@@ -452,7 +452,7 @@ export function matchWindow(
   if (named.length === 0) {
     return { unmatched: `no window of its process titled "${win.title}" holds it` };
   }
-  if (named.length === 1) return { native: named[0] };
+  if (named.length === 1) return { box: named[0] };
   if (sameTitle > 1) {
     return {
       unmatched: `${sameTitle} of its windows and ${named.length} of the window system's are titled "${win.title}"`,
@@ -468,7 +468,7 @@ export function matchWindow(
     const kb = key(b);
     return ka[0] - kb[0] || ka[1] - kb[1] || ka[2] - kb[2];
   };
-  return { native: [...named].sort(order)[0] };
+  return { box: [...named].sort(order)[0] };
 }
 
 /** The screen origin of a GTK4 window's widget (`frame`) centred in its X window `n`. */
@@ -534,7 +534,7 @@ export function placeGtk4Windows(
         hidden.push(w.index);
         continue;
       }
-      const n = m.native;
+      const n = m.box;
       if (!n.mapped) {
         hidden.push(w.index);
         continue;
