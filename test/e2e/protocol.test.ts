@@ -86,7 +86,7 @@ describe('malformed input', () => {
     expect(await s.next(8)).toMatchObject({ id: 8, result: {} });
   });
 
-  it('answers a line over the size limit with its id, skips it, and stays up', async () => {
+  it('answers a line over the size limit with its id, drops that line, and stays up', async () => {
     const s = start();
     s.send(init);
     await s.next(0);

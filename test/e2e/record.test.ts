@@ -150,7 +150,7 @@ describe('session log', () => {
     fs.copyFileSync(file, recorded);
   });
 
-  it('replays against the same state: every step the same, the typed one skipped', async () => {
+  it('replays against the same state: every step the same but the typed one, which is not replayed', async () => {
     // Back to the state the recording started from.
     const reset = await session.call('ax_click', { app: calc.pid, query: 'AC' });
     expect(reset.isError, reset.text).toBe(false);
