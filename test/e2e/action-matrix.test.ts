@@ -28,16 +28,15 @@ import {
   type CallResult,
   type HarnessDesktop,
 } from '../../src/harness/session.js';
-import { helperPath } from '../../src/platform/linux/wayland/input.js';
 import {
   describeNeeding,
   file,
-  found,
   program,
   pythonGtk,
   pythonModule,
   type Need,
 } from './helpers/needs.js';
+import { SWAY_SESSION_NEEDS } from './helpers/sway-needs.js';
 import { readNth, type AtspiElement } from './helpers/oracle.js';
 import { servePage, type PageServer } from './helpers/page-server.js';
 
@@ -1077,27 +1076,11 @@ fixtureColumn('qt5', 'Qt 5', 'qt5_matrix.py', PYQT5, {
 });
 
 /**
- * What a headless sway session needs: the compositor, its screenshot tool, a session bus,
- * the accessibility bus, and axpage's own Wayland input helper.
- */
-const SWAY_NEEDS: Need[] = [
-  program('sway', 'sway'),
-  program('grim', 'grim'),
-  program('dbus-daemon', 'dbus'),
-  file('/usr/libexec/at-spi-bus-launcher', 'at-spi2-core'),
-  found(
-    'axpage-wl-input (native/build, built by npm ci)',
-    'libwayland-dev libxkbcommon-dev',
-    helperPath() !== undefined,
-  ),
-];
-
-/**
  * A toolkit's fixture column on a headless sway session: the same cells, the same fixture,
  * another desktop. Debian apps are not repeated there.
  */
 function swayColumn(kit: Kit, title: string, fixture: string, need: Need): void {
-  describeNeeding([need, ...SWAY_NEEDS], `${title} on sway (${fixture})`, () => {
+  describeNeeding([need, ...SWAY_SESSION_NEEDS], `${title} on sway (${fixture})`, () => {
     let session: Session<HarnessDesktop> | undefined;
     let rig: Rig | undefined;
     beforeAll(async () => {

@@ -24,16 +24,8 @@ import type { LaunchedApp } from '../../src/desktop/apps.js';
 import { Session, type CallResult, type HarnessDesktop } from '../../src/harness/session.js';
 import type { Rect } from '../../src/model/element.js';
 import type { RawImage } from '../../src/platform/desktop.js';
-import { helperPath } from '../../src/platform/linux/wayland/input.js';
-import {
-  describeNeeding,
-  file,
-  found,
-  program,
-  pythonGtk,
-  pythonModule,
-  type Need,
-} from './helpers/needs.js';
+import { describeNeeding, program, pythonGtk, pythonModule, type Need } from './helpers/needs.js';
+import { SWAY_SESSION_NEEDS } from './helpers/sway-needs.js';
 import { coloursIn, decodePng, framebuffer } from './helpers/pixels.js';
 
 const run = promisify(execFile);
@@ -78,17 +70,7 @@ const KINDS: Array<{ kind: Kind; needs: Need[]; start: () => Promise<Session<Har
   },
   {
     kind: 'sway',
-    needs: [
-      program('sway', 'sway'),
-      program('grim', 'grim'),
-      program('dbus-daemon', 'dbus'),
-      file('/usr/libexec/at-spi-bus-launcher', 'at-spi2-core'),
-      found(
-        'axpage-wl-input (native/build, built by npm ci)',
-        'libwayland-dev libxkbcommon-dev',
-        helperPath() !== undefined,
-      ),
-    ],
+    needs: [...SWAY_SESSION_NEEDS],
     start: () => Session.startSway(),
   },
 ];

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { LaunchedApp } from '../../src/desktop/apps.js';
 import type { SwaySession } from '../../src/desktop/sway.js';
 import { Session } from '../../src/harness/session.js';
-import { helperPath } from '../../src/platform/linux/wayland/input.js';
-import { describeNeeding, file, found, program, pythonModule } from './helpers/needs.js';
+import { describeNeeding, pythonModule } from './helpers/needs.js';
+import { SWAY_SESSION_NEEDS } from './helpers/sway-needs.js';
 import { decodePng } from './helpers/pixels.js';
 
 async function decodePngBuffer(png: Buffer) {
@@ -33,19 +33,7 @@ function magentaish(img: { width: number; height: number; channels: number; data
 }
 
 describeNeeding(
-  [
-    program('sway', 'sway'),
-    program('swaymsg', 'sway'),
-    program('grim', 'grim'),
-    program('dbus-daemon', 'dbus'),
-    file('/usr/libexec/at-spi-bus-launcher', 'at-spi2-core'),
-    pythonModule('gi', 'python3-gi'),
-    found(
-      'axpage-wl-input (native/build, built by npm ci)',
-      'libwayland-dev libxkbcommon-dev',
-      helperPath() !== undefined,
-    ),
-  ],
+  [...SWAY_SESSION_NEEDS, pythonModule('gi', 'python3-gi')],
   'a flashing denied window on a headless sway session',
   () => {
     let session: Session<SwaySession>;

@@ -14,8 +14,8 @@ import { runDesktopCommand } from '../../src/cli/desktop.js';
 import { pollUntil, procStat } from '../../src/desktop/procs.js';
 import { startServeClient } from '../../src/harness/serve-client.js';
 import { fixtureApp } from '../../src/harness/session.js';
-import { helperPath } from '../../src/platform/linux/wayland/input.js';
-import { describeNeeding, file, found, program, pythonModule } from './helpers/needs.js';
+import { describeNeeding, pythonModule } from './helpers/needs.js';
+import { SWAY_SESSION_NEEDS } from './helpers/sway-needs.js';
 
 const running = (pid: number): boolean => {
   const st = procStat(pid);
@@ -56,19 +56,7 @@ function evalLines(lines: string, base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 describeNeeding(
-  [
-    program('sway', 'sway'),
-    program('swaymsg', 'sway'),
-    program('grim', 'grim'),
-    program('dbus-daemon', 'dbus'),
-    file('/usr/libexec/at-spi-bus-launcher', 'at-spi2-core'),
-    pythonModule('gi', 'python3-gi'),
-    found(
-      'axpage-wl-input (native/build, built by npm ci)',
-      'libwayland-dev libxkbcommon-dev',
-      helperPath() !== undefined,
-    ),
-  ],
+  [...SWAY_SESSION_NEEDS, pythonModule('gi', 'python3-gi')],
   'axpage desktop --session sway',
   () => {
     let up = false;

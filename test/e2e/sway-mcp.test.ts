@@ -16,8 +16,8 @@ import type { Rect } from '../../src/model/element.js';
 import type { RawImage } from '../../src/platform/desktop.js';
 import { SwaySession as SwayDisplay } from '../../src/platform/linux/wayland/session.js';
 import { pollUntil } from '../../src/model/timeout.js';
-import { helperPath } from '../../src/platform/linux/wayland/input.js';
-import { describeNeeding, file, found, program, pythonModule } from './helpers/needs.js';
+import { describeNeeding, program, pythonModule } from './helpers/needs.js';
+import { SWAY_SESSION_NEEDS } from './helpers/sway-needs.js';
 import { coloursIn, decodePng } from './helpers/pixels.js';
 
 interface SwayNode {
@@ -60,19 +60,10 @@ const inset = (r: Rect, by: number): Rect => ({
 
 describeNeeding(
   [
-    program('sway', 'sway'),
-    program('swaymsg', 'sway'),
-    program('grim', 'grim'),
+    ...SWAY_SESSION_NEEDS,
     program('wl-copy', 'wl-clipboard'),
     program('wl-paste', 'wl-clipboard'),
-    program('dbus-daemon', 'dbus'),
-    file('/usr/libexec/at-spi-bus-launcher', 'at-spi2-core'),
     pythonModule('gi', 'python3-gi'),
-    found(
-      'axpage-wl-input (native/build, built by npm ci)',
-      'libwayland-dev libxkbcommon-dev',
-      helperPath() !== undefined,
-    ),
   ],
   'axpage serve on a headless sway session',
   () => {

@@ -11,8 +11,8 @@ import type { LaunchedApp } from '../../src/desktop/apps.js';
 import type { SwaySession } from '../../src/desktop/sway.js';
 import { Session } from '../../src/harness/session.js';
 import type { Rect } from '../../src/model/element.js';
-import { helperPath } from '../../src/platform/linux/wayland/input.js';
-import { describeNeeding, file, found, program, pythonModule, pythonGtk } from './helpers/needs.js';
+import { describeNeeding, pythonModule, pythonGtk } from './helpers/needs.js';
+import { SWAY_SESSION_NEEDS } from './helpers/sway-needs.js';
 import { decodePng } from './helpers/pixels.js';
 
 /** The share of pixels of screen rect `r` in a full-screen image that are pure white. */
@@ -29,17 +29,9 @@ function whiteShare(img: { width: number; channels: number; data: Buffer }, r: R
 
 describeNeeding(
   [
-    program('sway', 'sway'),
-    program('grim', 'grim'),
-    program('dbus-daemon', 'dbus'),
-    file('/usr/libexec/at-spi-bus-launcher', 'at-spi2-core'),
+    ...SWAY_SESSION_NEEDS,
     pythonModule('PyQt5', 'python3-pyqt5'),
     pythonGtk('4.0', 'gir1.2-gtk-4.0'),
-    found(
-      'axpage-wl-input (native/build, built by npm ci)',
-      'libwayland-dev libxkbcommon-dev',
-      helperPath() !== undefined,
-    ),
   ],
   'Qt 5 and GTK 4 on a headless sway session',
   () => {
