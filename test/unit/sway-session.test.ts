@@ -24,6 +24,20 @@ import {
 } from '../../src/platform/linux/atspi/gtk4.js';
 import type { Element, Snapshot } from '../../src/model/element.js';
 
+/** An element of a made-up snapshot: a top-level window unless `over` says otherwise. */
+const el = (over: Partial<Element>): Element =>
+  ({
+    id: 'a/1',
+    role: 'AXWindow',
+    nativeRole: 'frame',
+    name: '',
+    flags: [],
+    actions: [],
+    depth: 0,
+    parent: -1,
+    ...over,
+  }) as Element;
+
 const recorded = (): SwayWindow[] =>
   windowsFromTree(
     JSON.parse(
@@ -168,18 +182,6 @@ describe('placing frames on Wayland (content mode)', () => {
   });
 
   it('moves every element of a marked snapshot by its window’s origin', () => {
-    const el = (over: Partial<Element>): Element =>
-      ({
-        id: 'a/1',
-        role: 'AXWindow',
-        nativeRole: 'frame',
-        name: '',
-        flags: [],
-        actions: [],
-        depth: 0,
-        parent: -1,
-        ...over,
-      }) as Element;
     const s = {
       pid: 1,
       app: 'form.py',
@@ -216,18 +218,6 @@ describe('placing frames on Wayland (content mode)', () => {
   });
 
   it('leaves a GTK 4 popover and a GTK 3 menu’s items unplaced: their frames are the popup’s own', () => {
-    const el = (over: Partial<Element>): Element =>
-      ({
-        id: 'a/1',
-        role: 'AXWindow',
-        nativeRole: 'frame',
-        name: '',
-        flags: [],
-        actions: [],
-        depth: 0,
-        parent: -1,
-        ...over,
-      }) as Element;
     const snapshot = (): Snapshot =>
       ({
         pid: 1,
